@@ -1,0 +1,7 @@
+"""Allow ``python -m plies``."""
+
+import sys
+
+from plies.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,57 @@
+"""Entry point of the ``plies`` command: discovers subcommand modules and dispatches."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+import plies.cli
+from plies.cli.common import CliError
+
+# Modules in plies.cli that are infrastructure, not subcommands.
+_NOT_COMMANDS = frozenset({"main", "common"})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the top-level parser with every discovered subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="plies",
+        description="Game-playing search: a chess engine, agents, games and path finding.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(plies.cli.__path__), key=lambda m: m.name):
+        if info.name in _NOT_COMMANDS or info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"plies.cli.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen subcommand; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        result = func(args)
+    except CliError as exc:
+        print(f"plies {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

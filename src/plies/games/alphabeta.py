@@ -1,0 +1,186 @@
+"""Alpha-beta search (fail-soft negamax) with depth cutoff, move ordering and transpositions."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Hashable
+from typing import Generic, TypeVar
+
+from plies.games.budget import Meter
+from plies.games.protocol import WIN, Game, Ordering
+from plies.games.result import Line, SearchResult, unroll
+from plies.games.ttable import RESOLVED, Bound, Entry, TranspositionTable
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+#: The depth used for "search to the end": deeper than any game here, shallower than RESOLVED.
+UNLIMITED = 1 << 20
+
+# Longest principal variation read back from the transposition table (a guard, since
+# states may repeat in some games).
+_MAX_PV = 256
+
+
+class AlphaBetaSearch(Generic[S, A]):
+    """One alpha-beta search: its game, options and running statistics.
+
+    :func:`alphabeta` runs one; :func:`~plies.games.deepening.iterative_deepening` runs
+    several, deeper each time, sharing the transposition table and the budget meter.
+    """
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        order: Ordering[S, A] | None = None,
+        tt: TranspositionTable[A] | None = None,
+        meter: Meter | None = None,
+    ) -> None:
+        """Prepare a search; ``meter`` counts nodes and may stop the search by raising."""
+        self.game = game
+        self.order = order
+        self.tt = tt
+        self.meter = meter if meter is not None else Meter(None)
+        self.cutoffs = 0
+        self.tt_hits = 0
+        #: How many values so far came from a depth cutoff (a heuristic, not the game's end).
+        self.horizon = 0
+
+    def root(self, state: S, depth: int) -> tuple[float, tuple[A, ...]]:
+        """Search ``state`` to ``depth`` plies; return its value and principal variation."""
+        value, line = self.search(state, depth, -WIN, WIN, True)
+        return value, self._extend_pv(state, unroll(line))
+
+    def search(
+        self, state: S, depth: int, alpha: float, beta: float, root: bool = False
+    ) -> tuple[float, Line[A]]:
+        """Return the fail-soft value of ``state`` for its player to move, and its line.
+
+        Inside the window (alpha, beta) the value is exact; at or below alpha it is an
+        upper bound, at or above beta a lower bound.
+        """
+        self.meter.tick()
+        game = self.game
+        me = game.to_move(state)
+        if game.is_terminal(state):
+            return game.utility(state, me), None
+
+        # Step 1: a stored result may answer outright (never at the root, which owes us a
+        # move) or at least name the move to try first.
+        tt = self.tt
+        key: Hashable = None
+        first: A | None = None
+        if tt is not None:
+            key = game.key(state)
+            entry = tt.get(key)
+            if entry is not None:
+                first = entry.action
+                if not root and entry.depth >= depth and (
+                    entry.bound is Bound.EXACT
+                    or (entry.bound is Bound.LOWER and entry.value >= beta)
+                    or (entry.bound is Bound.UPPER and entry.value <= alpha)
+                ):
+                    self.tt_hits += 1
+                    if entry.depth != RESOLVED:
+                        self.horizon += 1
+                    return entry.value, None
+
+        # Step 2: at the horizon, guess.
+        if depth <= 0:
+            self.horizon += 1
+            return game.evaluate(state, me), None
+
+        # Step 3: order the moves: the stored best move, then the hook's order.
+        actions = game.actions(state)
+        if self.order is not None:
+            actions = self.order(state, actions)
+        if first is not None and first in actions:
+            actions = [first, *(a for a in actions if a != first)]
+
+        # Step 4: the moves, narrowing the window; stop once one refutes the opponent's
+        # alternative (value >= beta).
+        horizon_before = self.horizon
+        alpha_before = alpha
+        best = -math.inf
+        best_line: Line[A] = None
+        for action in actions:
+            child = game.result(state, action)
+            if game.to_move(child) == me:
+                v, line = self.search(child, depth - 1, alpha, beta)
+            else:
+                v, line = self.search(child, depth - 1, -beta, -alpha)
+                v = -v
+            if v > best:
+                best, best_line = v, (action, line)
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        break
+
+        # Step 5: remember the result; a value no cutoff touched holds at any depth.
+        if tt is not None and best_line is not None:
+            if best <= alpha_before:
+                bound = Bound.UPPER
+            elif best >= beta:
+                bound = Bound.LOWER
+            else:
+                bound = Bound.EXACT
+            stored = RESOLVED if self.horizon == horizon_before else depth
+            tt.put(key, Entry(stored, best, bound, best_line[0]))
+        return best, best_line
+
+    def _extend_pv(self, state: S, pv: tuple[A, ...]) -> tuple[A, ...]:
+        """Continue ``pv`` with exact best moves stored in the table (cut off by its hits)."""
+        if self.tt is None:
+            return pv
+        game = self.game
+        for action in pv:
+            state = game.result(state, action)
+        out = list(pv)
+        seen: set[Hashable] = set()
+        while len(out) < _MAX_PV and not game.is_terminal(state):
+            key = game.key(state)
+            entry = self.tt.get(key)
+            if entry is None or entry.bound is not Bound.EXACT or entry.action is None:
+                break
+            if key in seen:
+                break
+            seen.add(key)
+            out.append(entry.action)
+            state = game.result(state, entry.action)
+        return tuple(out)
+
+
+def alphabeta(
+    game: Game[S, A],
+    state: S,
+    depth: int | None = None,
+    order: Ordering[S, A] | None = None,
+    tt: TranspositionTable[A] | None = None,
+) -> SearchResult[A]:
+    """Search ``state`` by alpha-beta, to the end or ``depth`` plies; same value as minimax.
+
+    ``order`` lists the actions in the order to try them (good moves first means more
+    cutoffs); ``tt`` stores results by ``game.key`` so that transpositions are searched
+    once. The search window starts at [-1, +1]: nothing beats a proven win.
+    """
+    start = time.perf_counter()
+    me = game.to_move(state)
+    if game.is_terminal(state):
+        return SearchResult(None, game.utility(state, me), exact=True)
+    search = AlphaBetaSearch(game, order, tt)
+    limit = UNLIMITED if depth is None else depth
+    value, pv = search.root(state, limit)
+    return SearchResult(
+        action=pv[0] if pv else None,
+        value=value + 0.0,  # turns a negated draw's -0.0 into 0.0
+        pv=pv,
+        nodes=search.meter.nodes,
+        cutoffs=search.cutoffs,
+        tt_hits=search.tt_hits,
+        seconds=time.perf_counter() - start,
+        depth=len(pv) if depth is None else depth,
+        exact=search.horizon == 0 or abs(value) >= WIN,
+    )

@@ -1,0 +1,72 @@
+"""A human player at a text console: prompts, reads a move, explains bad input, asks again."""
+
+from __future__ import annotations
+
+import sys
+from typing import Generic, TextIO, TypeVar
+
+from plies.games.protocol import Game, TextGame
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class PlayerQuitError(Exception):
+    """The person asked to stop (typed ``quit``) or the input ended."""
+
+
+class ConsolePlayer(Generic[S, A]):
+    """Asks a person for moves on ``output`` and reads them from ``input``.
+
+    Bad input (nonsense, an occupied cell, a full column) gets a one-line explanation and
+    a new prompt. ``quit`` or the end of input raises :class:`PlayerQuitError`. When the input is
+    not a terminal (piped, scripted play) each line read is echoed after the prompt, so
+    the transcript reads like a session.
+    """
+
+    def __init__(
+        self,
+        game: TextGame[S, A],
+        name: str = "You",
+        input: TextIO | None = None,
+        output: TextIO | None = None,
+        echo: bool | None = None,
+    ) -> None:
+        """Play ``game``, reading ``input`` (stdin) and writing ``output`` (stdout)."""
+        self.game = game
+        self.name = name
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        self.echo = echo if echo is not None else not _is_tty(self.input)
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """Prompt until a legal move is typed and return it (``game`` is the one given)."""
+        text_game = self.game
+        while True:
+            self.output.write(f"{self.name} to move (help, quit): ")
+            self.output.flush()
+            line = self.input.readline()
+            if not line:
+                self.output.write("\n")
+                raise PlayerQuitError("end of input")
+            if self.echo:
+                self.output.write(line if line.endswith("\n") else line + "\n")
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise PlayerQuitError("quit")
+            if text.lower() in ("", "?", "h", "help"):
+                legal = ", ".join(text_game.action_text(a) for a in game.actions(state))
+                self.output.write(f"legal moves: {legal}\n")
+                continue
+            try:
+                return text_game.parse_action(state, text)
+            except ValueError as exc:
+                self.output.write(f"{exc}\n")
+
+
+def _is_tty(stream: TextIO) -> bool:
+    """Return whether ``stream`` is an interactive terminal (False if it cannot tell)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

@@ -1,0 +1,57 @@
+"""Plain minimax: every line searched, MAX and MIN taking turns, no pruning."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TypeVar
+
+from plies.games.protocol import Game
+from plies.games.result import Line, SearchResult, unroll
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+def minimax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResult[A]:
+    """Search ``state`` by minimax, to the end or ``depth`` plies, and return the best action.
+
+    Values are for the player to move at ``state`` (MAX); the opponent minimises them.
+    Beyond ``depth`` plies a state is scored by ``game.evaluate``. Ties go to the first
+    action in ``game.actions`` order.
+    """
+    start = time.perf_counter()
+    root = game.to_move(state)
+    nodes = 0
+    horizon = False
+
+    def value(s: S, d: int) -> tuple[float, Line[A]]:
+        """Return the minimax value of ``s`` for the root player, and its line."""
+        nonlocal nodes, horizon
+        nodes += 1
+        if game.is_terminal(s):
+            return game.utility(s, root), None
+        if d == 0:
+            horizon = True
+            return game.evaluate(s, root), None
+        maximise = game.to_move(s) == root
+        best = -math.inf if maximise else math.inf
+        best_line: Line[A] = None
+        for action in game.actions(s):
+            v, line = value(game.result(s, action), d - 1)
+            if (v > best) if maximise else (v < best):
+                best, best_line = v, (action, line)
+        return best, best_line
+
+    limit = -1 if depth is None else depth
+    v, line = value(state, limit)
+    pv = unroll(line)
+    return SearchResult(
+        action=pv[0] if pv else None,
+        value=v,
+        pv=pv,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+        depth=len(pv) if depth is None else depth,
+        exact=not horizon,
+    )

@@ -1,0 +1,57 @@
+"""Negamax: minimax written once, each state valued for its own player to move."""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TypeVar
+
+from plies.games.protocol import Game
+from plies.games.result import Line, SearchResult, unroll
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+def negamax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResult[A]:
+    """Search ``state`` by negamax, to the end or ``depth`` plies; same answers as minimax.
+
+    A child's value is negated when the turn passes to the opponent (and kept as it is
+    when the same player moves again, so games with extra turns work too).
+    """
+    start = time.perf_counter()
+    nodes = 0
+    horizon = False
+
+    def value(s: S, d: int) -> tuple[float, Line[A]]:
+        """Return the value of ``s`` for the player to move there, and its line."""
+        nonlocal nodes, horizon
+        nodes += 1
+        me = game.to_move(s)
+        if game.is_terminal(s):
+            return game.utility(s, me), None
+        if d == 0:
+            horizon = True
+            return game.evaluate(s, me), None
+        best = -math.inf
+        best_line: Line[A] = None
+        for action in game.actions(s):
+            child = game.result(s, action)
+            v, line = value(child, d - 1)
+            if game.to_move(child) != me:
+                v = -v
+            if v > best:
+                best, best_line = v, (action, line)
+        return best, best_line
+
+    v, line = value(state, -1 if depth is None else depth)
+    pv = unroll(line)
+    return SearchResult(
+        action=pv[0] if pv else None,
+        value=v + 0.0,  # turns a negated draw's -0.0 into 0.0
+        pv=pv,
+        nodes=nodes,
+        seconds=time.perf_counter() - start,
+        depth=len(pv) if depth is None else depth,
+        exact=not horizon,
+    )

@@ -1,0 +1,154 @@
+"""Ready-made players: callables ``player(game, state) -> action`` built on the searches."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, TypeVar
+
+from plies.games.alphabeta import alphabeta
+from plies.games.budget import Budget
+from plies.games.deepening import iterative_deepening
+from plies.games.mcts import mcts
+from plies.games.minimax import minimax
+from plies.games.negamax import negamax
+from plies.games.protocol import Game, Ordering
+from plies.games.result import SearchResult
+from plies.games.solver import Solver
+from plies.games.ttable import TranspositionTable
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal action."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        """Use ``rng`` (seed it for repeatable games) or a fresh generator."""
+        self.rng = rng if rng is not None else random.Random()
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """Return a random action of ``state``."""
+        return self.rng.choice(game.actions(state))
+
+
+class SearchPlayer:
+    """A player that runs a search each turn and keeps its last result for inspection."""
+
+    def __init__(self) -> None:
+        """Start with no search done."""
+        #: The result of the latest search (value, nodes, principal variation...).
+        self.last: SearchResult[Any] | None = None
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Search ``state``; subclasses choose how."""
+        raise NotImplementedError
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """Search ``state`` and return the chosen action."""
+        result = self.search(game, state)
+        self.last = result
+        if result.action is None:
+            raise ValueError("no action: the game is over")
+        return result.action
+
+
+class MinimaxPlayer(SearchPlayer):
+    """Plain minimax to the end or to ``depth`` plies."""
+
+    def __init__(self, depth: int | None = None) -> None:
+        """Search ``depth`` plies deep (None: to the end)."""
+        super().__init__()
+        self.depth = depth
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Run :func:`~plies.games.minimax.minimax`."""
+        return minimax(game, state, self.depth)
+
+
+class NegamaxPlayer(MinimaxPlayer):
+    """Negamax to the end or to ``depth`` plies (same moves as minimax)."""
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Run :func:`~plies.games.negamax.negamax`."""
+        return negamax(game, state, self.depth)
+
+
+class AlphaBetaPlayer(SearchPlayer):
+    """Alpha-beta to a fixed depth, with optional move ordering and a fresh table per move."""
+
+    def __init__(
+        self, depth: int | None = None, order: Ordering[Any, Any] | None = None, tt: bool = True
+    ) -> None:
+        """Search ``depth`` plies (None: to the end), ordering moves by ``order``."""
+        super().__init__()
+        self.depth = depth
+        self.order = order
+        self.tt = tt
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Run :func:`~plies.games.alphabeta.alphabeta`."""
+        table: TranspositionTable[A] | None = TranspositionTable() if self.tt else None
+        return alphabeta(game, state, self.depth, self.order, table)
+
+
+class DeepeningPlayer(SearchPlayer):
+    """Iterative deepening alpha-beta under a budget per move."""
+
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        max_depth: int | None = None,
+        order: Ordering[Any, Any] | None = None,
+    ) -> None:
+        """Search each move within ``budget`` and ``max_depth``, ordering moves by ``order``."""
+        super().__init__()
+        self.budget = budget
+        self.max_depth = max_depth
+        self.order = order
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Run :func:`~plies.games.deepening.iterative_deepening`."""
+        return iterative_deepening(game, state, self.budget, self.max_depth, self.order)
+
+
+class MCTSPlayer(SearchPlayer):
+    """Monte Carlo tree search (UCT) with a playout count and/or budget per move."""
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        budget: Budget | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        """Run ``iterations`` playouts (and/or stop at ``budget``) drawing from ``rng``."""
+        super().__init__()
+        self.iterations = iterations
+        self.budget = budget
+        self.rng = rng if rng is not None else random.Random()
+
+    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+        """Run :func:`~plies.games.mcts.mcts`."""
+        return mcts(game, state, self.iterations, self.budget, rng=self.rng)
+
+
+class PerfectPlayer:
+    """Plays perfectly by solving the game exhaustively (small games only).
+
+    Among optimal actions it wins as fast and loses as slowly as possible; ties go to the
+    first in ``game.actions`` order, or to a random one if ``rng`` is given.
+    """
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        """Create the player; the solution table is built on first use and kept."""
+        self.rng = rng
+        self._solver: Solver[Any, Any] | None = None
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """Return an optimal action of ``state``."""
+        if self._solver is None or self._solver.game is not game:
+            self._solver = Solver(game)
+        best: list[A] = self._solver.best_actions(state)
+        if not best:
+            raise ValueError("no action: the game is over")
+        return best[0] if self.rng is None else self.rng.choice(best)

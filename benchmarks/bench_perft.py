@@ -1,0 +1,271 @@
+"""Perft speed: plies against python-chess and Stockfish, measured in one run.
+
+Both plies and the python-chess peer count with bulk counting (at depth 1 the
+number of legal moves is the answer, no move is made). python-chess is slow,
+so it runs shallower; plies is also timed at the peer's depth so that the
+printed ratio compares like with like. Stockfish's ``go perft`` (which bulk
+counts as well) runs when /usr/games/stockfish exists. Finally the command
+``plies perft 1`` is timed as a fresh process: warm (numba cache present) and,
+unless --quick or --no-cold, cold (empty cache in a temporary NUMBA_CACHE_DIR).
+
+Usage: python benchmarks/bench_perft.py [--depth N] [--peer-depth N] [--quick] [--no-cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+
+STOCKFISH = "/usr/games/stockfish"
+KNOWN_COUNTS = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "standard.epd"
+
+
+@dataclass(frozen=True)
+class Position:
+    """A benchmark position with its default depths for plies and for python-chess."""
+
+    name: str
+    fen: str
+    depth: int
+    peer_depth: int
+
+
+POSITIONS = [
+    Position("start", chess.STARTING_FEN, 6, 5),
+    Position(
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        5,
+        4,
+    ),
+]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One timed perft: who, how deep, how many nodes, how long."""
+
+    engine: str
+    depth: int
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> float:
+        """Nodes per second."""
+        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+
+
+def known_counts() -> dict[str, dict[int, int]]:
+    """Published perft counts by FEN, from the test data."""
+    counts: dict[str, dict[int, int]] = {}
+    if not KNOWN_COUNTS.exists():
+        return counts
+    with open(KNOWN_COUNTS, encoding="ascii") as handle:
+        for line in handle:
+            fen, *fields = (part.strip() for part in line.strip().split(";"))
+            if fen:
+                counts[fen] = {int(f.split()[0][1:]): int(f.split()[1]) for f in fields}
+    return counts
+
+
+def python_chess_perft(board: chess.Board, depth: int) -> int:
+    """python-chess perft with bulk counting at the last ply."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return len(list(board.legal_moves))
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += python_chess_perft(board, depth - 1)
+        board.pop()
+    return nodes
+
+
+def time_plies(fen: str, depth: int) -> Run:
+    """Time plies.perft on a fresh board (already compiled)."""
+    from plies import Board, perft
+
+    board = Board(fen)
+    start = time.perf_counter()
+    nodes = perft(board, depth)
+    return Run("plies", depth, nodes, time.perf_counter() - start)
+
+
+def time_python_chess(fen: str, depth: int) -> Run:
+    """Time the python-chess bulk-counting perft."""
+    board = chess.Board(fen)
+    start = time.perf_counter()
+    nodes = python_chess_perft(board, depth)
+    return Run("python-chess", depth, nodes, time.perf_counter() - start)
+
+
+class Stockfish:
+    """A Stockfish process spoken to over UCI, used only for ``go perft``."""
+
+    def __init__(self, path: str) -> None:
+        """Start the engine and wait until it is ready."""
+        self.proc = subprocess.Popen(
+            [path],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._send("uci")
+        self._read_until("uciok")
+        self._send("isready")
+        self._read_until("readyok")
+
+    def _send(self, line: str) -> None:
+        """Write one command line."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _read_until(self, prefix: str) -> str:
+        """Read output lines until one starts with prefix; return it."""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith(prefix):
+                return line.strip()
+        raise RuntimeError(f"stockfish ended before printing {prefix!r}")
+
+    def perft(self, fen: str, depth: int) -> Run:
+        """Time ``go perft depth`` from the given FEN."""
+        self._send(f"position fen {fen}")
+        self._send("isready")
+        self._read_until("readyok")
+        start = time.perf_counter()
+        self._send(f"go perft {depth}")
+        line = self._read_until("Nodes searched:")
+        seconds = time.perf_counter() - start
+        return Run("stockfish", depth, int(line.split(":")[1]), seconds)
+
+    def close(self) -> None:
+        """Ask the engine to quit and reap it."""
+        try:
+            self._send("quit")
+            self.proc.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def plies_command() -> list[str]:
+    """The ``plies`` console script if installed, else ``python -m plies``."""
+    script = shutil.which("plies")
+    return [script] if script else [sys.executable, "-m", "plies"]
+
+
+def time_command(command: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
+    """Run a command to completion; return its wall time and its stderr."""
+    start = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {proc.stderr.strip()}")
+    return seconds, proc.stderr
+
+
+def human(number: float) -> str:
+    """A node rate with an M or k suffix."""
+    if number >= 1e6:
+        return f"{number / 1e6:.2f} M"
+    return f"{number / 1e3:.1f} k"
+
+
+def print_run(position: str, run: Run, expected: int | None, base: Run | None) -> None:
+    """One table row; the last column is plies' NPS divided by this run's NPS."""
+    check = "" if expected is None else ("ok" if run.nodes == expected else f"WRONG ({expected})")
+    ratio = "" if base is None else f"{base.nps / run.nps:8.1f}x"
+    print(
+        f"{position:<9} {run.engine:<13} {run.depth:>5} {run.nodes:>12,} {run.seconds:>9.3f} "
+        f"{human(run.nps):>10}/s {ratio:>9}  {check}"
+    )
+
+
+def main() -> int:
+    """Measure and print the perft table and the start-up times."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, help="plies (and Stockfish) depth for every position")
+    parser.add_argument("--peer-depth", type=int, help="python-chess depth for every position")
+    parser.add_argument("--quick", action="store_true", help="shallow depths, no cold start")
+    parser.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
+    args = parser.parse_args()
+
+    counts = known_counts()
+    start = time.perf_counter()
+    from plies import Board, perft
+
+    imported = time.perf_counter() - start
+    start = time.perf_counter()
+    perft(Board(), 2)  # compiles or loads the numba cache
+    first_call = time.perf_counter() - start
+    print(
+        f"import plies: {imported:.3f} s; first perft call (compile or cache load): "
+        f"{first_call:.3f} s; python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+    )
+
+    stockfish = Stockfish(STOCKFISH) if os.path.exists(STOCKFISH) else None
+    print(
+        f"\n{'position':<9} {'engine':<13} {'depth':>5} {'nodes':>12} {'seconds':>9} "
+        f"{'NPS':>12} {'plies/it':>9}"
+    )
+    try:
+        for pos in POSITIONS:
+            depth = args.depth or (pos.depth - 1 if args.quick else pos.depth)
+            peer_depth = args.peer_depth or (pos.peer_depth - 1 if args.quick else pos.peer_depth)
+            peer_depth = min(peer_depth, depth)
+            expected = counts.get(pos.fen, {})
+            deep = time_plies(pos.fen, depth)
+            print_run(pos.name, deep, expected.get(depth), None)
+            same = time_plies(pos.fen, peer_depth) if peer_depth != depth else deep
+            if same is not deep:
+                print_run(pos.name, same, expected.get(peer_depth), None)
+            print_run(
+                pos.name, time_python_chess(pos.fen, peer_depth), expected.get(peer_depth), same
+            )
+            if stockfish is not None:
+                print_run(pos.name, stockfish.perft(pos.fen, depth), expected.get(depth), deep)
+    finally:
+        if stockfish is not None:
+            stockfish.close()
+    if stockfish is None:
+        print(f"(no {STOCKFISH}: Stockfish row skipped)")
+    print("plies/it = plies NPS at the same depth / that engine's NPS")
+
+    command = [*plies_command(), "perft", "1"]
+    time_command(command)  # make sure the cache is warm
+    warm = [time_command(command)[0] for _ in range(3)]
+    print(
+        f"\nwarm start `{' '.join(['plies', *command[-2:]])}`: "
+        f"median {statistics.median(warm):.3f} s, min {min(warm):.3f} s (3 runs)"
+    )
+    if not (args.quick or args.no_cold):
+        with tempfile.TemporaryDirectory(prefix="plies-numba-cache-") as cache:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            cold, stderr = time_command(command, env)
+            rewarm, _ = time_command(command, env)
+        notice = stderr.strip().splitlines()[0] if stderr.strip() else "(nothing on stderr)"
+        print(
+            f"cold start (empty NUMBA_CACHE_DIR): {cold:.3f} s, then warm {rewarm:.3f} s; "
+            f"stderr said: {notice}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,249 @@
+"""One arena game: the referee loop with clocks, adjudication and failure handling.
+
+The referee is a python-chess board, independent of the players.  A game ends
+by the rules (checkmate, stalemate, insufficient material, threefold
+repetition, fifty moves), by adjudication if enabled (resign, draw, move
+limit), or by a player's fault: a time forfeit, a crash, a hang or an illegal
+move, each of which loses the game with the reason recorded.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+import chess
+
+from plies.agents.base import Budget
+from plies.arena.clock import Clock, TimeControl
+from plies.arena.openings import Opening
+from plies.arena.players import MoveReply, MoveRequest, Player, PlayerFailure
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    """Optional early endings; a count of 0 switches a rule off."""
+
+    resign_moves: int = 0
+    resign_score: int = 600
+    draw_after: int = 40
+    draw_moves: int = 0
+    draw_score: int = 10
+    max_moves: int = 0
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """How every game of a match is limited and judged."""
+
+    tc: TimeControl | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    movetime_ms: int | None = None
+    time_margin_ms: int = 0
+    move_timeout_s: float = 60.0
+    adjudication: Adjudication = field(default_factory=Adjudication)
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """A move the players made (not a book move) and what the mover reported."""
+
+    move: chess.Move
+    elapsed_ms: int
+    score_cp: int | None
+    depth: int | None
+
+
+@dataclass
+class GameRecord:
+    """A finished (or abandoned) game: who, how it started, every move and why it ended."""
+
+    white: str
+    black: str
+    opening: Opening
+    result: str = "*"
+    termination: str = "unterminated"
+    reason: str = ""
+    moves: list[MoveRecord] = field(default_factory=list)
+    round: int = 0
+    pairing: tuple[int, int] = (0, 1)
+    white_index: int = 0
+    black_index: int = 1
+    final_fen: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """True when the game has a result (not abandoned by Ctrl-C)."""
+        return self.result != "*"
+
+    def points_for(self, index: int) -> float:
+        """Points the player with spec ``index`` scored (1, 0.5 or 0)."""
+        if self.result == "1/2-1/2":
+            return 0.5
+        white_won = self.result == "1-0"
+        return 1.0 if (index == self.white_index) == white_won else 0.0
+
+
+_COLOR_NAME = {chess.WHITE: "White", chess.BLACK: "Black"}
+
+
+def rules_ending(board: chess.Board) -> tuple[str, str, str] | None:
+    """(result, PGN termination, reason) if the rules end the game now, else None."""
+    outcome = board.outcome(claim_draw=False)
+    if outcome is None:
+        if board.is_repetition(3):
+            return ("1/2-1/2", "normal", "Draw by threefold repetition")
+        if board.halfmove_clock >= 100:
+            return ("1/2-1/2", "normal", "Draw by fifty-move rule")
+        return None
+    t = outcome.termination
+    if t == chess.Termination.CHECKMATE:
+        winner = _COLOR_NAME[not board.turn]
+        return (outcome.result(), "normal", f"{winner} mates")
+    reasons = {
+        chess.Termination.STALEMATE: "Draw by stalemate",
+        chess.Termination.INSUFFICIENT_MATERIAL: "Draw by insufficient mating material",
+        chess.Termination.SEVENTYFIVE_MOVES: "Draw by fifty-move rule",
+        chess.Termination.FIVEFOLD_REPETITION: "Draw by threefold repetition",
+    }
+    return (outcome.result(), "normal", reasons.get(t, f"Draw ({t.name.lower()})"))
+
+
+def _loss(side: chess.Color) -> str:
+    """The result string of a game that ``side`` lost."""
+    return "0-1" if side == chess.WHITE else "1-0"
+
+
+class _Adjudicator:
+    """Counts consecutive scores for the resign and draw rules."""
+
+    def __init__(self, rules: Adjudication) -> None:
+        """Start with no history."""
+        self.rules = rules
+        self.losing = {chess.WHITE: 0, chess.BLACK: 0}
+        self.drawish = 0
+
+    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> tuple[str, str]:
+        """Record the mover's score; return (result, reason) if the game is adjudicated."""
+        r = self.rules
+        if r.max_moves and board.fullmove_number > r.max_moves:
+            return ("1/2-1/2", f"Draw by adjudication: move limit ({r.max_moves})")
+        if score is None:
+            self.losing[mover] = 0
+            self.drawish = 0
+            return ("", "")
+        self.losing[mover] = self.losing[mover] + 1 if score <= -r.resign_score else 0
+        if r.resign_moves and self.losing[mover] >= r.resign_moves:
+            return (_loss(mover), f"{_COLOR_NAME[mover]} resigns (adjudication)")
+        if board.fullmove_number >= r.draw_after and abs(score) <= r.draw_score:
+            self.drawish += 1
+        else:
+            self.drawish = 0
+        # Both sides must agree, so count plies: draw_moves moves of each side.
+        if r.draw_moves and self.drawish >= 2 * r.draw_moves:
+            return ("1/2-1/2", "Draw by adjudication")
+        return ("", "")
+
+
+def _budget(settings: GameSettings, clock: Clock | None, side: chess.Color) -> Budget:
+    """The thinking budget for the side to move."""
+    if clock is None:
+        return Budget(depth=settings.depth, nodes=settings.nodes, movetime_ms=settings.movetime_ms)
+    me = 0 if side == chess.WHITE else 1
+    return Budget(
+        time_left_ms=clock.remaining(me),
+        increment_ms=clock.tc.increment_ms,
+        opponent_time_ms=clock.remaining(1 - me),
+        moves_to_go=clock.moves_to_go(me),
+    )
+
+
+def _timeout(settings: GameSettings, clock: Clock | None, side: chess.Color) -> float:
+    """Seconds after which a silent player is declared hung."""
+    if clock is not None:
+        me = 0 if side == chess.WHITE else 1
+        # Past its clock the mover has lost anyway; allow a little for lag.
+        return max(0.0, clock.remaining(me) + settings.time_margin_ms) / 1000.0 + 0.5
+    if settings.movetime_ms is not None:
+        return settings.movetime_ms / 1000.0 + max(1.0, settings.time_margin_ms / 1000.0)
+    return settings.move_timeout_s
+
+
+def play_game(
+    white: Player,
+    black: Player,
+    opening: Opening,
+    settings: GameSettings,
+    stop: threading.Event | None = None,
+    seed: int | None = None,
+) -> GameRecord:
+    """Play one game to its end and return the record (result '*' if ``stop`` was set)."""
+    record = GameRecord(white=white.name, black=black.name, opening=opening)
+    board = opening.board()
+    players = {chess.WHITE: white, chess.BLACK: black}
+    for side, player in players.items():
+        try:
+            player.new_game(None if seed is None else seed * 2 + (0 if side else 1))
+        except PlayerFailure as exc:
+            return _finish(record, board, _loss(side), "abandoned",
+                           f"{_COLOR_NAME[side]} ({player.name}) failed to start: {exc.detail}")
+    clock = Clock(settings.tc, settings.time_margin_ms) if settings.tc is not None else None
+    adjudicator = _Adjudicator(settings.adjudication)
+    while True:
+        if stop is not None and stop.is_set():
+            return _finish(record, board, "*", "unterminated", "Match interrupted")
+        ending = rules_ending(board)
+        if ending is not None:
+            return _finish(record, board, *ending)
+        side = board.turn
+        player = players[side]
+        who = f"{_COLOR_NAME[side]} ({player.name})"
+        request = MoveRequest(_budget(settings, clock, side), _timeout(settings, clock, side))
+        started = time.perf_counter()
+        try:
+            reply: MoveReply = player.move(board, request)
+        except PlayerFailure as exc:
+            if stop is not None and stop.is_set():
+                return _finish(record, board, "*", "unterminated", "Match interrupted")
+            if exc.kind == "hang" and clock is not None:
+                return _flag(record, board, side, f"{who} loses on time (no reply, engine killed)")
+            termination = "rules infraction" if exc.kind == "illegal" else "abandoned"
+            text = {"crash": "crashed", "hang": "hung", "illegal": "made an illegal move"}
+            verb = text.get(exc.kind, "failed")
+            return _finish(record, board, _loss(side), termination, f"{who} {verb}: {exc.detail}")
+        elapsed_ms = round((time.perf_counter() - started) * 1000)
+        if stop is not None and stop.is_set():
+            return _finish(record, board, "*", "unterminated", "Match interrupted")
+        if clock is not None and not clock.spend(0 if side == chess.WHITE else 1, elapsed_ms):
+            return _flag(record, board, side, f"{who} loses on time")
+        move = reply.move
+        if not move or move not in board.legal_moves:
+            shown = move.uci() if move else "no move"
+            return _finish(record, board, _loss(side), "rules infraction",
+                           f"{who} made an illegal move: {shown}")
+        board.push(move)
+        record.moves.append(MoveRecord(move, elapsed_ms, reply.score_cp, reply.depth))
+        result, reason = adjudicator.update(board, side, reply.score_cp)
+        if result and rules_ending(board) is None:
+            return _finish(record, board, result, "adjudication", reason)
+
+
+def _flag(record: GameRecord, board: chess.Board, side: chess.Color, reason: str) -> GameRecord:
+    """Time forfeit, drawn instead when the opponent could never mate (FIDE 6.9)."""
+    if board.has_insufficient_material(not side):
+        return _finish(record, board, "1/2-1/2", "time forfeit",
+                       reason + "; draw, the opponent cannot mate")
+    return _finish(record, board, _loss(side), "time forfeit", reason)
+
+
+def _finish(
+    record: GameRecord, board: chess.Board, result: str, termination: str, reason: str
+) -> GameRecord:
+    """Fill in the ending and return the record."""
+    record.result = result
+    record.termination = termination
+    record.reason = reason
+    record.final_fen = board.fen()
+    return record

@@ -1,0 +1,260 @@
+"""Match scheduling and running: pairings, paired openings, worker threads, SPRT and Ctrl-C.
+
+Every pairing plays each opening twice, colours swapped, so neither side
+profits from a lucky line.  Games are independent and run on ``concurrency``
+worker threads; each thread keeps its own players (an outside engine is one
+process per thread) and replaces any that crashed.  Ctrl-C or an SPRT verdict
+stops the match: the games that finished are kept, those in flight are dropped.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+from plies.arena.game import GameRecord, GameSettings, play_game
+from plies.arena.openings import Opening
+from plies.arena.players import Player, PlayerFailure, PlayerSpec
+from plies.arena.stats import Score, sprt_llr, sprt_verdict
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One scheduled game: its number, the players (spec indices), opening and seed."""
+
+    round: int
+    white: int
+    black: int
+    pairing: tuple[int, int]
+    opening: Opening
+    seed: int | None
+
+
+@dataclass(frozen=True)
+class MatchSettings:
+    """How many games, on how many threads, and whether to run an SPRT."""
+
+    games: int = 2
+    concurrency: int = 1
+    seed: int | None = None
+    gauntlet: bool = False
+    sprt: tuple[float, float] | None = None
+    sprt_alpha: float = 0.05
+    sprt_beta: float = 0.05
+
+
+@dataclass
+class MatchResult:
+    """What a match produced so far: scores per pairing and every finished game."""
+
+    names: list[str]
+    pairings: list[tuple[int, int]]
+    scores: dict[tuple[int, int], Score] = field(default_factory=dict)
+    records: list[GameRecord] = field(default_factory=list)
+    scheduled: int = 0
+    interrupted: bool = False
+    sprt_llr: float | None = None
+    sprt_verdict: str | None = None
+
+    @property
+    def played(self) -> int:
+        """Number of finished games."""
+        return len(self.records)
+
+
+def pairings_for(n_players: int, gauntlet: bool = False) -> list[tuple[int, int]]:
+    """Round robin (every pair once) or gauntlet (player 0 against each other player)."""
+    if n_players < 2:
+        raise ValueError("a match needs at least two players")
+    if gauntlet:
+        return [(0, j) for j in range(1, n_players)]
+    return [(i, j) for i in range(n_players) for j in range(i + 1, n_players)]
+
+
+def schedule(
+    pairings: Sequence[tuple[int, int]],
+    games: int,
+    openings: Sequence[Opening],
+    seed: int | None = None,
+) -> list[GameTask]:
+    """Games per pairing, interleaved so every pairing progresses evenly.
+
+    Game 2k and 2k+1 of a pairing share opening k with colours swapped.
+    ``openings`` needs at least ceil(games / 2) entries.
+    """
+    tasks: list[GameTask] = []
+    for k in range((games + 1) // 2):
+        for pairing in pairings:
+            a, b = pairing
+            for g, (white, black) in enumerate(((a, b), (b, a))):
+                if 2 * k + g >= games:
+                    break
+                n = len(tasks) + 1
+                game_seed = None if seed is None else seed * 1_000_003 + n
+                tasks.append(GameTask(n, white, black, pairing, openings[k], game_seed))
+    return tasks
+
+
+class _PlayerPool:
+    """Players per worker thread, created on first use and replaced when broken."""
+
+    def __init__(self, specs: Sequence[PlayerSpec]) -> None:
+        """Remember the specs; nothing is started yet."""
+        self.specs = specs
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self.everyone: list[Player] = []
+
+    def get(self, index: int) -> Player:
+        """This thread's player for spec ``index`` (raises PlayerFailure if it cannot start)."""
+        cache: dict[int, Player] = self._local.__dict__.setdefault("players", {})
+        player = cache.get(index)
+        if player is not None and not player.healthy:
+            player.close()
+            player = None
+        if player is None:
+            player = self.specs[index].create()
+            player.name = _unique_names(self.specs)[index]
+            cache[index] = player
+            with self._lock:
+                self.everyone.append(player)
+        return player
+
+    def abort_all(self) -> None:
+        """Stop every player's thinking (kills outside engines)."""
+        with self._lock:
+            players = list(self.everyone)
+        for p in players:
+            p.abort()
+
+    def close_all(self) -> None:
+        """Close every player that was ever started."""
+        with self._lock:
+            players, self.everyone = list(self.everyone), []
+        for p in players:
+            p.close()
+
+
+def _unique_names(specs: Sequence[PlayerSpec]) -> list[str]:
+    """Display names, with ``#2``, ``#3`` added where two players share a name."""
+    names: list[str] = []
+    for spec in specs:
+        name = spec.name
+        k = 2
+        while name in names:
+            name = f"{spec.name}#{k}"
+            k += 1
+        names.append(name)
+    return names
+
+
+class Match:
+    """A set of games between players, run on worker threads."""
+
+    def __init__(
+        self,
+        specs: Sequence[PlayerSpec],
+        settings: MatchSettings,
+        game_settings: GameSettings,
+        openings: Sequence[Opening],
+        on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+    ) -> None:
+        """Schedule the games; nothing runs until :meth:`run`."""
+        self.specs = list(specs)
+        self.settings = settings
+        self.game_settings = game_settings
+        self.on_game = on_game
+        self.names = _unique_names(self.specs)
+        self.pairings = pairings_for(len(self.specs), settings.gauntlet)
+        self.tasks = schedule(self.pairings, settings.games, openings, settings.seed)
+        self.result = MatchResult(self.names, self.pairings, scheduled=len(self.tasks))
+        for p in self.pairings:
+            self.result.scores[p] = Score()
+        self._stop = threading.Event()
+        self._pool = _PlayerPool(self.specs)
+        self._lock = threading.Lock()
+
+    def stop(self) -> None:
+        """Ask the match to stop; games in flight are abandoned."""
+        self._stop.set()
+        self._pool.abort_all()
+
+    def _play(self, task: GameTask) -> GameRecord | None:
+        """Worker body: fetch the players and play one game."""
+        if self._stop.is_set():
+            return None
+        players: list[Player] = []
+        for side, index in (("White", task.white), ("Black", task.black)):
+            try:
+                players.append(self._pool.get(index))
+            except PlayerFailure as exc:
+                record = GameRecord(self.names[task.white], self.names[task.black], task.opening)
+                record.result = "0-1" if side == "White" else "1-0"
+                record.termination = "abandoned"
+                record.reason = f"{side} ({self.names[index]}) failed to start: {exc.detail}"
+                record.final_fen = task.opening.board().fen()
+                return self._stamp(record, task)
+        record = play_game(
+            players[0], players[1], task.opening, self.game_settings, self._stop, task.seed
+        )
+        return self._stamp(record, task)
+
+    @staticmethod
+    def _stamp(record: GameRecord, task: GameTask) -> GameRecord:
+        """Copy the schedule's facts onto the record."""
+        record.round = task.round
+        record.pairing = task.pairing
+        record.white_index = task.white
+        record.black_index = task.black
+        return record
+
+    def _collect(self, record: GameRecord) -> None:
+        """Count a finished game, run the SPRT and notify the caller."""
+        if not record.finished or self._stop.is_set():
+            return
+        res = self.result
+        a, _ = record.pairing
+        res.scores[record.pairing] = res.scores[record.pairing].add(record.points_for(a))
+        res.records.append(record)
+        if self.settings.sprt is not None:
+            elo0, elo1 = self.settings.sprt
+            first = res.scores[self.pairings[0]]
+            res.sprt_llr = sprt_llr(first, elo0, elo1)
+            res.sprt_verdict = sprt_verdict(
+                res.sprt_llr, self.settings.sprt_alpha, self.settings.sprt_beta
+            )
+        if self.on_game is not None:
+            self.on_game(record, res)
+        if res.sprt_verdict is not None:
+            self.stop()
+
+    def run(self) -> MatchResult:
+        """Play the games; Ctrl-C stops cleanly and returns what finished."""
+        workers = max(1, self.settings.concurrency)
+        executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena")
+        pending: set[Future[GameRecord | None]] = set()
+        try:
+            pending = {executor.submit(self._play, t) for t in self.tasks}
+            while pending:
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    record = fut.result()
+                    if record is not None:
+                        with self._lock:
+                            self._collect(record)
+                if self._stop.is_set():
+                    break
+        except KeyboardInterrupt:
+            self.result.interrupted = True
+            self.stop()
+        finally:
+            if self._stop.is_set():
+                self._pool.abort_all()
+            self._stop.set()
+            executor.shutdown(wait=True, cancel_futures=True)
+            self._pool.close_all()
+        if self.result.sprt_verdict is None and self.result.played < self.result.scheduled:
+            self.result.interrupted = True
+        return self.result

@@ -1,0 +1,356 @@
+"""Arena players: ladder agents and outside UCI engines behind one referee-facing interface.
+
+The arena referees on a python-chess board.  A built-in agent keeps a mirror
+:class:`plies.board.Board` in step with it; an outside engine is driven through
+``chess.engine`` with a hard timeout, so a crash, a hang or an illegal reply
+becomes a :class:`PlayerFailure` that costs the engine that game, not the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import shlex
+import shutil
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import chess
+import chess.engine
+
+from plies.agents.base import Budget
+from plies.agents.registry import AGENT_NAMES, agent_options, parse_options
+
+if TYPE_CHECKING:
+    from plies.agents.base import Agent
+    from plies.board import Board
+
+# Scores beyond this are mates; used to put a mate on the centipawn scale.
+MATE_CP = 100_000
+
+# python-chess logs every engine that dies; the arena reports it itself.
+logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
+
+
+class PlayerFailure(Exception):
+    """A player could not produce a move: it crashed, hung or broke the protocol."""
+
+    def __init__(self, kind: str, detail: str) -> None:
+        """``kind`` is 'crash', 'hang', 'illegal' or 'start'; ``detail`` says what happened."""
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """What the referee asks for one move: a thinking budget and a hard timeout."""
+
+    budget: Budget = field(default_factory=Budget)
+    timeout_s: float | None = None
+
+
+@dataclass(frozen=True)
+class MoveReply:
+    """A player's answer: the move (None = it offered nothing) and what it reported."""
+
+    move: chess.Move | None
+    score_cp: int | None = None
+    depth: int | None = None
+
+
+class Player(ABC):
+    """One side in arena games: started per game, asked for moves, aborted or closed."""
+
+    name: str = "player"
+    healthy: bool = True
+
+    @abstractmethod
+    def new_game(self, seed: int | None) -> None:
+        """Prepare for a new game (the seed feeds agents' RNGs)."""
+
+    @abstractmethod
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Return a move for ``board`` or raise :class:`PlayerFailure`."""
+
+    def abort(self) -> None:
+        """Stop thinking as soon as possible (called from another thread)."""
+
+    def close(self) -> None:
+        """Release the player's resources."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A parsed player argument: a ladder agent or an outside UCI engine."""
+
+    text: str
+    kind: str
+    name: str
+    agent: str | None = None
+    command: tuple[str, ...] = ()
+    options: tuple[tuple[str, str], ...] = ()
+
+    def create(self) -> Player:
+        """Make a fresh player from the spec."""
+        if self.kind == "uci":
+            return UciPlayer(self.name, list(self.command), dict(self.options))
+        assert self.agent is not None
+        return AgentPlayer(self.name, self.agent, dict(self.options))
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """Parse ``NAME[:k=v,...]`` (a ladder agent) or ``uci:COMMAND[:Option=value,...]``."""
+    text = text.strip()
+    if not text:
+        raise ValueError("empty player")
+    if text.lower().startswith("uci:"):
+        return _parse_uci(text)
+    name, _, rest = text.partition(":")
+    agent = name.strip().lower()
+    if agent not in AGENT_NAMES:
+        raise ValueError(
+            f"unknown player {name!r}: use one of {', '.join(AGENT_NAMES)} or uci:/path/to/engine"
+        )
+    options = parse_options(rest)
+    display = options.pop("name", "") or text
+    known = agent_options(agent)
+    for key in options:
+        if key not in known:
+            raise ValueError(f"unknown option {key!r} for {agent} (known: {', '.join(known)})")
+    return PlayerSpec(text, "agent", display, agent, (), tuple(options.items()))
+
+
+def _parse_uci(text: str) -> PlayerSpec:
+    """Split ``uci:COMMAND[:opts]`` where opts is ``Option=value,...``."""
+    rest = text[4:]
+    command_text, sep, opts = rest.rpartition(":")
+    if not sep or "=" not in opts or not command_text:
+        command_text, opts = rest, ""
+    options = parse_options(opts)
+    try:
+        command = shlex.split(command_text)
+    except ValueError as exc:
+        raise ValueError(f"bad engine command {command_text!r}: {exc}") from None
+    if not command:
+        raise ValueError("uci: needs an engine command, e.g. uci:/usr/games/stockfish")
+    exe = command[0]
+    found = shutil.which(exe)
+    if found is None and not (Path(exe).is_file() and os.access(exe, os.X_OK)):
+        raise ValueError(f"engine not found or not executable: {exe}")
+    display = options.pop("name", "")
+    if not display:
+        display = Path(exe).name
+        if options:
+            display += "(" + ",".join(f"{k}={v}" for k, v in options.items()) + ")"
+    return PlayerSpec(text, "uci", display, None, tuple(command), tuple(options.items()))
+
+
+class AgentPlayer(Player):
+    """A ladder agent playing on a mirror :class:`plies.board.Board` of the referee's board."""
+
+    def __init__(self, name: str, agent: str, options: dict[str, str]) -> None:
+        """Create the agent now, so a bad option fails before the first game."""
+        from plies.agents.registry import make_agent
+
+        self.name = name
+        self.agent: Agent = make_agent(agent, options)
+        self._mirror: Board | None = None
+        self._moves: list[chess.Move] = []
+        self._root_fen = ""
+
+    def new_game(self, seed: int | None) -> None:
+        """Reset the agent (reseeded) and drop the mirror board."""
+        self.agent.reset(seed)
+        self._mirror = None
+        self._moves = []
+
+    def _sync(self, board: chess.Board) -> Board:
+        """Bring the mirror up to the referee's position, rebuilding it if the games differ."""
+        from plies.board import Board, Move
+
+        stack = board.move_stack
+        n = len(self._moves)
+        if (
+            self._mirror is None
+            or len(stack) < n
+            or stack[:n] != self._moves
+            or board.root().fen() != self._root_fen
+        ):
+            self._root_fen = board.root().fen()
+            self._mirror = Board(self._root_fen)
+            self._moves = []
+            n = 0
+        for move in stack[n:]:
+            self._mirror.push(Move.from_uci(move.uci()))
+            self._moves.append(move)
+        return self._mirror
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Ask the agent for a move; any exception it raises is reported as a crash."""
+        mirror = self._sync(board)
+        timer: threading.Timer | None = None
+        if request.timeout_s is not None:
+            timer = threading.Timer(request.timeout_s, self.agent.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            choice = self.agent.choose(mirror.copy(), request.budget)
+        except Exception as exc:  # an agent bug costs its game, not the match
+            raise PlayerFailure("crash", f"{type(exc).__name__}: {exc}") from exc
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if not choice:
+            return MoveReply(None)
+        thought = self.agent.last
+        score = None
+        depth = None
+        if thought is not None:
+            depth = thought.depth or None
+            if thought.mate_in is not None:
+                sign = 1 if thought.mate_in > 0 else -1
+                score = sign * (MATE_CP - abs(thought.mate_in))
+            else:
+                score = thought.score_cp
+        try:
+            return MoveReply(chess.Move.from_uci(choice.uci()), score, depth)
+        except ValueError:
+            return MoveReply(None)
+
+    def abort(self) -> None:
+        """Stop the agent's search."""
+        self.agent.stop()
+
+    def close(self) -> None:
+        """Let the agent release its resources."""
+        self.agent.close()
+
+
+def _option_value(text: str) -> str | int | bool:
+    """Turn option text into the type python-chess expects (bools and ints, else text)."""
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+class UciPlayer(Player):
+    """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
+
+    def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
+        """Start the engine and apply ``options``; a failure raises PlayerFailure('start')."""
+        self.name = name
+        self.command = command
+        self.options = options
+        self._lock = threading.Lock()
+        self._game: object = object()
+        self.engine: chess.engine.SimpleEngine | None = None
+        self.engine_name = ""
+        self._start()
+
+    def _start(self) -> None:
+        """Launch the process (in its own process group so Ctrl-C does not reach it)."""
+        try:
+            engine = chess.engine.SimpleEngine.popen_uci(self.command, setpgrp=True, timeout=10.0)
+        except (OSError, chess.engine.EngineError, TimeoutError, asyncio.TimeoutError) as exc:
+            raise PlayerFailure("start", f"{self.name} did not start: {exc or type(exc).__name__}")
+        try:
+            if self.options:
+                known = engine.options
+                for key in self.options:
+                    if key not in known:
+                        raise chess.engine.EngineError(f"{self.name} has no option {key!r}")
+                engine.configure({k: _option_value(v) for k, v in self.options.items()})
+        except (chess.engine.EngineError, TimeoutError, asyncio.TimeoutError) as exc:
+            engine.close()
+            raise PlayerFailure("start", str(exc) or type(exc).__name__) from None
+        self.engine = engine
+        self.engine_name = engine.id.get("name", self.name)
+        self.healthy = True
+
+    def new_game(self, seed: int | None) -> None:
+        """Mark a new game (python-chess sends ``ucinewgame`` on the next search)."""
+        self._game = object()
+        if self.engine is None or not self.healthy:
+            self._start()
+
+    def _kill(self) -> None:
+        """Close the engine hard; the pool will start a new one for the next game."""
+        self.healthy = False
+        with self._lock:
+            engine, self.engine = self.engine, None
+        if engine is not None:
+            engine.close()
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Send ``position``/``go`` and wait for ``bestmove`` no longer than the timeout."""
+        engine = self.engine
+        if engine is None:
+            raise PlayerFailure("crash", "engine is not running")
+        b = request.budget
+        white = board.turn == chess.WHITE
+        own = b.time_left_ms / 1000 if b.time_left_ms is not None else None
+        opp = b.opponent_time_ms / 1000 if b.opponent_time_ms is not None else None
+        clocks = own is not None
+        inc = b.increment_ms / 1000 if clocks else None
+        limit = chess.engine.Limit(
+            depth=b.depth,
+            nodes=b.nodes,
+            time=b.movetime_ms / 1000 if b.movetime_ms is not None else None,
+            white_clock=(own if white else opp) if clocks else None,
+            black_clock=(opp if white else own) if clocks else None,
+            white_inc=inc,
+            black_inc=inc,
+            remaining_moves=b.moves_to_go,
+        )
+        try:
+            coro = asyncio.wait_for(
+                engine.protocol.play(board, limit, game=self._game, info=chess.engine.INFO_SCORE),
+                request.timeout_s,
+            )
+            future = asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop)
+            result = future.result()
+        except (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError):
+            self._kill()
+            raise PlayerFailure("hang", f"no move within {request.timeout_s:.1f}s") from None
+        except chess.engine.EngineTerminatedError as exc:
+            self._kill()
+            raise PlayerFailure("crash", str(exc) or "engine process died") from None
+        except chess.engine.EngineError as exc:
+            self._kill()
+            raise PlayerFailure("illegal", str(exc)) from None
+        except RuntimeError as exc:  # event loop already gone: the process died
+            self._kill()
+            raise PlayerFailure("crash", str(exc) or "engine process died") from None
+        score_cp = None
+        pov = result.info.get("score")
+        if pov is not None:
+            score_cp = pov.relative.score(mate_score=MATE_CP)
+        depth = result.info.get("depth")
+        return MoveReply(result.move, score_cp, depth)
+
+    def abort(self) -> None:
+        """Kill the engine: the game in progress is being abandoned."""
+        self._kill()
+
+    def close(self) -> None:
+        """Ask the engine to quit, then make sure the process is gone."""
+        with self._lock:
+            engine, self.engine = self.engine, None
+        if engine is None:
+            return
+        try:
+            engine.quit()
+        except Exception:  # a dead or stuck engine: closing below is enough
+            pass
+        finally:
+            engine.close()

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""A tiny real UCI engine for arena tests: plays random legal moves, then misbehaves on cue.
+
+Options: Mode (none | crash | hang | illegal | null) and After (how many of its
+own moves it plays normally before misbehaving).  Crash exits the process
+abruptly, hang stops answering, illegal sends a move that is not legal, null
+sends ``bestmove 0000``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+import chess
+
+
+def main() -> None:
+    """Read UCI commands from stdin until ``quit`` or end of input."""
+    mode = "none"
+    after = 0
+    played = 0
+    rng = random.Random(1)
+    board = chess.Board()
+    for raw in sys.stdin:
+        parts = raw.split()
+        if not parts:
+            continue
+        cmd = parts[0]
+        if cmd == "uci":
+            print("id name ToyUCI")
+            print("id author plies tests")
+            print("option name Mode type combo default none var none var crash var hang var illegal var null")
+            print("option name After type spin default 0 min 0 max 1000")
+            print("uciok", flush=True)
+        elif cmd == "isready":
+            print("readyok", flush=True)
+        elif cmd == "setoption" and "name" in parts and "value" in parts:
+            name = parts[parts.index("name") + 1]
+            value = parts[parts.index("value") + 1]
+            if name.lower() == "mode":
+                mode = value
+            elif name.lower() == "after":
+                after = int(value)
+        elif cmd == "ucinewgame":
+            played = 0
+        elif cmd == "position":
+            if parts[1] == "startpos":
+                board = chess.Board()
+                rest = parts[2:]
+            else:
+                board = chess.Board(" ".join(parts[2:8]))
+                rest = parts[8:]
+            if rest and rest[0] == "moves":
+                for uci in rest[1:]:
+                    board.push_uci(uci)
+        elif cmd == "go":
+            if played >= after and mode != "none":
+                if mode == "crash":
+                    os._exit(3)
+                if mode == "hang":
+                    while True:
+                        time.sleep(1)
+                if mode == "illegal":
+                    print("bestmove a1a1", flush=True)
+                    continue
+                if mode == "null":
+                    print("bestmove 0000", flush=True)
+                    continue
+            move = rng.choice(list(board.legal_moves))
+            played += 1
+            print("info depth 1 score cp 0 nodes 1 pv " + move.uci())
+            print("bestmove " + move.uci(), flush=True)
+        elif cmd == "quit":
+            return
+
+
+if __name__ == "__main__":
+    main()

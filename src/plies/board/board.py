@@ -1,0 +1,490 @@
+"""The ``Board``: a chess position with its move history, over the compiled core."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from plies.board.errors import IllegalMoveError, InvalidFenError
+from plies.board.fen import (
+    EMPTY,
+    STARTING_FEN,
+    castling_field,
+    parse_fen,
+    placement,
+    validate,
+)
+from plies.board.move import Move, Piece
+from plies.board.outcome import Outcome, Termination
+from plies.board.squares import (
+    BLACK,
+    KING,
+    SQUARE_NAMES,
+    WHITE,
+    Color,
+    PieceType,
+    Square,
+)
+from plies.core import types as ct
+from plies.core.movegen import gen_moves
+from plies.core.position import compute_key, in_check, make_move, unmake_move
+from plies.core.tables import SLIDER_ATTACKS
+
+if TYPE_CHECKING:
+    import chess
+
+_DARK_SQUARES = 0xAA55AA55AA55AA55
+
+
+def _core_to_move(m: int) -> Move:
+    """Python ``Move`` of a core move integer."""
+    promotion = ((m >> 12) & 3) + 2 if (m >> 15) & 1 else None
+    return Move(m & 63, (m >> 6) & 63, promotion)
+
+
+class Board:
+    """A chess position and the moves that led to it (python-chess style API)."""
+
+    STARTING_FEN = STARTING_FEN
+    """FEN of the standard starting position."""
+
+    def __init__(self, fen: str | None = None) -> None:
+        """Set up the starting position, or the position of ``fen``."""
+        self._legal: np.ndarray | None = None
+        self._legal_index: dict[Move, int] = {}
+        self.move_stack: list[Move] = []
+        """The moves played since the position was set up."""
+        self.set_fen(STARTING_FEN if fen is None else fen)
+
+    # -- set-up ---------------------------------------------------------------
+
+    def set_fen(self, fen: str) -> None:
+        """Replace the position and clear the history; on error nothing changes."""
+        parsed = parse_fen(fen)
+        validate(parsed)
+        bb, mb, st, hist, keys = ct.new_position_arrays()
+        for sq, code in enumerate(parsed.mailbox):
+            if code != EMPTY:
+                mb[sq] = code
+                bb[code] |= np.uint64(1 << sq)
+                bb[ct.OCC_WHITE + code // 6] |= np.uint64(1 << sq)
+        st[ct.ST_SIDE] = parsed.side
+        st[ct.ST_CASTLE] = parsed.castling
+        st[ct.ST_EP] = ct.NO_SQUARE if parsed.ep_square is None else parsed.ep_square
+        st[ct.ST_HALFMOVE] = parsed.halfmove
+        st[ct.ST_FULLMOVE] = parsed.fullmove
+        st[ct.ST_PLY] = 0
+        keys[0] = compute_key(bb, mb, st)
+        st[ct.ST_SIDE] = 1 - parsed.side
+        opponent_in_check = in_check(bb, st, SLIDER_ATTACKS)
+        st[ct.ST_SIDE] = parsed.side
+        if opponent_in_check:
+            raise InvalidFenError(
+                "invalid fen side to move: the side not to move is in check"
+            )
+        self._bb, self._mb, self._st, self._hist, self._keys = bb, mb, st, hist, keys
+        self._root_fen = fen.strip()
+        self.move_stack = []
+        self._invalidate()
+
+    def copy(self) -> Board:
+        """An independent copy, history included."""
+        other = Board.__new__(Board)
+        other._bb = self._bb.copy()
+        other._mb = self._mb.copy()
+        other._st = self._st.copy()
+        other._hist = self._hist.copy()
+        other._keys = self._keys.copy()
+        other._root_fen = self._root_fen
+        other.move_stack = list(self.move_stack)
+        other._legal = self._legal
+        other._legal_index = self._legal_index
+        return other
+
+    def root(self) -> Board:
+        """The position the history starts from."""
+        return Board(self._root_fen)
+
+    def core_arrays(self) -> tuple[np.ndarray, ...]:
+        """Copies of the compiled core's arrays ``bb, mb, st, hist, keys`` (for searches)."""
+        return (self._bb.copy(), self._mb.copy(), self._st.copy(), self._hist.copy(),
+                self._keys.copy())  # fmt: skip
+
+    # -- state ----------------------------------------------------------------
+
+    @property
+    def turn(self) -> Color:
+        """The side to move, ``WHITE`` or ``BLACK``."""
+        return int(self._st[ct.ST_SIDE])
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture or pawn move."""
+        return int(self._st[ct.ST_HALFMOVE])
+
+    @property
+    def fullmove_number(self) -> int:
+        """Move number, starting at 1 and growing after each black move."""
+        return int(self._st[ct.ST_FULLMOVE])
+
+    @property
+    def ep_square(self) -> Square | None:
+        """The square a pawn just skipped with a double push, or None."""
+        ep = int(self._st[ct.ST_EP])
+        return None if ep == ct.NO_SQUARE else ep
+
+    @property
+    def ply(self) -> int:
+        """Number of moves in ``move_stack``."""
+        return int(self._st[ct.ST_PLY])
+
+    def castling_xfen(self) -> str:
+        """Castling field of the FEN (``"KQkq"``, ``"-"``...)."""
+        return castling_field(int(self._st[ct.ST_CASTLE]))
+
+    def has_kingside_castling_rights(self, color: Color) -> bool:
+        """Whether ``color`` may still castle king-side (now or later)."""
+        return bool(self._st[ct.ST_CASTLE] & (1 if color == WHITE else 4))
+
+    def has_queenside_castling_rights(self, color: Color) -> bool:
+        """Whether ``color`` may still castle queen-side (now or later)."""
+        return bool(self._st[ct.ST_CASTLE] & (2 if color == WHITE else 8))
+
+    def piece_at(self, sq: Square) -> Piece | None:
+        """The piece on a square, or None."""
+        code = int(self._mb[sq])
+        return None if code == EMPTY else Piece(code % 6 + 1, code // 6)
+
+    def piece_map(self) -> dict[Square, Piece]:
+        """Every occupied square with its piece."""
+        return {sq: Piece(int(c) % 6 + 1, int(c) // 6) for sq, c in enumerate(self._mb)
+                if c != EMPTY}  # fmt: skip
+
+    def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
+        """Squares holding pieces of a type and colour, in ascending order."""
+        code = color * 6 + piece_type - 1
+        return [sq for sq in range(64) if self._mb[sq] == code]
+
+    def king(self, color: Color) -> Square:
+        """Square of the king of ``color``."""
+        return int(np.flatnonzero(self._mb == color * 6 + KING - 1)[0])
+
+    def zobrist_key(self) -> int:
+        """64-bit Zobrist hash of the position (pieces, side, castling, en passant)."""
+        return int(self._keys[self.ply])
+
+    def fen(self) -> str:
+        """FEN of the position; the en-passant square only when a legal capture exists."""
+        ep = "-"
+        if self.ep_square is not None and any(self.is_en_passant(m) for m in self.legal_moves):
+            ep = SQUARE_NAMES[self.ep_square]
+        side = "w" if self.turn == WHITE else "b"
+        board = placement(list(self._mb))
+        return (f"{board} {side} {self.castling_xfen()} {ep} "
+                f"{self.halfmove_clock} {self.fullmove_number}")  # fmt: skip
+
+    def board_fen(self) -> str:
+        """Piece-placement field of the FEN."""
+        return placement(list(self._mb))
+
+    # -- moves ----------------------------------------------------------------
+
+    def _invalidate(self) -> None:
+        """Forget the cached legal moves after the position changed."""
+        self._legal = None
+        self._legal_index = {}
+
+    def _core_legal(self) -> np.ndarray:
+        """Legal moves as core integers (cached until the position changes)."""
+        if self._legal is None:
+            out = np.zeros(ct.MAX_MOVES, dtype=np.int64)
+            n = gen_moves(self._bb, self._mb, self._st, SLIDER_ATTACKS, out, False)
+            self._legal = out[:n]
+            self._legal_index = {_core_to_move(int(m)): i for i, m in enumerate(self._legal)}
+        return self._legal
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, as a fresh list."""
+        self._core_legal()
+        return list(self._legal_index)
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` is legal here."""
+        self._core_legal()
+        return move in self._legal_index
+
+    def _core_move(self, move: Move) -> int:
+        """Core integer of a legal move; IllegalMoveError otherwise."""
+        legal = self._core_legal()
+        index = self._legal_index.get(move)
+        if index is None:
+            raise IllegalMoveError(f"illegal move: {move.uci()} in {self.fen()}")
+        return int(legal[index])
+
+    def _ensure_capacity(self, extra: int) -> None:
+        """Grow the undo stack so ``extra`` more moves fit."""
+        need = self.ply + extra + 2
+        if need <= self._hist.shape[0]:
+            return
+        size = max(need, 2 * self._hist.shape[0])
+        hist = np.zeros((size, ct.H_SIZE), dtype=np.int64)
+        hist[: self._hist.shape[0]] = self._hist
+        keys = np.zeros(size + 1, dtype=np.uint64)
+        keys[: self._keys.shape[0]] = self._keys
+        self._hist, self._keys = hist, keys
+
+    def push(self, move: Move) -> None:
+        """Play a legal move; IllegalMoveError (board unchanged) if it is not legal."""
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"not a move: {move!r}")
+        m = self._core_move(move)
+        self._ensure_capacity(1)
+        make_move(self._bb, self._mb, self._st, self._hist, self._keys, m)
+        self.move_stack.append(move)
+        self._invalidate()
+
+    def pop(self) -> Move:
+        """Take back the last move and return it; IndexError if there is none."""
+        if not self.move_stack:
+            raise IndexError("pop from empty move stack")
+        unmake_move(self._bb, self._mb, self._st, self._hist, self._keys)
+        self._invalidate()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played; IndexError if there is none."""
+        if not self.move_stack:
+            raise IndexError("peek at empty move stack")
+        return self.move_stack[-1]
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move written in UCI notation; IllegalMoveError otherwise."""
+        move = Move.from_uci(text.strip())
+        if not self.is_legal(move):
+            raise IllegalMoveError(f"illegal move: {text.strip()} in {self.fen()}")
+        return move
+
+    def push_uci(self, text: str) -> Move:
+        """Play a move given in UCI notation and return it."""
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move written in SAN; IllegalMoveError if unknown or ambiguous."""
+        from plies.board.san import parse_san
+
+        return parse_san(self, text)
+
+    def push_san(self, text: str) -> Move:
+        """Play a move given in SAN and return it."""
+        move = self.parse_san(text)
+        self.push(move)
+        return move
+
+    def san(self, move: Move) -> str:
+        """Standard algebraic notation of a legal move, with ``+`` or ``#``."""
+        from plies.board.san import san
+
+        return san(self, move)
+
+    def variation_san(self, moves: Iterable[Move]) -> str:
+        """A line of moves in SAN with move numbers (``"1. e4 e5 2. Nf3"``)."""
+        from plies.board.san import variation_san
+
+        return variation_san(self, moves)
+
+    # -- move properties ------------------------------------------------------
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether the move captures (en passant included)."""
+        return self._mb[move.to_square] != EMPTY or self.is_en_passant(move)
+
+    def is_en_passant(self, move: Move) -> bool:
+        """Whether the move is an en-passant capture."""
+        return (
+            self.ep_square == move.to_square
+            and self._mb[move.from_square] % 6 == 0
+            and self._mb[move.from_square] != EMPTY
+            and abs(move.to_square - move.from_square) in (7, 9)
+        )
+
+    def is_castling(self, move: Move) -> bool:
+        """Whether the move is a castling move (a king moving two files)."""
+        code = int(self._mb[move.from_square])
+        return code in (5, 11) and abs((move.to_square & 7) - (move.from_square & 7)) == 2
+
+    def is_zeroing(self, move: Move) -> bool:
+        """Whether the move resets the halfmove clock (a capture or pawn move)."""
+        return self.is_capture(move) or self._mb[move.from_square] % 6 == 0
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether the legal move puts the opponent in check."""
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    # -- game state -----------------------------------------------------------
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return bool(in_check(self._bb, self._st, SLIDER_ATTACKS))
+
+    def is_checkmate(self) -> bool:
+        """Whether the side to move is checkmated."""
+        return self.is_check() and len(self._core_legal()) == 0
+
+    def is_stalemate(self) -> bool:
+        """Whether the side to move has no legal move and is not in check."""
+        return not self.is_check() and len(self._core_legal()) == 0
+
+    def has_insufficient_material(self, color: Color) -> bool:
+        """Whether ``color`` cannot possibly checkmate (python-chess's rule)."""
+        bb = [int(x) for x in self._bb]
+        own = bb[ct.OCC_WHITE + color]
+        other = bb[ct.OCC_WHITE + 1 - color]
+        def kind(k: int) -> int:
+            """Bitboard of both colours' pieces of core kind ``k``."""
+            return bb[k] | bb[6 + k]
+        if own & (kind(0) | kind(3) | kind(4)):
+            return False
+        if own & kind(1):
+            return own.bit_count() <= 2 and not (other & ~kind(5) & ~kind(4))
+        if own & kind(2):
+            bishops = kind(2)
+            same_colour = not (bishops & _DARK_SQUARES) or not (bishops & ~_DARK_SQUARES)
+            return same_colour and not kind(0) and not kind(1)
+        return True
+
+    def is_insufficient_material(self) -> bool:
+        """Whether neither side can possibly checkmate."""
+        return self.has_insufficient_material(WHITE) and self.has_insufficient_material(BLACK)
+
+    def _repetitions(self) -> int:
+        """How often the current position occurred, counting the current one."""
+        ply = self.ply
+        key = self._keys[ply]
+        low = max(0, ply - self.halfmove_clock)
+        window = self._keys[low : ply + 1]
+        return int(np.count_nonzero(window == key))
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position occurred at least ``count`` times."""
+        return self._repetitions() >= count
+
+    def is_fivefold_repetition(self) -> bool:
+        """Whether the position occurred five times (an automatic draw)."""
+        return self._repetitions() >= 5
+
+    def can_claim_threefold_repetition(self) -> bool:
+        """Whether the position occurred three times, or a legal move makes it so."""
+        if self._repetitions() >= 3:
+            return True
+        ply = self.ply
+        low = max(0, ply - self.halfmove_clock)
+        seen = self._keys[low : ply + 1]
+        self._ensure_capacity(1)
+        for m in self._core_legal():
+            make_move(self._bb, self._mb, self._st, self._hist, self._keys, int(m))
+            key = self._keys[ply + 1]
+            unmake_move(self._bb, self._mb, self._st, self._hist, self._keys)
+            if np.count_nonzero(seen == key) >= 2:
+                return True
+        return False
+
+    def is_fifty_moves(self) -> bool:
+        """Whether 50 moves passed without capture or pawn move and a move remains."""
+        return self.halfmove_clock >= 100 and len(self._core_legal()) > 0
+
+    def can_claim_fifty_moves(self) -> bool:
+        """Whether the fifty-move rule can be claimed now or with the next move."""
+        if self.is_fifty_moves():
+            return True
+        if self.halfmove_clock >= 99:
+            return any(not self.is_zeroing(m) for m in self.legal_moves)
+        return False
+
+    def is_seventyfive_moves(self) -> bool:
+        """Whether 75 moves passed without capture or pawn move (automatic draw)."""
+        return self.halfmove_clock >= 150 and len(self._core_legal()) > 0
+
+    def can_claim_draw(self) -> bool:
+        """Whether a draw by fifty moves or threefold repetition can be claimed."""
+        return self.can_claim_fifty_moves() or self.can_claim_threefold_repetition()
+
+    def outcome(self, claim_draw: bool = False) -> Outcome | None:
+        """How the game has ended, or None; claimable draws only with ``claim_draw``."""
+        if self.is_checkmate():
+            return Outcome(Termination.CHECKMATE, 1 - self.turn)
+        if self.is_insufficient_material():
+            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
+        if len(self._core_legal()) == 0:
+            return Outcome(Termination.STALEMATE, None)
+        if self.is_seventyfive_moves():
+            return Outcome(Termination.SEVENTYFIVE_MOVES, None)
+        if self.is_fivefold_repetition():
+            return Outcome(Termination.FIVEFOLD_REPETITION, None)
+        if claim_draw:
+            if self.can_claim_fifty_moves():
+                return Outcome(Termination.FIFTY_MOVES, None)
+            if self.can_claim_threefold_repetition():
+                return Outcome(Termination.THREEFOLD_REPETITION, None)
+        return None
+
+    def is_game_over(self, claim_draw: bool = False) -> bool:
+        """Whether the game has ended (claimable draws count with ``claim_draw``)."""
+        return self.outcome(claim_draw) is not None
+
+    def result(self, claim_draw: bool = False) -> str:
+        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
+        outcome = self.outcome(claim_draw)
+        return "*" if outcome is None else outcome.result()
+
+    # -- rendering and conversion ---------------------------------------------
+
+    def __str__(self) -> str:
+        """Unicode board, white at the bottom, files and ranks labelled."""
+        from plies.board.render import unicode_board
+
+        return unicode_board(self)
+
+    def ascii(self) -> str:
+        """Plain-letter board (FEN letters, ``.`` for empty squares), labelled."""
+        from plies.board.render import ascii_board
+
+        return ascii_board(self)
+
+    def __repr__(self) -> str:
+        """``Board('<fen>')``."""
+        return f"Board({self.fen()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """Boards are equal when their positions (FEN) and histories are equal."""
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.fen() == other.fen() and self.move_stack == other.move_stack
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_chess(self) -> chess.Board:
+        """The equivalent python-chess board, move history included."""
+        import chess
+
+        board = chess.Board(self._root_fen)
+        for move in self.move_stack:
+            board.push(chess.Move.from_uci(move.uci()))
+        return board
+
+    @classmethod
+    def from_chess(cls, board: chess.Board) -> Board:
+        """A plies board from a python-chess board, move history included."""
+        result = cls(board.root().fen())
+        for move in board.move_stack:
+            result.push(Move.from_uci(move.uci()))
+        return result
+

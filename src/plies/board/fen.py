@@ -1,0 +1,187 @@
+"""FEN parsing with field-by-field validation, and FEN formatting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plies.board.errors import InvalidFenError
+from plies.board.squares import SQUARE_NAMES
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# Core piece codes (color * 6 + kind, kind 0 = pawn .. 5 = king) by FEN letter.
+PIECE_CODES = {
+    "P": 0, "N": 1, "B": 2, "R": 3, "Q": 4, "K": 5,
+    "p": 6, "n": 7, "b": 8, "r": 9, "q": 10, "k": 11,
+}  # fmt: skip
+CODE_LETTERS = "PNBRQKpnbrqk"
+CASTLING_BITS = {"K": 1, "Q": 2, "k": 4, "q": 8}
+EMPTY = 12
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFen:
+    """The fields of a syntactically valid FEN, in core encoding."""
+
+    mailbox: tuple[int, ...]
+    """Core piece code (or 12 for empty) on each square a1..h8."""
+    side: int
+    """0 for white to move, 1 for black."""
+    castling: int
+    """Castling-right bits: K=1, Q=2, k=4, q=8."""
+    ep_square: int | None
+    """En-passant target square, or None."""
+    halfmove: int
+    """Halfmove clock (plies since the last capture or pawn move)."""
+    fullmove: int
+    """Fullmove number, starting at 1."""
+
+
+def _parse_placement(text: str) -> list[int]:
+    """Parse the piece-placement field into a mailbox list (a1 first)."""
+    ranks = text.split("/")
+    if len(ranks) != 8:
+        raise InvalidFenError(
+            f"invalid fen piece placement: expected 8 ranks, got {len(ranks)}: {text!r}"
+        )
+    mailbox = [EMPTY] * 64
+    for i, rank_text in enumerate(ranks):
+        rank = 7 - i
+        file = 0
+        previous_digit = False
+        for ch in rank_text:
+            if ch.isdigit():
+                if previous_digit or ch in "09":
+                    raise InvalidFenError(
+                        f"invalid fen piece placement: bad empty-square count in rank "
+                        f"{rank + 1}: {rank_text!r}"
+                    )
+                file += int(ch)
+                previous_digit = True
+            elif ch in PIECE_CODES:
+                if file < 8:
+                    mailbox[rank * 8 + file] = PIECE_CODES[ch]
+                file += 1
+                previous_digit = False
+            else:
+                raise InvalidFenError(
+                    f"invalid fen piece placement: unknown piece letter {ch!r} "
+                    f"in rank {rank + 1}"
+                )
+        if file != 8:
+            raise InvalidFenError(
+                f"invalid fen piece placement: rank {rank + 1} has {file} squares, "
+                f"expected 8: {rank_text!r}"
+            )
+    return mailbox
+
+
+def _parse_int(text: str, field: str, minimum: int) -> int:
+    """Parse a clock field as a decimal integer not below ``minimum``."""
+    if not text.isdigit() or not text.isascii():
+        raise InvalidFenError(f"invalid fen {field}: {text!r} is not a non-negative integer")
+    value = int(text)
+    if value < minimum:
+        raise InvalidFenError(f"invalid fen {field}: {value} is below {minimum}")
+    return value
+
+
+def parse_fen(fen: str) -> ParsedFen:
+    """Split and check every field of a FEN; InvalidFenError names the bad field."""
+    if not isinstance(fen, str):
+        raise InvalidFenError(f"invalid fen: expected a string, got {type(fen).__name__}")
+    parts = fen.split()
+    if not 4 <= len(parts) <= 6:
+        raise InvalidFenError(
+            f"invalid fen: expected 6 fields (4 at least), got {len(parts)}: {fen!r}"
+        )
+    mailbox = _parse_placement(parts[0])
+
+    if parts[1] not in ("w", "b"):
+        raise InvalidFenError(f"invalid fen side to move: {parts[1]!r} (expected 'w' or 'b')")
+    side = 0 if parts[1] == "w" else 1
+
+    castling = 0
+    if parts[2] != "-":
+        for ch in parts[2]:
+            bit = CASTLING_BITS.get(ch)
+            if bit is None or castling & bit:
+                raise InvalidFenError(f"invalid fen castling rights: {parts[2]!r}")
+            castling |= bit
+
+    ep_square = None
+    if parts[3] != "-":
+        if parts[3] not in SQUARE_NAMES:
+            raise InvalidFenError(f"invalid fen en-passant square: {parts[3]!r}")
+        ep_square = SQUARE_NAMES.index(parts[3])
+
+    halfmove = _parse_int(parts[4], "halfmove clock", 0) if len(parts) > 4 else 0
+    fullmove = _parse_int(parts[5], "fullmove number", 0) if len(parts) > 5 else 1
+    return ParsedFen(tuple(mailbox), side, castling, ep_square, halfmove, max(fullmove, 1))
+
+
+def validate(parsed: ParsedFen) -> None:
+    """Refuse positions where the rules cannot apply; InvalidFenError names the field.
+
+    Positions no game can reach are accepted as long as the rules still apply
+    (the perft suite holds such a position); the check of the side not to move
+    is verified by the board, which has the attack tables.
+    """
+    mb = parsed.mailbox
+    for color, king in (("white", 5), ("black", 11)):
+        count = mb.count(king)
+        if count != 1:
+            raise InvalidFenError(
+                f"invalid fen piece placement: {count} {color} kings (expected exactly 1)"
+            )
+    for sq in list(range(8)) + list(range(56, 64)):
+        if mb[sq] in (0, 6):
+            raise InvalidFenError(
+                f"invalid fen piece placement: pawn on the back rank ({SQUARE_NAMES[sq]})"
+            )
+    needs = {1: (4, 5, 7, 3), 2: (4, 5, 0, 3), 4: (60, 11, 63, 9), 8: (60, 11, 56, 9)}
+    for bit, (king_sq, king, rook_sq, rook) in needs.items():
+        if parsed.castling & bit and (mb[king_sq] != king or mb[rook_sq] != rook):
+            letter = {1: "K", 2: "Q", 4: "k", 8: "q"}[bit]
+            raise InvalidFenError(
+                f"invalid fen castling rights: {letter!r} without king and rook "
+                "on their starting squares"
+            )
+    ep = parsed.ep_square
+    if ep is not None:
+        if parsed.side == 0:
+            rank_ok, pawn_sq, origin, pawn = ep // 8 == 5, ep - 8, ep + 8, 6
+        else:
+            rank_ok, pawn_sq, origin, pawn = ep // 8 == 2, ep + 8, ep - 8, 0
+        if not rank_ok or mb[pawn_sq] != pawn or mb[ep] != EMPTY or mb[origin] != EMPTY:
+            raise InvalidFenError(
+                f"invalid fen en-passant square: {SQUARE_NAMES[ep]} cannot follow "
+                "a double pawn push"
+            )
+
+
+def placement(mailbox: list[int] | tuple[int, ...]) -> str:
+    """Piece-placement field of a mailbox."""
+    rows = []
+    for rank in range(7, -1, -1):
+        row = ""
+        empty = 0
+        for file in range(8):
+            code = mailbox[rank * 8 + file]
+            if code == EMPTY:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += CODE_LETTERS[code]
+        if empty:
+            row += str(empty)
+        rows.append(row)
+    return "/".join(rows)
+
+
+def castling_field(castling: int) -> str:
+    """Castling field (``"KQkq"``, ``"-"``) of the rights bits."""
+    text = "".join(ch for ch, bit in CASTLING_BITS.items() if castling & bit)
+    return text or "-"

@@ -1,0 +1,51 @@
+"""``plies perft``: count move-tree leaves from a position, optionally per root move."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from plies.cli.common import CliError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``perft`` subcommand."""
+    p = sub.add_parser(
+        "perft",
+        help="count leaf nodes of the legal move tree (move generator check and speed)",
+        description="Count the leaf nodes of the legal move tree DEPTH plies deep.",
+    )
+    p.add_argument("depth", type=int, nargs="?", default=6, help="depth in plies (default 6)")
+    p.add_argument("--fen", help="position to start from (default: the starting position)")
+    p.add_argument("--divide", action="store_true", help="print the count under each root move")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run perft and print the counts and speed."""
+    if args.depth < 1 or args.depth > 20:
+        raise CliError(f"depth must be between 1 and 20, got {args.depth}")
+    from plies.board import Board, InvalidFenError, divide, perft
+    from plies.core.warmup import compile_notice
+
+    try:
+        board = Board(args.fen)
+    except InvalidFenError as exc:
+        raise CliError(str(exc)) from None
+    with compile_notice():
+        perft(board, 1)
+        if args.divide:
+            divide(board, 1)
+    start = time.perf_counter()
+    if args.divide:
+        counts = divide(board, args.depth)
+        nodes = sum(counts.values())
+        for uci in sorted(counts):
+            print(f"{uci}: {counts[uci]}")
+        print()
+    else:
+        nodes = perft(board, args.depth)
+    elapsed = time.perf_counter() - start
+    nps = int(nodes / elapsed) if elapsed > 0 else 0
+    print(f"Nodes: {nodes}  Time: {elapsed:.3f} s  NPS: {nps}")
+    return 0

@@ -76,10 +76,14 @@ class AlphaBetaSearch(Generic[S, A]):
             entry = tt.get(key)
             if entry is not None:
                 first = entry.action
-                if not root and entry.depth >= depth and (
-                    entry.bound is Bound.EXACT
-                    or (entry.bound is Bound.LOWER and entry.value >= beta)
-                    or (entry.bound is Bound.UPPER and entry.value <= alpha)
+                if (
+                    not root
+                    and entry.depth >= depth
+                    and (
+                        entry.bound is Bound.EXACT
+                        or (entry.bound is Bound.LOWER and entry.value >= beta)
+                        or (entry.bound is Bound.UPPER and entry.value <= alpha)
+                    )
                 ):
                     self.tt_hits += 1
                     if entry.depth != RESOLVED:
@@ -121,12 +125,13 @@ class AlphaBetaSearch(Generic[S, A]):
 
         # Step 5: remember the result; a value no cutoff touched holds at any depth.
         if tt is not None and best_line is not None:
-            if best <= alpha_before:
-                bound = Bound.UPPER
-            elif best >= beta:
-                bound = Bound.LOWER
-            else:
+            # Nothing lies beyond a proven win or loss, so such a bound is the exact value.
+            if abs(best) >= WIN or alpha_before < best < beta:
                 bound = Bound.EXACT
+            elif best <= alpha_before:
+                bound = Bound.UPPER
+            else:
+                bound = Bound.LOWER
             stored = RESOLVED if self.horizon == horizon_before else depth
             tt.put(key, Entry(stored, best, bound, best_line[0]))
         return best, best_line

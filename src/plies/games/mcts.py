@@ -48,9 +48,7 @@ class _Node(Generic[S, A]):
         best_score = -math.inf
         for child in self.children:
             # The mean is mapped from [-1, 1] to [0, 1], the scale UCT's constant assumes.
-            score = (child.total / child.visits + 1.0) / 2.0 + c * math.sqrt(
-                log_n / child.visits
-            )
+            score = (child.total / child.visits + 1.0) / 2.0 + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best
@@ -102,7 +100,10 @@ def mcts(
             action = node.untried.pop()
             child_state = game.result(node.state, action)
             child = _Node(
-                child_state, node, action, game.to_move(node.state),
+                child_state,
+                node,
+                action,
+                game.to_move(node.state),
                 _shuffled(game, child_state, rng),
             )
             node.children.append(child)

@@ -6,7 +6,7 @@ import math
 import time
 from typing import TypeVar
 
-from plies.games.protocol import Game
+from plies.games.protocol import WIN, Game
 from plies.games.result import Line, SearchResult, unroll
 
 S = TypeVar("S")
@@ -53,5 +53,5 @@ def negamax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResul
         nodes=nodes,
         seconds=time.perf_counter() - start,
         depth=len(pv) if depth is None else depth,
-        exact=not horizon,
+        exact=not horizon or abs(v) >= WIN,
     )

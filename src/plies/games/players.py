@@ -152,3 +152,43 @@ class PerfectPlayer:
         if not best:
             raise ValueError("no action: the game is over")
         return best[0] if self.rng is None else self.rng.choice(best)
+
+
+#: Names of the algorithms :func:`make_player` knows.
+ALGORITHMS = ("minimax", "negamax", "alphabeta", "mcts")
+
+
+def make_player(
+    algorithm: str,
+    depth: int | None = None,
+    seconds: float | None = None,
+    playouts: int | None = None,
+    order: Ordering[Any, Any] | None = None,
+    rng: random.Random | None = None,
+) -> SearchPlayer:
+    """Build a search player by name, as the command line offers them.
+
+    ``minimax`` and ``negamax`` search to ``depth`` (None: to the end); ``alphabeta``
+    deepens iteratively within ``seconds`` per move up to ``depth``; ``mcts`` runs
+    ``playouts`` per move (1000 if neither they nor ``seconds`` are given). Limits that
+    make no sense raise ``ValueError`` with a one-line reason.
+    """
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, not {depth}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"time must be positive, not {seconds}")
+    if playouts is not None and playouts < 1:
+        raise ValueError(f"playouts must be at least 1, not {playouts}")
+    if algorithm == "minimax":
+        return MinimaxPlayer(depth)
+    if algorithm == "negamax":
+        return NegamaxPlayer(depth)
+    if algorithm == "alphabeta":
+        budget = Budget(seconds=seconds) if seconds is not None else None
+        return DeepeningPlayer(budget, depth, order)
+    if algorithm == "mcts":
+        if playouts is None and seconds is None:
+            playouts = 1000
+        budget = Budget(seconds=seconds) if seconds is not None else None
+        return MCTSPlayer(playouts, budget, rng)
+    raise ValueError(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")

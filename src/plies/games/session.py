@@ -1,0 +1,94 @@
+"""An interactive game at a text console: boards, moves, the machine's reasoning, the result."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO, TypeVar
+
+from plies.games.console import ConsolePlayer, PlayerQuitError
+from plies.games.match import play_game
+from plies.games.players import SearchPlayer
+from plies.games.protocol import WIN, Player, TextGame
+from plies.games.result import SearchResult
+
+S = TypeVar("S")
+A = TypeVar("A")
+
+
+def describe_value(value: float, exact: bool = False) -> str:
+    """Return a value in words when it is proven (win, loss, draw), else as a signed number."""
+    if value >= WIN:
+        return "win"
+    if value <= -WIN:
+        return "loss"
+    if exact and value == 0:
+        return "draw"
+    return f"{value:+.2f}"
+
+
+def describe_search(result: SearchResult[Any]) -> str:
+    """Return one line of search statistics: value, nodes, cutoffs, table hits, depth, time."""
+    parts = [f"value {describe_value(result.value, result.exact)}", f"{result.nodes:,} nodes"]
+    if result.iterations:
+        parts.append(f"{result.iterations:,} playouts")
+    else:
+        parts.append(f"{result.cutoffs:,} cutoffs")
+        if result.tt_hits:
+            parts.append(f"{result.tt_hits:,} table hits")
+    parts.append(f"depth {result.depth}")
+    parts.append(f"{result.seconds:.2f} s")
+    return ", ".join(parts)
+
+
+def run_session(
+    game: TextGame[S, A],
+    players: tuple[Player[S, A], Player[S, A]],
+    names: tuple[str, str],
+    output: TextIO | None = None,
+) -> S | None:
+    """Play one game with a board after every move; return the final state, or None if quit.
+
+    ``names`` label the two sides in messages ("You (X)", "AI (O)"). A search player's
+    move is followed by its statistics. A person quitting or ending the input stops the
+    game quietly.
+    """
+    out = output if output is not None else sys.stdout
+
+    def show(before: S, action: A, after: S) -> None:
+        """Print a move, the searcher's statistics if any, and the new board."""
+        mover = game.to_move(before)
+        line = f"{names[mover]} plays {game.action_text(action)}"
+        player = players[mover]
+        if isinstance(player, SearchPlayer) and player.last is not None:
+            line += f"   [{describe_search(player.last)}]"
+        out.write(f"{line}\n{game.render(after)}\n")
+        out.flush()
+
+    out.write(f"{game.render(game.initial_state())}\n")
+    out.flush()
+    try:
+        final, _ = play_game(game, players, on_move=show)
+    except PlayerQuitError:
+        out.write("game abandoned\n")
+        return None
+    if game.utility(final, 0) > 0:
+        out.write(f"{names[0]} wins.\n")
+    elif game.utility(final, 1) > 0:
+        out.write(f"{names[1]} wins.\n")
+    else:
+        out.write("Draw.\n")
+    return final
+
+
+def play_against_computer(
+    game: TextGame[S, A],
+    computer: Player[S, A],
+    human_first: bool = True,
+    marks: tuple[str, str] = ("X", "O"),
+) -> S | None:
+    """Play the person at the console against ``computer``; return the final state or None."""
+    if human_first:
+        names = (f"{marks[0]} (you)", f"{marks[1]} (computer)")
+        return run_session(game, (ConsolePlayer(game, names[0]), computer), names)
+    names = (f"{marks[0]} (computer)", f"{marks[1]} (you)")
+    return run_session(game, (computer, ConsolePlayer(game, names[1])), names)

@@ -32,7 +32,8 @@ def main() -> None:
         if cmd == "uci":
             print("id name ToyUCI")
             print("id author plies tests")
-            print("option name Mode type combo default none var none var crash var hang var illegal var null")
+            modes = " ".join(f"var {m}" for m in ("none", "crash", "hang", "illegal", "null"))
+            print(f"option name Mode type combo default none {modes}")
             print("option name After type spin default 0 min 0 max 1000")
             print("uciok", flush=True)
         elif cmd == "isready":

@@ -26,7 +26,9 @@ class AlphaBetaAgent(SearchAgent):
     name = "alphabeta"
     default_depth = 4
 
-    def search_root(self, board: Board, depth: int, state: EvalState) -> tuple[int, Move, list[Move]]:
+    def search_root(
+        self, board: Board, depth: int, state: EvalState
+    ) -> tuple[int, Move, list[Move]]:
         """Search the root moves in the shared order; the first strictly best one wins."""
         self._tick()
         alpha, best_line = -INFINITY, []

@@ -61,7 +61,7 @@ class Thought:
     pv: list[Move] = field(default_factory=list)
 
 
-class SearchStopped(Exception):
+class SearchStoppedError(Exception):
     """Raised inside a search when its deadline passed or ``stop()`` was called."""
 
 
@@ -96,6 +96,7 @@ class Agent(ABC):
 
     def close(self) -> None:
         """Release whatever the agent holds (nothing, for most agents)."""
+        return None
 
     def _begin(self, budget: Budget | None) -> None:
         """Start the clock for one ``choose`` call and clear an old stop request."""
@@ -123,7 +124,7 @@ class FunctionAgent(Agent):
         """Wrap ``func``; the name defaults to the function's name."""
         super().__init__(seed)
         self.func = func
-        self.name = name or getattr(func, "__name__", "function")
+        self.name = name or str(getattr(func, "__name__", "function"))
 
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
         """Call the wrapped function."""

@@ -141,10 +141,7 @@ KING_VALUE = (
 
 def is_endgame(queens: tuple[int, int], minors: tuple[int, int], rooks: tuple[int, int]) -> bool:
     """The simplified evaluation's endgame: no queens, or each queen side has at most one minor."""
-    for c in (WHITE, BLACK):
-        if queens[c] and (rooks[c] or minors[c] > 1):
-            return False
-    return True
+    return all(not (queens[c] and (rooks[c] or minors[c] > 1)) for c in (WHITE, BLACK))
 
 
 class EvalState:

@@ -25,7 +25,9 @@ class MinimaxAgent(SearchAgent):
     name = "minimax"
     default_depth = 2
 
-    def search_root(self, board: Board, depth: int, state: EvalState) -> tuple[int, Move, list[Move]]:
+    def search_root(
+        self, board: Board, depth: int, state: EvalState
+    ) -> tuple[int, Move, list[Move]]:
         """Score every root move; the first strictly best one wins."""
         self._tick()
         best_score, best_line = -INFINITY, []
@@ -56,7 +58,9 @@ class MinimaxAgent(SearchAgent):
         finally:
             board.pop()
 
-    def _negamax(self, board: Board, depth: int, ply: int, state: EvalState) -> tuple[int, list[Move]]:
+    def _negamax(
+        self, board: Board, depth: int, ply: int, state: EvalState
+    ) -> tuple[int, list[Move]]:
         """The value of ``board`` for the side to move, and the line that achieves it."""
         self._tick()
         moves = board.legal_moves

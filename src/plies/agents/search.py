@@ -15,7 +15,7 @@ import random
 from abc import abstractmethod
 from typing import TYPE_CHECKING
 
-from plies.agents.base import Agent, Budget, SearchStopped, Thought
+from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
 from plies.agents.evaluation import PIECE_VALUES, EvalState
 
 if TYPE_CHECKING:
@@ -123,9 +123,9 @@ class SearchAgent(Agent):
         """Count a node; abort the search when out of time or nodes."""
         self.nodes += 1
         if self._node_limit is not None and self.nodes > self._node_limit:
-            raise SearchStopped
+            raise SearchStoppedError
         if self.nodes % _CHECK_EVERY == 0 and self._out_of_time():
-            raise SearchStopped
+            raise SearchStoppedError
 
     def _terminal(self, board: Board, moves: list[Move], ply: int) -> int | None:
         """The score of a position decided by the rules, or None if play goes on."""
@@ -143,7 +143,9 @@ class SearchAgent(Agent):
         return ordered_moves(board, moves)
 
     @abstractmethod
-    def search_root(self, board: Board, depth: int, state: EvalState) -> tuple[int, Move, list[Move]]:
+    def search_root(
+        self, board: Board, depth: int, state: EvalState
+    ) -> tuple[int, Move, list[Move]]:
         """Search the root to ``depth``; return (score, best move, principal variation)."""
 
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
@@ -166,7 +168,7 @@ class SearchAgent(Agent):
         for d in range(1 if limited else depth, depth + 1):
             try:
                 score, move, pv = self.search_root(work, d, state)
-            except SearchStopped:
+            except SearchStoppedError:
                 break
             finally:
                 work = board.copy() if len(work.move_stack) != len(board.move_stack) else work

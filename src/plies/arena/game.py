@@ -18,7 +18,7 @@ import chess
 from plies.agents.base import Budget
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.openings import Opening
-from plies.arena.players import MoveReply, MoveRequest, Player, PlayerFailure
+from plies.arena.players import MoveReply, MoveRequest, Player, PlayerError
 
 
 @dataclass(frozen=True)
@@ -186,7 +186,7 @@ def play_game(
     for side, player in players.items():
         try:
             player.new_game(None if seed is None else seed * 2 + (0 if side else 1))
-        except PlayerFailure as exc:
+        except PlayerError as exc:
             return _finish(record, board, _loss(side), "abandoned",
                            f"{_COLOR_NAME[side]} ({player.name}) failed to start: {exc.detail}")
     clock = Clock(settings.tc, settings.time_margin_ms) if settings.tc is not None else None
@@ -204,7 +204,7 @@ def play_game(
         started = time.perf_counter()
         try:
             reply: MoveReply = player.move(board, request)
-        except PlayerFailure as exc:
+        except PlayerError as exc:
             if stop is not None and stop.is_set():
                 return _finish(record, board, "*", "unterminated", "Match interrupted")
             if exc.kind == "hang" and clock is not None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import Player, PlayerFailure, PlayerSpec
+from plies.arena.players import Player, PlayerError, PlayerSpec
 from plies.arena.stats import Score, sprt_llr, sprt_verdict
 
 
@@ -108,7 +108,7 @@ class _PlayerPool:
         self.everyone: list[Player] = []
 
     def get(self, index: int) -> Player:
-        """This thread's player for spec ``index`` (raises PlayerFailure if it cannot start)."""
+        """This thread's player for spec ``index`` (raises PlayerError if it cannot start)."""
         cache: dict[int, Player] = self._local.__dict__.setdefault("players", {})
         player = cache.get(index)
         if player is not None and not player.healthy:
@@ -189,7 +189,7 @@ class Match:
         for side, index in (("White", task.white), ("Black", task.black)):
             try:
                 players.append(self._pool.get(index))
-            except PlayerFailure as exc:
+            except PlayerError as exc:
                 record = GameRecord(self.names[task.white], self.names[task.black], task.opening)
                 record.result = "0-1" if side == "White" else "1-0"
                 record.termination = "abandoned"

@@ -40,10 +40,7 @@ def load_openings(path: str | Path, max_plies: int | None = None) -> list[Openin
     p = Path(path)
     if not p.is_file():
         raise OpeningError(f"opening file not found: {p}")
-    if p.suffix.lower() == ".pgn":
-        openings = _load_pgn(p, max_plies)
-    else:
-        openings = _load_epd(p)
+    openings = _load_pgn(p, max_plies) if p.suffix.lower() == ".pgn" else _load_epd(p)
     if not openings:
         raise OpeningError(f"no usable openings in {p}")
     return openings

@@ -3,7 +3,7 @@
 The arena referees on a python-chess board.  A built-in agent keeps a mirror
 :class:`plies.board.Board` in step with it; an outside engine is driven through
 ``chess.engine`` with a hard timeout, so a crash, a hang or an illegal reply
-becomes a :class:`PlayerFailure` that costs the engine that game, not the match.
+becomes a :class:`PlayerError` that costs the engine that game, not the match.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ MATE_CP = 100_000
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
 
-class PlayerFailure(Exception):
+class PlayerError(Exception):
     """A player could not produce a move: it crashed, hung or broke the protocol."""
 
     def __init__(self, kind: str, detail: str) -> None:
@@ -76,13 +76,15 @@ class Player(ABC):
 
     @abstractmethod
     def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """Return a move for ``board`` or raise :class:`PlayerFailure`."""
+        """Return a move for ``board`` or raise :class:`PlayerError`."""
 
     def abort(self) -> None:
         """Stop thinking as soon as possible (called from another thread)."""
+        return None
 
     def close(self) -> None:
         """Release the player's resources."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,7 @@ class AgentPlayer(Player):
         try:
             choice = self.agent.choose(mirror.copy(), request.budget)
         except Exception as exc:  # an agent bug costs its game, not the match
-            raise PlayerFailure("crash", f"{type(exc).__name__}: {exc}") from exc
+            raise PlayerError("crash", f"{type(exc).__name__}: {exc}") from exc
         finally:
             if timer is not None:
                 timer.cancel()
@@ -247,7 +249,7 @@ class UciPlayer(Player):
     """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
 
     def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
-        """Start the engine and apply ``options``; a failure raises PlayerFailure('start')."""
+        """Start the engine and apply ``options``; a failure raises PlayerError('start')."""
         self.name = name
         self.command = command
         self.options = options
@@ -261,8 +263,10 @@ class UciPlayer(Player):
         """Launch the process (in its own process group so Ctrl-C does not reach it)."""
         try:
             engine = chess.engine.SimpleEngine.popen_uci(self.command, setpgrp=True, timeout=10.0)
-        except (OSError, chess.engine.EngineError, TimeoutError, asyncio.TimeoutError) as exc:
-            raise PlayerFailure("start", f"{self.name} did not start: {exc or type(exc).__name__}")
+        except (OSError, chess.engine.EngineError, TimeoutError) as exc:
+            raise PlayerError(
+                "start", f"{self.name} did not start: {exc or type(exc).__name__}"
+            ) from None
         try:
             if self.options:
                 known = engine.options
@@ -270,9 +274,9 @@ class UciPlayer(Player):
                     if key not in known:
                         raise chess.engine.EngineError(f"{self.name} has no option {key!r}")
                 engine.configure({k: _option_value(v) for k, v in self.options.items()})
-        except (chess.engine.EngineError, TimeoutError, asyncio.TimeoutError) as exc:
+        except (chess.engine.EngineError, TimeoutError) as exc:
             engine.close()
-            raise PlayerFailure("start", str(exc) or type(exc).__name__) from None
+            raise PlayerError("start", str(exc) or type(exc).__name__) from None
         self.engine = engine
         self.engine_name = engine.id.get("name", self.name)
         self.healthy = True
@@ -295,7 +299,7 @@ class UciPlayer(Player):
         """Send ``position``/``go`` and wait for ``bestmove`` no longer than the timeout."""
         engine = self.engine
         if engine is None:
-            raise PlayerFailure("crash", "engine is not running")
+            raise PlayerError("crash", "engine is not running")
         b = request.budget
         white = board.turn == chess.WHITE
         own = b.time_left_ms / 1000 if b.time_left_ms is not None else None
@@ -319,18 +323,18 @@ class UciPlayer(Player):
             )
             future = asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop)
             result = future.result()
-        except (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError):
+        except (TimeoutError, concurrent.futures.TimeoutError):
             self._kill()
-            raise PlayerFailure("hang", f"no move within {request.timeout_s:.1f}s") from None
+            raise PlayerError("hang", f"no move within {request.timeout_s:.1f}s") from None
         except chess.engine.EngineTerminatedError as exc:
             self._kill()
-            raise PlayerFailure("crash", str(exc) or "engine process died") from None
+            raise PlayerError("crash", str(exc) or "engine process died") from None
         except chess.engine.EngineError as exc:
             self._kill()
-            raise PlayerFailure("illegal", str(exc)) from None
+            raise PlayerError("illegal", str(exc)) from None
         except RuntimeError as exc:  # event loop already gone: the process died
             self._kill()
-            raise PlayerFailure("crash", str(exc) or "engine process died") from None
+            raise PlayerError("crash", str(exc) or "engine process died") from None
         score_cp = None
         pov = result.info.get("score")
         if pov is not None:

@@ -21,7 +21,7 @@ _EPSILON_COUNT = 1e-3
 
 def expected_score(elo_diff: float) -> float:
     """Expected score of a player who is ``elo_diff`` Elo stronger than the opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo_diff / 400.0))
 
 
 def elo_from_score(score: float) -> float:

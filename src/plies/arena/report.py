@@ -1,0 +1,137 @@
+"""Result tables for a match: per pairing (W/D/L, Elo, error bar, LOS), standings and endings."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.table import Table
+
+from plies.arena.game import GameRecord
+from plies.arena.match import MatchResult
+from plies.arena.stats import (
+    elo_error,
+    elo_from_score,
+    fit_ratings,
+    format_elo,
+    los,
+    sprt_bounds,
+)
+
+
+def pairing_table(result: MatchResult) -> Table:
+    """One row per pairing, from the first-named player's point of view."""
+    table = Table(title="Results per pairing", title_justify="left")
+    for col, justify in (
+        ("Player", "left"), ("Opponent", "left"), ("Games", "right"), ("W", "right"),
+        ("D", "right"), ("L", "right"), ("Score", "right"), ("Elo", "right"),
+        ("±95%", "right"), ("LOS", "right"),
+    ):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for (a, b), s in result.scores.items():
+        if s.games == 0:
+            table.add_row(result.names[a], result.names[b], "0", "", "", "", "", "", "", "")
+            continue
+        error = elo_error(s)
+        table.add_row(
+            result.names[a],
+            result.names[b],
+            str(s.games),
+            str(s.wins),
+            str(s.draws),
+            str(s.losses),
+            f"{100 * s.mean:.1f}%",
+            format_elo(elo_from_score(s.mean)),
+            "inf" if error == float("inf") else f"{error:.1f}",
+            f"{100 * los(s):.1f}%",
+        )
+    return table
+
+
+def standings(result: MatchResult) -> list[tuple[str, int, float, float]]:
+    """(name, games, points, fitted Elo) per player, best first."""
+    names = result.names
+    by_name = {(names[a], names[b]): s for (a, b), s in result.scores.items()}
+    ratings = fit_ratings(by_name, names)
+    rows = []
+    for i, name in enumerate(names):
+        games = 0
+        points = 0.0
+        for (a, b), s in result.scores.items():
+            if i == a:
+                games += s.games
+                points += s.points
+            elif i == b:
+                games += s.games
+                points += s.games - s.points
+        rows.append((name, games, points, ratings[name]))
+    rows.sort(key=lambda r: (-r[3], -r[2], r[0]))
+    return rows
+
+
+def standings_table(result: MatchResult) -> Table:
+    """Players ranked by an Elo fit over all their games (mean 0; one virtual draw per pairing)."""
+    table = Table(title="Standings (Elo fit, mean 0)", title_justify="left")
+    for col, justify in (
+        ("#", "right"), ("Player", "left"), ("Elo", "right"), ("Games", "right"),
+        ("Points", "right"), ("Score", "right"),
+    ):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for rank, (name, games, points, elo) in enumerate(standings(result), 1):
+        score = f"{100 * points / games:.1f}%" if games else ""
+        table.add_row(str(rank), name, format_elo(elo), str(games), f"{points:g}", score)
+    return table
+
+
+def ending_kind(record: GameRecord) -> str:
+    """A short category for why a game ended (for the summary)."""
+    reason = record.reason
+    rules = (
+        ("mates", "checkmate"),
+        ("stalemate", "stalemate"),
+        ("repetition", "repetition"),
+        ("fifty-move", "fifty moves"),
+        ("insufficient", "insufficient material"),
+        ("move limit", "adjudication: move limit"),
+        ("resigns", "adjudication: resign"),
+        ("Draw by adjudication", "adjudication: draw"),
+        ("on time", "time forfeit"),
+        ("crashed", "crash"),
+        ("hung", "hang"),
+        ("illegal move", "illegal move"),
+        ("failed to start", "failed to start"),
+    )
+    for needle, kind in rules:
+        if needle in reason:
+            return kind
+    return reason or record.termination
+
+
+def endings_table(records: list[GameRecord]) -> Table:
+    """How many games ended which way."""
+    table = Table(title="Game endings", title_justify="left")
+    table.add_column("Ending")
+    table.add_column("Games", justify="right")
+    for kind, n in Counter(ending_kind(r) for r in records).most_common():
+        table.add_row(kind, str(n))
+    return table
+
+
+def sprt_line(result: MatchResult, elo0: float, elo1: float, alpha: float, beta: float) -> str:
+    """The SPRT status: LLR, bounds and the verdict if one was reached."""
+    lower, upper = sprt_bounds(alpha, beta)
+    llr = result.sprt_llr if result.sprt_llr is not None else 0.0
+    verdicts = {"H1": "H1 accepted", "H0": "H0 accepted"}
+    verdict = verdicts.get(result.sprt_verdict or "", "no verdict yet")
+    a, b = result.pairings[0]
+    return (
+        f"SPRT {result.names[a]} vs {result.names[b]} (elo0={elo0:g}, elo1={elo1:g}, "
+        f"alpha={alpha:g}, beta={beta:g}): LLR {llr:.2f} [{lower:.2f}, {upper:.2f}] - {verdict}"
+    )
+
+
+def game_line(record: GameRecord) -> str:
+    """One line per finished game, like cutechess: number, players, result, reason."""
+    return (
+        f"Game {record.round} ({record.white} vs {record.black}): "
+        f"{record.result} {{{record.reason}}}"
+    )

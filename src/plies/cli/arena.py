@@ -1,0 +1,266 @@
+"""``plies arena``: matches between ladder agents and outside UCI engines, with Elo tables."""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import nullcontext
+from typing import TYPE_CHECKING
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.arena.game import GameRecord, GameSettings
+    from plies.arena.match import MatchResult
+    from plies.arena.openings import Opening
+    from plies.arena.players import PlayerSpec
+
+_EPILOG = """\
+players:
+  random | capture | minimax[:depth=N] | alphabeta[:depth=N] |
+  engine[:depth=N,nodes=N,movetime=MS,hash=MB]      built-in agents (also seed=S, name=LABEL)
+  uci:COMMAND[:Option=value,...]                    an outside UCI engine, e.g.
+      uci:/usr/games/stockfish:UCI_LimitStrength=true,UCI_Elo=1500
+examples:
+  plies arena random capture minimax --games 20 --depth 2
+  plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``arena`` subcommand."""
+    p = subparsers.add_parser(
+        "arena",
+        help="play matches between agents and UCI engines; Elo, error bars, LOS, SPRT",
+        description="Play a match (two players) or a round robin (more) and report Elo.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("players", nargs="+", metavar="PLAYER", help="two or more players (see below)")
+    p.add_argument("--games", type=int, default=10, metavar="N",
+                   help="games per pairing (each opening twice, colours swapped; default 10)")
+    limit = p.add_mutually_exclusive_group(required=True)
+    limit.add_argument("--tc", metavar="TC",
+                       help="time control SECONDS[+INC] or MOVES/SECONDS[+INC]")
+    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move")
+    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move")
+    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move (ms)")
+    p.add_argument("--concurrency", type=int, default=1, metavar="K",
+                   help="games played at once (threads; default 1)")
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", metavar="FILE",
+                      help="opening book: .epd positions or .pgn lines")
+    book.add_argument("--random-openings", type=int, metavar="PLIES",
+                      help="start each game pair from PLIES random moves")
+    p.add_argument("--opening-plies", type=int, metavar="N",
+                   help="play at most N book plies of each PGN opening")
+    p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file")
+    p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
+                   help="run an SPRT on the first pairing and stop at a verdict")
+    p.add_argument("--sprt-alpha", type=float, default=0.05, metavar="A", help="default 0.05")
+    p.add_argument("--sprt-beta", type=float, default=0.05, metavar="B", help="default 0.05")
+    p.add_argument("--seed", type=int, metavar="S", help="seed for agents and random openings")
+    p.add_argument("--gauntlet", action="store_true",
+                   help="the first player meets each other player (instead of a round robin)")
+    p.add_argument("--event", default="plies arena", help="PGN Event tag")
+    adj = p.add_argument_group("adjudication")
+    adj.add_argument("--resign-moves", type=int, default=0, metavar="N",
+                     help="a side whose own score stays <= -RESIGN_SCORE for N moves loses")
+    adj.add_argument("--resign-score", type=int, default=600, metavar="CP", help="default 600")
+    adj.add_argument("--draw-moves", type=int, default=0, metavar="N",
+                     help="draw when both scores stay within DRAW_SCORE for N moves each")
+    adj.add_argument("--draw-score", type=int, default=10, metavar="CP", help="default 10")
+    adj.add_argument("--draw-after", type=int, default=40, metavar="MOVE",
+                     help="draw adjudication starts at this move number (default 40)")
+    adj.add_argument("--max-moves", type=int, default=0, metavar="N",
+                     help="declare a draw after N moves (0 = never)")
+    tim = p.add_argument_group("time")
+    tim.add_argument("--time-margin", type=int, default=0, metavar="MS",
+                     help="lag forgiven before a time forfeit (default 0)")
+    tim.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
+                     help="with --depth/--nodes, a silent engine is declared hung after this")
+    p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
+    p.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Reject impossible option values with one clear line."""
+    if len(args.players) < 2:
+        raise CliError("a match needs at least two players")
+    for name, value in (("--games", args.games), ("--concurrency", args.concurrency)):
+        if value < 1:
+            raise CliError(f"{name} must be at least 1")
+    for name, value in (("--depth", args.depth), ("--nodes", args.nodes),
+                        ("--movetime", args.movetime), ("--random-openings", args.random_openings),
+                        ("--opening-plies", args.opening_plies)):
+        if value is not None and value < 1:
+            raise CliError(f"{name} must be at least 1")
+    if args.sprt is not None and len(args.players) != 2:
+        raise CliError("--sprt needs exactly two players")
+    if args.sprt is not None and not args.sprt[0] < args.sprt[1]:
+        raise CliError("--sprt ELO0 ELO1 needs ELO0 < ELO1")
+    for name in ("sprt_alpha", "sprt_beta"):
+        if not 0 < getattr(args, name) < 0.5:
+            raise CliError(f"--{name.replace('_', '-')} must be between 0 and 0.5")
+    if args.move_timeout <= 0 or args.time_margin < 0:
+        raise CliError("--move-timeout must be positive and --time-margin not negative")
+
+
+def _settings(args: argparse.Namespace) -> GameSettings:
+    """Game settings from the command line."""
+    from plies.arena.clock import TimeControl
+    from plies.arena.game import Adjudication, GameSettings
+
+    tc = None
+    if args.tc is not None:
+        try:
+            tc = TimeControl.parse(args.tc)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    adjudication = Adjudication(
+        resign_moves=args.resign_moves,
+        resign_score=args.resign_score,
+        draw_after=args.draw_after,
+        draw_moves=args.draw_moves,
+        draw_score=args.draw_score,
+        max_moves=args.max_moves,
+    )
+    return GameSettings(
+        tc=tc,
+        depth=args.depth,
+        nodes=args.nodes,
+        movetime_ms=args.movetime,
+        time_margin_ms=args.time_margin,
+        move_timeout_s=args.move_timeout,
+        adjudication=adjudication,
+    )
+
+
+def _openings(args: argparse.Namespace) -> list[Opening]:
+    """One opening per game pair."""
+    from plies.arena.openings import OpeningError, load_openings, opening_schedule
+
+    book = None
+    if args.openings:
+        try:
+            book = load_openings(args.openings, args.opening_plies)
+        except OpeningError as exc:
+            raise CliError(str(exc)) from None
+    return opening_schedule((args.games + 1) // 2, book, args.random_openings, args.seed)
+
+
+def _specs(args: argparse.Namespace) -> list[PlayerSpec]:
+    """Parse and try out every player once, so a typo fails before the first game."""
+    from plies.arena.players import PlayerError, parse_player
+
+    specs = []
+    for text in args.players:
+        try:
+            specs.append(parse_player(text))
+        except ValueError as exc:
+            raise CliError(f"player {text!r}: {exc}") from None
+    for spec in specs:
+        try:
+            player = spec.create()
+        except PlayerError as exc:
+            raise CliError(f"player {spec.text!r}: {exc.detail}") from None
+        except ValueError as exc:
+            raise CliError(f"player {spec.text!r}: {exc}") from None
+        player.close()
+    return specs
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match, showing progress, then print the tables; 130 if interrupted."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.arena.match import Match, MatchSettings
+    from plies.arena.pgn import PgnWriter, to_pgn
+    from plies.arena.report import (
+        endings_table,
+        game_line,
+        pairing_table,
+        sprt_line,
+        standings_table,
+    )
+
+    _check(args)
+    settings = _settings(args)
+    openings = _openings(args)
+    out = Console()
+    err = Console(stderr=True)
+    with err.status("starting players...", spinner="dots") if err.is_terminal else nullcontext():
+        specs = _specs(args)
+    writer = None
+    if args.pgn:
+        try:
+            writer = PgnWriter(args.pgn)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
+    tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[score]}"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    )
+
+    def on_game(record: GameRecord, res: MatchResult) -> None:
+        """Write the game, print its line and advance the bar."""
+        if writer is not None:
+            writer.write(to_pgn(record, event=args.event, time_control=tc_tag))
+        if not args.quiet:
+            err.print(game_line(record), markup=False, highlight=False, soft_wrap=True)
+        progress.update(task, advance=1, score=_running_score(res))
+
+    match = Match(
+        specs,
+        MatchSettings(
+            games=args.games,
+            concurrency=args.concurrency,
+            seed=args.seed,
+            gauntlet=args.gauntlet,
+            sprt=(args.sprt[0], args.sprt[1]) if args.sprt else None,
+            sprt_alpha=args.sprt_alpha,
+            sprt_beta=args.sprt_beta,
+        ),
+        settings,
+        openings,
+        on_game=on_game,
+    )
+    task = progress.add_task("games", total=len(match.tasks), score="")
+    try:
+        with progress:
+            result = match.run()
+    finally:
+        if writer is not None:
+            writer.close()
+    out.print()
+    out.print(pairing_table(result))
+    if len(result.names) > 2:
+        out.print(standings_table(result))
+    if result.records:
+        out.print(endings_table(result.records))
+    if args.sprt:
+        out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta))
+    summary = f"{result.played} of {result.scheduled} games played"
+    if args.pgn:
+        summary += f"; PGN written to {args.pgn}"
+    out.print(summary)
+    if result.interrupted and result.sprt_verdict is None:
+        err.print("interrupted: results above are from the finished games")
+        return 130
+    return 0
+
+
+def _running_score(res: MatchResult) -> str:
+    """Score of the first pairing so far, for the progress bar."""
+    a, b = res.pairings[0]
+    s = res.scores[res.pairings[0]]
+    if len(res.pairings) > 1:
+        return f"{res.played} finished"
+    return f"{res.names[a]} {s.points:g} - {s.games - s.points:g} {res.names[b]}"
+

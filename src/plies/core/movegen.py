@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plies.core.bits import ALL, ONE, U64, ZERO, lsb
+from plies.core.bits import ALL, ONE, U64, ZERO, lsb, popcount
 from plies.core.position import attackers_to, king_square
 from plies.core.tables import (
     BETWEEN,
@@ -38,7 +38,6 @@ from plies.core.types import (
     FLAG_PROMO_CAPTURE,
     FLAG_QUEEN_CASTLE,
     FLAG_QUIET,
-    KING,
     KNIGHT,
     NO_SQUARE,
     OCC_WHITE,
@@ -51,38 +50,21 @@ from plies.core.types import (
 )
 
 RANK_1 = U64(0x00000000000000FF)
-RANK_3 = U64(0x0000000000FF0000)
-RANK_6 = U64(0x0000FF0000000000)
 RANK_8 = U64(0xFF00000000000000)
-FILE_A = U64(0x0101010101010101)
-FILE_H = U64(0x8080808080808080)
 
 
 @njit(cache=True, inline="always")
-def _attacked_by(bb: np.ndarray, occ: np.uint64, them: int, att: np.ndarray) -> np.uint64:
-    """Every square attacked by colour ``them`` with occupancy ``occ``."""
-    base = them * 6
-    result = ZERO
-    pawns = bb[base + PAWN]
-    if them == 0:
-        result |= ((pawns & ~FILE_A) << U64(7)) | ((pawns & ~FILE_H) << U64(9))
-    else:
-        result |= ((pawns & ~FILE_A) >> U64(9)) | ((pawns & ~FILE_H) >> U64(7))
-    b = bb[base + KNIGHT]
-    while b:
-        result |= KNIGHT_ATTACKS[lsb(b)]
-        b &= b - ONE
-    queens = bb[base + QUEEN]
-    b = bb[base + BISHOP] | queens
-    while b:
-        result |= bishop_attacks(lsb(b), occ, att)
-        b &= b - ONE
-    b = bb[base + ROOK] | queens
-    while b:
-        result |= rook_attacks(lsb(b), occ, att)
-        b &= b - ONE
-    result |= KING_ATTACKS[lsb(bb[base + KING])]
-    return result
+def _safe_squares(
+    bb: np.ndarray, squares: np.uint64, occ: np.uint64, them: int, att: np.ndarray
+) -> np.uint64:
+    """The subset of ``squares`` that colour ``them`` does not attack with occupancy ``occ``."""
+    safe = ZERO
+    while squares:
+        sq = lsb(squares)
+        squares &= squares - ONE
+        if attackers_to(sq, occ, them, bb, att) == ZERO:
+            safe |= ONE << U64(sq)
+    return safe
 
 
 @njit(cache=True, inline="always")
@@ -107,16 +89,27 @@ def _add_targets(out: np.ndarray, n: int, frm: int, targets: np.uint64, enemy: n
     return n
 
 
+@njit(cache=True, inline="always")
+def _count_or_add(
+    out: np.ndarray, n: int, frm: int, targets: np.uint64, enemy: np.uint64, count_only: bool
+) -> int:
+    """Append the moves to ``targets`` or, when only counting, add their number."""
+    if count_only:
+        return n + popcount(targets)
+    return _add_targets(out, n, frm, targets, enemy)
+
+
 @njit(cache=True)
-def gen_moves(
+def _generate(
     bb: np.ndarray,
     mb: np.ndarray,
     st: np.ndarray,
     att: np.ndarray,
     out: np.ndarray,
     noisy_only: bool,
+    count_only: bool,
 ) -> int:
-    """Write the legal moves (or only captures and promotions) into ``out``; return count."""
+    """Write (or just count) the legal moves, or only the captures and promotions."""
     us = st[ST_SIDE]
     them = 1 - us
     own = bb[OCC_WHITE + us]
@@ -127,23 +120,20 @@ def gen_moves(
     n = 0
 
     checkers = attackers_to(ksq, occ, them, bb, att)
-    danger = _attacked_by(bb, occ ^ kbit, them, att)
-
-    # Step 1: king moves; in double check nothing else is legal.
-    targets = KING_ATTACKS[ksq] & ~own & ~danger
     check = checkers != ZERO
+
+    # Step 1: king moves, tested with the king lifted off the board so that it
+    # cannot retreat along the ray of a slider that checks it.
+    targets = KING_ATTACKS[ksq] & ~own
     if noisy_only and not check:
         targets &= enemy
-    n = _add_targets(out, n, ksq, targets, enemy)
+    targets = _safe_squares(bb, targets, occ ^ kbit, them, att)
+    n = _count_or_add(out, n, ksq, targets, enemy, count_only)
     if check and (checkers & (checkers - ONE)) != ZERO:
         return n
 
     # Step 2: the squares that answer a single check (capture the checker or block).
-    if check:
-        csq = lsb(checkers)
-        evasion = checkers | BETWEEN[ksq, csq]
-    else:
-        evasion = ALL
+    evasion = checkers | BETWEEN[ksq, lsb(checkers)] if check else ALL
     noisy = noisy_only and not check
     move_mask = evasion & ~own
     if noisy:
@@ -168,7 +158,7 @@ def gen_moves(
     while b:
         frm = lsb(b)
         b &= b - ONE
-        n = _add_targets(out, n, frm, KNIGHT_ATTACKS[frm] & move_mask, enemy)
+        n = _count_or_add(out, n, frm, KNIGHT_ATTACKS[frm] & move_mask, enemy, count_only)
 
     # Step 5: sliders.
     own_queens = bb[us * 6 + QUEEN]
@@ -179,7 +169,7 @@ def gen_moves(
         t = bishop_attacks(frm, occ, att) & move_mask
         if (pinned >> U64(frm)) & ONE:
             t &= LINE[ksq, frm]
-        n = _add_targets(out, n, frm, t, enemy)
+        n = _count_or_add(out, n, frm, t, enemy, count_only)
     b = bb[us * 6 + ROOK] | own_queens
     while b:
         frm = lsb(b)
@@ -187,7 +177,7 @@ def gen_moves(
         t = rook_attacks(frm, occ, att) & move_mask
         if (pinned >> U64(frm)) & ONE:
             t &= LINE[ksq, frm]
-        n = _add_targets(out, n, frm, t, enemy)
+        n = _count_or_add(out, n, frm, t, enemy, count_only)
 
     # Step 6: pawns.
     pawns = bb[us * 6 + PAWN]
@@ -205,9 +195,13 @@ def gen_moves(
             to = lsb(caps)
             caps &= caps - ONE
             if (promo_rank >> U64(to)) & ONE:
-                n = _add_promotions(out, n, frm, to, True)
+                if count_only:
+                    n += 4
+                else:
+                    n = _add_promotions(out, n, frm, to, True)
             else:
-                out[n] = frm | (to << 6) | (FLAG_CAPTURE << 12)
+                if not count_only:
+                    out[n] = frm | (to << 6) | (FLAG_CAPTURE << 12)
                 n += 1
         one = frm + push_dir
         if (occ >> U64(one)) & ONE:
@@ -216,18 +210,23 @@ def gen_moves(
             continue
         if (promo_rank >> U64(one)) & ONE:
             if (evasion >> U64(one)) & ONE:
-                n = _add_promotions(out, n, frm, one, False)
+                if count_only:
+                    n += 4
+                else:
+                    n = _add_promotions(out, n, frm, one, False)
             continue
         if noisy:
             continue
         if (evasion >> U64(one)) & ONE:
-            out[n] = frm | (one << 6)
+            if not count_only:
+                out[n] = frm | (one << 6)
             n += 1
         start_rank = frm >> 3 == 1 if us == 0 else frm >> 3 == 6
         if start_rank:
             two = one + push_dir
             if (occ >> U64(two)) & ONE == 0 and (evasion >> U64(two)) & ONE:
-                out[n] = frm | (two << 6) | (FLAG_DOUBLE << 12)
+                if not count_only:
+                    out[n] = frm | (two << 6) | (FLAG_DOUBLE << 12)
                 n += 1
 
     # Step 7: en passant, verified on the board after the capture.
@@ -235,43 +234,56 @@ def gen_moves(
     if ep != NO_SQUARE:
         cap_sq = ep - push_dir
         candidates = PAWN_ATTACKS[them, ep] & pawns
+        rq = bb[base + ROOK] | queens
+        bq = bb[base + BISHOP] | queens
         while candidates:
             frm = lsb(candidates)
             candidates &= candidates - ONE
             after = (occ ^ (ONE << U64(frm)) ^ (ONE << U64(cap_sq))) | (ONE << U64(ep))
-            rq = bb[base + ROOK] | queens
-            bq = bb[base + BISHOP] | queens
             if rook_attacks(ksq, after, att) & rq:
                 continue
             if bishop_attacks(ksq, after, att) & bq:
                 continue
             # A non-slider checker must be the captured pawn itself.
-            sliders = bb[base + ROOK] | bb[base + BISHOP] | queens
-            others = checkers & ~(ONE << U64(cap_sq)) & ~sliders
-            if others:
+            if checkers & ~(ONE << U64(cap_sq)) & ~(rq | bq):
                 continue
-            out[n] = frm | (ep << 6) | (FLAG_EP << 12)
+            if not count_only:
+                out[n] = frm | (ep << 6) | (FLAG_EP << 12)
             n += 1
 
     # Step 8: castling, never out of, through or into check.
     if not check and not noisy_only:
-        rights = st[ST_CASTLE]
-        if us == 0:
-            if rights & 1 and (occ & U64(0x60)) == ZERO and (danger & U64(0x60)) == ZERO:
-                out[n] = 4 | (6 << 6) | (FLAG_KING_CASTLE << 12)
+        rights = st[ST_CASTLE] >> (2 * us)
+        rank = 56 * us
+        if rights & 1 and (occ & (U64(0x60) << U64(rank))) == ZERO:
+            path = U64(0x60) << U64(rank)
+            if _safe_squares(bb, path, occ, them, att) == path:
+                if not count_only:
+                    out[n] = (rank + 4) | ((rank + 6) << 6) | (FLAG_KING_CASTLE << 12)
                 n += 1
-            if rights & 2 and (occ & U64(0x0E)) == ZERO and (danger & U64(0x0C)) == ZERO:
-                out[n] = 4 | (2 << 6) | (FLAG_QUEEN_CASTLE << 12)
-                n += 1
-        else:
-            if rights & 4 and (occ & U64(0x6000000000000000)) == ZERO and (
-                danger & U64(0x6000000000000000)
-            ) == ZERO:
-                out[n] = 60 | (62 << 6) | (FLAG_KING_CASTLE << 12)
-                n += 1
-            if rights & 8 and (occ & U64(0x0E00000000000000)) == ZERO and (
-                danger & U64(0x0C00000000000000)
-            ) == ZERO:
-                out[n] = 60 | (58 << 6) | (FLAG_QUEEN_CASTLE << 12)
+        if rights & 2 and (occ & (U64(0x0E) << U64(rank))) == ZERO:
+            path = U64(0x0C) << U64(rank)
+            if _safe_squares(bb, path, occ, them, att) == path:
+                if not count_only:
+                    out[n] = (rank + 4) | ((rank + 2) << 6) | (FLAG_QUEEN_CASTLE << 12)
                 n += 1
     return n
+
+
+@njit(cache=True)
+def gen_moves(
+    bb: np.ndarray,
+    mb: np.ndarray,
+    st: np.ndarray,
+    att: np.ndarray,
+    out: np.ndarray,
+    noisy_only: bool,
+) -> int:
+    """Write the legal moves (or only captures and promotions) into ``out``; return count."""
+    return _generate(bb, mb, st, att, out, noisy_only, False)
+
+
+@njit(cache=True)
+def count_moves(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
+    """Number of legal moves, without writing them (perft's bulk counting)."""
+    return _generate(bb, mb, st, att, np.empty(0, dtype=np.int64), False, True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plies.core.movegen import gen_moves
+from plies.core.movegen import count_moves, gen_moves
 from plies.core.position import make_move, unmake_move
 from plies.core.types import MAX_MOVES
 
@@ -22,10 +22,10 @@ def _perft(
     depth: int,
 ) -> int:
     """Recursive perft using row ``depth`` of ``moves`` as this ply's move buffer."""
+    if depth == 1:
+        return count_moves(bb, mb, st, att)
     buf = moves[depth]
     n = gen_moves(bb, mb, st, att, buf, False)
-    if depth == 1:
-        return n
     total = 0
     for i in range(n):
         make_move(bb, mb, st, hist, keys, buf[i])

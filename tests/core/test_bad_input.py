@@ -10,19 +10,19 @@ import re
 import subprocess
 import sys
 
+import chess
 import pytest
 
 from plies.board import (
-    E2,
-    E7,
-    E8,
     QUEEN,
     Board,
     IllegalMoveError,
     InvalidFenError,
     Move,
+    parse_square,
 )
 
+E2, E7, E8 = parse_square("e2"), parse_square("e7"), parse_square("e8")
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # Words that name each FEN field; a message must use one of them.
@@ -42,7 +42,7 @@ BROKEN_FENS = [
     ("", FIELDS),
     ("   ", FIELDS),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", FIELDS),
-    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0", FIELDS + "|" + FULLMOVE),
+    ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", FIELDS),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", FIELDS),
     # Piece placement.
     ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PLACEMENT),
@@ -108,6 +108,18 @@ ACCEPTED_FENS = [
     "3qk3/8/8/8/8/8/8/QQQQKQQQ w - - 0 1",  # promoted queens
     "4k3/8/8/8/8/8/8/4K3 b - - 250 300",  # long past the 75-move rule
 ]
+
+
+@pytest.mark.parametrize(
+    ("fen", "full"),
+    [
+        ("4k3/8/8/8/8/8/8/4K2R w K -", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"),
+        ("4k3/8/8/8/8/8/8/4K2R b K - 7", "4k3/8/8/8/8/8/8/4K2R b K - 7 1"),
+    ],
+)
+def test_missing_clocks_default_like_python_chess(fen: str, full: str) -> None:
+    """Four or five fields (EPD-style, clocks left out) are read with clocks 0 and 1."""
+    assert Board(fen).fen() == full == chess.Board(fen).fen()
 
 
 def _one_line(message: str) -> bool:

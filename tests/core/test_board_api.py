@@ -11,17 +11,8 @@ import pytest
 import plies
 from plies import board as plies_board
 from plies.board import (
-    A1,
     BISHOP,
     BLACK,
-    D6,
-    E1,
-    E2,
-    E4,
-    E7,
-    E8,
-    G1,
-    H8,
     KING,
     KNIGHT,
     PAWN,
@@ -41,6 +32,11 @@ from plies.board import (
     square_rank,
 )
 
+# Square constants by name, looked up here so that a missing export fails one test
+# (test_constants_are_python_chess_style_ints), not the whole module.
+A1, D6, E1, E2, E4, E7, E8, G1, H8 = (
+    parse_square(name) for name in ("a1", "d6", "e1", "e2", "e4", "e7", "e8", "g1", "h8")
+)
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GLYPHS = "♔♕♖♗♘♙♚♛♜♝♞♟"
 
@@ -153,7 +149,8 @@ def test_ascii_is_plain_letters() -> None:
     board = Board()
     text = board.ascii()
     assert text.isascii()
-    letters = [re.sub(r"[^prnbqkPRNBQK]", "", line) for line in text.splitlines()]
+    board_lines = [line for line in text.splitlines() if not re.search(r"a\W*b\W*c", line)]
+    letters = [re.sub(r"[^prnbqkPRNBQK]", "", line) for line in board_lines]
     rows = [row for row in letters if row]
     assert rows[0] == "rnbqkbnr" and rows[-1] == "RNBQKBNR"
     assert "".join(rows[1:-1]) == "pppppppp" + "PPPPPPPP"

@@ -150,3 +150,31 @@ def test_small_boards_are_solvable() -> None:
     assert result.value == 0.0 and result.exact
     with pytest.raises(ValueError):
         Connect4(3, 6)
+
+
+def test_winning_cells_match_trying_every_column() -> None:
+    """The bitboard threat finder agrees with playing each column and looking for four."""
+    game = Connect4()
+    rng = random.Random(31)
+    for _ in range(150):
+        state = game.initial_state()
+        for _ in range(rng.randrange(1, 30)):
+            if game.is_terminal(state):
+                break
+            state = game.result(state, rng.choice(game.actions(state)))
+        if game.is_terminal(state):
+            continue
+        ready = game.winning_cells(state.current, state.mask) & game.playable_cells(state.mask)
+        column = (1 << game.height) - 1
+        found = {c for c in range(game.width) if ready & (column << (c * (game.height + 1)))}
+        winners = {c for c in game.actions(state) if game.result(state, c).winner is not None}
+        assert found == winners
+
+
+def test_one_ply_search_blocks_a_threat() -> None:
+    """The heuristic knows a side to move with a ready four has all but won, so depth 1 blocks."""
+    game = Connect4()
+    state = game.initial_state()
+    for col in (0, 3, 0, 3, 0):  # X threatens column 1; O's own three in column 4 is too slow
+        state = game.result(state, col)
+    assert alphabeta(game, state, depth=1).action == 0

@@ -28,6 +28,9 @@ DISCS = (".", "X", "O")
 _WINDOW_WEIGHTS = (0, 1, 4, 32, 0)
 # A disc in the middle column takes part in the most windows.
 _CENTRE_WEIGHT = 3
+# The player to move who can complete four right now has all but won: this outweighs
+# everything else, yet stays a guess (below a proven +1) until the search sees it.
+_WIN_NOW = 1000
 # Scores of this size map to a heuristic value of 0.5.
 _SCALE = 64.0
 
@@ -65,6 +68,8 @@ class Connect4(BaseGame[Connect4State, int]):
         self._centre = ((1 << height) - 1) << (centre * self._col_bits)
         # Columns from the middle outwards: the usual good order to try moves in.
         self._centre_order = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
+        self._bottom_row = sum(self._bottom)
+        self._board = self._bottom_row * ((1 << height) - 1)
 
     def __repr__(self) -> str:
         """Show the board size."""
@@ -95,6 +100,23 @@ class Connect4(BaseGame[Connect4State, int]):
             if pairs & (pairs >> (2 * shift)):
                 return True
         return False
+
+    def winning_cells(self, discs: int, mask: int) -> int:
+        """Return the empty cells (as bits) where one more disc makes four for ``discs``."""
+        # Vertical: only three directly below can be completed from above.
+        cells = (discs << 1) & (discs << 2) & (discs << 3)
+        for shift in (self._col_bits, self._col_bits - 1, self._col_bits + 1):
+            pair = (discs << shift) & (discs << (2 * shift))
+            cells |= pair & (discs << (3 * shift))  # the gap is at the end
+            cells |= pair & (discs >> shift)  # one disc beyond the gap
+            pair = (discs >> shift) & (discs >> (2 * shift))
+            cells |= pair & (discs << shift)
+            cells |= pair & (discs >> (3 * shift))
+        return cells & (self._board ^ mask)
+
+    def playable_cells(self, mask: int) -> int:
+        """Return the cells (as bits) a disc would land in now, one per open column."""
+        return (mask + self._bottom_row) & self._board
 
     def initial_state(self) -> Connect4State:
         """Return the empty board with X to move."""
@@ -143,11 +165,13 @@ class Connect4(BaseGame[Connect4State, int]):
         return state.current ^ state.mask
 
     def evaluate(self, state: Connect4State, player: int) -> float:
-        """Score open lines (fuller ones far more) and discs in the middle column."""
+        """Score a win on the next move, open lines (fuller ones far more) and the centre."""
         mine = self.discs(state, player)
         theirs = mine ^ state.mask
         centre = self._centre
         score = _CENTRE_WEIGHT * ((mine & centre).bit_count() - (theirs & centre).bit_count())
+        if self.winning_cells(state.current, state.mask) & self.playable_cells(state.mask):
+            score += _WIN_NOW if self.to_move(state) == player else -_WIN_NOW
         weights = _WINDOW_WEIGHTS
         for window in self._windows:
             own = window & mine

@@ -59,12 +59,16 @@ def test_worst_case_finds_how_to_beat_a_naive_player() -> None:
 
 
 def test_perfect_player_wins_quickly() -> None:
-    """With a win in one available it takes it, rather than any slower win."""
+    """With a win in one available it takes it, rather than any slower win; so does deepening."""
     game = TicTacToe()
     state = game.initial_state()
     for text in ("a1", "a2", "b1", "b2"):  # X to move: c1 wins now, other moves later
         state = game.result(state, game.parse_action(state, text))
     assert game.action_text(PerfectPlayer()(game, state)) == "c1"
+    # Iterative deepening proves the win at depth 1 and stops there.
+    player = DeepeningPlayer()
+    assert game.action_text(player(game, state)) == "c1"
+    assert player.last is not None and player.last.depth == 1
 
 
 def test_mcts_never_loses_to_random_at_tictactoe() -> None:

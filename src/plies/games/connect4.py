@@ -199,7 +199,7 @@ class Connect4(BaseGame[Connect4State, int]):
     def parse_action(self, state: Connect4State, text: str) -> int:
         """Read a column number from 1 to the width."""
         text = text.strip()
-        if not text.isdigit() or not 1 <= int(text) <= self.width:
+        if not text.isdecimal() or not 1 <= int(text) <= self.width:
             raise ValueError(f"not a column: {text!r} (type a number from 1 to {self.width})")
         col = int(text) - 1
         if self.is_terminal(state):

@@ -30,7 +30,7 @@ class Game(Protocol[S, A]):
         ...
 
     def actions(self, state: S) -> Sequence[A]:
-        """Return the legal actions in ``state`` (empty when it is terminal)."""
+        """Return the legal actions in ``state``: none when it is terminal, else at least one."""
         ...
 
     def result(self, state: S, action: A) -> S:

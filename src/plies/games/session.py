@@ -15,11 +15,11 @@ S = TypeVar("S")
 A = TypeVar("A")
 
 
-def describe_value(value: float, exact: bool = False) -> str:
-    """Return a value in words when it is proven (win, loss, draw), else as a signed number."""
-    if value >= WIN:
+def describe_value(value: float, exact: bool) -> str:
+    """Return a proven value in words (win, loss, draw), any other as a signed number."""
+    if exact and value >= WIN:
         return "win"
-    if value <= -WIN:
+    if exact and value <= -WIN:
         return "loss"
     if exact and value == 0:
         return "draw"

@@ -170,7 +170,7 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         text = text.strip().lower()
         size = self.width * self.height
         last = self.action_text(self.width - 1)
-        if text.isdigit():
+        if text.isdecimal():
             number = int(text)
             if not 1 <= number <= size:
                 raise ValueError(f"no cell {number}: cells are numbered 1 to {size}")
@@ -178,7 +178,7 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         elif (
             len(text) >= 2
             and text[0] in string.ascii_lowercase[: self.width]
-            and text[1:].isdigit()
+            and text[1:].isdecimal()
             and 1 <= int(text[1:]) <= self.height
         ):
             cell = (self.height - int(text[1:])) * self.width + string.ascii_lowercase.index(

@@ -1,0 +1,127 @@
+"""The static evaluation: symmetry, sanity of signs and sizes, terms adding up to the total."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import numpy as np
+import pytest
+
+from plies.board import Board
+from plies.core import evaluate as ev
+from plies.core.tables import SLIDER_ATTACKS
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def mirror_fen(fen: str) -> str:
+    """The colour-flipped mirror of a FEN: ranks reversed, colours and side swapped."""
+    parts = fen.split()
+    placement = "/".join(reversed(parts[0].split("/"))).swapcase()
+    side = "b" if parts[1] == "w" else "w"
+    castling = parts[2]
+    if castling != "-":
+        castling = "".join(sorted(castling.swapcase(), key="KQkq".index))
+    ep = parts[3]
+    if ep != "-":
+        ep = ep[0] + str(9 - int(ep[1]))
+    return " ".join([placement, side, castling, ep, *parts[4:]])
+
+
+def score(fen: str) -> int:
+    """``evaluate`` of a FEN."""
+    b = Board(fen)
+    return int(ev.evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS))
+
+
+def terms(fen: str) -> np.ndarray:
+    """``evaluate_terms`` of a FEN."""
+    b = Board(fen)
+    out = np.zeros(ev.N_TERMS, dtype=np.int64)
+    ev.evaluate_terms(b._bb, b._mb, b._st, SLIDER_ATTACKS, out)
+    return out
+
+
+def random_game_fens(games: int, seed: int) -> list[str]:
+    """Positions from seeded random games, biased toward captures so all phases appear."""
+    rng = random.Random(seed)
+    fens = []
+    for _ in range(games):
+        board = chess.Board()
+        for _ in range(rng.randrange(20, 160)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            captures = [m for m in moves if board.is_capture(m)]
+            pool = captures if captures and rng.random() < 0.5 else moves
+            board.push(rng.choice(pool))
+            if rng.random() < 0.15:
+                fens.append(board.fen())
+        fens.append(board.fen())
+    return fens
+
+
+FENS = random_game_fens(40, seed=7)
+
+
+def test_mirror_fen_helper() -> None:
+    """The helper flips a known position correctly and is an involution."""
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    assert mirror_fen(mirror_fen(fen)) == fen
+    flipped = chess.Board(fen).mirror().fen()
+    assert mirror_fen(fen) == flipped
+    ep = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"
+    assert mirror_fen(ep) == chess.Board(ep).mirror().fen()
+
+
+def test_colour_symmetry_over_random_games() -> None:
+    """A position and its colour-flipped mirror get the same score, term by term too."""
+    assert len(FENS) > 150
+    for fen in FENS:
+        assert score(fen) == score(mirror_fen(fen)), fen
+        assert np.array_equal(terms(fen), -terms(mirror_fen(fen))), fen
+
+
+def test_start_position_is_tempo_only() -> None:
+    """The symmetric start position scores exactly the tempo bonus for either side."""
+    assert score(START) == ev.TEMPO
+    assert score(START.replace(" w ", " b ")) == ev.TEMPO
+    t = terms(START)
+    assert not t[: ev.T_TEMPO].any()
+
+
+def test_terms_sum_to_total() -> None:
+    """The total is the sum of the reported terms, from the mover's side."""
+    assert len(ev.TERM_NAMES) == ev.N_TERMS
+    for fen in FENS[:80]:
+        sign = 1 if " w " in fen else -1
+        assert score(fen) == sign * int(terms(fen).sum()), fen
+
+
+def test_up_a_queen_is_large_and_signed_for_the_mover() -> None:
+    """Missing the black queen is worth most of a queen to White, and costs Black as much."""
+    fen = START.replace("rnbqkbnr", "rnb1kbnr")
+    assert score(fen) > 800
+    assert score(fen.replace(" w ", " b ")) < -800
+    assert score(START.replace("RNBQKBNR", "RNB1KBNR")) < -800
+
+
+@pytest.mark.parametrize("kind", range(6))
+def test_see_values(kind: int) -> None:
+    """SEE values follow the usual order and can be indexed by kind or by piece code."""
+    assert ev.SEE_VALUES[kind] == ev.SEE_VALUES[kind + 6] == ev.piece_value(kind)
+    assert ev.SEE_VALUES[12] == 0
+    assert list(ev.SEE_VALUES[:6]) == [100, 320, 330, 500, 900, 20000]
+
+
+def test_weights_switch_terms_off() -> None:
+    """With a term's weight at zero the internal evaluation drops exactly that term."""
+    fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 4 5"
+    b = Board(fen)
+    full = ev._evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS, ev.WEIGHTS)
+    t = terms(fen)
+    for i in range(ev.N_TERMS):
+        w = ev.WEIGHTS.copy()
+        w[i] = 0
+        assert ev._evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS, w) == full - t[i]

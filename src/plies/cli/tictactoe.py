@@ -107,7 +107,6 @@ def solve(game: TicTacToe) -> int:
 
 def play(game: TicTacToe, args: argparse.Namespace) -> int:
     """Play one game between the person at the console and the computer."""
-    from plies.games.ordering import by_evaluation
     from plies.games.players import make_player
     from plies.games.session import play_against_computer
 
@@ -124,7 +123,7 @@ def play(game: TicTacToe, args: argparse.Namespace) -> int:
             depth=depth,
             seconds=seconds,
             playouts=args.playouts,
-            order=by_evaluation(game),
+            order=game.centre_first,
             rng=random.Random(args.seed),
         )
     except ValueError as exc:

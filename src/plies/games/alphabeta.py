@@ -123,7 +123,7 @@ class AlphaBetaSearch(Generic[S, A]):
                         self.cutoffs += 1
                         break
 
-        # Step 5: remember the result; a value no cutoff touched holds at any depth.
+        # Step 5: remember the result; a value no depth cutoff touched holds at any depth.
         if tt is not None and best_line is not None:
             # Nothing lies beyond a proven win or loss, so such a bound is the exact value.
             if abs(best) >= WIN or alpha_before < best < beta:

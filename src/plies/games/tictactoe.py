@@ -49,6 +49,14 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         self._windows = self._all_windows()
         self._weights = [_WEIGHT_BASE**n if n else 0 for n in range(k + 1)]
         self._scale = float(_WEIGHT_BASE**k)
+        # Cells from the middle outwards: they lie on the most lines, so they are tried first.
+        self._centre_order = sorted(
+            range(width * height),
+            key=lambda i: (
+                abs(2 * (i // width) - height + 1) + abs(2 * (i % width) - width + 1),
+                i,
+            ),
+        )
 
     def __repr__(self) -> str:
         """Show the board size and k."""
@@ -155,6 +163,11 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
             elif own == 0:
                 score -= weights[other]
         return score / (abs(score) + self._scale)
+
+    def centre_first(self, state: TicTacToeState, actions: Sequence[int]) -> Sequence[int]:
+        """Order cells from the middle outwards (a cheap move-ordering hook)."""
+        legal = set(actions)
+        return [cell for cell in self._centre_order if cell in legal]
 
     def key(self, state: TicTacToeState) -> Hashable:
         """Return the cells: they determine who moves and what follows."""

@@ -394,6 +394,22 @@ def test_knight_shuffle_repetitions() -> None:
     assert not seen[6][0]
 
 
+def test_repetition_through_an_illegal_en_passant_square() -> None:
+    """A double push whose en-passant capture is illegal (pinned) does not change the position.
+
+    FIDE counts positions as the same when the same moves are possible; the
+    capture exd6 here would expose the white king, so the position after ...d5
+    recurs when the kings come back, as python-chess counts it.
+    """
+    start = "3k4/3p4/8/K3P2r/8/8/8/8 b - - 0 1"
+    ours, ref = Board(start), chess.Board(start)
+    for ply, uci in enumerate(["d7d5", *["a5a4", "d8e8", "a4a5", "e8d8"] * 2]):
+        _push_same(ours, ref, uci, ply)
+        _compare_position(ours, ref, every_move=False)
+        assert ours.is_repetition(3) == ref.is_repetition(3), ref.fen()
+    assert ours.is_repetition(3)
+
+
 def _collect_coverage() -> tuple[Counter[str], int]:
     """Count the features the generated games reach, with python-chess only."""
     seen: Counter[str] = Counter()

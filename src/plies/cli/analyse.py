@@ -1,0 +1,169 @@
+"""``plies analyse``: search one position, printing every iteration and the best line in SAN."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from plies.board import Board, Move
+    from plies.engine import Info
+
+# Without --time or --depth, think this long (seconds).
+DEFAULT_TIME_S = 5.0
+
+_HEADER = f"{'depth':>9}  {'score':>8}  {'nodes':>11}  {'nps':>9}  {'time':>8}  line"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``analyse`` subcommand."""
+    p = subparsers.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="analyse a position with the engine: each iteration, then the best line in SAN",
+        description=(
+            "Search a position with the plies engine, printing each finished iteration "
+            "(depth/seldepth, score from White's point of view, nodes, speed, line in SAN) "
+            "and, at the end, the best line. Ctrl-C stops early and still prints it."
+        ),
+    )
+    p.add_argument("--fen", help="position to analyse (default: the starting position)")
+    p.add_argument("--moves", nargs="+", metavar="MOVE", default=[],
+                   help="moves played from that position first (UCI like e2e4, or SAN like Nf3)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=float, metavar="S",
+                       help=f"think S seconds (default {DEFAULT_TIME_S:g})")
+    limit.add_argument("--depth", type=int, metavar="D", help="search to depth D")
+    limit.add_argument("--nodes", type=int, metavar="N", help="search about N nodes")
+    p.add_argument("--hash", type=int, default=64, metavar="MB",
+                   help="transposition table size in MB (default 64)")
+    p.set_defaults(func=run)
+
+
+def _board(args: argparse.Namespace) -> Board:
+    """The position to analyse: the FEN, then the moves (each checked)."""
+    from plies.board import Board
+
+    try:
+        board = Board(args.fen)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    for i, text in enumerate(args.moves, 1):
+        try:
+            board.push_uci(text)
+        except ValueError:
+            try:
+                board.push_san(text)
+            except ValueError:
+                raise CliError(
+                    f"move {i} ({text!r}) is not a legal move in {board.fen()}"
+                ) from None
+    return board
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Reject impossible limits with one clear line."""
+    if args.time is not None and not 0 < args.time <= 86_400:
+        raise CliError(f"--time must be between 0 and 86400 seconds, got {args.time:g}")
+    if args.depth is not None and not 1 <= args.depth <= 64:
+        raise CliError(f"--depth must be between 1 and 64, got {args.depth}")
+    if args.nodes is not None and args.nodes < 1:
+        raise CliError(f"--nodes must be at least 1, got {args.nodes}")
+    if not 1 <= args.hash <= 4096:
+        raise CliError(f"--hash must be between 1 and 4096 MB, got {args.hash}")
+
+
+def score_white(info: Info, white_to_move: bool) -> str:
+    """The score from White's point of view: ``+0.31`` or ``#3`` / ``#-2``."""
+    sign = 1 if white_to_move else -1
+    if info.score_mate is not None:
+        return f"#{sign * info.score_mate}"
+    cp = sign * (info.score_cp or 0)
+    return f"{cp / 100:+.2f}"
+
+
+def line_san(board: Board, pv: list[Move]) -> str:
+    """A principal variation in SAN with move numbers (UCI if it is not legal)."""
+    try:
+        return board.variation_san(pv)
+    except ValueError:
+        return " ".join(m.uci() for m in pv) + "  (not legal from here: shown in UCI)"
+
+
+def _row(board: Board, info: Info) -> str:
+    """One printed iteration."""
+    depth = f"{info.depth}/{info.seldepth}"
+    return (
+        f"{depth:>9}  {score_white(info, board.turn == 0):>8}  {info.nodes:>11}  "
+        f"{info.nps:>9}  {info.time_ms / 1000:>7.2f}s  {line_san(board, list(info.pv))}"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Search and print; 130 if interrupted (after printing the best line found)."""
+    _check(args)
+    import threading
+
+    from rich.console import Console
+
+    from plies.core.warmup import compile_notice
+    from plies.engine import Engine, Limit
+
+    board = _board(args)
+    out = Console(highlight=False, soft_wrap=True)
+    out.print(f"Position: {board.fen()}", markup=False)
+    if not board.legal_moves:
+        outcome = board.outcome()
+        text = outcome.termination.name.lower() if outcome is not None else "no legal move"
+        out.print(f"Nothing to analyse: the game is over ({text}, {board.result()}).")
+        return 0
+    with compile_notice("compiling the engine (first run only)..."):
+        engine = Engine(args.hash)
+        engine.warm_up()
+    if args.depth is not None:
+        limit = Limit(depth=args.depth)
+    elif args.nodes is not None:
+        limit = Limit(nodes=args.nodes)
+    else:
+        limit = Limit(movetime=round(1000 * (args.time or DEFAULT_TIME_S)))
+    out.print(_HEADER, style="bold")
+    last: list[Info] = []
+    done = threading.Event()
+
+    def on_info(info: Info) -> None:
+        """Print each finished iteration as it arrives."""
+        last.append(info)
+        out.print(_row(board, info), markup=False)
+
+    engine.start(board, limit, on_info=on_info, on_done=lambda _result: done.set())
+    interrupted = False
+    try:
+        while not done.wait(0.1):
+            pass
+    except KeyboardInterrupt:
+        interrupted = True
+        engine.stop()
+    result = engine.wait()
+    _summary(out, board, result.best_move if result else None, last)
+    return 130 if interrupted else 0
+
+
+def _summary(out: Console, board: Board, best: Move | None, infos: list[Info]) -> None:
+    """The best move and line in SAN, with the final score."""
+    out.print()
+    if best is None:
+        out.print("No best move was found.")
+        return
+    out.print(f"Best move: {board.san(best)}", style="bold", markup=False)
+    if infos:
+        info = infos[-1]
+        pv = list(info.pv) if info.pv and info.pv[0] == best else [best]
+        out.print(
+            f"Best line: {line_san(board, pv)}  "
+            f"(score {score_white(info, board.turn == 0)} for White, depth {info.depth})",
+            markup=False,
+        )

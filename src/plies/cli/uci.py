@@ -1,0 +1,39 @@
+"""``plies uci``: run the engine over the UCI protocol on stdin/stdout (for GUIs and bots)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``uci`` subcommand."""
+    p = subparsers.add_parser(
+        "uci",
+        help="run the chess engine over UCI (for GUIs, lichess-bot, python-chess)",
+        description=(
+            "Speak the Universal Chess Interface on stdin/stdout. Besides the standard "
+            "commands: 'd' (board), 'eval', 'go perft N', 'bench [depth]', 'help'."
+        ),
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the UCI loop until ``quit`` or end of input."""
+    import os
+    import sys
+
+    from plies.uci.channel import Output, read_lines
+    from plies.uci.loop import UciLoop
+
+    # GUIs expect UTF-8 (the board diagram of ``d`` is Unicode) whatever the locale says.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    loop = UciLoop(Output(sys.stdout))
+    loop.run(read_lines(sys.stdin.buffer))
+    if loop.warming_up:
+        # ``quit`` before the first compile finished: leave at once rather than
+        # tear the interpreter down under a thread that is busy compiling.
+        sys.stdout.flush()
+        os._exit(0)
+    return 0

@@ -1,0 +1,8 @@
+"""The UCI front end: parse protocol lines, drive the engine, print replies (one loop only).
+
+Modules: ``protocol`` (text to typed commands), ``options`` (declared options
+and value checks), ``channel`` (line reader and locked writer), ``lines``
+(info/bestmove text), ``loop`` (the dispatcher), ``bench`` and ``evaluation``
+(the extra commands).  Nothing heavy is imported here, so ``plies --help``
+stays fast.
+"""

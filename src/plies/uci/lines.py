@@ -1,0 +1,47 @@
+"""Engine results as UCI text: the ``info`` line of an iteration and the ``bestmove`` line."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from plies.board import Board, Move
+    from plies.engine import Info
+
+
+def score_text(score_cp: int | None, score_mate: int | None) -> str:
+    """``cp X`` or ``mate M`` (M negative when the side to move is mated)."""
+    if score_mate is not None:
+        return f"mate {score_mate}"
+    return f"cp {score_cp if score_cp is not None else 0}"
+
+
+def info_line(info: Info) -> str:
+    """``info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..``."""
+    bound = info.bound
+    parts = [
+        f"info depth {info.depth}",
+        f"seldepth {max(info.seldepth, info.depth)}",
+        f"score {score_text(info.score_cp, info.score_mate)}" + (f" {bound}" if bound else ""),
+        f"nodes {info.nodes}",
+        f"nps {info.nps}",
+    ]
+    if info.hashfull is not None:
+        parts.append(f"hashfull {info.hashfull}")
+    parts.append(f"time {info.time_ms}")
+    if info.pv:
+        parts.append("pv " + " ".join(m.uci() for m in info.pv))
+    return " ".join(parts)
+
+
+def bestmove_line(board: Board, best: Move | None, ponder: Move | None) -> str:
+    """``bestmove M [ponder P]``; ``0000`` without a move; a ponder move only if legal."""
+    if best is None or not best:
+        return "bestmove 0000"
+    line = f"bestmove {best.uci()}"
+    if ponder is not None and ponder:
+        after = board.copy()
+        after.push(best)
+        if after.is_legal(ponder):
+            line += f" ponder {ponder.uci()}"
+    return line

@@ -1,0 +1,485 @@
+"""The one UCI loop: reads commands, keeps the position, drives the engine, prints replies.
+
+The main thread reads and dispatches lines; the engine searches in its own
+thread and reports through callbacks that print ``info`` and ``bestmove``
+via the locked :class:`Output`.  Every command runs inside a guard, so a
+malformed line or an unexpected error becomes an ``info string`` and the
+loop carries on with its state intact.
+
+The engine is created and compiled in a background thread as soon as the
+loop starts; ``isready`` (and anything that needs the engine) waits for it.
+A search started with ``go infinite`` or ``go ponder`` holds its
+``bestmove`` until ``stop`` (or ``ponderhit``), as the protocol demands.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import plies
+from plies.board import Board, IllegalMoveError, InvalidFenError, Move
+from plies.uci.channel import Output, OverlongLine
+from plies.uci.lines import bestmove_line, info_line
+from plies.uci.options import OptionValue, UciOption, find_option
+from plies.uci.protocol import (
+    COMMAND_NAMES,
+    Bench,
+    Command,
+    Debug,
+    Display,
+    Eval,
+    Go,
+    Help,
+    IsReady,
+    PonderHit,
+    Position,
+    Quit,
+    Register,
+    SetOption,
+    Stop,
+    Uci,
+    UciNewGame,
+    UciParseError,
+    parse_command,
+    shorten,
+)
+
+if TYPE_CHECKING:
+    from plies.engine import Engine, Info, Limit, SearchResult
+
+ENGINE_NAME = f"plies {plies.__version__}"
+ENGINE_AUTHOR = "The plies developers"
+
+DEFAULT_HASH_MB = 64
+MAX_HASH_MB = 4096
+DEFAULT_MOVE_OVERHEAD_MS = 30
+
+# Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).
+OPTIONS: tuple[UciOption, ...] = (
+    UciOption("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+    UciOption("Clear Hash", "button"),
+    UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
+    UciOption("Ponder", "check", False),
+)
+
+# After this long without the engine being ready, ``isready`` says why it waits.
+COMPILE_NOTICE_DELAY_S = 0.5
+
+# How long to wait for a stopped search's callback before reporting it ourselves.
+STOP_GRACE_S = 10.0
+
+EngineFactory = Callable[[int], "Engine"]
+
+
+@dataclass
+class _Search:
+    """One ``go``: its root position, whether ``bestmove`` is held back, and its outcome."""
+
+    board: Board
+    infinite: bool
+    hold: bool
+    result: SearchResult | None = None
+    done: bool = False
+    reported: threading.Event = field(default_factory=threading.Event)
+
+
+def _default_factory(hash_mb: int) -> Engine:
+    """Create the real engine."""
+    from plies.engine import Engine
+
+    return Engine(hash_mb)
+
+
+class UciLoop:
+    """The UCI state machine: position, options, the engine and the search in flight."""
+
+    def __init__(self, out: Output, engine_factory: EngineFactory | None = None) -> None:
+        """Set up the start position; call :meth:`run` (or :meth:`handle`) to drive it."""
+        self.out = out
+        self.board = Board()
+        self.values: dict[str, OptionValue] = {o.name: o.default for o in OPTIONS}
+        self._factory = engine_factory or _default_factory
+        self._engine: Engine | None = None
+        self._engine_error: BaseException | None = None
+        self._ready = threading.Event()
+        self._warm_thread: threading.Thread | None = None
+        self._search: _Search | None = None
+        self._state_lock = threading.Lock()
+
+    # -- engine start-up -------------------------------------------------------
+
+    def start_engine(self) -> None:
+        """Create and compile the engine in a background thread (once)."""
+        if self._warm_thread is not None:
+            return
+        self._warm_thread = threading.Thread(target=self._warm_up, name="uci-warm-up", daemon=True)
+        self._warm_thread.start()
+
+    def _warm_up(self) -> None:
+        """Thread body: build the engine and compile its search."""
+        try:
+            hash_mb = self.values["Hash"]
+            engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
+            engine.set_option("Move Overhead", self.values["Move Overhead"])
+            engine.warm_up()
+            self._engine = engine
+        except BaseException as exc:  # reported on first use; the loop itself keeps going
+            self._engine_error = exc
+        finally:
+            self._ready.set()
+
+    @property
+    def warming_up(self) -> bool:
+        """True while the background compile is still running."""
+        return self._warm_thread is not None and self._warm_thread.is_alive()
+
+    def engine(self) -> Engine:
+        """The ready engine, waiting for compilation (with a notice) if needed."""
+        self.start_engine()
+        if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
+            self.out.info_string("compiling the engine (first run only, this can take a while)...")
+            self._ready.wait()
+        if self._engine is None:
+            err = self._engine_error
+            reason = f"{type(err).__name__}: {err}" if err is not None else "unknown error"
+            raise RuntimeError(f"the engine failed to start: {reason}")
+        return self._engine
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run(self, lines: Iterable[str | OverlongLine]) -> None:
+        """Handle lines until ``quit``, end of input or a closed output."""
+        self.start_engine()
+        try:
+            for line in lines:
+                if isinstance(line, OverlongLine):
+                    self.out.info_string(f"ignored a line of {line.length} bytes (too long)")
+                    continue
+                if not self.handle(line) or self.out.closed:
+                    break
+        finally:
+            self.shutdown()
+
+    def handle(self, line: str) -> bool:
+        """Handle one line; False when the loop should end.  Never raises."""
+        try:
+            command = parse_command(line)
+        except UciParseError as exc:
+            self.out.info_string(f"ignored: {exc}")
+            return True
+        if command is None:
+            return True
+        try:
+            return self.dispatch(command)
+        except Exception as exc:  # the guard: one bad command never ends the session
+            self.out.info_string(f"error: {type(exc).__name__}: {shorten(str(exc), 200)}")
+            return True
+
+    def dispatch(self, command: Command) -> bool:
+        """Run one parsed command; False for ``quit``."""
+        if isinstance(command, Quit):
+            return False
+        if isinstance(command, Go):
+            self.go(command)
+        elif isinstance(command, Position):
+            self.position(command)
+        elif isinstance(command, IsReady):
+            self.engine()
+            self.out.send("readyok")
+        elif isinstance(command, Stop):
+            self.stop()
+        elif isinstance(command, PonderHit):
+            self.ponderhit()
+        elif isinstance(command, Uci):
+            self.uci()
+        elif isinstance(command, UciNewGame):
+            self.finish_search()
+            self.engine().new_game()
+        elif isinstance(command, SetOption):
+            self.setoption(command)
+        elif isinstance(command, Display):
+            self.display()
+        elif isinstance(command, Eval):
+            self.evaluate()
+        elif isinstance(command, Bench):
+            self.bench(command)
+        elif isinstance(command, Help):
+            self.out.info_string("commands: " + " ".join(COMMAND_NAMES))
+        elif isinstance(command, Debug | Register):
+            pass
+        return True
+
+    def shutdown(self) -> None:
+        """Stop and wait for any search (its ``bestmove`` is still printed)."""
+        self.finish_search()
+
+    # -- commands ----------------------------------------------------------------
+
+    def uci(self) -> None:
+        """Identify the engine and declare its options."""
+        lines = [f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}"]
+        lines += [o.declaration() for o in OPTIONS]
+        lines.append("uciok")
+        self.out.send_block(lines)
+
+    def position(self, command: Position) -> None:
+        """Set the position; stop at the first illegal move; keep the old one on a bad FEN."""
+        try:
+            board = Board(command.fen)
+        except InvalidFenError as exc:
+            self.out.info_string(f"position unchanged: {shorten(str(exc), 200)}")
+            return
+        except ValueError as exc:  # any other rejection of the FEN is still a bad FEN
+            self.out.info_string(f"position unchanged: invalid fen: {shorten(str(exc), 200)}")
+            return
+        for i, text in enumerate(command.moves):
+            try:
+                board.push_uci(text)
+            except (IllegalMoveError, ValueError):
+                self.out.info_string(
+                    f"illegal move {shorten(text)!r} (move {i + 1} of the list) in "
+                    f"{board.fen()}; the position stops before it"
+                )
+                break
+        self.board = board
+
+    def go(self, command: Go) -> None:
+        """Start a search (or run ``perft``); ``bestmove`` follows from the search thread."""
+        if command.perft is not None:
+            self.perft(command.perft)
+            return
+        if command.ignored:
+            words = " ".join(shorten(t, 20) for t in command.ignored[:5])
+            self.out.info_string(f"go: ignored unknown token(s) {words}")
+        self.finish_search()
+        board = self.board.copy()
+        hold = command.infinite or command.ponder
+        search = _Search(board, infinite=command.infinite, hold=hold)
+        legal = board.legal_moves
+        if not legal:
+            # A finished game: nothing to search; report it like a search that ended.
+            mate = board.is_check()
+            self.out.send("info depth 0 score " + ("mate 0" if mate else "cp 0"))
+            with self._state_lock:
+                self._search = search
+            self._search_done(search, None)
+            return
+        searchmoves = self._searchmoves(board, command.searchmoves)
+        try:
+            engine = self.engine()
+            limit = limit_for(command)
+            with self._state_lock:
+                self._search = search
+            engine.start(
+                board,
+                limit,
+                on_info=self._on_info,
+                on_done=lambda result: self._search_done(search, result),
+                searchmoves=searchmoves,
+                ponder=command.ponder,
+            )
+        except Exception:
+            # No search is running: answer anyway so a GUI waiting for bestmove moves on.
+            with self._state_lock:
+                search.hold = False
+                self._search = search
+            self._search_done(search, None, fallback=legal[0])
+            raise
+
+    def _searchmoves(self, board: Board, texts: tuple[str, ...]) -> list[Move] | None:
+        """The legal moves among ``searchmoves`` (None: search everything)."""
+        if not texts:
+            return None
+        moves: list[Move] = []
+        for text in texts:
+            try:
+                move = Move.from_uci(text)
+            except (IllegalMoveError, ValueError):
+                move = None
+            if move is None or not board.is_legal(move):
+                self.out.info_string(f"searchmoves: {shorten(text)!r} is not legal here, skipped")
+            elif move not in moves:
+                moves.append(move)
+        if not moves:
+            self.out.info_string("searchmoves: no legal move given, searching all moves")
+            return None
+        return moves
+
+    def _on_info(self, info: Info) -> None:
+        """Search-thread callback: print one iteration."""
+        self.out.send(info_line(info))
+
+    def _search_done(
+        self, search: _Search, result: SearchResult | None, fallback: Move | None = None
+    ) -> None:
+        """Search-thread callback: remember the result; print it unless it is held."""
+        with self._state_lock:
+            search.result = result
+            search.done = True
+            if search.hold:
+                return
+        self._report(search, fallback)
+
+    def _report(self, search: _Search, fallback: Move | None = None) -> None:
+        """Print ``bestmove`` once per search."""
+        with self._state_lock:
+            if search.reported.is_set():
+                return
+            search.reported.set()
+        best, ponder = fallback, None
+        result = search.result
+        if result is not None:
+            best, ponder = result.best_move, result.ponder_move
+            if ponder is None and result.info is not None and len(result.info.pv) > 1:
+                ponder = result.info.pv[1]
+        legal = search.board.legal_moves
+        if best is not None and best not in legal:
+            # Never hand a GUI an illegal move: that loses the game on the spot.
+            self.out.info_string(f"engine returned illegal move {best.uci()}; playing a legal one")
+            best, ponder = legal[0], None
+        if best is None and legal:
+            best = legal[0]
+        self.out.send(bestmove_line(search.board, best, ponder))
+
+    def _release(self, search: _Search, keep_infinite: bool) -> None:
+        """Lift the hold on ``bestmove`` (for ``stop``, or ``ponderhit`` unless infinite)."""
+        with self._state_lock:
+            search.hold = search.infinite if keep_infinite else False
+            ready = search.done and not search.hold
+        if ready:
+            self._report(search)
+
+    def stop(self) -> None:
+        """End the search in flight; its ``bestmove`` is printed when it has stopped."""
+        search = self._search
+        if search is None or search.reported.is_set():
+            return
+        if self._engine is not None and not search.done:
+            self._engine.stop()
+        self._release(search, keep_infinite=False)
+
+    def ponderhit(self) -> None:
+        """The ponder move was played: the search now counts (and may end on its own)."""
+        search = self._search
+        if search is None or search.reported.is_set():
+            return
+        if self._engine is not None and not search.done:
+            self._engine.ponderhit()
+        self._release(search, keep_infinite=True)
+
+    def finish_search(self) -> None:
+        """Stop any search, wait for it, and make sure its ``bestmove`` went out."""
+        search = self._search
+        if search is None:
+            return
+        if not search.reported.is_set():
+            self.stop()
+            if self._engine is not None:
+                self._engine.wait()
+            if not search.reported.wait(STOP_GRACE_S):
+                # The engine ended without calling back: report what it returned.
+                with self._state_lock:
+                    search.done = True
+                    search.hold = False
+                self._report(search)
+        with self._state_lock:
+            if self._search is search:
+                self._search = None
+
+    def setoption(self, command: SetOption) -> None:
+        """Check and apply an option; a bad name or value changes nothing."""
+        option = find_option(OPTIONS, command.name)
+        if option is None:
+            self.out.info_string(f"no such option: {shorten(command.name)!r}")
+            return
+        try:
+            value = option.parse(command.value)
+        except UciParseError as exc:
+            self.out.info_string(f"option unchanged: {exc}")
+            return
+        self.finish_search()
+        engine = self.engine()
+        if option.name == "Hash":
+            assert isinstance(value, int)
+            engine.set_hash(value)
+        elif option.name == "Clear Hash":
+            engine.new_game()
+        elif option.name == "Ponder":
+            pass  # pondering is driven by the GUI's ``go ponder``; nothing to set
+        else:
+            engine.set_option(option.name, value)
+        if option.type != "button":
+            self.values[option.name] = value
+
+    def display(self) -> None:
+        """Print the board, FEN, key and side to move."""
+        board = self.board
+        side = "white" if board.turn == 0 else "black"
+        lines = [*str(board).splitlines(), ""]
+        lines.append(f"Fen: {board.fen()}")
+        lines.append(f"Key: {board.zobrist_key():016X}")
+        lines.append(f"Side to move: {side}; legal moves: {len(board.legal_moves)}")
+        if board.move_stack:
+            lines.append("Moves: " + " ".join(m.uci() for m in board.move_stack))
+        self.out.send_block(lines)
+
+    def evaluate(self) -> None:
+        """Print the static evaluation (and its terms, when the core offers them)."""
+        from plies.uci.evaluation import evaluation_lines
+
+        self.finish_search()
+        self.out.send_block(evaluation_lines(self.engine(), self.board))
+
+    def perft(self, depth: int) -> None:
+        """Divide-style perft from the current position."""
+        from plies.board import divide
+
+        start = time.perf_counter()
+        counts = divide(self.board, depth)
+        elapsed = time.perf_counter() - start
+        total = sum(counts.values())
+        lines = [f"{uci}: {counts[uci]}" for uci in sorted(counts)]
+        nps = int(total / elapsed) if elapsed > 0 else 0
+        lines += ["", f"Nodes searched: {total}", f"Time: {elapsed * 1000:.0f} ms ({nps} nodes/s)"]
+        self.out.send_block(lines)
+
+    def bench(self, command: Bench) -> None:
+        """Run the bench and print its signature and speed."""
+        from plies.uci.bench import DEFAULT_DEPTH, bench_lines, run_bench
+
+        self.finish_search()
+        self.engine()  # make sure compilation is not charged to the bench
+        result = run_bench(command.depth or DEFAULT_DEPTH)
+        self.out.send_block(bench_lines(result))
+
+
+def limit_for(command: Go) -> Limit:
+    """The engine :class:`Limit` of a ``go`` command (clocks clamped to sane values)."""
+    from plies.engine import Limit
+
+    def clock(ms: int | None) -> int | None:
+        """A remaining time of at least 1 ms (GUIs may send 0 or the overdraft)."""
+        return None if ms is None else max(1, ms)
+
+    def inc(ms: int | None) -> int | None:
+        """An increment of at least 0 ms."""
+        return None if ms is None else max(0, ms)
+
+    # A ``go`` without any limit (bare ``go``, ``go ponder``) runs until ``stop``.
+    infinite = command.infinite or not command.has_limit
+    return Limit(
+        depth=command.depth,
+        nodes=command.nodes,
+        movetime=command.movetime,
+        wtime=clock(command.wtime),
+        btime=clock(command.btime),
+        winc=inc(command.winc),
+        binc=inc(command.binc),
+        movestogo=command.movestogo,
+        mate=command.mate,
+        infinite=infinite,
+    )

@@ -1,0 +1,297 @@
+"""UCI text to typed commands: one frozen dataclass per command, and the line parser.
+
+Parsing is pure and never touches the engine or the board: a ``position``
+command carries its FEN and moves as text, and the loop decides whether they
+are legal.  Anything malformed raises :class:`UciParseError` with a one-line
+message the loop sends back as ``info string``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The largest number accepted anywhere: far beyond any real clock or node
+# count, and small enough to stay exact in int64 and float64 alike.
+MAX_NUMBER = 2**53
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+class UciParseError(ValueError):
+    """A line that is not a well-formed UCI command; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Uci:
+    """``uci``: identify the engine and list its options."""
+
+
+@dataclass(frozen=True)
+class Debug:
+    """``debug [on|off]``: accepted and ignored (plies has no debug output)."""
+
+    on: bool = True
+
+
+@dataclass(frozen=True)
+class IsReady:
+    """``isready``: answer ``readyok`` once the engine is compiled and idle enough."""
+
+
+@dataclass(frozen=True)
+class Register:
+    """``register ...``: plies needs no registration; accepted and ignored."""
+
+
+@dataclass(frozen=True)
+class UciNewGame:
+    """``ucinewgame``: the next search belongs to a new game."""
+
+
+@dataclass(frozen=True)
+class Position:
+    """``position startpos|fen FEN [moves M1 M2 ...]``; ``fen`` is None for startpos."""
+
+    fen: str | None = None
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Go:
+    """``go ...``: every UCI search parameter (times in milliseconds), or ``perft``."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    mate: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: tuple[str, ...] = ()
+    perft: int | None = None
+    ignored: tuple[str, ...] = ()
+    """Tokens the parser did not understand (reported, then skipped)."""
+
+    @property
+    def has_limit(self) -> bool:
+        """True if anything bounds the search (a clock, depth, nodes, time or mate)."""
+        return any(
+            v is not None
+            for v in (self.wtime, self.btime, self.depth, self.nodes, self.movetime, self.mate)
+        )
+
+
+@dataclass(frozen=True)
+class Stop:
+    """``stop``: end the current search and print its ``bestmove``."""
+
+
+@dataclass(frozen=True)
+class PonderHit:
+    """``ponderhit``: the opponent played the expected move; the ponder search goes on for real."""
+
+
+@dataclass(frozen=True)
+class SetOption:
+    """``setoption name NAME [value VALUE]``; ``value`` is None for buttons."""
+
+    name: str
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class Quit:
+    """``quit``: stop any search and leave."""
+
+
+@dataclass(frozen=True)
+class Display:
+    """``d``: print the board, its FEN and key (a debugging extra)."""
+
+
+@dataclass(frozen=True)
+class Eval:
+    """``eval``: print the static evaluation of the current position (an extra)."""
+
+
+@dataclass(frozen=True)
+class Bench:
+    """``bench [depth]``: search the bench positions and print nodes and speed (an extra)."""
+
+    depth: int | None = None
+
+
+@dataclass(frozen=True)
+class Help:
+    """``help``: list the commands understood (an extra)."""
+
+
+Command = (
+    Uci | Debug | IsReady | Register | UciNewGame | Position | Go | Stop | PonderHit
+    | SetOption | Quit | Display | Eval | Bench | Help
+)  # fmt: skip
+
+# The integer parameters of ``go`` and the smallest value each accepts.
+# Clocks may be negative (some GUIs send the overdraft); the loop clamps them.
+_GO_INTEGERS: dict[str, int] = {
+    "wtime": -MAX_NUMBER,
+    "btime": -MAX_NUMBER,
+    "winc": -MAX_NUMBER,
+    "binc": -MAX_NUMBER,
+    "movestogo": 0,
+    "depth": 1,
+    "nodes": 1,
+    "movetime": 0,
+    "mate": 1,
+    "perft": 1,
+}
+_GO_FLAGS = frozenset({"infinite", "ponder"})
+_GO_KEYWORDS = frozenset(_GO_INTEGERS) | _GO_FLAGS | {"searchmoves"}
+
+# Commands that take no arguments; trailing tokens are ignored like UCI asks.
+_SIMPLE: dict[str, Command] = {
+    "uci": Uci(),
+    "isready": IsReady(),
+    "ucinewgame": UciNewGame(),
+    "stop": Stop(),
+    "ponderhit": PonderHit(),
+    "quit": Quit(),
+    "d": Display(),
+    "eval": Eval(),
+    "help": Help(),
+    "register": Register(),
+}
+
+COMMAND_NAMES: tuple[str, ...] = (
+    "uci", "debug", "isready", "setoption", "register", "ucinewgame", "position",
+    "go", "stop", "ponderhit", "quit", "d", "eval", "bench", "perft", "help",
+)  # fmt: skip
+"""Every command word the parser knows, in the order ``help`` lists them."""
+
+
+def parse_int(text: str, what: str, minimum: int = -MAX_NUMBER) -> int:
+    """Parse a plain decimal integer for ``what``, at least ``minimum``, or raise."""
+    if not _INTEGER.fullmatch(text):
+        raise UciParseError(f"{what} needs an integer, got {shorten(text)!r}")
+    value = int(text)
+    if value > MAX_NUMBER or value < -MAX_NUMBER:
+        raise UciParseError(f"{what} {shorten(text)} is out of range")
+    if value < minimum:
+        raise UciParseError(f"{what} must be at least {minimum}, got {value}")
+    return value
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters (an ellipsis marks the cut) for messages."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def parse_command(line: str) -> Command | None:
+    """Parse one line of UCI input; None for a blank line; UciParseError if malformed."""
+    tokens = line.split()
+    if not tokens:
+        return None
+    word, args = tokens[0], tokens[1:]
+    simple = _SIMPLE.get(word)
+    if simple is not None:
+        return simple
+    if word == "position":
+        return _parse_position(args)
+    if word == "go":
+        return _parse_go(args)
+    if word == "setoption":
+        return _parse_setoption(args)
+    if word == "debug":
+        return Debug(not args or args[0] != "off")
+    if word == "bench":
+        return Bench(parse_int(args[0], "bench depth", 1) if args else None)
+    if word == "perft":
+        if not args:
+            raise UciParseError("perft needs a depth, e.g. 'perft 4'")
+        return Go(perft=parse_int(args[0], "perft depth", 1))
+    raise UciParseError(f"unknown command {shorten(word)!r} (try 'help')")
+
+
+def _parse_position(args: list[str]) -> Position:
+    """``startpos|fen F1 .. F6 [moves ...]``."""
+    if not args:
+        raise UciParseError("position needs 'startpos' or 'fen <FEN>'")
+    try:
+        cut = args.index("moves")
+    except ValueError:
+        cut = len(args)
+    head, moves = args[:cut], tuple(args[cut + 1 :])
+    if head[:1] == ["startpos"]:
+        if len(head) > 1:
+            raise UciParseError(f"unexpected {shorten(head[1])!r} after 'position startpos'")
+        return Position(None, moves)
+    if head[:1] == ["fen"]:
+        if len(head) == 1:
+            raise UciParseError("position fen needs a FEN")
+        return Position(" ".join(head[1:]), moves)
+    first = head[0] if head else "moves"
+    raise UciParseError(f"position needs 'startpos' or 'fen <FEN>', got {shorten(first)!r}")
+
+
+def _parse_go(args: list[str]) -> Go:
+    """All ``go`` parameters; a bad number rejects the whole command."""
+    values: dict[str, int] = {}
+    flags: set[str] = set()
+    searchmoves: list[str] = []
+    ignored: list[str] = []
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token in _GO_INTEGERS:
+            if i + 1 >= len(args):
+                raise UciParseError(f"go {token} needs a value")
+            values[token] = parse_int(args[i + 1], f"go {token}", _GO_INTEGERS[token])
+            i += 2
+        elif token in _GO_FLAGS:
+            flags.add(token)
+            i += 1
+        elif token == "searchmoves":
+            i += 1
+            while i < len(args) and args[i] not in _GO_KEYWORDS:
+                searchmoves.append(args[i])
+                i += 1
+        else:
+            ignored.append(token)
+            i += 1
+    return Go(
+        wtime=values.get("wtime"),
+        btime=values.get("btime"),
+        winc=values.get("winc"),
+        binc=values.get("binc"),
+        # movestogo 0 is sent by some GUIs for "no moves-to-go": treat as absent.
+        movestogo=values.get("movestogo") or None,
+        depth=values.get("depth"),
+        nodes=values.get("nodes"),
+        movetime=values.get("movetime"),
+        mate=values.get("mate"),
+        infinite="infinite" in flags,
+        ponder="ponder" in flags,
+        searchmoves=tuple(searchmoves),
+        perft=values.get("perft"),
+        ignored=tuple(ignored),
+    )
+
+
+def _parse_setoption(args: list[str]) -> SetOption:
+    """``name NAME... [value VALUE...]`` (names and values may contain spaces)."""
+    if not args or args[0] != "name":
+        raise UciParseError("setoption needs 'name <NAME> [value <VALUE>]'")
+    try:
+        cut = args.index("value")
+    except ValueError:
+        cut = len(args)
+    name = " ".join(args[1:cut])
+    if not name:
+        raise UciParseError("setoption needs an option name")
+    value = " ".join(args[cut + 1 :]) if cut < len(args) else None
+    return SetOption(name, value)

@@ -8,6 +8,7 @@ import pytest
 
 from plies.games.alphabeta import alphabeta
 from plies.games.connect4 import Connect4, Connect4State
+from plies.games.ttable import TranspositionTable
 
 
 def grid_of(game: Connect4, state: Connect4State) -> list[list[int]]:
@@ -36,7 +37,7 @@ def test_bitboards_agree_with_a_plain_grid_over_random_games() -> None:
     game = Connect4()
     rng = random.Random(2024)
     seen_wins = set()
-    for _ in range(300):
+    for _ in range(150):
         state = game.initial_state()
         heights = [0] * game.width
         grid = [[0] * game.width for _ in range(game.height)]
@@ -146,7 +147,7 @@ def test_heuristic_sees_threats_and_the_centre() -> None:
 def test_small_boards_are_solvable() -> None:
     """On a 4 x 4 board nobody can force four: perfect play is a draw."""
     game = Connect4(4, 4)
-    result = alphabeta(game, game.initial_state(), order=game.centre_first)
+    result = alphabeta(game, game.initial_state(), order=game.centre_first, tt=TranspositionTable())
     assert result.value == 0.0 and result.exact
     with pytest.raises(ValueError):
         Connect4(3, 6)

@@ -125,3 +125,18 @@ def test_gametree_compares_every_algorithm_on_the_same_positions(
     minimax_nodes = [r[3] for r in rows if r and r[0] == "minimax"]
     negamax_nodes = [r[3] for r in rows if r and r[0] == "negamax"]
     assert minimax_nodes == negamax_nodes
+
+
+def test_console_player_survives_undecodable_input() -> None:
+    """Bytes that are not text on a strict stream get an explanation, not a traceback."""
+    from plies.games.console import ConsolePlayer, PlayerQuitError
+    from plies.games.tictactoe import TicTacToe
+
+    game = TicTacToe()
+    # A strict decoder drops its whole buffer on an error, so the input then ends.
+    typed = io.TextIOWrapper(io.BytesIO(b"\xff\xfe\nb2\n"), encoding="utf-8", errors="strict")
+    out = io.StringIO()
+    player = ConsolePlayer(game, "X", input=typed, output=out, echo=False)
+    with pytest.raises(PlayerQuitError):
+        player(game, game.initial_state())
+    assert "could not read that line as text" in out.getvalue()

@@ -19,9 +19,9 @@ class ConsolePlayer(Generic[S, A]):
     """Asks a person for moves on ``output`` and reads them from ``input``.
 
     Bad input (nonsense, an occupied cell, a full column) gets a one-line explanation and
-    a new prompt. ``quit`` or the end of input raises :class:`PlayerQuitError`. When the input is
-    not a terminal (piped, scripted play) each line read is echoed after the prompt, so
-    the transcript reads like a session.
+    a new prompt. ``quit`` or the end of input raises :class:`PlayerQuitError`. When the
+    input is not a terminal (piped, scripted play) each line read is echoed after the
+    prompt, so the transcript reads like a session.
     """
 
     def __init__(
@@ -45,7 +45,11 @@ class ConsolePlayer(Generic[S, A]):
         while True:
             self.output.write(f"{self.name} to move (help, quit): ")
             self.output.flush()
-            line = self.input.readline()
+            try:
+                line = self.input.readline()
+            except UnicodeDecodeError:
+                self.output.write("could not read that line as text\n")
+                continue
             if not line:
                 self.output.write("\n")
                 raise PlayerQuitError("end of input")

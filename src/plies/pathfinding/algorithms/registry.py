@@ -1,0 +1,135 @@
+"""The algorithms by name: what each guarantees, what it needs, and a timed runner."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from plies.pathfinding.errors import PathfindingError
+from plies.pathfinding.grid_problem import GridProblem
+from plies.pathfinding.problem import Problem
+from plies.pathfinding.result import SearchResult
+
+from .astar import astar_search
+from .bidirectional import bidirectional_search
+from .breadth_first import breadth_first_search
+from .depth_first import depth_first_search
+from .greedy import greedy_best_first_search
+from .iterative_deepening import iterative_deepening_search
+from .jump_point import jump_point_search
+from .uniform_cost import uniform_cost_search
+
+#: Default cap on iterative deepening's total expansions, so "all" stays bounded.
+IDDFS_BUDGET = 500_000
+
+Runner = Callable[[Problem[Any, Any], bool], SearchResult[Any]]
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A search algorithm: its name, a title for tables, and its guarantee.
+
+    ``optimal`` is "cost" (cheapest path), "steps" (fewest moves) or "" (none).
+    """
+
+    name: str
+    title: str
+    optimal: str
+    run: Runner
+
+
+def _jps(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
+    """Jump point search, for grid problems only."""
+    if not isinstance(problem, GridProblem):
+        raise PathfindingError("jump point search works on grids only")
+    return jump_point_search(problem, record)
+
+
+def _bidir(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
+    """Bidirectional uniform-cost search."""
+    return bidirectional_search(problem, record)
+
+
+def _iddfs(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
+    """Iterative deepening with the default expansion budget."""
+    return iterative_deepening_search(problem, max_expansions=IDDFS_BUDGET, record=record)
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    a.name: a
+    for a in (
+        Algorithm("dfs", "depth-first", "", lambda p, r: depth_first_search(p, r)),
+        Algorithm("bfs", "breadth-first", "steps", lambda p, r: breadth_first_search(p, r)),
+        Algorithm("iddfs", "iterative deepening", "steps", _iddfs),
+        Algorithm("ucs", "uniform cost", "cost", lambda p, r: uniform_cost_search(p, r)),
+        Algorithm("greedy", "greedy best-first", "", lambda p, r: greedy_best_first_search(p, r)),
+        Algorithm("astar", "A*", "cost", lambda p, r: astar_search(p, r)),
+        Algorithm("bidirectional", "bidirectional", "cost", _bidir),
+        Algorithm("jps", "jump point search", "cost", _jps),
+    )
+}
+
+ALIASES = {
+    "dijkstra": "ucs",
+    "a*": "astar",
+    "a-star": "astar",
+    "bidir": "bidirectional",
+    "ids": "iddfs",
+    "best-first": "greedy",
+}
+
+
+def get_algorithm(name: str) -> Algorithm:
+    """The algorithm called ``name`` (or an alias); a one-line error lists the choices."""
+    key = ALIASES.get(name.lower(), name.lower())
+    try:
+        return ALGORITHMS[key]
+    except KeyError:
+        choices = ", ".join(ALGORITHMS)
+        raise PathfindingError(f"unknown algorithm {name!r} (choose from {choices})") from None
+
+
+def select(spec: str) -> list[Algorithm]:
+    """Algorithms named by ``spec``: "all", one name, or names separated by commas."""
+    if spec.strip().lower() == "all":
+        return list(ALGORITHMS.values())
+    return [get_algorithm(part.strip()) for part in spec.split(",") if part.strip()]
+
+
+def unsupported(algorithm: Algorithm, problem: Problem[Any, Any]) -> str | None:
+    """Why ``algorithm`` cannot run on ``problem``, or None when it can."""
+    if algorithm.name == "jps":
+        if not isinstance(problem, GridProblem):
+            return "grids only"
+        if not problem.grid.diagonal:
+            return "needs diagonal moves"
+        if problem.grid.weighted:
+            return "needs unweighted cells"
+    return None
+
+
+def guarantees_optimal_cost(algorithm: Algorithm, problem: Problem[Any, Any]) -> bool:
+    """True when ``algorithm`` must return a cheapest path on ``problem``."""
+    if algorithm.optimal == "cost":
+        if algorithm.name == "astar" and isinstance(problem, GridProblem):
+            return problem.heuristic_admissible
+        return True
+    if algorithm.optimal == "steps" and isinstance(problem, GridProblem):
+        return not problem.grid.diagonal and not problem.grid.weighted
+    return False
+
+
+def run_algorithm(
+    algorithm: Algorithm | str, problem: Problem[Any, Any], record: bool = True
+) -> SearchResult[Any]:
+    """Run ``algorithm`` on ``problem`` and return its result with ``time_s`` filled in."""
+    alg = get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
+    reason = unsupported(alg, problem)
+    if reason is not None:
+        raise PathfindingError(f"{alg.name}: {reason}")
+    t0 = time.perf_counter()
+    result = alg.run(problem, record)
+    result.time_s = time.perf_counter() - t0
+    return result

@@ -1,0 +1,1 @@
+"""Pictures of searches: PNG, GIF, graph drawings and terminal text."""

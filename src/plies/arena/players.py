@@ -343,8 +343,19 @@ class UciPlayer(Player):
         return MoveReply(result.move, score_cp, depth)
 
     def abort(self) -> None:
-        """Kill the engine: the game in progress is being abandoned."""
-        self._kill()
+        """Kill the engine process: the game in progress is being abandoned.
+
+        Only the process is killed here; the pending ``play`` then fails with
+        EngineTerminatedError in the worker, which closes the engine cleanly.
+        """
+        self.healthy = False
+        engine = self.engine
+        if engine is None:
+            return
+        try:
+            engine.protocol.loop.call_soon_threadsafe(engine.transport.kill)
+        except RuntimeError:  # its event loop is already closed: nothing left to kill
+            pass
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone."""

@@ -1,0 +1,215 @@
+"""The arena: scheduling, clocks, openings, results that add up, PGN that reads back, bad engines."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+
+from plies.arena.clock import Clock, TimeControl
+from plies.arena.game import Adjudication, GameSettings
+from plies.arena.match import Match, MatchSettings, pairings_for, schedule
+from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
+from plies.arena.pgn import format_game, to_pgn
+from plies.arena.players import parse_player
+
+TOY = Path(__file__).with_name("toy_uci.py")
+TOY_CMD = f"{sys.executable} {TOY}"
+STOCKFISH = shutil.which("stockfish") or (
+    "/usr/games/stockfish" if Path("/usr/games/stockfish").exists() else None
+)
+
+
+def toy(name: str, mode: str = "none", after: int = 0) -> str:
+    """A player spec for the toy engine misbehaving in ``mode`` after ``after`` moves."""
+    return f"uci:{TOY_CMD}:Mode={mode},After={after},name={name}"
+
+
+def run_match(
+    players: list[str],
+    games: int,
+    settings: GameSettings,
+    openings: list[Opening] | None = None,
+    **kwargs: object,
+) -> Match:
+    """Play a match in-process and return it (with its result)."""
+    specs = [parse_player(p) for p in players]
+    book = openings or opening_schedule((games + 1) // 2, None, 2, 11)
+    match = Match(specs, MatchSettings(games=games, seed=5, **kwargs), settings, book)  # type: ignore[arg-type]
+    match.run()
+    return match
+
+
+def test_time_control_parsing() -> None:
+    assert TimeControl.parse("10+0.1") == TimeControl(10_000, 100, None)
+    assert TimeControl.parse("40/60") == TimeControl(60_000, 0, 40)
+    assert TimeControl.parse("1:30+1") == TimeControl(90_000, 1000, None)
+    assert TimeControl.parse("10+0.1").pgn() == "10+0.1"
+    assert TimeControl.parse("40/60+0.5").pgn() == "40/60+0.5"
+    for bad in ("", "ten", "10+", "0+1", "0/10"):
+        with pytest.raises(ValueError):
+            TimeControl.parse(bad)
+
+
+def test_clock_increments_periods_and_flags() -> None:
+    clock = Clock(TimeControl(1000, 100, 2))
+    assert clock.spend(0, 300) and clock.remaining(0) == 800
+    assert clock.moves_to_go(0) == 1
+    assert clock.spend(0, 300) and clock.remaining(0) == 600 + 1000  # new period
+    assert not clock.spend(1, 1001)
+    lenient = Clock(TimeControl(1000), margin_ms=50)
+    assert lenient.spend(0, 1040) and lenient.remaining(0) == 0
+
+
+def test_player_spec_parsing() -> None:
+    spec = parse_player("alphabeta:depth=3,name=AB3")
+    assert (spec.kind, spec.agent, spec.name, dict(spec.options)) == (
+        "agent", "alphabeta", "AB3", {"depth": "3"})
+    sf = parse_player("uci:/bin/sh:UCI_LimitStrength=true,UCI_Elo=1500")
+    assert sf.kind == "uci" and sf.command == ("/bin/sh",)
+    assert dict(sf.options) == {"UCI_LimitStrength": "true", "UCI_Elo": "1500"}
+    assert sf.name == "sh(UCI_LimitStrength=true,UCI_Elo=1500)"
+    assert parse_player("uci:/bin/sh").options == ()
+    for bad, msg in (("grandmaster", "unknown player"), ("minimax:width=2", "unknown option"),
+                     ("uci:/no/such/engine", "not found"), ("uci:", "needs an engine")):
+        with pytest.raises(ValueError, match=msg):
+            parse_player(bad)
+
+
+def test_schedule_pairs_openings_and_swaps_colours() -> None:
+    pairings = pairings_for(3)
+    assert pairings == [(0, 1), (0, 2), (1, 2)]
+    assert pairings_for(3, gauntlet=True) == [(0, 1), (0, 2)]
+    books = [Opening(name=str(i)) for i in range(3)]
+    tasks = schedule(pairings, 5, books, seed=1)
+    assert len(tasks) == 15 and [t.round for t in tasks] == list(range(1, 16))
+    for pairing in pairings:
+        mine = [t for t in tasks if t.pairing == pairing]
+        assert len(mine) == 5
+        for k in range(2):
+            a, b = mine[2 * k], mine[2 * k + 1]
+            assert a.opening is b.opening and (a.white, a.black) == (b.black, b.white)
+    assert len({t.seed for t in tasks}) == 15
+
+
+def test_openings_from_epd_and_pgn(tmp_path: Path) -> None:
+    epd = tmp_path / "book.epd"
+    epd.write_text(
+        "# two positions\n"
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"open\";\n\n"
+        "4k3/8/8/8/8/8/4P3/4K3 w - -\n"
+    )
+    book = load_openings(epd)
+    assert len(book) == 2 and book[0].name == "open"
+    assert book[1].board().fen().startswith("4k3/8/8/8/8/8/4P3/4K3 w")
+    pgn = tmp_path / "book.pgn"
+    pgn.write_text('[Opening "Italian"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n\n'
+                   '[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]\n[SetUp "1"]\n\n1. e4 Kd7 *\n')
+    lines = load_openings(pgn, max_plies=4)
+    assert lines[0].moves == ("e2e4", "e7e5", "g1f3", "b8c6") and lines[0].name == "Italian"
+    assert lines[1].fen.startswith("4k3/") and lines[1].moves == ("e2e4", "e8d7")
+    bad = tmp_path / "bad.epd"
+    bad.write_text("this is not a position\n")
+    with pytest.raises(OpeningError, match="bad EPD"):
+        load_openings(bad)
+    with pytest.raises(OpeningError, match="not found"):
+        load_openings(tmp_path / "missing.epd")
+
+
+def test_random_openings_are_seeded_and_alive() -> None:
+    a = opening_schedule(5, None, 8, seed=3)
+    b = opening_schedule(5, None, 8, seed=3)
+    assert a == b and len(a) == 5
+    assert all(len(o.moves) == 8 and not o.board().is_game_over() for o in a)
+    assert opening_schedule(2, None, None, None) == [Opening(), Opening()]
+
+
+def test_results_add_up_and_pgn_reads_back(tmp_path: Path) -> None:
+    settings = GameSettings(depth=1, adjudication=Adjudication(max_moves=40))
+    match = run_match(["random", "capture", "minimax:depth=1"], 4, settings)
+    res = match.result
+    assert res.played == res.scheduled == 12 and not res.interrupted
+    assert all(s.games == 4 for s in res.scores.values())
+    total_points = sum(s.points + s.reversed().points for s in res.scores.values())
+    assert total_points == res.played
+    text = "".join(format_game(to_pgn(r, time_control="-")) for r in res.records)
+    handle = io.StringIO(text)
+    count = 0
+    by_round = {r.round: r for r in res.records}
+    while (game := chess.pgn.read_game(handle)) is not None:
+        count += 1
+        assert not game.errors
+        record = by_round[int(game.headers["Round"])]
+        assert game.headers["Result"] == record.result
+        assert game.headers["White"] == record.white
+        assert game.end().board().fen() == record.final_fen
+        assert record.reason in game.end().comment
+        assert int(game.headers["PlyCount"]) == len(list(game.mainline_moves()))
+    assert count == 12
+
+
+def test_crashing_uci_engine_loses_and_the_match_goes_on() -> None:
+    settings = GameSettings(movetime_ms=20)
+    match = run_match(["random:name=steady", toy("crashy", "crash", after=3)], 4, settings)
+    res = match.result
+    assert res.played == 4
+    assert res.scores[(0, 1)].wins == 4
+    for record in res.records:
+        assert "crashy" in record.reason and "crashed" in record.reason
+        assert record.termination == "abandoned"
+        # The crash came mid-game, after the engine had played three moves.
+        mover_moves = record.moves[1 if record.white == "steady" else 0 :: 2]
+        assert len(mover_moves) == 3
+
+
+@pytest.mark.parametrize(
+    ("mode", "words", "termination"),
+    [("illegal", "illegal move", "rules infraction"), ("null", "illegal move", "rules infraction"),
+     ("hang", "loses on time", "time forfeit")],
+)
+def test_bad_uci_engines_lose_with_the_reason(mode: str, words: str, termination: str) -> None:
+    settings = GameSettings(tc=TimeControl(600, 50))
+    match = run_match([toy("good"), toy("bad", mode, after=2)], 2, settings)
+    res = match.result
+    assert res.played == 2 and res.scores[(0, 1)].wins == 2
+    for record in res.records:
+        assert words in record.reason and "bad" in record.reason, record.reason
+        assert record.termination == termination
+
+
+def test_sprt_stops_at_a_verdict() -> None:
+    settings = GameSettings(movetime_ms=20)
+    match = run_match(["random", toy("crashy", "crash")], 40, settings, sprt=(0.0, 100.0))
+    res = match.result
+    assert res.sprt_verdict == "H1"
+    assert 10 <= res.played < 40 and not res.interrupted
+
+
+def test_draw_and_resign_adjudication() -> None:
+    # The toy engine always reports 0.00: a draw after 3 moves each from move 1.
+    settings = GameSettings(movetime_ms=20, adjudication=Adjudication(draw_after=1, draw_moves=3))
+    res = run_match([toy("a"), toy("b")], 2, settings).result
+    assert all(r.result == "1/2-1/2" and r.termination == "adjudication" for r in res.records)
+    assert all(len(r.moves) == 6 for r in res.records)
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="stockfish not installed")
+def test_short_match_against_stockfish(tmp_path: Path) -> None:
+    settings = GameSettings(tc=TimeControl(2000, 50), adjudication=Adjudication(max_moves=60))
+    res = run_match(["capture", f"uci:{STOCKFISH}:Threads=1,Hash=16"], 2, settings).result
+    assert res.played == 2
+    assert res.scores[(0, 1)].wins == 0  # capture does not beat Stockfish
+    assert all("crash" not in r.reason and "time" not in r.reason for r in res.records)
+
+
+def test_seeded_matches_repeat() -> None:
+    settings = GameSettings(depth=1, adjudication=Adjudication(max_moves=30))
+    first = run_match(["random", "capture"], 2, settings).result
+    second = run_match(["random", "capture"], 2, settings).result
+    moves = sorted((r.round, [m.move for m in r.moves]) for r in first.records)
+    assert moves == sorted((r.round, [m.move for m in r.moves]) for r in second.records)

@@ -1,0 +1,88 @@
+"""``plies arena`` as users run it: tables, PGN, one-line errors and Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess.pgn
+
+TOY = Path(__file__).with_name("toy_uci.py")
+ENV = {**os.environ, "COLUMNS": "160"}
+
+
+def arena(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``plies arena`` with ``args``."""
+    return subprocess.run(
+        [sys.executable, "-m", "plies", "arena", *args],
+        capture_output=True, text=True, timeout=timeout, env=ENV, stdin=subprocess.DEVNULL,
+    )
+
+
+def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    proc = arena("random", "capture", f"uci:{sys.executable} {TOY}:name=toy", "--games", "2",
+                 "--depth", "1", "--max-moves", "25", "--seed", "1", "--pgn", str(out),
+                 "--concurrency", "2")
+    assert proc.returncode == 0, proc.stderr
+    for text in ("Results per pairing", "Standings", "Game endings", "6 of 6 games played",
+                 "LOS", "±95%"):
+        assert text in proc.stdout
+    assert proc.stderr.count("Game ") == 6
+    with out.open() as fh:
+        games = []
+        while (g := chess.pgn.read_game(fh)) is not None:
+            games.append(g)
+    assert len(games) == 6
+    assert {g.headers["Termination"] for g in games} <= {"normal", "adjudication"}
+    assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+
+
+def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
+    cases = [
+        (["random", "--games", "2", "--depth", "1"], "at least two players"),
+        (["random", "wizard", "--depth", "1"], "unknown player"),
+        (["random", "capture", "--tc", "fast"], "bad time control"),
+        (["random", "capture", "--depth", "0"], "--depth must be at least 1"),
+        (["random", "capture", "--depth", "1", "--openings", str(tmp_path / "none.epd")],
+         "not found"),
+        (["random", "capture", "minimax", "--depth", "1", "--sprt", "0", "5"], "exactly two"),
+        ([f"uci:{sys.executable} {TOY}:Colour=blue", "random", "--depth", "1"], "no option"),
+    ]
+    for args, message in cases:
+        proc = arena(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], (args, proc.stderr)
+
+
+def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "arena", f"uci:{sys.executable} {TOY}:name=a",
+         f"uci:{sys.executable} {TOY}:name=b", "--games", "200", "--movetime", "30",
+         "--pgn", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_text().count("[Event ") >= 1:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    played = out.read_text().count("[Event ")
+    assert played >= 1
+    assert f"{played} of 200 games played" in stdout
+    assert "Traceback" not in stderr

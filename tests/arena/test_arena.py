@@ -1,4 +1,4 @@
-"""The arena: scheduling, clocks, openings, results that add up, PGN that reads back, bad engines."""
+"""The arena: scheduling, clocks, openings, results that add up, PGN round trip, bad engines."""
 
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
 import shlex
@@ -352,10 +353,9 @@ class UciPlayer(Player):
         engine = self.engine
         if engine is None:
             return
-        try:
+        # A closed event loop means the process is already gone.
+        with contextlib.suppress(RuntimeError):
             engine.protocol.loop.call_soon_threadsafe(engine.transport.kill)
-        except RuntimeError:  # its event loop is already closed: nothing left to kill
-            pass
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone."""

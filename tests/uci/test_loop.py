@@ -1,0 +1,199 @@
+"""The UCI loop in-process with the real engine: state kept on bad input, options, go limits."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Iterator
+
+import chess
+import pytest
+
+from plies.uci.channel import Output
+from plies.uci.loop import OPTIONS, UciLoop, limit_for
+from plies.uci.protocol import Go, parse_command
+
+WAIT_S = 120.0
+
+
+class Harness:
+    """A loop writing to a string buffer, fed one line at a time."""
+
+    def __init__(self) -> None:
+        """Start the loop's engine compile in the background."""
+        self.stream = io.StringIO()
+        self.loop = UciLoop(Output(self.stream))
+        self.loop.start_engine()
+        self.read = 0
+
+    def send(self, *lines: str) -> None:
+        """Handle each line; none may end the loop."""
+        for line in lines:
+            assert self.loop.handle(line)
+
+    def new_output(self) -> list[str]:
+        """Lines written since the last call."""
+        text = self.stream.getvalue()
+        lines = text[self.read :].splitlines()
+        self.read = len(text)
+        return lines
+
+    def until(self, prefix: str) -> list[str]:
+        """Lines up to the first one starting with ``prefix`` (waiting for the search thread)."""
+        got: list[str] = []
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            text = self.stream.getvalue()
+            end = text.rfind("\n") + 1
+            for line in text[self.read : end].splitlines():
+                got.append(line)
+                self.read += len(line) + 1
+                if line.startswith(prefix):
+                    return got
+            time.sleep(0.01)
+        raise AssertionError(f"no {prefix!r}; got {got[-10:]}")
+
+    def fen(self) -> str:
+        """The loop's current position as python-chess reads it (checks the FEN is sane)."""
+        return chess.Board(self.loop.board.fen()).fen()
+
+
+@pytest.fixture(scope="module")
+def harness() -> Iterator[Harness]:
+    """One loop for the module (the engine compiles once)."""
+    h = Harness()
+    h.send("isready")
+    h.until("readyok")
+    yield h
+    h.loop.shutdown()
+
+
+def test_illegal_move_stops_the_list_there(harness: Harness) -> None:
+    """Moves after the first illegal one are ignored; the illegal one is named."""
+    harness.send("position startpos moves e2e4 e7e5 e1e3 g1f3")
+    out = harness.new_output()
+    assert len(out) == 1 and out[0].startswith("info string illegal move 'e1e3'")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert harness.fen() == board.fen()
+    assert [m.uci() for m in harness.loop.board.move_stack] == ["e2e4", "e7e5"]
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "garbage",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "K7/8/8/8/8/8/8/7k w - - 0 1 extra",
+    ],
+)
+def test_bad_fen_keeps_the_position(harness: Harness, fen: str) -> None:
+    """A FEN the board rejects leaves the previous position in place."""
+    harness.send("position startpos moves d2d4")
+    before = harness.fen()
+    harness.new_output()
+    harness.send(f"position fen {fen}")
+    out = harness.new_output()
+    assert len(out) == 1 and out[0].startswith("info string position unchanged")
+    assert harness.fen() == before
+
+
+def test_short_fen_with_moves(harness: Harness) -> None:
+    """A four-field FEN is accepted and moves apply to it."""
+    harness.send("position fen 4k3/8/8/8/8/8/4P3/4K3 w - - moves e2e4")
+    assert harness.fen().startswith("4k3/8/8/8/4P3/8/8/4K3 b - -")
+
+
+def test_bad_option_values_change_nothing(harness: Harness) -> None:
+    """Out-of-range, non-numeric and unknown options are refused, one line each."""
+    for line in (
+        "setoption name Hash value -5",
+        "setoption name Hash value 99999999",
+        "setoption name Hash value big",
+        "setoption name Ponder value maybe",
+        "setoption name Move Overhead value -1",
+        "setoption name Threads value 4",
+    ):
+        harness.send(line)
+        out = harness.new_output()
+        assert len(out) == 1 and out[0].startswith("info string"), (line, out)
+    assert harness.loop.values["Hash"] == 64
+
+
+def test_good_option_values_apply(harness: Harness) -> None:
+    """Names match case-insensitively; values reach the engine."""
+    harness.send("setoption name hash value 8", "setoption name MOVE OVERHEAD value 70")
+    harness.send("setoption name Ponder value true", "setoption name Clear Hash")
+    assert harness.new_output() == []
+    assert harness.loop.values["Hash"] == 8
+    assert harness.loop.values["Move Overhead"] == 70
+    engine = harness.loop.engine()
+    assert engine.hash_mb == 8
+    assert engine.move_overhead_ms == 70
+    harness.send("setoption name Hash value 64", "setoption name Move Overhead value 30")
+
+
+def test_declared_defaults_match_the_engine(harness: Harness) -> None:
+    """The defaults announced to GUIs are the values the engine really uses."""
+    engine = harness.loop.engine()
+    defaults = {o.name: o.default for o in OPTIONS}
+    assert defaults["Hash"] == engine.hash_mb
+    assert defaults["Move Overhead"] == engine.move_overhead_ms
+
+
+def test_search_and_bestmove(harness: Harness) -> None:
+    """``go depth`` prints infos, then a legal bestmove with a legal ponder move."""
+    harness.send("ucinewgame", "position startpos moves e2e4", "go depth 5")
+    got = harness.until("bestmove")
+    infos = [line for line in got if line.startswith("info depth")]
+    assert [int(line.split()[2]) for line in infos] == [1, 2, 3, 4, 5]
+    parts = got[-1].split()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    best = chess.Move.from_uci(parts[1])
+    assert best in board.legal_moves
+    if len(parts) == 4:
+        assert parts[2] == "ponder"
+        board.push(best)
+        assert chess.Move.from_uci(parts[3]) in board.legal_moves
+
+
+def test_nodes_limit(harness: Harness) -> None:
+    """``go nodes`` ends on its own."""
+    harness.send("position startpos", "go nodes 20000")
+    assert harness.until("bestmove")[-1].startswith("bestmove ")
+
+
+def test_position_change_during_search_does_not_disturb_it(harness: Harness) -> None:
+    """The search works on a copy: a new ``position`` mid-search changes only the next one."""
+    harness.send("position startpos", "go infinite")
+    harness.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "stop")
+    best = harness.until("bestmove")[-1].split()[1]
+    assert chess.Move.from_uci(best) in chess.Board().legal_moves
+    harness.send("go depth 3")
+    assert harness.until("bestmove")[-1].startswith("bestmove d1d8")
+
+
+def test_limit_conversion() -> None:
+    """``go`` parameters become an engine Limit; clocks are clamped; no limit means infinite."""
+    cmd = parse_command("go wtime -20 btime 5000 winc -5 binc 100 movestogo 10")
+    assert isinstance(cmd, Go)
+    limit = limit_for(cmd)
+    assert (limit.wtime, limit.btime, limit.winc, limit.binc) == (1, 5000, 0, 100)
+    assert limit.movestogo == 10 and not limit.infinite
+    bare = parse_command("go")
+    assert isinstance(bare, Go) and limit_for(bare).infinite
+    ponder = parse_command("go ponder")
+    assert isinstance(ponder, Go) and limit_for(ponder).infinite
+    depth = parse_command("go depth 7 mate 3 nodes 100 movetime 50")
+    assert isinstance(depth, Go)
+    got = limit_for(depth)
+    assert (got.depth, got.mate, got.nodes, got.movetime, got.infinite) == (7, 3, 100, 50, False)
+
+
+def test_quit_returns_false(harness: Harness) -> None:
+    """``quit`` is the only command that ends the loop."""
+    assert harness.loop.handle("quit") is False

@@ -41,7 +41,8 @@ def gradient(t: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     lo = np.minimum(pos.astype(int), len(_STOPS) - 2)
     frac = (pos - lo)[..., None]
     out = _STOPS[lo] * (1.0 - frac) + _STOPS[lo + 1] * frac
-    return np.rint(out).astype(np.uint8)
+    result: npt.NDArray[np.uint8] = np.rint(out).astype(np.uint8)
+    return result
 
 
 def gradient_rgb(t: float) -> RGB:

@@ -1,0 +1,209 @@
+"""``plies maze``: search a grid (generated, a maze file or a Moving AI map) and compare."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.pathfinding.grid import Cell, Grid
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``maze`` subcommand."""
+    p = subparsers.add_parser(
+        "maze",
+        help="path finding on a grid: compare DFS, BFS, A*, JPS... with tables and pictures",
+        description=(
+            "Search a grid from START to GOAL with one or all algorithms and print, per "
+            "algorithm, the path length, its cost, the nodes expanded and the time. The grid "
+            "is a Moving AI .map file, a text maze (# walls, . free, S start, G goal, 1-9 "
+            "weights) or generated (--size, with --density or --perfect)."
+        ),
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--map", metavar="FILE", help="a Moving AI .map file or a text maze file")
+    src.add_argument("--size", metavar="WxH", help="generate a grid of this size (default 41x21)")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--density", type=float, metavar="D",
+                      help="generate random obstacles with probability D (default 0.25)")
+    kind.add_argument("--perfect", nargs="?", const="backtracker", metavar="METHOD",
+                      help="generate a perfect maze: backtracker (default), prim or kruskal")
+    p.add_argument("--seed", type=int, default=None, help="seed for the generator")
+    p.add_argument("--from", dest="start", metavar="X,Y", help="start cell (x = column)")
+    p.add_argument("--to", dest="goal", metavar="X,Y", help="goal cell")
+    p.add_argument("--algorithm", default="all", metavar="NAME|all",
+                   help="dfs, bfs, iddfs, ucs, greedy, astar, bidirectional, jps, "
+                        "a comma-separated list, or all (default)")
+    p.add_argument("--heuristic", default="auto",
+                   help="manhattan, octile, euclidean or zero (default: the tightest one)")
+    p.add_argument("--diagonal", action=argparse.BooleanOptionalAction, default=None,
+                   help="allow diagonal moves (default: yes for .map files, no otherwise)")
+    p.add_argument("--png", metavar="FILE", help="write a picture (a sheet for several)")
+    p.add_argument("--gif", metavar="FILE", help="write an animation of the exploration")
+    p.add_argument("--show", action="store_true", help="draw the result in the terminal")
+    p.add_argument("--save", metavar="FILE", help="write the grid as a text maze file")
+    p.set_defaults(func=run)
+
+
+def parse_cell(text: str, what: str) -> Cell:
+    """``"X,Y"`` as a cell; a one-line error otherwise."""
+    parts = text.replace(" ", "").split(",")
+    try:
+        x, y = (int(v) for v in parts)
+    except ValueError:
+        raise CliError(f"{what} must be X,Y (two whole numbers), got {text!r}") from None
+    return (x, y)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"WxH"`` as (width, height)."""
+    parts = text.lower().split("x")
+    try:
+        w, h = (int(v) for v in parts)
+    except ValueError:
+        raise CliError(f"--size must be WxH, e.g. 41x21, got {text!r}") from None
+    if not (1 <= w <= 4096 and 1 <= h <= 4096):
+        raise CliError(f"--size must be between 1x1 and 4096x4096, got {text}")
+    return w, h
+
+
+def load_grid(args: argparse.Namespace) -> tuple[Grid, Cell | None, Cell | None, str]:
+    """The grid the arguments ask for, any start/goal marked in a file, and a description."""
+    from pathlib import Path
+
+    from plies.pathfinding.generators import perfect_maze, random_grid
+    from plies.pathfinding.mapfile import load_map
+    from plies.pathfinding.mazefile import load_maze
+
+    if args.map:
+        path = Path(args.map)
+        try:
+            with path.open("rb") as fh:
+                head = fh.read(5)
+        except OSError as exc:
+            raise CliError(f"{path}: {exc.strerror or 'cannot read file'}") from None
+        if head.lower() == b"type ":
+            grid = load_map(path)
+            if args.diagonal is False:
+                grid = grid.with_diagonal(False)
+            return grid, None, None, path.name
+        maze = load_maze(path, bool(args.diagonal))
+        return maze.grid, maze.start, maze.goal, path.name
+    w, h = parse_size(args.size or "41x21")
+    diagonal = bool(args.diagonal)
+    if args.perfect or (args.density is None and args.size is None):
+        method = args.perfect or "backtracker"
+        grid = perfect_maze(w, h, method, args.seed, diagonal)
+        return grid, None, None, f"{w}x{h} perfect maze ({method})"
+    density = 0.25 if args.density is None else args.density
+    grid = random_grid(w, h, density, args.seed, diagonal)
+    return grid, None, None, f"{w}x{h} random grid, density {density:g}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Build the grid, run the algorithms, print the table and write pictures."""
+    from plies.pathfinding.errors import PathfindingError
+
+    try:
+        return _run(args)
+    except PathfindingError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The body of ``run``; path-finding errors become one-line CLI errors there."""
+    from plies.pathfinding.algorithms import run_algorithm, select, unsupported
+    from plies.pathfinding.endpoints import default_endpoints
+    from plies.pathfinding.grid_problem import GridProblem
+    from plies.pathfinding.mazefile import save_maze
+    from plies.pathfinding.report import format_table, result_row
+    from plies.pathfinding.result import SearchResult
+
+    algorithms = select(args.algorithm)
+    if not algorithms:
+        raise CliError("--algorithm names no algorithm")
+    grid, start, goal, description = load_grid(args)
+    if (args.start is None or args.goal is None) and (start is None or goal is None):
+        default_start, default_goal = default_endpoints(grid)
+        start = start or default_start
+        goal = goal or default_goal
+    if args.start is not None:
+        start = parse_cell(args.start, "--from")
+    if args.goal is not None:
+        goal = parse_cell(args.goal, "--to")
+    assert start is not None and goal is not None
+    problem = GridProblem(grid, start, goal, args.heuristic)
+    if args.save:
+        save_maze(grid, args.save, start, goal)
+    moves = "8-connected" if grid.diagonal else "4-connected"
+    print(
+        f"{description}: {grid.width}x{grid.height}, {moves}, {grid.count_free():,} free cells; "
+        f"from {start[0]},{start[1]} to {goal[0]},{goal[1]}; heuristic {problem.heuristic_name}"
+    )
+    if not problem.heuristic_admissible:
+        print(f"note: {problem.heuristic_name} overestimates here: A* may miss the cheapest path")
+    explicit = args.algorithm.strip().lower() != "all"
+    results: list[tuple[str, SearchResult[Any]]] = []
+    rows: list[list[str]] = []
+    for alg in algorithms:
+        reason = unsupported(alg, problem)
+        if reason is not None:
+            if explicit:
+                raise CliError(f"{alg.name} cannot run here: {reason}")
+            rows.append([alg.name, f"n/a ({reason})", "", "", "", ""])
+            continue
+        result = run_algorithm(alg, problem)
+        results.append((alg.name, result))
+        rows.append(result_row(alg.name, result))
+    print(format_table(rows))
+    if args.show:
+        _show(grid, results, start, goal)
+    if args.png:
+        _png(args.png, grid, results, start, goal, description)
+        print(f"wrote {args.png}")
+    if args.gif:
+        from plies.pathfinding.render.animation import save_gif
+
+        names = [n for n, _ in results]
+        frames = save_gif(
+            args.gif, grid, [r for _, r in results], start, goal,
+            titles=None if len(results) == 1 else names,
+        )
+        print(f"wrote {args.gif} ({frames} frames)")
+    return 0
+
+
+def _show(grid: Grid, results: list[tuple[str, Any]], start: Cell, goal: Cell) -> None:
+    """Print each result as a coloured picture."""
+    from rich.console import Console
+
+    from plies.pathfinding.render.terminal import render_text
+
+    console = Console(highlight=False)
+    for name, result in results:
+        console.print(f"[bold]{name}[/bold]")
+        console.print(render_text(grid, result, start, goal), end="", soft_wrap=True)
+
+
+def _png(path: str, grid: Grid, results: list[tuple[str, Any]], start: Cell, goal: Cell,
+         description: str) -> None:
+    """Write one picture, or a sheet when there are several results."""
+    from plies.pathfinding.algorithms import get_algorithm
+    from plies.pathfinding.render.grid_picture import draw_grid
+    from plies.pathfinding.render.sheet import Panel, compose, result_lines
+
+    try:
+        if len(results) == 1:
+            draw_grid(grid, results[0][1], start, goal).save(path, format="PNG")
+            return
+        panels = [
+            Panel(draw_grid(grid, r, start, goal, max_px=360), get_algorithm(n).title,
+                  result_lines(r))
+            for n, r in results
+        ]
+        compose(panels, heading=description).save(path, format="PNG")
+    except OSError as exc:
+        raise CliError(f"{path}: {exc.strerror or exc}") from None

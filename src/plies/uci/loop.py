@@ -8,6 +8,8 @@ loop carries on with its state intact.
 
 The engine is created and compiled in a background thread as soon as the
 loop starts; ``isready`` (and anything that needs the engine) waits for it.
+Even the board is imported lazily, so ``uci`` is answered at once while
+numba loads.
 A search started with ``go infinite`` or ``go ponder`` holds its
 ``bestmove`` until ``stop`` (or ``ponderhit``), as the protocol demands.
 """
@@ -21,7 +23,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import plies
-from plies.board import Board, IllegalMoveError, InvalidFenError, Move
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.lines import bestmove_line, info_line
 from plies.uci.options import OptionValue, UciOption, find_option
@@ -49,6 +50,7 @@ from plies.uci.protocol import (
 )
 
 if TYPE_CHECKING:
+    from plies.board import Board, Move
     from plies.engine import Engine, Info, Limit, SearchResult
 
 ENGINE_NAME = f"plies {plies.__version__}"
@@ -100,7 +102,7 @@ class UciLoop:
     def __init__(self, out: Output, engine_factory: EngineFactory | None = None) -> None:
         """Set up the start position; call :meth:`run` (or :meth:`handle`) to drive it."""
         self.out = out
-        self.board = Board()
+        self._board: Board | None = None
         self.values: dict[str, OptionValue] = {o.name: o.default for o in OPTIONS}
         self._factory = engine_factory or _default_factory
         self._engine: Engine | None = None
@@ -109,6 +111,20 @@ class UciLoop:
         self._warm_thread: threading.Thread | None = None
         self._search: _Search | None = None
         self._state_lock = threading.Lock()
+
+    @property
+    def board(self) -> Board:
+        """The current position (the start position until ``position`` says otherwise)."""
+        if self._board is None:
+            from plies.board import Board
+
+            self._board = Board()
+        return self._board
+
+    @board.setter
+    def board(self, board: Board) -> None:
+        """Replace the current position."""
+        self._board = board
 
     # -- engine start-up -------------------------------------------------------
 
@@ -122,6 +138,9 @@ class UciLoop:
     def _warm_up(self) -> None:
         """Thread body: build the engine and compile its search."""
         try:
+            from plies.board import Board
+
+            Board()  # loads the board's compiled core before anything waits for it
             hash_mb = self.values["Hash"]
             engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
             engine.set_option("Move Overhead", self.values["Move Overhead"])
@@ -228,6 +247,8 @@ class UciLoop:
 
     def position(self, command: Position) -> None:
         """Set the position; stop at the first illegal move; keep the old one on a bad FEN."""
+        from plies.board import Board, IllegalMoveError, InvalidFenError
+
         try:
             board = Board(command.fen)
         except InvalidFenError as exc:
@@ -292,6 +313,8 @@ class UciLoop:
 
     def _searchmoves(self, board: Board, texts: tuple[str, ...]) -> list[Move] | None:
         """The legal moves among ``searchmoves`` (None: search everything)."""
+        from plies.board import IllegalMoveError, Move
+
         if not texts:
             return None
         moves: list[Move] = []

@@ -66,20 +66,22 @@ class EngineAgent(Agent):
         depth = self.depth if self.depth is not None else b.depth
         nodes = self.nodes_limit if self.nodes_limit is not None else b.nodes
         movetime = self.movetime_ms if self.movetime_ms is not None else b.movetime_ms
-        clocks: dict[str, int | None] = {}
-        if b.time_left_ms is not None:
-            own, opp = b.time_left_ms, b.opponent_time_ms
-            white = board.turn == WHITE
-            clocks = {
-                "wtime": own if white else opp,
-                "btime": opp if white else own,
-                "winc": b.increment_ms,
-                "binc": b.increment_ms,
-                "movestogo": b.moves_to_go,
-            }
-        if depth is None and nodes is None and movetime is None and not clocks:
-            movetime = DEFAULT_MOVETIME_MS
-        return Limit(depth=depth, nodes=nodes, movetime=movetime, **clocks)
+        if b.time_left_ms is None:
+            if depth is None and nodes is None and movetime is None:
+                movetime = DEFAULT_MOVETIME_MS
+            return Limit(depth=depth, nodes=nodes, movetime=movetime)
+        own, opp = b.time_left_ms, b.opponent_time_ms
+        white = board.turn == WHITE
+        return Limit(
+            depth=depth,
+            nodes=nodes,
+            movetime=movetime,
+            wtime=own if white else opp,
+            btime=opp if white else own,
+            winc=b.increment_ms,
+            binc=b.increment_ms,
+            movestogo=b.moves_to_go,
+        )
 
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
         """Search with the engine; report each finished iteration to ``on_info``."""

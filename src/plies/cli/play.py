@@ -1,0 +1,112 @@
+"""``plies play``: play chess against the engine or any ladder agent in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.agents.base import Agent
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``play`` subcommand."""
+    p = subparsers.add_parser(
+        "play",
+        help="play chess against plies in the terminal",
+        description="Play a game in the terminal. Moves in SAN (Nf3) or UCI (g1f3); "
+        "type 'help' during the game for commands (undo, hint, flip, fen, pgn, resign, new).",
+    )
+    p.add_argument("--color", "--colour", dest="color", choices=("white", "black", "random"),
+                   default="white", help="your side (default white)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--agent", metavar="NAME",
+                     help="opponent: random, capture, minimax[:depth=N], alphabeta[:depth=N], "
+                     "engine[:depth=N,...]")
+    who.add_argument("--level", type=int, metavar="N",
+                     help="the engine searching N plies deep (1 = weakest)")
+    p.add_argument("--time", type=float, metavar="SECONDS",
+                   help="thinking time per move (default: 1 s for the engine)")
+    p.add_argument("--fen", metavar="FEN", help="start from this position")
+    p.add_argument("--ascii", action="store_true", help="plain letters, no Unicode or colours")
+    p.add_argument("--seed", type=int, metavar="S", help="seed for the agent and --color random")
+    p.set_defaults(func=run)
+
+
+def _engine_available() -> bool:
+    """True if :mod:`plies.engine` can be imported."""
+    try:
+        from plies.engine import Engine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
+    """The agent to play against, and a note if a fallback was used."""
+    from plies.agents.registry import agent_from_spec, make_agent
+
+    if args.agent:
+        if args.agent.split(":")[0].strip().lower() == "engine" and not _engine_available():
+            raise CliError("the engine is not available in this installation")
+        try:
+            return agent_from_spec(args.agent, seed=args.seed), ""
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    if not _engine_available():
+        return make_agent("alphabeta", {"depth": 3}, seed=args.seed), (
+            "The engine is not available; playing alphabeta (depth 3) instead."
+        )
+    options = {"level": args.level} if args.level is not None else {}
+    try:
+        return make_agent("engine", options, seed=args.seed), ""
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _hinter(seed: int | None) -> Agent:
+    """The agent that gives hints: the engine if present, else alpha-beta at depth 3."""
+    from plies.agents.registry import make_agent
+
+    if _engine_available():
+        return make_agent("engine", {}, seed=seed)
+    return make_agent("alphabeta", {"depth": 3}, seed=seed)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the session."""
+    from rich.console import Console
+
+    from plies.play.session import PlaySession, Settings
+
+    if args.level is not None and args.level < 1:
+        raise CliError("--level must be at least 1")
+    if args.time is not None and args.time <= 0:
+        raise CliError("--time must be positive")
+    if args.fen is not None:
+        from plies.board import Board, InvalidFenError
+
+        try:
+            board = Board(args.fen)
+        except InvalidFenError as exc:
+            raise CliError(f"bad --fen: {exc}") from None
+        if board.is_game_over():
+            raise CliError("the --fen position is already over")
+    agent, note = _opponent(args)
+    console = Console(highlight=False, no_color=args.ascii)
+    if note:
+        console.print(note)
+    settings = Settings(
+        human=args.color,
+        fen=args.fen,
+        ascii_only=args.ascii,
+        movetime_ms=round(args.time * 1000) if args.time is not None else None,
+        seed=args.seed,
+    )
+    session = PlaySession(agent, settings, console, hint_agent=lambda: _hinter(args.seed))
+    try:
+        return session.run()
+    finally:
+        agent.close()

@@ -1,0 +1,395 @@
+"""The terminal game: a human against an agent, with commands, hints and takebacks.
+
+The session reads one line at a time (a move in SAN or UCI, or a command), so
+it works the same at a keyboard and with piped input; end of input quits.
+Bad input never costs anything: one line says what was wrong and the prompt
+comes back.  While the agent thinks, its depth, score and expected line are
+shown (live on a terminal, as one summary line otherwise).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.live import Live
+from rich.text import Text
+
+from plies.agents.base import Agent, Budget, Thought
+from plies.play.render import render_board
+
+if TYPE_CHECKING:
+    from plies.board import Board
+
+HELP = """\
+Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command:
+  undo        take back your last move (and the reply)
+  hint        ask the engine for a move
+  flip        turn the board around
+  fen         show the position as FEN
+  pgn [FILE]  show the game as PGN, or save it to FILE
+  resign      give up this game
+  new         start a new game
+  help        this list
+  quit        leave (end of input does the same)"""
+
+_UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
+_SAN_RE = re.compile(
+    r"^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
+)
+
+_ENDINGS = {
+    "CHECKMATE": "checkmate",
+    "STALEMATE": "stalemate",
+    "INSUFFICIENT_MATERIAL": "insufficient material",
+    "SEVENTYFIVE_MOVES": "the seventy-five-move rule",
+    "FIVEFOLD_REPETITION": "fivefold repetition",
+    "FIFTY_MOVES": "the fifty-move rule",
+    "THREEFOLD_REPETITION": "threefold repetition",
+}
+
+
+def format_score(thought: Thought) -> str:
+    """``+0.34`` or ``mate in 3`` / ``mated in 2``, from the thinker's side."""
+    if thought.mate_in is not None:
+        n = thought.mate_in
+        return f"mate in {n}" if n > 0 else f"mated in {-n}"
+    if thought.score_cp is None:
+        return "?"
+    return f"{thought.score_cp / 100:+.2f}"
+
+
+def thought_line(board: Board, thought: Thought, max_moves: int = 8) -> str:
+    """``depth 6  score +0.34  line: Nf3 Nc6 Bb5`` (the line in SAN, legal part only)."""
+    line = []
+    b = board.copy()
+    for move in thought.pv[:max_moves]:
+        if not b.is_legal(move):
+            break
+        line.append(b.san(move))
+        b.push(move)
+    text = f"depth {thought.depth}  score {format_score(thought)}"
+    if thought.nodes:
+        text += f"  nodes {thought.nodes}"
+    if line:
+        text += "  line: " + " ".join(line)
+    return text
+
+
+@dataclass
+class Settings:
+    """What the game was started with (kept for ``new``)."""
+
+    human: str = "white"
+    fen: str | None = None
+    ascii_only: bool = False
+    movetime_ms: int | None = None
+    seed: int | None = None
+
+
+class PlaySession:
+    """One terminal session: possibly several games, until ``quit`` or end of input."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        settings: Settings,
+        console: Console | None = None,
+        read_line: Callable[[], str] | None = None,
+        hint_agent: Callable[[], Agent] | None = None,
+    ) -> None:
+        """Set up the first game; ``read_line`` returns '' at end of input."""
+        from plies.board import Board
+
+        self.agent = agent
+        self.settings = settings
+        self.console = console or Console(highlight=False)
+        self.read_line = read_line or _stdin_line
+        self._hint_factory = hint_agent
+        self._hint_agent: Agent | None = None
+        self.rng = random.Random(settings.seed)
+        self.start_fen = settings.fen or Board.STARTING_FEN
+        self.board = Board(self.start_fen)
+        self.human = 0
+        self.white_at_bottom = True
+        self.resigned: int | None = None
+        self.colour = self.console.is_terminal and not settings.ascii_only
+        self._new_game()
+
+    # -- game state --------------------------------------------------------------
+
+    def _new_game(self) -> None:
+        """Reset the board and pick the human's colour."""
+        from plies.board import BLACK, WHITE, Board
+
+        choice = self.settings.human
+        if choice == "random":
+            choice = self.rng.choice(["white", "black"])
+        self.human = WHITE if choice == "white" else BLACK
+        self.white_at_bottom = self.human == WHITE
+        self.board = Board(self.start_fen)
+        self.resigned = None
+        self.agent.reset(self.settings.seed)
+
+    def ending(self) -> str | None:
+        """Why the game is over (with the result), or None while it goes on."""
+        if self.resigned is not None:
+            loser = _colour_name(self.resigned)
+            winner = _colour_name(1 - self.resigned)
+            return f"{loser} resigns. {winner} wins ({'1-0' if self.resigned else '0-1'})."
+        outcome = self.board.outcome(claim_draw=True)
+        if outcome is None:
+            return None
+        why = _ENDINGS.get(outcome.termination.name, outcome.termination.name.lower())
+        if outcome.winner is None:
+            return f"Draw by {why} (1/2-1/2)."
+        return f"{_colour_name(outcome.winner)} wins by {why} ({outcome.result()})."
+
+    def result(self) -> str:
+        """PGN result of the game so far."""
+        if self.resigned is not None:
+            return "0-1" if self.resigned == 0 else "1-0"
+        outcome = self.board.outcome(claim_draw=True)
+        return outcome.result() if outcome is not None else "*"
+
+    # -- output ------------------------------------------------------------------
+
+    def say(self, text: str, style: str = "") -> None:
+        """Print one line."""
+        self.console.print(Text(text, style=style if self.colour else ""))
+
+    def show(self) -> None:
+        """Draw the board with the last move and check status."""
+        self.console.print(
+            render_board(self.board, self.white_at_bottom, self.settings.ascii_only, self.colour)
+        )
+        notes = []
+        if self.board.move_stack:
+            b = self.board.copy()
+            last = b.pop()
+            mover = "You" if b.turn == self.human else "plies"
+            notes.append(f"Last move: {b.san(last)} ({mover})")
+        if self.board.is_check():
+            notes.append("Check!")
+        if notes:
+            self.say("   ".join(notes), "bold")
+
+    # -- the loop ----------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until ``quit`` or end of input; return the exit status (0)."""
+        self.say(f"You play {_colour_name(self.human)} against {self.agent.name}. "
+                 "Type 'help' for commands.")
+        shown = False
+        while True:
+            ending = self.ending()
+            if ending is None and self.board.turn != self.human:
+                self._agent_move()
+                shown = False
+                continue
+            if not shown:
+                self.show()
+                shown = True
+            if ending is not None:
+                self.say(f"Game over: {ending}", "bold")
+                self.say("Type 'new' to play again, 'undo', 'pgn [FILE]' or 'quit'.")
+            prompt = "> " if ending is not None else f"Your move ({_colour_name(self.human)}): "
+            self.console.print(prompt, end="")
+            line = self.read_line()
+            if line == "":
+                self.console.print()
+                self.say("Bye.")
+                return 0
+            if not self.console.is_terminal:
+                self.console.print(line.rstrip("\n"))  # echo piped input so a log reads well
+            outcome = self._handle(line.strip(), ending is not None)
+            if outcome == "quit":
+                self.say("Bye.")
+                return 0
+            if outcome == "redraw":
+                shown = False
+
+    def _handle(self, text: str, over: bool) -> str:
+        """Act on one input line; return 'quit', 'redraw' or '' (prompt again)."""
+        if not text:
+            return ""
+        word, _, arg = text.partition(" ")
+        command = word.lower()
+        if command in ("quit", "exit", "q"):
+            return "quit"
+        if command == "help":
+            self.say(HELP)
+            return ""
+        if command == "flip":
+            self.white_at_bottom = not self.white_at_bottom
+            return "redraw"
+        if command == "fen":
+            self.say(self.board.fen())
+            return ""
+        if command == "pgn":
+            return self._pgn(arg.strip())
+        if command == "new":
+            self._new_game()
+            self.say(f"New game: you play {_colour_name(self.human)}.")
+            return "redraw"
+        if command == "undo":
+            return self._undo()
+        if command == "resign":
+            if over:
+                self.say("The game is already over.")
+                return ""
+            self.resigned = self.human
+            return "redraw"
+        if command == "hint":
+            if over:
+                self.say("The game is over; no hint needed.")
+                return ""
+            self._hint()
+            return ""
+        if over:
+            self.say(f"The game is over; '{text}' is not a command here. Try 'new' or 'help'.")
+            return ""
+        return self._human_move(text)
+
+    def _human_move(self, text: str) -> str:
+        """Parse and play the human's move, or explain in one line why not."""
+        from plies.board import IllegalMoveError
+
+        move = None
+        looks_uci = bool(_UCI_RE.match(text.lower()))
+        try:
+            move = self.board.parse_uci(text.lower()) if looks_uci else self.board.parse_san(text)
+        except IllegalMoveError as exc:
+            if "ambiguous" in str(exc):
+                self.say(f"Ambiguous move: {text} (say which piece, e.g. Nbd2 or R1e2).")
+            elif looks_uci or _SAN_RE.match(text):
+                self.say(f"Illegal move: {text}.")
+            else:
+                self.say(f"Not a move or command: {text!r} (type 'help').")
+            return ""
+        self.board.push(move)
+        return "redraw"
+
+    def _undo(self) -> str:
+        """Take back the human's last move and the agent's reply to it."""
+        if self.resigned is not None:
+            self.resigned = None
+            self.say("Resignation withdrawn.")
+            return "redraw"
+        # Pop back to just before the human's most recent move.
+        probe = self.board.copy()
+        count = 0
+        while probe.move_stack:
+            probe.pop()
+            count += 1
+            if probe.turn == self.human:
+                break
+        else:
+            self.say("Nothing to undo.")
+            return ""
+        for _ in range(count):
+            self.board.pop()
+        self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
+        return "redraw"
+
+    def _hint(self) -> None:
+        """Suggest a move (from the engine if it is available)."""
+        if self._hint_agent is None:
+            self._hint_agent = self._hint_factory() if self._hint_factory else self.agent
+        hinter = self._hint_agent
+        budget = Budget(movetime_ms=self.settings.movetime_ms or 1000)
+        move = hinter.choose(self.board.copy(), budget)
+        if not move:
+            self.say("No legal moves.")
+            return
+        extra = f" ({thought_line(self.board, hinter.last, 4)})" if hinter.last else ""
+        self.say(f"Hint: {self.board.san(move)}{extra}")
+
+    def _agent_move(self) -> None:
+        """Let the agent think (showing its progress) and play its move."""
+        board = self.board.copy()
+        ms = self.settings.movetime_ms
+        budget = Budget(movetime_ms=ms) if ms else None
+        self.agent.last = None
+        if self.console.is_terminal:
+            live = Live(Text("thinking..."), console=self.console, transient=True,
+                        refresh_per_second=8)
+
+            def update(thought: Thought) -> None:
+                """Show the latest iteration."""
+                live.update(Text("thinking: " + thought_line(board, thought), style="dim"))
+
+            self.agent.on_info = update
+            with live:
+                move = self.agent.choose(board, budget)
+            self.agent.on_info = None
+        else:
+            move = self.agent.choose(board, budget)
+        if not move or not self.board.is_legal(move):
+            # An agent must never do this; play on rather than crash the session.
+            move = self.board.legal_moves[0]
+        if self.agent.last is not None:
+            self.say(thought_line(self.board, self.agent.last), "dim")
+        self.say(f"plies plays {self.board.san(move)}", "bold")
+        self.board.push(move)
+
+    def _pgn(self, path: str) -> str:
+        """Print the game as PGN, or write it to ``path``."""
+        text = self.pgn_text()
+        if not path:
+            self.say(text)
+            return ""
+        try:
+            Path(path).write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.say(f"Cannot write {path}: {exc.strerror or exc}")
+            return ""
+        self.say(f"Saved the game to {path}.")
+        return ""
+
+    def pgn_text(self) -> str:
+        """The game so far in PGN, with headers."""
+        import datetime
+
+        from plies.board import Board
+
+        you, them = "You", f"plies ({self.agent.name})"
+        white, black = (you, them) if self.human == 0 else (them, you)
+        headers = [
+            ("Event", "plies play"),
+            ("Site", "terminal"),
+            ("Date", datetime.date.today().strftime("%Y.%m.%d")),
+            ("Round", "-"),
+            ("White", white),
+            ("Black", black),
+            ("Result", self.result()),
+        ]
+        if self.start_fen != Board.STARTING_FEN:
+            headers += [("SetUp", "1"), ("FEN", self.start_fen)]
+        ending = self.ending()
+        if ending:
+            headers.append(("Termination", "normal"))
+        start = Board(self.start_fen)
+        moves = start.variation_san(self.board.move_stack) if self.board.move_stack else ""
+        body = f"{moves} {self.result()}".strip()
+        if ending:
+            body = f"{moves} {{{ending}}} {self.result()}".strip()
+        return "\n".join(f'[{k} "{v}"]' for k, v in headers) + "\n\n" + body
+
+
+def _colour_name(color: int) -> str:
+    """'White' or 'Black'."""
+    return "White" if color == 0 else "Black"
+
+
+def _stdin_line() -> str:
+    """Read one line from standard input ('' at end of input)."""
+    import sys
+
+    sys.stdout.flush()
+    return sys.stdin.readline()

@@ -1,0 +1,134 @@
+"""``plies play`` driven through a pipe like a user script, plus the board renderer."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+from rich.console import Console
+
+from plies.agents import make_agent
+from plies.board import Board
+from plies.play.render import render_board
+from plies.play.session import PlaySession, Settings
+
+ENV = {**os.environ, "COLUMNS": "120"}
+
+
+def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``plies play`` with ``stdin`` piped in."""
+    return subprocess.run(
+        [sys.executable, "-m", "plies", "play", *args],
+        input=stdin, capture_output=True, text=True, timeout=120, env=ENV,
+    )
+
+
+def fens(stdout: str) -> list[str]:
+    """Every FEN the session printed for the ``fen`` command."""
+    out = []
+    for line in stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 6 and parts[1] in ("w", "b") and parts[0].count("/") == 7:
+            out.append(line.strip())
+    return out
+
+
+def test_scripted_session_moves_undo_bad_input_resign() -> None:
+    script = "\n".join([
+        "e4", "fen",          # our move, the reply, then the position
+        "Nf3", "undo", "fen",  # undo takes back Nf3 and the reply
+        "Ke3",                 # illegal
+        "xyzzy",               # not a move at all
+        "e2e4",                # UCI, but the pawn already left e2
+        "", "d2d4", "fen",     # UCI works; an empty line is ignored
+        "resign", "pgn", "Nf3", "quit",
+    ]) + "\n"
+    proc = play(script, "--agent", "alphabeta:depth=1")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    f = fens(out)
+    assert len(f) == 3
+    assert f[0] == f[1], "undo must restore the position after e4 and the reply"
+    board = chess.Board(f[0])
+    assert board.piece_at(chess.E4) == chess.Piece(chess.PAWN, chess.WHITE)
+    assert board.turn == chess.WHITE and board.fullmove_number == 2
+    assert chess.Board(f[2]).piece_at(chess.D2) is None  # d2d4 was played
+    assert "Took back 2 moves." in out
+    assert "Illegal move: Ke3." in out
+    assert "Not a move or command: 'xyzzy'" in out
+    assert "Illegal move: e2e4." in out
+    assert "Game over: White resigns. Black wins (0-1)." in out
+    assert "The game is over; 'Nf3' is not a command here." in out
+    assert "plies plays" in out and "depth 1" in out
+    pgn_text = out[out.index('[Event "plies play"]'):]
+    game = chess.pgn.read_game(io.StringIO(pgn_text))
+    assert game is not None and game.headers["Result"] == "0-1"
+    moves = [m.uci() for m in game.mainline_moves()]
+    assert moves[0] == "e2e4" and moves[2] == "d2d4" and len(moves) == 4
+    assert out.rstrip().endswith("Bye.")
+    assert proc.stderr == ""
+
+
+def test_end_of_input_exits_cleanly_and_black_side() -> None:
+    proc = play("fen\n", "--agent", "random", "--color", "black", "--seed", "3", "--ascii")
+    assert proc.returncode == 0, proc.stderr
+    assert "You play Black against random" in proc.stdout
+    f = fens(proc.stdout)
+    assert len(f) == 1 and chess.Board(f[0]).turn == chess.BLACK  # random moved first
+    # From Black's side rank 1 is at the top: the first board row is rank 1.
+    rows = [ln for ln in proc.stdout.splitlines() if ln.strip()[:1].isdigit()]
+    assert rows[0].strip().startswith("1") and rows[-1].strip().startswith("8")
+    assert proc.stdout.rstrip().endswith("Bye.")
+
+
+def test_checkmate_ends_the_game_with_its_reason() -> None:
+    proc = play("Rd8#\nfen\nnew\nquit\n", "--agent", "random",
+                "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Game over: White wins by checkmate (1-0)." in proc.stdout
+    assert "New game: you play White." in proc.stdout
+
+
+def test_bad_options_get_one_line() -> None:
+    for args, message in ((["--fen", "not a fen"], "bad --fen"),
+                          (["--agent", "wizard"], "unknown agent"),
+                          (["--level", "0"], "--level must be at least 1")):
+        proc = play("", *args)
+        assert proc.returncode == 2
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_session_in_process_with_hint_flip_and_pgn_file(tmp_path: Path) -> None:
+    lines = iter(["hint", "flip", "e4", f"pgn {tmp_path}/g.pgn", "undo", "undo", "quit"])
+    console = Console(record=True, width=100, force_terminal=False)
+    session = PlaySession(
+        make_agent("alphabeta", {"depth": 1}),
+        Settings(),
+        console,
+        read_line=lambda: next(lines) + "\n",
+        hint_agent=lambda: make_agent("alphabeta", {"depth": 2}),
+    )
+    assert session.run() == 0
+    text = console.export_text()
+    assert "Hint: " in text
+    assert "Nothing to undo." in text
+    assert (tmp_path / "g.pgn").read_text().startswith('[Event "plies play"]')
+
+
+def test_render_marks_last_move_and_check() -> None:
+    board = Board()
+    for san in ("f3", "e5", "g4", "Qh4#"):
+        board.push_san(san)
+    plain = render_board(board, True, ascii_only=True, colour=False).plain
+    assert "[K]" in plain  # the checked king
+    assert "(q)" in plain and "(.)" in plain  # Qd8-h4
+    flipped = render_board(board, False, ascii_only=True, colour=False).plain
+    assert flipped.splitlines()[0].split() == list("hgfedcba")
+    coloured = render_board(board, True, ascii_only=False, colour=True)
+    assert "♛" in coloured.plain and coloured.spans

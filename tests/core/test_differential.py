@@ -357,6 +357,47 @@ def test_tricky_positions(fen: str) -> None:
     _check_conversions(ours, ref)
 
 
+def _shipped_positions() -> list[tuple[str, str | None]]:
+    """(FEN, best move SAN or None) for the mate and Bratko-Kopec files in tests/data."""
+    data = DATA.parent
+    positions: list[tuple[str, str | None]] = []
+    for name in ("mate1.fen", "mate2.fen"):
+        with open(data / "mates" / name, encoding="ascii") as handle:
+            positions += [(line.strip(), None) for line in handle if line.strip()]
+    with open(data / "tactics" / "bratko-kopec.epd", encoding="ascii") as handle:
+        for line in handle:
+            if line.strip():
+                fields = line.split()
+                best = line.split(" bm ")[1].split(";")[0].split()[0]
+                positions.append((" ".join(fields[:4]) + " 0 1", best))
+    return positions
+
+
+def test_shipped_positions_agree() -> None:
+    """The mate and tactics test positions load and agree with python-chess."""
+    positions = _shipped_positions()
+    assert len(positions) == 8 + 212 + 24
+    for index, (fen, best) in enumerate(positions):
+        ours, ref = Board(fen), chess.Board(fen)
+        _compare_position(ours, ref, every_move=index % 8 == 0)
+        if best is not None:
+            assert ours.parse_san(best).uci() == ref.parse_san(best).uci(), fen
+
+
+def test_mate_in_one_positions_have_a_mate() -> None:
+    """Every mate1.fen position has a move after which the board reports checkmate."""
+    for fen, _ in _shipped_positions()[:8]:
+        board = Board(fen)
+        mates = []
+        for move in board.legal_moves:
+            board.push(move)
+            if board.is_checkmate():
+                mates.append(move)
+            board.pop()
+        assert mates, fen
+        assert all(board.san(move).endswith("#") for move in mates), fen
+
+
 def test_variation_san_matches() -> None:
     """variation_san agrees with python-chess from either side to move."""
     for mode, index in [("tactical", i) for i in range(6)]:

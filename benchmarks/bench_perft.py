@@ -8,7 +8,11 @@ counts as well) runs when /usr/games/stockfish exists. Finally the command
 ``plies perft 1`` is timed as a fresh process: warm (numba cache present) and,
 unless --quick or --no-cold, cold (empty cache in a temporary NUMBA_CACHE_DIR).
 
-Usage: python benchmarks/bench_perft.py [--depth N] [--peer-depth N] [--quick] [--no-cold]
+Each perft is repeated (--repeat, best time kept) because the machine is
+shared; the load average is printed so that figures can be read in context.
+
+Usage: python benchmarks/bench_perft.py [--depth N] [--peer-depth N] [--repeat N]
+                                        [--quick] [--no-cold]
 """
 
 from __future__ import annotations
@@ -93,22 +97,33 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
     return nodes
 
 
-def time_plies(fen: str, depth: int) -> Run:
-    """Time plies.perft on a fresh board (already compiled)."""
+def best(runs: list[Run]) -> Run:
+    """The fastest of repeated runs (the least disturbed by other processes)."""
+    return min(runs, key=lambda run: run.seconds)
+
+
+def time_plies(fen: str, depth: int, repeat: int) -> Run:
+    """Time plies.perft on a fresh board (already compiled), best of ``repeat``."""
     from plies import Board, perft
 
-    board = Board(fen)
-    start = time.perf_counter()
-    nodes = perft(board, depth)
-    return Run("plies", depth, nodes, time.perf_counter() - start)
+    runs = []
+    for _ in range(repeat):
+        board = Board(fen)
+        start = time.perf_counter()
+        nodes = perft(board, depth)
+        runs.append(Run("plies", depth, nodes, time.perf_counter() - start))
+    return best(runs)
 
 
-def time_python_chess(fen: str, depth: int) -> Run:
-    """Time the python-chess bulk-counting perft."""
-    board = chess.Board(fen)
-    start = time.perf_counter()
-    nodes = python_chess_perft(board, depth)
-    return Run("python-chess", depth, nodes, time.perf_counter() - start)
+def time_python_chess(fen: str, depth: int, repeat: int) -> Run:
+    """Time the python-chess bulk-counting perft, best of ``repeat``."""
+    runs = []
+    for _ in range(repeat):
+        board = chess.Board(fen)
+        start = time.perf_counter()
+        nodes = python_chess_perft(board, depth)
+        runs.append(Run("python-chess", depth, nodes, time.perf_counter() - start))
+    return best(runs)
 
 
 class Stockfish:
@@ -202,10 +217,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, help="plies (and Stockfish) depth for every position")
     parser.add_argument("--peer-depth", type=int, help="python-chess depth for every position")
-    parser.add_argument("--quick", action="store_true", help="shallow depths, no cold start")
+    parser.add_argument("--repeat", type=int, help="runs per measurement, best kept (default 2)")
+    parser.add_argument("--quick", action="store_true", help="shallow, one run, no cold start")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
     args = parser.parse_args()
 
+    repeat = max(1, args.repeat or (1 if args.quick else 2))
     counts = known_counts()
     start = time.perf_counter()
     from plies import Board, perft
@@ -216,7 +233,8 @@ def main() -> int:
     first_call = time.perf_counter() - start
     print(
         f"import plies: {imported:.3f} s; first perft call (compile or cache load): "
-        f"{first_call:.3f} s; python {sys.version.split()[0]}, {os.cpu_count()} cpus"
+        f"{first_call:.3f} s; python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
+        f"load average {os.getloadavg()[0]:.2f}, best of {repeat}"
     )
 
     stockfish = Stockfish(STOCKFISH) if os.path.exists(STOCKFISH) else None
@@ -230,16 +248,16 @@ def main() -> int:
             peer_depth = args.peer_depth or (pos.peer_depth - 1 if args.quick else pos.peer_depth)
             peer_depth = min(peer_depth, depth)
             expected = counts.get(pos.fen, {})
-            deep = time_plies(pos.fen, depth)
+            deep = time_plies(pos.fen, depth, repeat)
             print_run(pos.name, deep, expected.get(depth), None)
-            same = time_plies(pos.fen, peer_depth) if peer_depth != depth else deep
+            same = time_plies(pos.fen, peer_depth, repeat) if peer_depth != depth else deep
             if same is not deep:
                 print_run(pos.name, same, expected.get(peer_depth), None)
-            print_run(
-                pos.name, time_python_chess(pos.fen, peer_depth), expected.get(peer_depth), same
-            )
+            peer = time_python_chess(pos.fen, peer_depth, repeat)
+            print_run(pos.name, peer, expected.get(peer_depth), same)
             if stockfish is not None:
-                print_run(pos.name, stockfish.perft(pos.fen, depth), expected.get(depth), deep)
+                runs = [stockfish.perft(pos.fen, depth) for _ in range(repeat)]
+                print_run(pos.name, best(runs), expected.get(depth), deep)
     finally:
         if stockfish is not None:
             stockfish.close()

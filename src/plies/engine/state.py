@@ -1,0 +1,52 @@
+"""The arrays a compiled search works in, owned by one ``Engine`` across searches."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from plies.core import tt
+from plies.core.search import I_SIZE, MAX_PLY
+
+_BUF = 256
+
+
+class SearchArrays:
+    """Transposition table, move-ordering memory and per-ply scratch buffers."""
+
+    def __init__(self, hash_mb: int) -> None:
+        """Allocate everything; the table gets ``hash_mb`` megabytes."""
+        self.tt_keys, self.tt_data = tt.allocate(hash_mb)
+        self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
+        self.history = np.zeros((2, 64, 64), dtype=np.int64)
+        self.counter = np.zeros((13, 64), dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64)
+        self.pv_len = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 2, _BUF), dtype=np.int64)
+        self.scores = np.zeros((MAX_PLY + 2, _BUF), dtype=np.int64)
+        self.quiets = np.zeros((MAX_PLY + 2, 64), dtype=np.int64)
+        self.evals = np.zeros(MAX_PLY + 2, dtype=np.int64)
+        self.probes = np.zeros((MAX_PLY + 2, tt.P_SIZE), dtype=np.int64)
+        self.info = np.zeros(I_SIZE, dtype=np.int64)
+        self.root_moves = np.zeros(_BUF, dtype=np.int64)
+
+    def resize_table(self, hash_mb: int) -> None:
+        """Replace the transposition table with an empty one of ``hash_mb`` MB."""
+        self.tt_keys, self.tt_data = tt.allocate(hash_mb)
+
+    def clear(self) -> None:
+        """Forget everything learned (new game)."""
+        self.tt_keys.fill(0)
+        self.tt_data.fill(0)
+        self.killers.fill(0)
+        self.history.fill(0)
+        self.counter.fill(0)
+
+    def new_search(self) -> None:
+        """Prepare for the next search: fresh killers, history kept but damped."""
+        self.killers.fill(0)
+        self.history //= 2
+        self.pv_len.fill(0)
+
+    def table_megabytes(self) -> float:
+        """Size of the transposition table in MB."""
+        return (self.tt_keys.nbytes + self.tt_data.nbytes) / (1024 * 1024)

@@ -90,6 +90,13 @@ class Agent(ABC):
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
         """Return the move to play in ``board`` (never illegal while a legal one exists)."""
 
+    def warm_up(self) -> None:
+        """Pay one-off costs (compiling the board code) now rather than on the first move."""
+        from plies.board import Board
+
+        self.choose(Board(), Budget(depth=1))
+        self.last = None
+
     def stop(self) -> None:
         """Ask a running ``choose`` (maybe in another thread) to return as soon as it can."""
         self._stop.set()

@@ -51,6 +51,10 @@ class EngineAgent(Agent):
             self._engine = Engine(self.hash_mb)
         return self._engine
 
+    def warm_up(self) -> None:
+        """Compile the engine now (the first search would otherwise pay for it)."""
+        self.engine.warm_up()
+
     def reset(self, seed: int | None = None) -> None:
         """Start a new game: clear the engine's tables."""
         super().reset(seed)

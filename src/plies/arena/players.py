@@ -17,7 +17,7 @@ import shlex
 import shutil
 import threading
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -163,6 +163,9 @@ class AgentPlayer(Player):
 
         self.name = name
         self.agent: Agent = make_agent(agent, options)
+        # Limits given to this player explicitly win over the match-wide ones.
+        self._own_limits = {k for k in options if k in ("depth", "nodes", "movetime", "level")}
+        self.agent.warm_up()
         self._mirror: Board | None = None
         self._moves: list[chess.Move] = []
         self._root_fen = ""
@@ -203,7 +206,7 @@ class AgentPlayer(Player):
             timer.daemon = True
             timer.start()
         try:
-            choice = self.agent.choose(mirror.copy(), request.budget)
+            choice = self.agent.choose(mirror.copy(), self._budget(request.budget))
         except Exception as exc:  # an agent bug costs its game, not the match
             raise PlayerError("crash", f"{type(exc).__name__}: {exc}") from exc
         finally:
@@ -225,6 +228,16 @@ class AgentPlayer(Player):
             return MoveReply(chess.Move.from_uci(choice.uci()), score, depth)
         except ValueError:
             return MoveReply(None)
+
+    def _budget(self, budget: Budget) -> Budget:
+        """The match budget without the limits this player has set for itself."""
+        if "depth" in self._own_limits or "level" in self._own_limits:
+            budget = replace(budget, depth=None)
+        if "nodes" in self._own_limits:
+            budget = replace(budget, nodes=None)
+        if "movetime" in self._own_limits:
+            budget = replace(budget, movetime_ms=None)
+        return budget
 
     def abort(self) -> None:
         """Stop the agent's search."""

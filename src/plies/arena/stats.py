@@ -223,7 +223,7 @@ def format_elo(value: float) -> str:
     """Render an Elo figure for a table: signed, one decimal, or +inf/-inf."""
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.1f}"
+    return f"{round(value, 1) + 0.0:+.1f}"  # adding 0.0 turns -0.0 into 0.0
 
 
 __all__ = [

@@ -363,8 +363,8 @@ def _negamax(
                 return 0
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
-        # Step 6: razoring: hopeless at depth 1-2, verify with quiescence.
-        if depth <= 2 and static + 250 * depth <= alpha:
+        # Step 6: razoring: hopeless at depth 1, verify with quiescence.
+        if depth == 1 and static + 300 <= alpha:
             score = _qsearch(bb, mb, st, hist, keys, att, tt_keys, tt_data, pv, pv_len, moves,
                              scores, probes, info, alpha, alpha + 1, ply)  # fmt: skip
             if score <= alpha:
@@ -427,18 +427,23 @@ def _negamax(
         m = buf[i]
         order = sc[i]
         noisy = (m >> 14) & 3 != 0
+        prunable = False
         if best > -MATE_BOUND and not checked:
             if not noisy:
-                # Late-move pruning and futility pruning of quiet moves.
+                # Late-move and futility pruning of quiet moves (checks are exempt,
+                # which is only known after making the move).
                 if depth <= 8 and searched >= lmp_limit:
-                    continue
-                if depth <= 6 and static + 100 + 100 * depth <= alpha:
-                    continue
+                    prunable = True
+                elif depth <= 6 and static + 100 + 100 * depth <= alpha:
+                    prunable = True
             elif order < _GOOD_CAPTURE and depth <= 6 and not see_ge(bb, mb, att, m, -90 * depth):
                 # A losing capture at shallow depth, unless the loss is small.
                 continue
         make_move(bb, mb, st, hist, keys, m)
         gives_check = in_check(bb, st, att)
+        if prunable and not gives_check:
+            unmake_move(bb, mb, st, hist, keys)
+            continue
         new_depth = depth - 1
         if searched == 0:
             score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,

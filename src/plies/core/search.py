@@ -432,8 +432,9 @@ def _negamax(
             if not noisy:
                 # Late-move and futility pruning of quiet moves (checks are exempt,
                 # which is only known after making the move).
-                if (depth <= 8 and searched >= lmp_limit) or (depth <= 6 and static + 100 + 100 * depth <= alpha):
-                    prunable = True
+                late = depth <= 8 and searched >= lmp_limit
+                futile = depth <= 6 and static + 100 + 100 * depth <= alpha
+                prunable = late or futile
             elif order < _GOOD_CAPTURE and depth <= 6 and not see_ge(bb, mb, att, m, -90 * depth):
                 # A losing capture at shallow depth, unless the loss is small.
                 continue

@@ -72,6 +72,7 @@ class Grid:
             self._weights = ws
         self._padded: tuple[bytearray, list[float]] | None = None
         self._move_masks: tuple[bytes, list[tuple[tuple[int, float], ...]]] | None = None
+        self._split_moves: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
 
     # -- construction helpers -------------------------------------------------
 
@@ -290,6 +291,23 @@ class Grid:
             ]
             self._move_masks = (mask.tobytes(), table)
         return self._move_masks
+
+    def split_moves(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Per move mask, the index offsets of its straight moves and of its diagonal moves.
+
+        Lets a kernel add the step cost once per expansion instead of once per
+        neighbour.  Cached.
+        """
+        if self._split_moves is None:
+            _, table = self.move_masks()
+            self._split_moves = [
+                (
+                    tuple(off for off, cost in moves if cost == 1.0),
+                    tuple(off for off, cost in moves if cost != 1.0),
+                )
+                for moves in table
+            ]
+        return self._split_moves
 
     def to_padded(self, cell: Cell) -> int:
         """Index of ``cell`` in the padded layout."""

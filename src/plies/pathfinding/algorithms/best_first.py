@@ -24,6 +24,11 @@ S = TypeVar("S", bound=Hashable)
 # rounding in different sums of the same steps never reopens a node.
 REOPEN_EPSILON = 1e-9
 
+# Priorities are rounded with ``(f + TIE_SHIFT) - TIE_SHIFT`` (to a multiple of
+# 2**-32 below 2**20), so two sums of the same steps taken in a different
+# order, which differ in the last bits, still count as a tie.
+TIE_SHIFT = 2.0**20
+
 
 def best_first_search(
     problem: Problem[S, Any],
@@ -36,6 +41,7 @@ def best_first_search(
     """Run best-first search with priority ``g_weight * g + h_weight * h``."""
     start = problem.initial
     f0 = h_weight * problem.heuristic(start) if h_weight else 0.0
+    f0 = (f0 + TIE_SHIFT) - TIE_SHIFT
     g: dict[S, float] = {start: 0.0}
     parent: dict[S, S | None] = {start: None}
     closed: set[S] = set()
@@ -88,6 +94,7 @@ def best_first_search(
             g[nxt] = ng
             parent[nxt] = state
             f = g_weight * ng + (h_weight * problem.heuristic(nxt) if h_weight else 0.0)
+            f = (f + TIE_SHIFT) - TIE_SHIFT
             bucket = buckets.get(f)  # type: ignore[assignment]
             if bucket is None:
                 buckets[f] = [nxt]

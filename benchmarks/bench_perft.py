@@ -8,8 +8,11 @@ counts as well) runs when /usr/games/stockfish exists. Finally the command
 ``plies perft 1`` is timed as a fresh process: warm (numba cache present) and,
 unless --quick or --no-cold, cold (empty cache in a temporary NUMBA_CACHE_DIR).
 
-Each perft is repeated (--repeat, best time kept) because the machine is
-shared; the load average is printed so that figures can be read in context.
+Each perft is repeated (--repeat, best kept) because the machine may be
+shared. Rates are nodes per CPU second of the process doing the counting
+(process time for plies and python-chess, /proc CPU ticks for Stockfish), so
+that other load on the machine does not skew the ratios; wall seconds are
+printed beside them, with the load average.
 
 Usage: python benchmarks/bench_perft.py [--depth N] [--peer-depth N] [--repeat N]
                                         [--quick] [--no-cold]
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -63,11 +67,15 @@ class Run:
     depth: int
     nodes: int
     seconds: float
+    """Wall-clock seconds."""
+    cpu: float | None
+    """CPU seconds of the counting process, when known."""
 
     @property
     def nps(self) -> float:
-        """Nodes per second."""
-        return self.nodes / self.seconds if self.seconds > 0 else float("inf")
+        """Nodes per CPU second (per wall second when CPU time is unknown)."""
+        spent = self.cpu if self.cpu else self.seconds
+        return self.nodes / spent if spent > 0 else float("inf")
 
 
 def known_counts() -> dict[str, dict[int, int]]:
@@ -99,7 +107,7 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
 
 def best(runs: list[Run]) -> Run:
     """The fastest of repeated runs (the least disturbed by other processes)."""
-    return min(runs, key=lambda run: run.seconds)
+    return max(runs, key=lambda run: run.nps)
 
 
 def time_plies(fen: str, depth: int, repeat: int) -> Run:
@@ -109,9 +117,10 @@ def time_plies(fen: str, depth: int, repeat: int) -> Run:
     runs = []
     for _ in range(repeat):
         board = Board(fen)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         nodes = perft(board, depth)
-        runs.append(Run("plies", depth, nodes, time.perf_counter() - start))
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        runs.append(Run("plies", depth, nodes, wall, cpu))
     return best(runs)
 
 
@@ -120,9 +129,10 @@ def time_python_chess(fen: str, depth: int, repeat: int) -> Run:
     runs = []
     for _ in range(repeat):
         board = chess.Board(fen)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         nodes = python_chess_perft(board, depth)
-        runs.append(Run("python-chess", depth, nodes, time.perf_counter() - start))
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        runs.append(Run("python-chess", depth, nodes, wall, cpu))
     return best(runs)
 
 
@@ -163,11 +173,22 @@ class Stockfish:
         self._send(f"position fen {fen}")
         self._send("isready")
         self._read_until("readyok")
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), self._cpu()
         self._send(f"go perft {depth}")
         line = self._read_until("Nodes searched:")
-        seconds = time.perf_counter() - start
-        return Run("stockfish", depth, int(line.split(":")[1]), seconds)
+        seconds, end_cpu = time.perf_counter() - start, self._cpu()
+        spent = None if cpu is None or end_cpu is None else end_cpu - cpu
+        return Run("stockfish", depth, int(line.split(":")[1]), seconds, spent)
+
+    def _cpu(self) -> float | None:
+        """CPU seconds the engine process has used so far (Linux /proc), or None."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", encoding="ascii") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        # After the command name: utime and stime are the 12th and 13th fields.
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         """Ask the engine to quit and reap it."""
@@ -185,14 +206,17 @@ def plies_command() -> list[str]:
     return [script] if script else [sys.executable, "-m", "plies"]
 
 
-def time_command(command: list[str], env: dict[str, str] | None = None) -> tuple[float, str]:
-    """Run a command to completion; return its wall time and its stderr."""
+def time_command(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run a command to completion; return its wall time, its CPU time and its stderr."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed: {proc.stderr.strip()}")
-    return seconds, proc.stderr
+    return seconds, cpu, proc.stderr
 
 
 def human(number: float) -> str:
@@ -206,9 +230,10 @@ def print_run(position: str, run: Run, expected: int | None, base: Run | None) -
     """One table row; the last column is plies' NPS divided by this run's NPS."""
     check = "" if expected is None else ("ok" if run.nodes == expected else f"WRONG ({expected})")
     ratio = "" if base is None else f"{base.nps / run.nps:8.1f}x"
+    cpu = "?" if run.cpu is None else f"{run.cpu:.3f}"
     print(
-        f"{position:<9} {run.engine:<13} {run.depth:>5} {run.nodes:>12,} {run.seconds:>9.3f} "
-        f"{human(run.nps):>10}/s {ratio:>9}  {check}"
+        f"{position:<9} {run.engine:<13} {run.depth:>5} {run.nodes:>12,} {run.seconds:>8.3f} "
+        f"{cpu:>8} {human(run.nps):>10}/s {ratio:>9}  {check}"
     )
 
 
@@ -228,19 +253,20 @@ def main() -> int:
     from plies import Board, perft
 
     imported = time.perf_counter() - start
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     perft(Board(), 2)  # compiles or loads the numba cache
-    first_call = time.perf_counter() - start
+    first_call, first_cpu = time.perf_counter() - start, time.process_time() - cpu
     print(
         f"import plies: {imported:.3f} s; first perft call (compile or cache load): "
-        f"{first_call:.3f} s; python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
+        f"{first_call:.3f} s wall, {first_cpu:.3f} s CPU; "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, "
         f"load average {os.getloadavg()[0]:.2f}, best of {repeat}"
     )
 
     stockfish = Stockfish(STOCKFISH) if os.path.exists(STOCKFISH) else None
     print(
-        f"\n{'position':<9} {'engine':<13} {'depth':>5} {'nodes':>12} {'seconds':>9} "
-        f"{'NPS':>12} {'plies/it':>9}"
+        f"\n{'position':<9} {'engine':<13} {'depth':>5} {'nodes':>12} {'wall s':>8} "
+        f"{'cpu s':>8} {'NPS (cpu)':>12} {'plies/it':>9}"
     )
     try:
         for pos in POSITIONS:
@@ -263,23 +289,25 @@ def main() -> int:
             stockfish.close()
     if stockfish is None:
         print(f"(no {STOCKFISH}: Stockfish row skipped)")
-    print("plies/it = plies NPS at the same depth / that engine's NPS")
+    print("plies/it = plies NPS at the same depth / that engine's NPS (both per CPU second)")
 
     command = [*plies_command(), "perft", "1"]
     time_command(command)  # make sure the cache is warm
-    warm = [time_command(command)[0] for _ in range(3)]
+    warm = [time_command(command) for _ in range(3)]
+    walls, cpus = [w for w, _, _ in warm], [c for _, c, _ in warm]
     print(
-        f"\nwarm start `{' '.join(['plies', *command[-2:]])}`: "
-        f"median {statistics.median(warm):.3f} s, min {min(warm):.3f} s (3 runs)"
+        f"\nwarm start `plies perft 1`: wall median {statistics.median(walls):.3f} s "
+        f"(min {min(walls):.3f}), CPU median {statistics.median(cpus):.3f} s (3 runs)"
     )
     if not (args.quick or args.no_cold):
         with tempfile.TemporaryDirectory(prefix="plies-numba-cache-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            cold, stderr = time_command(command, env)
-            rewarm, _ = time_command(command, env)
+            cold, cold_cpu, stderr = time_command(command, env)
+            rewarm, _, _ = time_command(command, env)
         notice = stderr.strip().splitlines()[0] if stderr.strip() else "(nothing on stderr)"
         print(
-            f"cold start (empty NUMBA_CACHE_DIR): {cold:.3f} s, then warm {rewarm:.3f} s; "
+            f"cold start (empty NUMBA_CACHE_DIR): wall {cold:.3f} s, CPU {cold_cpu:.3f} s, "
+            f"then warm {rewarm:.3f} s wall; "
             f"stderr said: {notice}"
         )
     return 0

@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import plies.cli
 from plies.cli.common import CliError
@@ -15,9 +16,17 @@ from plies.cli.common import CliError
 _NOT_COMMANDS = frozenset({"main", "common"})
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``prog: error: message`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level parser with every discovered subcommand registered."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="plies",
         description="Game-playing search: a chess engine, agents, games and path finding.",
     )

@@ -1,0 +1,158 @@
+"""The ``plies maze``, ``plies graph`` and ``plies pathbench`` commands, as a user runs them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from plies.cli.main import main
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run ``plies ARGV``; return the exit status, stdout and stderr."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    """The single stderr line of a failed command."""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_maze_default_runs_every_algorithm(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["maze", "--seed", "4"], capsys)
+    assert code == 0
+    assert "41x21 perfect maze (backtracker)" in out
+    for name in ("dfs", "bfs", "iddfs", "ucs", "greedy", "astar", "bidirectional"):
+        assert any(line.startswith(name + " ") for line in out.splitlines()), name
+    assert "jps            n/a (needs diagonal moves)" in out
+
+
+def test_maze_on_a_map_with_pictures(tmp_path: Path, data_dir: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    png, gif = tmp_path / "m.png", tmp_path / "m.gif"
+    code, out, _ = run(["maze", "--map", str(data_dir / "rooms.map"), "--from", "2,2",
+                        "--to", "36,20", "--algorithm", "astar,jps", "--png", str(png),
+                        "--gif", str(gif)], capsys)
+    assert code == 0
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:4]}
+    assert rows["astar"][2] == rows["jps"][2]  # same optimal cost
+    assert Image.open(png).size[0] > 500
+    assert Image.open(gif).n_frames > 1
+
+
+def test_maze_text_file_with_terminal_picture(data_dir: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["maze", "--map", str(data_dir / "maze.txt"), "--algorithm", "astar",
+                        "--show"], capsys)
+    assert code == 0
+    assert "from 1,1 to 11,11" in out
+    assert " S" in out and " G" in out and "██" in out
+
+
+def test_maze_generated_random_grid_and_unreachable_goal(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    maze = tmp_path / "boxed.txt"
+    maze.write_text("S.#..\n..#.G\n", encoding="utf-8")
+    code, out, _ = run(["maze", "--map", str(maze), "--algorithm", "all"], capsys)
+    assert code == 0
+    assert out.count("no path") == 7
+    code, out, _ = run(["maze", "--size", "30x20", "--density", "0.2", "--seed", "1",
+                        "--diagonal", "--algorithm", "jps,astar"], capsys)
+    assert code == 0 and "8-connected" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--size", "9x9", "--perfect", "--from", "0,0"], "start 0,0 is on a wall"),
+        (["--size", "9x9", "--perfect", "--to", "40,1"], "goal 40,1 is off the 9x9 grid"),
+        (["--size", "9by9"], "--size must be WxH"),
+        (["--from", "1;1"], "--from must be X,Y"),
+        (["--algorithm", "quantum"], "unknown algorithm 'quantum'"),
+        (["--algorithm", "jps"], "jps cannot run here: needs diagonal moves"),
+        (["--perfect", "wilson"], "unknown maze method 'wilson'"),
+        (["--heuristic", "psychic"], "unknown heuristic 'psychic'"),
+        (["--size", "9x9", "--density", "2"], "density must be between 0 and 1"),
+    ],
+)
+def test_maze_errors_are_one_line(argv: list[str], message: str,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["maze", *argv], capsys)
+    assert code == 2
+    line = one_line_error(err)
+    assert line.startswith("plies maze: error: ") and message in line
+
+
+def test_maze_broken_map_names_file_and_line(data_dir: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["maze", "--map", str(data_dir / "broken_row.map")], capsys)
+    assert code == 2
+    assert "broken_row.map:6: row has 3 cells, expected 4" in one_line_error(err)
+    code, _, err = run(["maze", "--map", str(data_dir / "nothing.map")], capsys)
+    assert code == 2 and "nothing.map" in one_line_error(err)
+
+
+def test_graph_command(data_dir: Path, tmp_path: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    png = tmp_path / "g.png"
+    code, out, _ = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+                        "Dover", "--png", str(png)], capsys)
+    assert code == 0
+    assert "ucs: Ashford -> Crane -> Dover" in out
+    ucs = next(line for line in out.splitlines() if line.startswith("ucs "))
+    assert ucs.split()[2] == "20.0000"
+    assert png.exists()
+    code, out, _ = run(["graph", str(data_dir / "cities.json"), "--from", "A", "--to", "G",
+                        "--algorithm", "astar"], capsys)
+    assert code == 0 and "heuristic euclidean" in out and "astar: A -> B -> E -> G" in out
+
+
+def test_graph_unreachable_and_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+                        "Glen", "--algorithm", "astar"], capsys)
+    assert code == 0 and "no path" in out
+    code, _, err = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+                        "Atlantis"], capsys)
+    assert code == 2 and "unknown goal node 'Atlantis'" in one_line_error(err)
+    code, _, err = run(["graph", str(data_dir / "broken.json"), "--from", "a", "--to", "b"],
+                       capsys)
+    assert code == 2 and "broken.json:3: invalid JSON" in one_line_error(err)
+    code, _, err = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+                        "Dover", "--algorithm", "jps"], capsys)
+    assert code == 2 and "jps cannot run here: grids only" in one_line_error(err)
+
+
+def test_pathbench_counts_optimal_scenarios(data_dir: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    for algorithm in ("astar", "jps", "ucs", "bidirectional"):
+        code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
+                            str(data_dir / "rooms.map.scen"), "--algorithm", algorithm], capsys)
+        assert code == 0
+        assert out.splitlines()[-1] == "optimal: 60/60 scenarios", algorithm
+        assert "nodes expanded: total" in out and "time: total" in out
+    code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
+                        str(data_dir / "rooms.map.scen"), "--algorithm", "greedy",
+                        "--limit", "20"], capsys)
+    last = out.splitlines()[-1]
+    assert last.startswith("optimal: ") and last.endswith("/20 scenarios")
+    assert int(last.split()[1].split("/")[0]) < 20
+    assert "not optimal: " in out
+
+
+def test_pathbench_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
+                        str(data_dir / "wall_start.scen")], capsys)
+    assert code == 2 and "wall_start.scen:3: start 0,0 is on a wall" in one_line_error(err)
+    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
+                        str(data_dir / "broken_fields.scen")], capsys)
+    assert code == 2 and "broken_fields.scen:3: expected 9 fields" in one_line_error(err)
+    code, _, err = run(["pathbench", str(data_dir / "broken_terrain.map"),
+                        str(data_dir / "rooms.map.scen")], capsys)
+    assert code == 2 and "broken_terrain.map:6" in one_line_error(err)

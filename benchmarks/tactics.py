@@ -1,0 +1,72 @@
+"""Tactical test suite: how many EPD best moves plies finds at a fixed time per position.
+
+Runs the plies engine in process and, for comparison, Stockfish (when installed)
+at the same time per position, and prints both solved counts.
+
+Usage:
+  python benchmarks/tactics.py [--epd tests/data/tactics/bratko-kopec.epd] [--time 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from pathlib import Path
+
+import chess
+import chess.engine
+
+from plies import Board, Engine, Limit
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_EPD = ROOT / "tests" / "data" / "tactics" / "bratko-kopec.epd"
+STOCKFISH = "/usr/games/stockfish"
+
+
+def load(path: Path) -> list[tuple[str, chess.Board, set[chess.Move]]]:
+    """Positions with their ids and sets of best moves from an EPD file."""
+    items = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        board, ops = chess.Board.from_epd(line)
+        best = set(ops.get("bm", []))  # type: ignore[arg-type]
+        items.append((str(ops.get("id", f"#{len(items) + 1}")), board, best))
+    return items
+
+
+def main() -> None:
+    """Run the suite and print one line per position and the totals."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epd", type=Path, default=DEFAULT_EPD)
+    parser.add_argument("--time", type=float, default=5.0, help="seconds per position")
+    parser.add_argument("--no-stockfish", action="store_true")
+    args = parser.parse_args()
+    items = load(args.epd)
+    engine = Engine(hash_mb=128)
+    engine.warm_up()
+    stockfish = None
+    if not args.no_stockfish and shutil.which(STOCKFISH):
+        stockfish = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    ours = theirs = 0
+    for ident, board, best in items:
+        engine.new_game()
+        result = engine.search(Board(board.fen()), Limit(movetime=int(args.time * 1000)))
+        move = chess.Move.from_uci(result.best_move.uci()) if result.best_move else None
+        ok = move in best
+        ours += ok
+        line = f"{ident:8} plies {board.san(move) if move else '-':8} {'ok' if ok else '  '}"
+        if stockfish is not None:
+            played = stockfish.play(board, chess.engine.Limit(time=args.time)).move
+            sf_ok = played in best
+            theirs += sf_ok
+            line += f"  stockfish {board.san(played) if played else '-':8} {'ok' if sf_ok else ''}"
+        print(line + f"  (best: {', '.join(board.san(m) for m in best)})", flush=True)
+    print(f"plies solved {ours}/{len(items)} at {args.time:g} s per position")
+    if stockfish is not None:
+        print(f"stockfish solved {theirs}/{len(items)} at {args.time:g} s per position")
+        stockfish.quit()
+
+
+if __name__ == "__main__":
+    main()

@@ -42,13 +42,13 @@ def test_same_choice_and_score_fewer_nodes(fen: str) -> None:
 
 
 def test_depth_three_agreement_and_node_ratio() -> None:
-    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    fen = Board.STARTING_FEN  # 9323 nodes for minimax, 744 for alpha-beta
     mm = make_agent("minimax", {"depth": 3})
     ab = make_agent("alphabeta", {"depth": 3})
     assert mm.choose(Board(fen)) == ab.choose(Board(fen))
     assert mm.last is not None and ab.last is not None
     assert mm.last.score_cp == ab.last.score_cp
-    # Pruning with capture-first ordering cuts the tree by far more than half here.
+    # Pruning cuts the tree by far more than half even where captures are rare.
     assert ab.nodes * 4 < mm.nodes, (ab.nodes, mm.nodes)
 
 

@@ -213,3 +213,19 @@ def test_seeded_matches_repeat() -> None:
     second = run_match(["random", "capture"], 2, settings).result
     moves = sorted((r.round, [m.move for m in r.moves]) for r in first.records)
     assert moves == sorted((r.round, [m.move for m in r.moves]) for r in second.records)
+
+
+def test_resign_adjudication_counts_the_losing_sides_moves() -> None:
+    from plies.arena.game import _Adjudicator
+
+    adj = _Adjudicator(Adjudication(resign_moves=2, resign_score=500))
+    board = chess.Board()
+    assert adj.update(board, chess.WHITE, -600) == ("", "")
+    assert adj.update(board, chess.BLACK, 600) == ("", "")
+    assert adj.update(board, chess.WHITE, None) == ("", "")  # no score: the count restarts
+    assert adj.update(board, chess.WHITE, -600) == ("", "")
+    assert adj.update(board, chess.WHITE, -900) == ("0-1", "White resigns (adjudication)")
+    limit = _Adjudicator(Adjudication(max_moves=1))
+    board.push_san("e4")
+    board.push_san("e5")
+    assert limit.update(board, chess.BLACK, None)[0] == "1/2-1/2"

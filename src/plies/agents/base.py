@@ -41,12 +41,13 @@ class Budget:
             return self.movetime_ms / 1000.0
         if self.time_left_ms is None:
             return None
-        # Spread the clock over the moves still to come, keep a reserve for
-        # lag, and spend most of the increment, which comes back every move.
+        # Spread the clock over the moves still to come plus half the
+        # increment, never more than a fifth of what is left, and keep a
+        # little back for lag (a slow Python move must not lose on time).
         left = max(0, self.time_left_ms)
-        moves = self.moves_to_go if self.moves_to_go else 30
-        share = left / max(1, moves) + 0.8 * self.increment_ms
-        share = min(share, 0.5 * left)
+        moves = self.moves_to_go + 1 if self.moves_to_go else 40
+        share = left / max(1, moves) + 0.5 * self.increment_ms
+        share = min(share, 0.2 * left) - 20
         return max(0.001, share / 1000.0)
 
 
@@ -78,6 +79,7 @@ class Agent(ABC):
         self.on_info: Callable[[Thought], None] | None = None
         self._stop = threading.Event()
         self._deadline: float | None = None
+        self._soft_deadline: float | None = None
 
     def reset(self, seed: int | None = None) -> None:
         """Forget the previous game; a new ``seed`` reseeds the agent's RNG."""
@@ -109,7 +111,14 @@ class Agent(ABC):
         """Start the clock for one ``choose`` call and clear an old stop request."""
         self._stop.clear()
         allot = budget.allotment_seconds() if budget is not None else None
-        self._deadline = time.monotonic() + allot if allot is not None else None
+        now = time.monotonic()
+        self._deadline = now + allot if allot is not None else None
+        # Past the soft deadline a new (several times longer) iteration is not started.
+        self._soft_deadline = now + 0.5 * allot if allot is not None else None
+
+    def _past_soft_deadline(self) -> bool:
+        """True when starting another iteration would probably overrun the move's time."""
+        return self._soft_deadline is not None and time.monotonic() >= self._soft_deadline
 
     def _out_of_time(self) -> bool:
         """True once ``stop()`` was called or the move's time is spent."""

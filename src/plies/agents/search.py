@@ -26,7 +26,7 @@ INFINITY = 1_000_000
 # Scores this close to MATE are mates (we never search anywhere near 1000 plies).
 MATE_BOUND = MATE - 1000
 # How often (in nodes) a search looks at the clock.
-_CHECK_EVERY = 64
+_CHECK_EVERY = 8
 
 
 def mate_in(score: int) -> int | None:
@@ -179,6 +179,8 @@ class SearchAgent(Agent):
                 self.on_info(self.last)
             if mate_in(score) is not None and score > 0:
                 break  # a forced mate will not get any better
+            if self._past_soft_deadline():
+                break
         self.last.nodes = self.nodes
         self.total_nodes += self.nodes
         return best

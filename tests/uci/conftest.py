@@ -9,7 +9,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import chess.engine
 import pytest
@@ -109,18 +109,53 @@ class RawUci:
                 self.proc.wait()
             for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 if stream is not None:
-                    stream.close()
+                    with contextlib.suppress(OSError):  # the pipe may be broken already
+                        stream.close()
 
 
 @pytest.fixture
-def raw_uci() -> Iterator[RawUci]:
+def spawn_uci() -> Iterator[Callable[[], RawUci]]:
+    """A factory of ``plies uci`` processes; every one is reaped after the test."""
+    started: list[RawUci] = []
+
+    def spawn() -> RawUci:
+        """Start one more process (not yet past ``isready``)."""
+        uci = RawUci()
+        started.append(uci)
+        return uci
+
+    yield spawn
+    for uci in started:
+        uci.close()
+
+
+@pytest.fixture
+def raw_uci(spawn_uci: Callable[[], RawUci]) -> RawUci:
     """A fresh ``plies uci`` process, already past ``isready``."""
+    uci = spawn_uci()
+    uci.ready()
+    return uci
+
+
+@pytest.fixture(scope="module")
+def shared_process() -> Iterator[RawUci]:
+    """One ``plies uci`` process for a whole module (starting one costs seconds)."""
     uci = RawUci()
     try:
         uci.ready()
         yield uci
     finally:
         uci.close()
+
+
+@pytest.fixture
+def shared_uci(shared_process: RawUci) -> RawUci:
+    """The module's process, idle and with its earlier output read (alive, or the test fails)."""
+    assert shared_process.proc.poll() is None, "plies uci died in an earlier test"
+    shared_process.send("stop")
+    shared_process.ready(REPLY_TIMEOUT_S)
+    shared_process.drain(0.05)
+    return shared_process
 
 
 def open_engine() -> chess.engine.SimpleEngine:

@@ -5,9 +5,15 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import chess
-from conftest import REPLY_TIMEOUT_S, UCI_COMMAND, RawUci
+
+if TYPE_CHECKING:
+    from conftest import RawUci
+
+UCI_COMMAND = [sys.executable, "-m", "plies", "uci"]
+REPLY_TIMEOUT_S = 60.0
 
 HOSTILE_LINES: list[bytes] = [
     b"garbage",
@@ -52,113 +58,110 @@ def _fen_from_display(lines: list[str]) -> str:
     return fens[-1]
 
 
-def test_hostile_lines_never_break_it(raw_uci: RawUci) -> None:
+def test_hostile_lines_never_break_it(shared_uci: RawUci) -> None:
     """After a script of malformed lines it is alive, ready, and plays a right move."""
     for line in HOSTILE_LINES:
-        raw_uci.send_bytes(line + b"\n")
-    got = raw_uci.ready()
-    assert raw_uci.proc.poll() is None
+        shared_uci.send_bytes(line + b"\n")
+    got = shared_uci.ready()
+    assert shared_uci.proc.poll() is None
     errors = [line for line in got if line.startswith("info string")]
     assert len(errors) >= 15
     assert not any(line.startswith("bestmove") for line in got)
     # A ``position`` that ran into an illegal move keeps the legal prefix.
-    raw_uci.send("position startpos moves e2e4 e7e5 zzzz g1f3", "d")
-    shown = raw_uci.expect("Side to move")
+    shared_uci.send("position startpos moves e2e4 e7e5 zzzz g1f3", "d")
+    shown = shared_uci.expect("Side to move")
     assert any("zzzz" in line for line in shown if line.startswith("info string"))
     board = chess.Board()
     board.push_uci("e2e4")
     board.push_uci("e7e5")
     assert _fen_from_display(shown) == board.fen()
     # And the engine plays from exactly that position.
-    raw_uci.send("go depth 4")
-    best = raw_uci.expect("bestmove")[-1].split()[1]
+    shared_uci.send("go depth 4")
+    best = shared_uci.expect("bestmove")[-1].split()[1]
     assert chess.Move.from_uci(best) in board.legal_moves
 
 
-def test_broken_fen_keeps_the_previous_position(raw_uci: RawUci) -> None:
+def test_broken_fen_keeps_the_previous_position(shared_uci: RawUci) -> None:
     """A bad FEN is reported and the position set before it stays."""
     fen = "8/8/8/4k3/8/4K3/4P3/8 w - - 0 1"
-    raw_uci.send(f"position fen {fen}", "position fen this/is/not/a/fen w - - 0 1", "d")
-    shown = raw_uci.expect("Side to move")
+    shared_uci.send(f"position fen {fen}", "position fen this/is/not/a/fen w - - 0 1", "d")
+    shown = shared_uci.expect("Side to move")
     assert any(line.startswith("info string") for line in shown)
     assert _fen_from_display(shown) == fen
 
 
-def test_go_in_a_finished_game_answers_0000(raw_uci: RawUci) -> None:
+def test_go_in_a_finished_game_answers_0000(shared_uci: RawUci) -> None:
     """Checkmate and stalemate: ``bestmove 0000`` with a final score."""
     mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
     stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
-    raw_uci.send(f"position fen {mated}", "go depth 5")
-    got = raw_uci.expect("bestmove")
+    shared_uci.send(f"position fen {mated}", "go depth 5")
+    got = shared_uci.expect("bestmove")
     assert got[-1] == "bestmove 0000"
     assert "info depth 0 score mate 0" in got
-    raw_uci.send(f"position fen {stalemate}", "go wtime 1000 btime 1000")
-    got = raw_uci.expect("bestmove")
+    shared_uci.send(f"position fen {stalemate}", "go wtime 1000 btime 1000")
+    got = shared_uci.expect("bestmove")
     assert got[-1] == "bestmove 0000"
     assert "info depth 0 score cp 0" in got
 
 
-def test_infinite_holds_bestmove_until_stop(raw_uci: RawUci) -> None:
+def test_infinite_holds_bestmove_until_stop(shared_uci: RawUci) -> None:
     """``go infinite`` prints no bestmove on its own, even in a solved position."""
-    raw_uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go infinite depth 3")
-    early = raw_uci.drain(1.0)
+    shared_uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go infinite depth 3")
+    early = shared_uci.drain(1.0)
     assert not any(line.startswith("bestmove") for line in early), early
-    raw_uci.send("stop")
-    assert raw_uci.expect("bestmove")[-1].startswith("bestmove d1d8")
+    shared_uci.send("stop")
+    assert shared_uci.expect("bestmove")[-1].startswith("bestmove d1d8")
     # A finished game under ``go infinite`` also waits for ``stop``.
-    raw_uci.send("position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "go infinite")
-    assert not any(line.startswith("bestmove") for line in raw_uci.drain(0.5))
-    raw_uci.send("stop")
-    assert raw_uci.expect("bestmove")[-1] == "bestmove 0000"
+    shared_uci.send("position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "go infinite")
+    assert not any(line.startswith("bestmove") for line in shared_uci.drain(0.5))
+    shared_uci.send("stop")
+    assert shared_uci.expect("bestmove")[-1] == "bestmove 0000"
 
 
-def test_ponder_holds_bestmove_until_ponderhit(raw_uci: RawUci) -> None:
+def test_ponder_holds_bestmove_until_ponderhit(shared_uci: RawUci) -> None:
     """``go ponder`` with a depth: no bestmove until ``ponderhit``, then it comes."""
-    raw_uci.send("position startpos moves e2e4 e7e5", "go ponder depth 3 wtime 5000 btime 5000")
-    early = raw_uci.drain(1.0)
+    shared_uci.send("position startpos moves e2e4 e7e5", "go ponder depth 3 wtime 5000 btime 5000")
+    early = shared_uci.drain(1.0)
     assert not any(line.startswith("bestmove") for line in early), early
-    raw_uci.send("ponderhit")
-    best = raw_uci.expect("bestmove", timeout=REPLY_TIMEOUT_S)[-1].split()[1]
+    shared_uci.send("ponderhit")
+    best = shared_uci.expect("bestmove", timeout=REPLY_TIMEOUT_S)[-1].split()[1]
     board = chess.Board()
     board.push_uci("e2e4")
     board.push_uci("e7e5")
     assert chess.Move.from_uci(best) in board.legal_moves
 
 
-def test_stop_without_search_and_double_stop_are_harmless(raw_uci: RawUci) -> None:
+def test_stop_without_search_and_double_stop_are_harmless(shared_uci: RawUci) -> None:
     """``stop`` when idle prints nothing; a second ``stop`` adds no second bestmove."""
-    raw_uci.send("stop", "position startpos", "go infinite")
-    raw_uci.drain(0.3)
-    raw_uci.send("stop", "stop", "isready")
-    got = raw_uci.expect("readyok")
-    assert sum(line.startswith("bestmove") for line in got) == 1
+    shared_uci.send("stop", "position startpos", "go infinite")
+    shared_uci.drain(0.3)
+    shared_uci.send("stop", "stop")
+    shared_uci.expect("bestmove")
+    shared_uci.send("stop", "isready")
+    got = shared_uci.expect("readyok") + shared_uci.drain(0.3)
+    assert not any(line.startswith("bestmove") for line in got)
 
 
-def test_a_new_go_during_a_search_finishes_the_old_one(raw_uci: RawUci) -> None:
+def test_a_new_go_during_a_search_finishes_the_old_one(shared_uci: RawUci) -> None:
     """Two ``go`` in a row: the first search is stopped and answered, then the second runs."""
-    raw_uci.send("position startpos", "go infinite", "go depth 2", "isready")
-    got = raw_uci.expect("readyok")
-    got += raw_uci.expect("bestmove") if sum(x.startswith("bestmove") for x in got) < 2 else []
+    shared_uci.send("position startpos", "go infinite", "go depth 2", "isready")
+    got = shared_uci.expect("readyok")
+    got += shared_uci.expect("bestmove") if sum(x.startswith("bestmove") for x in got) < 2 else []
     assert sum(line.startswith("bestmove") for line in got) == 2
 
 
-def test_quit_during_a_search_exits_cleanly() -> None:
+def test_quit_during_a_search_exits_cleanly(raw_uci: RawUci) -> None:
     """``quit`` while searching: the process ends with status 0."""
-    uci = RawUci()
-    try:
-        uci.ready()
-        uci.send("position startpos", "go infinite")
-        uci.drain(0.5)
-        uci.send("quit")
-        assert uci.proc.wait(timeout=REPLY_TIMEOUT_S) == 0
-    finally:
-        uci.close()
+    raw_uci.send("position startpos", "go infinite")
+    raw_uci.drain(0.5)
+    raw_uci.send("quit")
+    assert raw_uci.proc.wait(timeout=REPLY_TIMEOUT_S) == 0
 
 
 def test_end_of_input_is_quit() -> None:
     """Closing stdin ends the process with status 0, even mid-search."""
     proc = subprocess.run(
-        [*UCI_COMMAND],
+        UCI_COMMAND,
         input=b"uci\nisready\nposition startpos\ngo depth 3\n",
         capture_output=True,
         timeout=600,
@@ -172,7 +175,7 @@ def test_end_of_input_is_quit() -> None:
 def test_quit_before_compilation_is_done() -> None:
     """``uci`` then ``quit`` at once: a clean exit without waiting for ``isready``."""
     proc = subprocess.run(
-        [sys.executable, "-m", "plies", "uci"],
+        UCI_COMMAND,
         input=b"uci\nquit\n",
         capture_output=True,
         timeout=600,
@@ -182,43 +185,43 @@ def test_quit_before_compilation_is_done() -> None:
     assert proc.stdout.decode().splitlines()[-1] == "uciok"
 
 
-def test_go_perft_divides(raw_uci: RawUci) -> None:
+def test_go_perft_divides(shared_uci: RawUci) -> None:
     """``go perft 3``: one line per root move, then the total."""
-    raw_uci.send("position startpos", "go perft 3")
-    got = raw_uci.expect("Nodes searched")
+    shared_uci.send("position startpos", "go perft 3")
+    got = shared_uci.expect("Nodes searched")
     assert got[-1] == "Nodes searched: 8902"
     moves = [line for line in got if ":" in line and len(line.split(":")[0]) in (4, 5)]
     assert len(moves) == 20 and "e2e4: 600" in moves
 
 
-def test_display_eval_and_help(raw_uci: RawUci) -> None:
+def test_display_eval_and_help(shared_uci: RawUci) -> None:
     """``d`` shows the board and FEN; ``eval`` the static score and its terms; ``help`` a list."""
-    raw_uci.send("position startpos moves e2e4", "d")
-    shown = raw_uci.expect("Side to move")
+    shared_uci.send("position startpos moves e2e4", "d")
+    shown = shared_uci.expect("Side to move")
     assert _fen_from_display(shown) == (
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     )
-    raw_uci.send("eval", "isready")
-    got = raw_uci.expect("readyok")
+    shared_uci.send("eval", "isready")
+    got = shared_uci.expect("readyok")
     assert any(line.startswith("Static evaluation:") for line in got)
     assert any(line.startswith("material") for line in got)
-    raw_uci.send("help")
-    assert "go" in raw_uci.expect("info string commands:")[-1]
+    shared_uci.send("help")
+    assert "go" in shared_uci.expect("info string commands:")[-1]
 
 
-def test_searchmoves_with_an_illegal_entry(raw_uci: RawUci) -> None:
+def test_searchmoves_with_an_illegal_entry(shared_uci: RawUci) -> None:
     """Illegal ``searchmoves`` entries are named and skipped; the legal one is played."""
-    raw_uci.send("position startpos", "go depth 3 searchmoves e2e5 h2h4")
-    got = raw_uci.expect("bestmove")
+    shared_uci.send("position startpos", "go depth 3 searchmoves e2e5 h2h4")
+    got = shared_uci.expect("bestmove")
     assert any("e2e5" in line for line in got if line.startswith("info string"))
     assert got[-1].split()[1] == "h2h4"
 
 
-def test_go_mate_finds_the_mate(raw_uci: RawUci) -> None:
+def test_go_mate_finds_the_mate(shared_uci: RawUci) -> None:
     """``go mate 1`` in a mate-in-one position reports the mate and plays it."""
     started = time.perf_counter()
-    raw_uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go mate 1")
-    got = raw_uci.expect("bestmove", timeout=REPLY_TIMEOUT_S)
+    shared_uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go mate 1")
+    got = shared_uci.expect("bestmove", timeout=REPLY_TIMEOUT_S)
     assert any(" score mate 1 " in line for line in got)
     assert got[-1].split()[1] == "d1d8"
     assert time.perf_counter() - started < REPLY_TIMEOUT_S

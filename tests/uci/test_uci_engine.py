@@ -99,9 +99,8 @@ def test_mate_score_for_the_side_to_move(uci_engine: chess.engine.SimpleEngine) 
 
 
 def test_getting_mated_is_a_negative_mate(uci_engine: chess.engine.SimpleEngine) -> None:
-    """The side that is mated next move sees ``mate -1``."""
-    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
-    board.push_uci("g2g3")
+    """The side that is mated next move sees ``mate -1`` (Kb8 is forced, then Rh8#)."""
+    board = chess.Board("k7/8/1K6/8/8/8/8/7R b - - 0 1")
     info = uci_engine.analyse(board, chess.engine.Limit(depth=4))
     assert info["score"].relative == chess.engine.Mate(-1)
 

@@ -30,12 +30,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the bench and print one line per position, then the totals."""
     if not 1 <= args.depth <= 64:
         raise CliError(f"depth must be between 1 and 64, got {args.depth}")
-    from plies.core.warmup import compile_notice
     from plies.engine import Engine
     from plies.uci.bench import BENCH_POSITIONS, BenchPosition, bench_lines, run_bench
 
-    with compile_notice("compiling the engine (first run only)..."):
-        Engine(1).warm_up()
+    Engine(1).warm_up()  # announces a first-run compile itself; keeps it out of the timing
     count = len(BENCH_POSITIONS)
     seen = 0
 

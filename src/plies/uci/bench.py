@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 # Depth for ``plies bench`` and the UCI ``bench`` command.
-DEFAULT_DEPTH = 9
+DEFAULT_DEPTH = 13
 
 # Hash size for the bench: fixed, so the signature does not depend on the Hash option.
 BENCH_HASH_MB = 16

@@ -401,14 +401,16 @@ class UciLoop:
             return
         if not search.reported.is_set():
             self.stop()
-            if self._engine is not None:
-                self._engine.wait()
-            if not search.reported.wait(STOP_GRACE_S):
-                # The engine ended without calling back: report what it returned.
-                with self._state_lock:
-                    search.done = True
-                    search.hold = False
-                self._report(search)
+        if self._engine is not None:
+            # Even after ``bestmove`` went out the search thread may still be
+            # returning from its callback; the engine takes no new search until then.
+            self._engine.wait()
+        if not search.reported.wait(STOP_GRACE_S):
+            # The engine ended without calling back: report what it returned.
+            with self._state_lock:
+                search.done = True
+                search.hold = False
+            self._report(search)
         with self._state_lock:
             if self._search is search:
                 self._search = None

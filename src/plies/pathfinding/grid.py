@@ -53,12 +53,16 @@ class Grid:
         size = width * height
         if free is None:
             self._free = bytearray(b"\x01" * size)
+        elif isinstance(free, bytes | bytearray):
+            # Any non-zero byte means free; numpy normalises a big map in one go.
+            flags = np.frombuffer(bytes(free), dtype=np.uint8) != 0
+            self._free = bytearray(flags.astype(np.uint8).tobytes())
         else:
             self._free = bytearray(1 if f else 0 for f in free)
-            if len(self._free) != size:
-                raise PathfindingError(
-                    f"grid of {width}x{height} needs {size} cells, got {len(self._free)}"
-                )
+        if len(self._free) != size:
+            raise PathfindingError(
+                f"grid of {width}x{height} needs {size} cells, got {len(self._free)}"
+            )
         self._weights: list[float] | None = None
         if weights is not None:
             ws = [float(w) for w in weights]
@@ -152,7 +156,7 @@ class Grid:
 
     def count_free(self) -> int:
         """Number of free cells."""
-        return sum(1 for f in self._free if f)
+        return len(self._free) - self._free.count(0)
 
     def to_array(self) -> npt.NDArray[np.bool_]:
         """A ``[y, x]`` boolean array, True where the cell is free."""

@@ -80,6 +80,7 @@ def test_maze_generated_random_grid_and_unreachable_goal(tmp_path: Path,
         (["--perfect", "wilson"], "unknown maze method 'wilson'"),
         (["--heuristic", "psychic"], "unknown heuristic 'psychic'"),
         (["--size", "9x9", "--density", "2"], "density must be between 0 and 1"),
+        (["--map", "x.map", "--perfect"], "they do not go with --map"),
     ],
 )
 def test_maze_errors_are_one_line(argv: list[str], message: str,

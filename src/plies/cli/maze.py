@@ -79,6 +79,8 @@ def load_grid(args: argparse.Namespace) -> tuple[Grid, Cell | None, Cell | None,
     from plies.pathfinding.mazefile import load_maze
 
     if args.map:
+        if args.density is not None or args.perfect:
+            raise CliError("--density and --perfect generate a grid; they do not go with --map")
         path = Path(args.map)
         try:
             with path.open("rb") as fh:

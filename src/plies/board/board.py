@@ -38,10 +38,17 @@ if TYPE_CHECKING:
 _DARK_SQUARES = 0xAA55AA55AA55AA55
 
 
+# Moves are immutable and there are fewer than 65536 codes: share one Move each.
+_MOVES: dict[int, Move] = {}
+
+
 def _core_to_move(m: int) -> Move:
     """Python ``Move`` of a core move integer."""
-    promotion = ((m >> 12) & 3) + 2 if (m >> 15) & 1 else None
-    return Move(m & 63, (m >> 6) & 63, promotion)
+    move = _MOVES.get(m)
+    if move is None:
+        promotion = ((m >> 12) & 3) + 2 if (m >> 15) & 1 else None
+        move = _MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion)
+    return move
 
 
 class Board:
@@ -165,7 +172,7 @@ class Board:
     def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
         """Squares holding pieces of a type and colour, in ascending order."""
         code = color * 6 + piece_type - 1
-        return [sq for sq in range(64) if self._mb[sq] == code]
+        return [int(sq) for sq in np.flatnonzero(self._mb == code)]
 
     def king(self, color: Color) -> Square:
         """Square of the king of ``color``."""
@@ -202,27 +209,42 @@ class Board:
             out = np.zeros(ct.MAX_MOVES, dtype=np.int64)
             n = gen_moves(self._bb, self._mb, self._st, SLIDER_ATTACKS, out, False)
             self._legal = out[:n]
-            self._legal_index = {_core_to_move(int(m)): i for i, m in enumerate(self._legal)}
         return self._legal
+
+    def _index(self) -> dict[Move, int]:
+        """Each legal Move with its position in ``_core_legal()`` (built on demand)."""
+        legal = self._core_legal()
+        if not self._legal_index and len(legal):
+            self._legal_index = {_core_to_move(m): i for i, m in enumerate(legal.tolist())}
+        return self._legal_index
 
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves, as a fresh list."""
-        self._core_legal()
-        return list(self._legal_index)
+        return list(self._index())
+
+    def _find(self, move: Move) -> int:
+        """Core integer of ``move`` if it is legal here, else 0."""
+        legal = self._core_legal()
+        # Match from and to squares, then the promotion bits, without building Moves.
+        hits = legal[(legal & 0xFFF) == (move.from_square | (move.to_square << 6))]
+        for m in hits:
+            code = int(m)
+            promotion = ((code >> 12) & 3) + 2 if (code >> 15) & 1 else None
+            if promotion == move.promotion:
+                return code
+        return 0
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
-        self._core_legal()
-        return move in self._legal_index
+        return isinstance(move, Move) and self._find(move) != 0
 
     def _core_move(self, move: Move) -> int:
         """Core integer of a legal move; IllegalMoveError otherwise."""
-        legal = self._core_legal()
-        index = self._legal_index.get(move)
-        if index is None:
+        code = self._find(move)
+        if code == 0:
             raise IllegalMoveError(f"illegal move: {move.uci()} in {self.fen()}")
-        return int(legal[index])
+        return code
 
     def _ensure_capacity(self, extra: int) -> None:
         """Grow the undo stack so ``extra`` more moves fit."""

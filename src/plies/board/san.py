@@ -122,7 +122,7 @@ def variation_san(board: Board, moves: Iterable[Move]) -> str:
         if scratch.turn == WHITE:
             parts.append(f"{scratch.fullmove_number}. {scratch.san(move)}")
         elif i == 0:
-            parts.append(f"{scratch.fullmove_number}... {scratch.san(move)}")
+            parts.append(f"{scratch.fullmove_number}...{scratch.san(move)}")
         else:
             parts.append(scratch.san(move))
         scratch.push(move)

@@ -93,12 +93,70 @@ def in_check(bb: np.ndarray, st: np.ndarray, att: np.ndarray) -> bool:
     return attackers_to(king_square(bb, us), occ, 1 - us, bb, att) != ZERO
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
+def _ray_hits(sq: int, occ: np.uint64, sliders: np.uint64, straight: bool) -> bool:
+    """Whether a slider in ``sliders`` sees ``sq`` along rook (or bishop) lines.
+
+    Walks the rays square by square: it serves the rare en-passant key test,
+    where taking the big attack table as an argument would burden make_move.
+    """
+    f0 = sq & 7
+    r0 = sq >> 3
+    for d in range(4):
+        if straight:
+            df = (1, -1, 0, 0)[d]
+            dr = (0, 0, 1, -1)[d]
+        else:
+            df = (1, 1, -1, -1)[d]
+            dr = (1, -1, 1, -1)[d]
+        f = f0 + df
+        r = r0 + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            b = ONE << U64(r * 8 + f)
+            if occ & b:
+                if sliders & b:
+                    return True
+                break
+            f += df
+            r += dr
+    return False
+
+
+@njit(cache=True)
 def ep_key_relevant(bb: np.ndarray, ep: int, side: int) -> bool:
-    """Whether a pawn of ``side`` stands ready to capture en passant on ``ep``."""
+    """Whether ``side`` has a legal en-passant capture on ``ep``.
+
+    Only then does the square belong in the Zobrist key: positions that differ
+    by an en-passant square nobody can use are the same position (FIDE, and
+    python-chess's repetition rules). A capture is legal when, with both pawns
+    gone and the capturer on ``ep``, nothing attacks the capturing side's king.
+    """
     if ep == NO_SQUARE:
         return False
-    return (PAWN_ATTACKS[1 - side, ep] & bb[side * 6 + PAWN]) != ZERO
+    capturers = PAWN_ATTACKS[1 - side, ep] & bb[side * 6 + PAWN]
+    if capturers == ZERO:
+        return False
+    them = 1 - side
+    base = them * 6
+    cap_sq = ep - 8 if side == 0 else ep + 8
+    cap_bit = ONE << U64(cap_sq)
+    ksq = lsb(bb[side * 6 + KING])
+    occ = bb[OCC_WHITE] | bb[OCC_WHITE + 1]
+    queens = bb[base + QUEEN]
+    while capturers:
+        frm = lsb(capturers)
+        capturers &= capturers - ONE
+        after = (occ ^ (ONE << U64(frm)) ^ cap_bit) | (ONE << U64(ep))
+        if _ray_hits(ksq, after, bb[base + ROOK] | queens, True):
+            continue
+        if _ray_hits(ksq, after, bb[base + BISHOP] | queens, False):
+            continue
+        if KNIGHT_ATTACKS[ksq] & bb[base + KNIGHT]:
+            continue
+        if PAWN_ATTACKS[side, ksq] & bb[base + PAWN] & ~cap_bit:
+            continue
+        return True
+    return False
 
 
 @njit(cache=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -41,8 +42,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _skip_blas_probe() -> None:
+    """Keep numba from importing scipy on its first compiled call.
+
+    numba probes scipy for BLAS (about 0.4 s, half of a warm start) although
+    plies compiles no linear algebra; no plies command uses scipy. Setting
+    PLIES_ALLOW_SCIPY=1 turns this off.
+    """
+    if "scipy" not in sys.modules and not os.environ.get("PLIES_ALLOW_SCIPY"):
+        sys.modules["scipy"] = None  # type: ignore[assignment]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; return the exit status."""
+    _skip_blas_probe()
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

@@ -158,7 +158,7 @@ def main() -> int:
     except ValueError as exc:
         p.error(str(exc))
     openings = load_openings(args.openings) if args.openings else builtin_openings()
-    out = Console()
+    out = Console(soft_wrap=True)
     results = []
     for opponent in opponent_players(args):
         name = parse_player(opponent).name

@@ -259,6 +259,10 @@ def _option_value(text: str) -> str | int | bool:
         return text
 
 
+# How long an engine may take to answer ``isready`` before a game (first runs may compile).
+READY_TIMEOUT_S = 300.0
+
+
 class UciPlayer(Player):
     """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
 
@@ -296,10 +300,23 @@ class UciPlayer(Player):
         self.healthy = True
 
     def new_game(self, seed: int | None) -> None:
-        """Mark a new game (python-chess sends ``ucinewgame`` on the next search)."""
+        """Mark a new game and wait until the engine is ready, before any clock runs."""
         self._game = object()
         if self.engine is None or not self.healthy:
             self._start()
+        self._wait_ready()
+
+    def _wait_ready(self) -> None:
+        """Send ``isready`` and wait for ``readyok`` (engines may load or compile at start)."""
+        engine = self.engine
+        if engine is None:
+            return
+        coro = asyncio.wait_for(engine.protocol.ping(), READY_TIMEOUT_S)
+        try:
+            asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop).result()
+        except (TimeoutError, concurrent.futures.TimeoutError, chess.engine.EngineError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name} never answered isready: {exc}") from None
 
     def _kill(self) -> None:
         """Close the engine hard; the pool will start a new one for the next game."""

@@ -197,3 +197,17 @@ def test_bad_hash_size_rejected() -> None:
     """Hash sizes outside the supported range raise ValueError."""
     with pytest.raises(ValueError):
         Engine(hash_mb=0)
+
+
+def test_threads_share_the_table_and_stop_together() -> None:
+    """With helper threads the search still returns a legal move and stops on time."""
+    engine = Engine(hash_mb=8, threads=2)
+    board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+    infos: list[Info] = []
+    start = time.perf_counter()
+    result = engine.search(board, Limit(movetime=300), on_info=infos.append)
+    assert time.perf_counter() - start < 3.0
+    assert result.best_move in board.legal_moves
+    assert infos and infos[-1].nodes > 0
+    with pytest.raises(ValueError):
+        engine.set_threads(0)

@@ -40,6 +40,7 @@ DoneCallback = Callable[[SearchResult], None]
 
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
+MAX_THREADS = 64
 
 
 def _mate_moves(score: int) -> int | None:
@@ -54,8 +55,8 @@ def _mate_moves(score: int) -> int | None:
 class Engine:
     """A chess engine: owns a transposition table and searches positions on request."""
 
-    def __init__(self, hash_mb: int = 64, move_overhead_ms: int = 30) -> None:
-        """Create an engine with a ``hash_mb`` MB transposition table."""
+    def __init__(self, hash_mb: int = 64, move_overhead_ms: int = 30, threads: int = 1) -> None:
+        """Create an engine with a ``hash_mb`` MB table searching on ``threads`` threads."""
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
         self._arrays = SearchArrays(hash_mb)
@@ -73,6 +74,8 @@ class Engine:
         self._deadline_timer: threading.Timer | None = None
         self._start_time = 0.0
         self._soft_ms: float | None = None
+        self._helpers: list[SearchArrays] = []
+        self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
 
@@ -88,12 +91,27 @@ class Engine:
         self._require_idle()
         self._arrays.resize_table(hash_mb)
         self._hash_mb = hash_mb
+        self._helpers = [self._arrays.helper() for _ in self._helpers]
+
+    @property
+    def threads(self) -> int:
+        """Number of search threads (1 = single-threaded, deterministic)."""
+        return len(self._helpers) + 1
+
+    def set_threads(self, threads: int) -> None:
+        """Search on ``threads`` threads sharing one table (lazy SMP)."""
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
+        self._require_idle()
+        self._helpers = [self._arrays.helper() for _ in range(threads - 1)]
 
     def set_option(self, name: str, value: str | int | bool | None) -> None:
-        """Set an option by its UCI name (Hash, Move Overhead, Clear Hash)."""
+        """Set an option by its UCI name (Hash, Threads, Move Overhead, Clear Hash)."""
         key = name.strip().lower()
         if key == "hash":
             self.set_hash(int(str(value)))
+        elif key == "threads":
+            self.set_threads(int(str(value)))
         elif key == "move overhead":
             ms = int(str(value))
             if not 0 <= ms <= 5000:
@@ -108,6 +126,8 @@ class Engine:
         """Forget the previous game (clears the table and move-ordering memory)."""
         self._require_idle()
         self._arrays.clear()
+        for helper in self._helpers:
+            helper.clear()
 
     def _require_idle(self) -> None:
         """Refuse to change state under a running search."""
@@ -274,13 +294,82 @@ class Engine:
             info[I_STOP] = 1
 
         max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
+
+        # Step 3: deepen until a limit says stop, helper threads filling the table.
+        workers = self._start_helpers((bb, mb, st, hist, keys), root, max_depth)
+        try:
+            best_code, best_line, last_info = self._deepen(
+                board, limit, on_info, ponder, (bb, mb, st, hist, keys), n_root, max_depth, root
+            )
+        finally:
+            self._stop_helpers(workers)
+        self._wait_if_unbounded(limit, self._pondering)
+        return self._finish(board, best_code, best_line, last_info)
+
+    def _start_helpers(
+        self, position: tuple[np.ndarray, ...], root: list[int], max_depth: int
+    ) -> list[threading.Thread]:
+        """Start the lazy-SMP helpers: the same search, sharing only the table."""
+        workers = []
+        for k, helper in enumerate(self._helpers):
+            helper.new_search()
+            helper.info[:] = 0
+            helper.info[I_AGE] = self._age
+            helper.root_moves[: len(root)] = root
+            arrays = tuple(x.copy() for x in position)
+            thread = threading.Thread(
+                target=self._helper_search,
+                args=(helper, arrays, len(root), k % 2, max_depth),
+                name=f"plies-helper-{k + 1}",
+                daemon=True,
+            )
+            thread.start()
+            workers.append(thread)
+        return workers
+
+    def _stop_helpers(self, workers: list[threading.Thread]) -> None:
+        """Stop the helper threads and wait for them."""
+        for helper in self._helpers:
+            helper.info[I_STOP] = 1
+        for thread in workers:
+            thread.join()
+
+    @staticmethod
+    def _helper_search(
+        a: SearchArrays, position: tuple[np.ndarray, ...], n_root: int, offset: int,
+        max_depth: int,
+    ) -> None:
+        """A helper's deepening loop; odd helpers run one ply ahead to diversify."""
+        bb, mb, st, hist, keys = position
+        for depth in range(1, max_depth + 1):
+            search_root(
+                bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
+                a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets, a.evals,
+                a.probes, a.info, a.root_moves, n_root, min(depth + offset, max_depth), -INF, INF,
+            )  # fmt: skip
+            if a.info[I_STOP]:
+                return
+
+    def _deepen(
+        self,
+        board: Board,
+        limit: Limit,
+        on_info: InfoCallback | None,
+        ponder: bool,
+        position: tuple[np.ndarray, ...],
+        n_root: int,
+        max_depth: int,
+        root: list[int],
+    ) -> tuple[int, list[int], Info | None]:
+        """The main thread's iterative deepening; returns best move, line and last Info."""
+        a = self._arrays
+        info = a.info
+        bb, mb, st, hist, keys = position
         stability = Stability()
         best_code = root[0]
         best_line = [root[0]]
         last_info: Info | None = None
         score = 0
-
-        # Step 3: deepen until a limit says stop.
         for depth in range(1, max_depth + 1):
             delta = 18
             if depth >= 5 and _mate_moves(score) is None:
@@ -335,9 +424,7 @@ class Engine:
             if proven and not (limit.is_unbounded() or ponder):
                 # A mate well inside the horizon cannot change with more depth.
                 break
-
-        self._wait_if_unbounded(limit, self._pondering)
-        return self._finish(board, best_code, best_line, last_info)
+        return best_code, best_line, last_info
 
     def _wait_if_unbounded(self, limit: Limit, pondering: bool) -> None:
         """With infinite or ponder searches the result waits for stop (or ponderhit)."""
@@ -350,7 +437,7 @@ class Engine:
         """Build the Info of a finished iteration and hand it to the callback."""
         info = self._arrays.info
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
-        nodes = int(info[I_NODES])
+        nodes = int(info[I_NODES]) + sum(int(h.info[I_NODES]) for h in self._helpers)
         mate = _mate_moves(score)
         result = Info(
             depth=depth,

@@ -29,12 +29,20 @@ class SearchArrays:
         self.info = np.zeros(I_SIZE, dtype=np.int64)
         self.root_moves = np.zeros(_BUF, dtype=np.int64)
 
+    def helper(self) -> SearchArrays:
+        """Arrays for another search thread: its own scratch, this table shared."""
+        other = SearchArrays.__new__(SearchArrays)
+        other.__dict__.update({k: v.copy() for k, v in self.__dict__.items()})
+        other.tt_keys = self.tt_keys
+        other.tt_data = self.tt_data
+        return other
+
     def resize_table(self, hash_mb: int) -> None:
         """Replace the transposition table with an empty one of ``hash_mb`` MB."""
         self.tt_keys, self.tt_data = tt.allocate(hash_mb)
 
     def clear(self) -> None:
-        """Forget everything learned (new game)."""
+        """Forget everything learned (new game); the table is cleared in place."""
         self.tt_keys.fill(0)
         self.tt_data.fill(0)
         self.killers.fill(0)

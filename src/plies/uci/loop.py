@@ -69,7 +69,7 @@ OPTIONS: tuple[UciOption, ...] = (
 )
 
 # After this long without the engine being ready, ``isready`` says why it waits.
-COMPILE_NOTICE_DELAY_S = 0.5
+COMPILE_NOTICE_DELAY_S = 1.0
 
 # How long to wait for a stopped search's callback before reporting it ourselves.
 STOP_GRACE_S = 10.0
@@ -160,7 +160,7 @@ class UciLoop:
         """The ready engine, waiting for compilation (with a notice) if needed."""
         self.start_engine()
         if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
-            self.out.info_string("compiling the engine (first run only, this can take a while)...")
+            self.out.info_string("loading the engine (a first run compiles it: up to a minute)")
             self._ready.wait()
         if self._engine is None:
             err = self._engine_error

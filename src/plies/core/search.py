@@ -34,8 +34,10 @@ from plies.core.tt import (
     BOUND_UPPER,
     MATE,
     MATE_BOUND,
+    NO_EVAL,
     P_BOUND,
     P_DEPTH,
+    P_EVAL,
     P_MOVE,
     P_SCORE,
     probe,
@@ -190,7 +192,8 @@ def _qsearch(
     # Step 1: transposition table cut-off in non-PV nodes.
     key = keys[st[ST_PLY]]
     pr = probes[ply]
-    if beta - alpha == 1 and probe(tt_keys, tt_data, key, ply, pr):
+    hit = probe(tt_keys, tt_data, key, ply, pr)
+    if hit and beta - alpha == 1:
         s = pr[P_SCORE]
         b = pr[P_BOUND]
         if (
@@ -206,8 +209,10 @@ def _qsearch(
         best = -INF
         stand = -INF
     else:
-        stand = evaluate(bb, mb, st, att)
+        stand = pr[P_EVAL] if hit and pr[P_EVAL] != NO_EVAL else evaluate(bb, mb, st, att)
         if stand >= beta:
+            if not hit:
+                store(tt_keys, tt_data, key, ply, 0, stand, 0, BOUND_LOWER, info[I_AGE], stand)
             return stand
         best = stand
         if stand > alpha:
@@ -262,7 +267,7 @@ def _qsearch(
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    store(tt_keys, tt_data, key, ply, best_move, best, 0, bound, info[I_AGE])
+    store(tt_keys, tt_data, key, ply, best_move, best, 0, bound, info[I_AGE], stand)
     return best
 
 
@@ -320,7 +325,8 @@ def _negamax(
     key = keys[st[ST_PLY]]
     pr = probes[ply]
     tt_move = 0
-    if probe(tt_keys, tt_data, key, ply, pr):
+    hit = probe(tt_keys, tt_data, key, ply, pr)
+    if hit:
         tt_move = pr[P_MOVE]
         if not pv_node and pr[P_DEPTH] >= depth:
             s = pr[P_SCORE]
@@ -338,6 +344,8 @@ def _negamax(
     if checked:
         static = -INF
         depth += 1
+    elif hit and pr[P_EVAL] != NO_EVAL:
+        static = pr[P_EVAL]
     else:
         static = evaluate(bb, mb, st, att)
     evals[ply] = static
@@ -515,7 +523,7 @@ def _negamax(
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    store(tt_keys, tt_data, key, ply, best_move, best, depth, bound, info[I_AGE])
+    store(tt_keys, tt_data, key, ply, best_move, best, depth, bound, info[I_AGE], static)
     return best
 
 
@@ -590,5 +598,6 @@ def search_root(
                 break
     if not info[I_STOP] and pv_len[0] > 0:
         bound = BOUND_LOWER if best >= beta else BOUND_EXACT
-        store(tt_keys, tt_data, keys[st[ST_PLY]], 0, pv[0, 0], best, depth, bound, info[I_AGE])
+        store(tt_keys, tt_data, keys[st[ST_PLY]], 0, pv[0, 0], best, depth, bound, info[I_AGE],
+              evals[0])  # fmt: skip
     return best

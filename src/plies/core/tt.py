@@ -9,6 +9,7 @@ returning another position's data. The data word::
     bits 32-39  depth + 1 (quiescence entries have depth 0)
     bits 40-41  bound: 1 upper, 2 lower, 3 exact
     bits 42-49  age (search generation) for replacement
+    bits 50-63  static evaluation + 8192 (0 when unknown, e.g. in check)
 
 Slot ``2k`` of a bucket keeps the deepest result, slot ``2k+1`` the newest.
 """
@@ -33,7 +34,11 @@ P_MOVE = 1
 P_SCORE = 2
 P_DEPTH = 3
 P_BOUND = 4
-P_SIZE = 5
+P_EVAL = 5
+P_SIZE = 6
+
+NO_EVAL = -32767  # probe result when the entry holds no static evaluation
+_EVAL_BIAS = 8192
 
 
 def allocate(megabytes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -77,6 +82,8 @@ def probe(
             out[P_SCORE] = score_from_tt(((data >> 16) & 0xFFFF) - 32768, ply)
             out[P_DEPTH] = ((data >> 32) & 0xFF) - 1
             out[P_BOUND] = (data >> 40) & 3
+            stored = (data >> 50) & 0x3FFF
+            out[P_EVAL] = NO_EVAL if stored == 0 else stored - _EVAL_BIAS
             return True
     out[P_HIT] = 0
     out[P_MOVE] = 0
@@ -94,8 +101,9 @@ def store(
     depth: int,
     bound: int,
     age: int,
+    static: int,
 ) -> None:
-    """Record a search result, keeping the previous best move when none is given."""
+    """Record a search result (and static eval), keeping the old best move if none is given."""
     base = np.int64(key & U64(tt_keys.shape[0] - 2))
     slot = base + 1
     for i in range(base, base + 2):
@@ -114,12 +122,16 @@ def store(
             tt_data[base + 1] = old
             slot = base
     depth = max(-1, min(depth, 250))
+    stored = 0
+    if -_EVAL_BIAS < static < _EVAL_BIAS:
+        stored = static + _EVAL_BIAS
     data = (
         (move & 0xFFFF)
         | ((score_to_tt(score, ply) + 32768) << 16)
         | ((depth + 1) << 32)
         | (bound << 40)
         | ((age & 0xFF) << 42)
+        | (stored << 50)
     )
     tt_keys[slot] = key ^ U64(data)
     tt_data[slot] = data

@@ -222,7 +222,7 @@ def make_move(
     rec[H_EP] = st[ST_EP]
     rec[H_HALFMOVE] = st[ST_HALFMOVE]
 
-    if ep_key_relevant(bb, st[ST_EP], us):
+    if st[ST_EP] != NO_SQUARE and ep_key_relevant(bb, st[ST_EP], us):
         key ^= ZOBRIST_EP[st[ST_EP] & 7]
     key ^= ZOBRIST_CASTLE[st[ST_CASTLE]]
 
@@ -263,7 +263,9 @@ def make_move(
 
     if flag == FLAG_DOUBLE:
         st[ST_EP] = (frm + to) >> 1
-        if ep_key_relevant(bb, st[ST_EP], them):
+        if (PAWN_ATTACKS[us, st[ST_EP]] & bb[them * 6 + PAWN]) != ZERO and ep_key_relevant(
+            bb, st[ST_EP], them
+        ):
             key ^= ZOBRIST_EP[st[ST_EP] & 7]
     else:
         st[ST_EP] = NO_SQUARE
@@ -333,7 +335,7 @@ def make_null(
     rec[H_EP] = st[ST_EP]
     rec[H_HALFMOVE] = st[ST_HALFMOVE]
     us = st[ST_SIDE]
-    if ep_key_relevant(bb, st[ST_EP], us):
+    if st[ST_EP] != NO_SQUARE and ep_key_relevant(bb, st[ST_EP], us):
         key ^= ZOBRIST_EP[st[ST_EP] & 7]
     st[ST_EP] = NO_SQUARE
     st[ST_HALFMOVE] += 1

@@ -115,7 +115,8 @@ def test_bad_option_values_change_nothing(harness: Harness) -> None:
         "setoption name Hash value big",
         "setoption name Ponder value maybe",
         "setoption name Move Overhead value -1",
-        "setoption name Threads value 4",
+        "setoption name Threads value 0",
+        "setoption name Contempt value 4",
     ):
         harness.send(line)
         out = harness.new_output()
@@ -138,10 +139,25 @@ def test_good_option_values_apply(harness: Harness) -> None:
 
 def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     """The defaults announced to GUIs are the values the engine really uses."""
+    from plies.engine import engine as engine_module
+
     engine = harness.loop.engine()
-    defaults = {o.name: o.default for o in OPTIONS}
-    assert defaults["Hash"] == engine.hash_mb
-    assert defaults["Move Overhead"] == engine.move_overhead_ms
+    declared = {o.name: o for o in OPTIONS}
+    assert declared["Hash"].default == engine.hash_mb
+    assert declared["Hash"].maximum == engine_module.MAX_HASH_MB
+    assert declared["Move Overhead"].default == engine.move_overhead_ms
+    assert declared["Threads"].default == engine.threads
+    assert declared["Threads"].maximum == engine_module.MAX_THREADS
+
+
+def test_threads_option(harness: Harness) -> None:
+    """``Threads`` reaches the engine, which still answers with a legal move."""
+    harness.send("setoption name Threads value 2", "position startpos", "go depth 6")
+    best = chess.Move.from_uci(harness.until("bestmove")[-1].split()[1])
+    assert best in chess.Board().legal_moves
+    assert harness.loop.engine().threads == 2
+    harness.send("setoption name Threads value 1")
+    assert harness.loop.engine().threads == 1
 
 
 def test_search_and_bestmove(harness: Harness) -> None:

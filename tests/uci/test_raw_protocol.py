@@ -131,6 +131,16 @@ def test_ponder_holds_bestmove_until_ponderhit(shared_uci: RawUci) -> None:
     assert chess.Move.from_uci(best) in board.legal_moves
 
 
+def test_ponderhit_right_after_go_ponder(shared_uci: RawUci) -> None:
+    """A ``ponderhit`` sent the instant after ``go ponder`` (as python-chess does) still counts."""
+    shared_uci.send("position startpos moves e2e4 e7e5", "go ponder movetime 200", "ponderhit")
+    best = shared_uci.expect("bestmove", timeout=REPLY_TIMEOUT_S)[-1].split()[1]
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(best) in board.legal_moves
+
+
 def test_stop_without_search_and_double_stop_are_harmless(shared_uci: RawUci) -> None:
     """``stop`` when idle prints nothing; a second ``stop`` adds no second bestmove."""
     shared_uci.send("stop", "position startpos", "go infinite")

@@ -20,6 +20,7 @@ def test_handshake_identifies_and_declares_options(uci_engine: chess.engine.Simp
     assert options["Clear Hash"].type == "button"
     assert options["Move Overhead"].type == "spin"
     assert options["Ponder"].type == "check"
+    assert options["Threads"].type == "spin" and options["Threads"].default == 1
 
 
 def test_options_can_be_set(uci_engine: chess.engine.SimpleEngine) -> None:

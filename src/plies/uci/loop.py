@@ -59,10 +59,12 @@ ENGINE_AUTHOR = "The plies developers"
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 30
+MAX_THREADS = 64
 
 # Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).
 OPTIONS: tuple[UciOption, ...] = (
     UciOption("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+    UciOption("Threads", "spin", 1, 1, MAX_THREADS),
     UciOption("Clear Hash", "button"),
     UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
     UciOption("Ponder", "check", False),

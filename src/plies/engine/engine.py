@@ -75,6 +75,7 @@ class Engine:
         self._start_time = 0.0
         self._soft_ms: float | None = None
         self._helpers: list[SearchArrays] = []
+        self._searching = False
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -149,8 +150,8 @@ class Engine:
         return int(core_evaluate(bb, mb, st, SLIDER_ATTACKS))
 
     def is_searching(self) -> bool:
-        """Whether a search started with ``start`` is still running."""
-        return self._thread is not None and self._thread.is_alive()
+        """Whether a search started with ``start`` is still running (its callback excepted)."""
+        return self._searching
 
     def stop(self) -> None:
         """Ask the running search to finish now; it returns its best move so far."""
@@ -183,14 +184,23 @@ class Engine:
     ) -> None:
         """Start searching in a background thread; ``on_done`` gets the result."""
         self._require_idle()
+        if self._thread is not None:
+            self._thread.join()  # finished (not searching), but may still be in on_done
         board = board.copy()
         moves = None if searchmoves is None else list(searchmoves)
         self._arrays.info[I_STOP] = 0
         self._release.clear()
+        # Set before the thread starts, so a ponderhit sent right after go is never lost.
+        self._pondering = ponder
+        self._ponder_limit = limit
+        self._searching = True
 
         def run() -> None:
             """Search, then hand the result over."""
-            result = self.search(board, limit, on_info, moves, ponder, _prepared=True)
+            try:
+                result = self.search(board, limit, on_info, moves, ponder, _prepared=True)
+            finally:
+                self._searching = False
             if on_done is not None:
                 on_done(result)
 
@@ -232,6 +242,8 @@ class Engine:
             if not _prepared:
                 self._arrays.info[I_STOP] = 0
                 self._release.clear()
+                self._pondering = ponder
+                self._ponder_limit = limit
             try:
                 result = self._iterate(board, limit, on_info, searchmoves, ponder)
             finally:
@@ -281,9 +293,8 @@ class Engine:
         info[I_AGE] = self._age
         self._white_to_move = board.turn == 0
         self._start_time = time.perf_counter()
-        self._pondering = ponder
-        self._ponder_limit = limit
-        if ponder:
+        # A ponderhit may already have arrived (start() set the flag before this thread ran).
+        if self._pondering:
             self._soft_ms = None
         else:
             budget = allocate(limit, self._white_to_move, self.move_overhead_ms)

@@ -26,8 +26,9 @@ def allocate(limit: Limit, white_to_move: bool, overhead_ms: int) -> TimeBudget:
     if limit.infinite:
         return TimeBudget(None, None)
     if limit.movetime is not None:
+        # "Search exactly movetime": no early stop, only the hard deadline.
         t = max(1.0, float(limit.movetime - overhead_ms))
-        return TimeBudget(t, t)
+        return TimeBudget(None, t)
     remaining = limit.wtime if white_to_move else limit.btime
     if remaining is None:
         return TimeBudget(None, None)

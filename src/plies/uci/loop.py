@@ -209,8 +209,12 @@ class UciLoop:
         elif isinstance(command, Position):
             self.position(command)
         elif isinstance(command, IsReady):
-            self.engine()
-            self.out.send("readyok")
+            # readyok always follows: a GUI waiting for it must never hang, even if
+            # the engine failed to start (that failure is reported as info string).
+            try:
+                self.engine()
+            finally:
+                self.out.send("readyok")
         elif isinstance(command, Stop):
             self.stop()
         elif isinstance(command, PonderHit):

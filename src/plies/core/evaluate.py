@@ -18,23 +18,41 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import U64, lsb, popcount
+from plies.core.tables import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 from plies.core.types import ST_SIDE
 
-TERM_NAMES: tuple[str, ...] = ("material", "psqt", "tempo")
+TERM_NAMES: tuple[str, ...] = (
+    "material",
+    "psqt",
+    "pawns",
+    "passed",
+    "mobility",
+    "king_safety",
+    "bishop_pair",
+    "rooks",
+    "tempo",
+)
 """Order of the entries ``evaluate_terms`` writes (white minus black, tempo for the mover)."""
 
 N_TERMS = len(TERM_NAMES)
-T_MATERIAL, T_PSQT, T_TEMPO = range(N_TERMS)
+(
+    T_MATERIAL, T_PSQT, T_PAWNS, T_PASSED, T_MOBILITY,
+    T_KING, T_BISHOP_PAIR, T_ROOKS, T_TEMPO,
+) = range(N_TERMS)  # fmt: skip
 
-WEIGHTS = np.full(N_TERMS, 100, dtype=np.int64)
-"""Default weight of each term, in percent (the ablation switches terms off with 0)."""
+_DEFAULT_WEIGHTS = (100,) * N_TERMS
+WEIGHTS = np.array(_DEFAULT_WEIGHTS, dtype=np.int64)
+"""Default weight of each term, in percent (the ablation switches terms off with 0).
+
+``evaluate`` bakes the same numbers in as compile-time constants (a tuple), which
+saves loading and multiplying weights at every leaf; ``_evaluate(..., weights)``
+takes any array."""
 
 SEE_VALUES = np.array([100, 320, 330, 500, 900, 20000] * 2 + [0], dtype=np.int64)
 """Exchange values for SEE / delta pruning: by kind 0..5 or piece 0..11; EMPTY (12) is 0."""
 
 TEMPO = 12
 PHASE_MAX = 24
-_PHASE_INC = np.array([0, 1, 1, 2, 4, 0], dtype=np.int64)
 
 MATERIAL_MG = np.array([85, 325, 335, 470, 950, 0], dtype=np.int64)
 MATERIAL_EG = np.array([105, 300, 320, 520, 960, 0], dtype=np.int64)
@@ -176,42 +194,355 @@ _KING_EG = _grid([
 PST_MG = np.stack([_PAWN_MG, _KNIGHT_MG, _BISHOP_MG, _ROOK_MG, _QUEEN_MG, _KING_MG])
 PST_EG = np.stack([_PAWN_EG, _KNIGHT_EG, _BISHOP_EG, _ROOK_EG, _QUEEN_EG, _KING_EG])
 
+# Pawn structure (per pawn, mg/eg).
+ISOLATED_MG, ISOLATED_EG = -12, -16
+DOUBLED_MG, DOUBLED_EG = -10, -22
+# Defended by a pawn or standing beside one, by relative rank.
+CONNECTED_MG = np.array([0, 0, 6, 8, 14, 24, 40, 0], dtype=np.int64)
+CONNECTED_EG = np.array([0, 0, 3, 5, 10, 20, 30, 0], dtype=np.int64)
+
+# Passed pawns by relative rank (rank 2 = index 1); worth far more in the endgame,
+# where the kings' distances to the square in front of the pawn also count.
+PASSED_MG = np.array([0, 4, 6, 12, 24, 45, 70, 0], dtype=np.int64)
+PASSED_EG = np.array([0, 10, 14, 28, 50, 85, 130, 0], dtype=np.int64)
+PASSED_KING_FACTOR = np.array([0, 0, 0, 1, 2, 4, 6, 0], dtype=np.int64)
+PASSED_THEIR_KING = 5
+PASSED_OUR_KING = 2
+
+# Mobility by number of safe squares reached (own pieces and squares attacked by
+# enemy pawns excluded); rows knight, bishop, rook, queen, concave in the count.
+# fmt: off
+MOBILITY_MG = np.array([
+    [-30, -18, -8, -2, 3, 8, 12, 15, 18] + [0] * 19,
+    [-30, -20, -10, -4, 2, 7, 12, 16, 19, 22, 24, 26, 28, 30] + [0] * 14,
+    [-20, -14, -9, -5, -2, 0, 2, 4, 6, 8, 10, 11, 12, 13, 14] + [0] * 13,
+    [-20, -15, -11, -8, -5, -3, -1, 1, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+     16, 16, 17, 17, 18, 18, 19, 19],
+], dtype=np.int64)
+MOBILITY_EG = np.array([
+    [-35, -22, -12, -4, 2, 8, 12, 15, 16] + [0] * 19,
+    [-40, -26, -14, -6, 0, 6, 11, 16, 20, 23, 26, 28, 30, 32] + [0] * 14,
+    [-40, -28, -18, -10, -3, 3, 9, 15, 20, 25, 29, 32, 35, 37, 39] + [0] * 13,
+    [-35, -28, -22, -17, -12, -8, -4, 0, 3, 6, 9, 12, 15, 18, 20, 22, 24, 26, 28, 30,
+     32, 33, 34, 35, 36, 37, 38, 39],
+], dtype=np.int64)
+# fmt: on
+
+# King safety (middlegame only). Attack units per king-zone square hit, by kind;
+# the penalty grows with the square of the units once two pieces join in.
+KING_ATTACK_UNITS = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)
+KING_ATTACK_DIV = 3
+KING_ATTACK_CAP = 500
+SHIELD_NEAR = 14
+SHIELD_FAR = 7
+KING_SEMI_OPEN_FILE = -14
+KING_OPEN_FILE = -10
+
+BISHOP_PAIR_MG, BISHOP_PAIR_EG = 30, 50
+ROOK_OPEN_MG, ROOK_OPEN_EG = 28, 10
+ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG = 12, 8
+
+
+def _masks() -> tuple[np.ndarray, ...]:
+    """Relative-rank, king-shield, king-file and king-zone masks."""
+    rank_rel = np.zeros((2, 8), dtype=np.uint64)
+    for r in range(8):
+        rank_rel[0, r] = 0xFF << (8 * r)
+        rank_rel[1, r] = 0xFF << (8 * (7 - r))
+    shield1 = np.zeros((2, 64), dtype=np.uint64)
+    shield2 = np.zeros((2, 64), dtype=np.uint64)
+    king_files = np.zeros(64, dtype=np.uint64)
+    for sq in range(64):
+        f, r = sq % 8, sq // 8
+        near = [x for x in (f - 1, f, f + 1) if 0 <= x < 8]
+        # One square per file near the king (on rank 1): counts files, not squares.
+        king_files[sq] = sum(1 << x for x in near)
+        for c, step in ((0, 1), (1, -1)):
+            for dist, table in ((1, shield1), (2, shield2)):
+                rr = r + dist * step
+                if 0 <= rr < 8:
+                    table[c, sq] = sum(1 << (rr * 8 + x) for x in near)
+    zone = KING_ATTACKS | (np.uint64(1) << np.arange(64, dtype=np.uint64))
+    return rank_rel, shield1, shield2, king_files, zone
+
+
+RANK_REL, SHIELD_1, SHIELD_2, KING_FILES, KING_ZONE = _masks()
+
+_NOT_A = U64(0xFEFEFEFEFEFEFEFE)
+_NOT_H = U64(0x7F7F7F7F7F7F7F7F)
+_RANK_1 = U64(0xFF)
+
+
+@njit(cache=True, inline="always")
+def _north_fill(b: np.uint64) -> np.uint64:
+    """Each set bit smeared toward rank 8."""
+    b |= b << U64(8)
+    b |= b << U64(16)
+    return b | (b << U64(32))
+
+
+@njit(cache=True, inline="always")
+def _south_fill(b: np.uint64) -> np.uint64:
+    """Each set bit smeared toward rank 1."""
+    b |= b >> U64(8)
+    b |= b >> U64(16)
+    return b | (b >> U64(32))
+
+
+@njit(cache=True, inline="always")
+def _sideways(b: np.uint64) -> np.uint64:
+    """Squares beside the set bits on the same rank."""
+    return ((b & _NOT_A) >> U64(1)) | ((b & _NOT_H) << U64(1))
+
+
+@njit(cache=True, inline="always")
+def _pawn_attacks(pawns: np.uint64, color: int) -> np.uint64:
+    """Squares attacked by the pawns of ``color``."""
+    if color == 0:
+        return ((pawns & _NOT_A) << U64(7)) | ((pawns & _NOT_H) << U64(9))
+    return ((pawns & _NOT_A) >> U64(9)) | ((pawns & _NOT_H) >> U64(7))
+
+
+@njit(cache=True, inline="always")
+def _behind(b: np.uint64, color: int) -> np.uint64:
+    """Squares strictly behind the set bits, from ``color``'s point of view."""
+    if color == 0:
+        return _south_fill(b >> U64(8))
+    return _north_fill(b << U64(8))
+
+
+@njit(cache=True, inline="always")
+def _distance(a: int, b: int) -> int:
+    """King-step (Chebyshev) distance between two squares."""
+    df = abs((a & 7) - (b & 7))
+    dr = abs((a >> 3) - (b >> 3))
+    return df if df > dr else dr
+
 
 @njit(cache=True, inline="always")
 def _taper(mg: int, eg: int, phase: int, weight: int) -> int:
     """Blend a middlegame and an endgame value by phase, scale by weight (%), round toward zero."""
     n = (mg * phase + eg * (PHASE_MAX - phase)) * weight
-    if n >= 0:
-        return n // (PHASE_MAX * 100)
-    return -((-n) // (PHASE_MAX * 100))
+    # Truncating toward zero keeps colour symmetry exact (floor would not). The
+    # float division truncates without a sign branch, and is exact: a quotient
+    # that is not an integer lies at least 1/2400 away from one.
+    return int(n / (PHASE_MAX * 100.0))
 
 
-@njit(cache=True)
-def _raw(bb: np.ndarray, att: np.ndarray) -> tuple[int, int, int, int, int]:
-    """Phase and the untapered (mg, eg) white-minus-black values of every term."""
-    phase = 0
-    mat_mg = 0
-    mat_eg = 0
-    pst_mg = 0
-    pst_eg = 0
-    for c in range(2):
-        sign = 1 - 2 * c
-        flip = 56 * c
-        base = 6 * c
-        for kind in range(6):
-            pieces = bb[base + kind]
-            n = popcount(pieces)
-            phase += n * _PHASE_INC[kind]
-            mat_mg += sign * n * MATERIAL_MG[kind]
-            mat_eg += sign * n * MATERIAL_EG[kind]
-            while pieces:
-                sq = lsb(pieces) ^ flip
-                pieces &= pieces - U64(1)
-                pst_mg += sign * PST_MG[kind, sq]
-                pst_eg += sign * PST_EG[kind, sq]
-    if phase > PHASE_MAX:
-        phase = PHASE_MAX
-    return phase, mat_mg, mat_eg, pst_mg, pst_eg
+# Packed scores: a middlegame and an endgame value in one int64, ``mg * 2**32 + eg``.
+# Sums and differences of packed scores are the packed sums and differences, so
+# each addition and table lookup serves both phases at once.
+_EG_BIAS = 1 << 31
+_EG_MASK = (1 << 32) - 1
+
+
+def _pack(mg: np.ndarray | int, eg: np.ndarray | int) -> np.ndarray:
+    """Packed int64 score(s) of middlegame and endgame values."""
+    return np.asarray(mg, dtype=np.int64) * (1 << 32) + np.asarray(eg, dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _mg(s: int) -> int:
+    """Middlegame half of a packed score."""
+    return (s - _eg(s)) >> 32
+
+
+@njit(cache=True, inline="always")
+def _eg(s: int) -> int:
+    """Endgame half of a packed score (the low 32 bits, sign-extended)."""
+    return ((s + _EG_BIAS) & _EG_MASK) - _EG_BIAS
+
+
+PSQ = _pack(PST_MG, PST_EG)
+MATERIAL = _pack(MATERIAL_MG, MATERIAL_EG)
+MOBILITY = _pack(MOBILITY_MG, MOBILITY_EG)
+CONNECTED = _pack(CONNECTED_MG, CONNECTED_EG)
+PASSED = _pack(PASSED_MG, PASSED_EG)
+PASSED_BLOCKED = _pack(0, PASSED_EG // 2)
+ISOLATED = int(_pack(ISOLATED_MG, ISOLATED_EG))
+DOUBLED = int(_pack(DOUBLED_MG, DOUBLED_EG))
+BISHOP_PAIR = int(_pack(BISHOP_PAIR_MG, BISHOP_PAIR_EG))
+ROOK_OPEN = int(_pack(ROOK_OPEN_MG, ROOK_OPEN_EG))
+ROOK_SEMI_OPEN = int(_pack(ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG))
+_MG_ONE = 1 << 32
+
+
+@njit(cache=True, inline="always")
+def _pieces(
+    pieces: np.uint64,
+    kind: int,
+    flip: int,
+    occ: np.uint64,
+    area: np.uint64,
+    zone: np.uint64,
+    att: np.ndarray,
+) -> tuple[int, int, int, int]:
+    """Packed PST and mobility, king-zone attackers and attack units of one piece set."""
+    pst = mob = attackers = units = 0
+    while pieces:
+        sq = lsb(pieces)
+        pieces &= pieces - U64(1)
+        pst += PSQ[kind, sq ^ flip]
+        if kind == 1:
+            a = KNIGHT_ATTACKS[sq]
+        elif kind == 2:
+            a = bishop_attacks(sq, occ, att)
+        elif kind == 3:
+            a = rook_attacks(sq, occ, att)
+        else:
+            a = rook_attacks(sq, occ, att) | bishop_attacks(sq, occ, att)
+        mob += MOBILITY[kind - 1, popcount(a & area)]
+        hits = a & zone
+        if hits:
+            attackers += 1
+            units += KING_ATTACK_UNITS[kind] * popcount(hits)
+    return pst, mob, attackers, units
+
+
+@njit(cache=True, inline="always")
+def _side(
+    bb: np.ndarray,
+    att: np.ndarray,
+    c: int,
+    occ: np.uint64,
+    our_files: np.uint64,
+    their_files: np.uint64,
+) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """Phase share and the packed terms (material ... rooks) of colour ``c``.
+
+    Called with literal colours so that, once inlined, every colour test folds away.
+    """
+    them = 1 - c
+    flip = 56 * c
+    base = 6 * c
+    our_pawns = bb[base]
+    their_pawns = bb[6 * them]
+    our_pawn_att = _pawn_attacks(our_pawns, c)
+    area = ~bb[12 + c] & ~_pawn_attacks(their_pawns, them)
+    our_king = lsb(bb[base + 5])
+    their_king = lsb(bb[6 * them + 5])
+
+    # Material and phase.
+    n_pawns = popcount(our_pawns)
+    n_knights = popcount(bb[base + 1])
+    n_bishops = popcount(bb[base + 2])
+    n_rooks = popcount(bb[base + 3])
+    n_queens = popcount(bb[base + 4])
+    phase = n_knights + n_bishops + 2 * n_rooks + 4 * n_queens
+    material = (
+        n_pawns * MATERIAL[0] + n_knights * MATERIAL[1] + n_bishops * MATERIAL[2]
+        + n_rooks * MATERIAL[3] + n_queens * MATERIAL[4]
+    )  # fmt: skip
+
+    # Pawn placement.
+    pst = PSQ[5, our_king ^ flip]
+    pawns = our_pawns
+    while pawns:
+        pst += PSQ[0, lsb(pawns) ^ flip]
+        pawns &= pawns - U64(1)
+
+    # Pawn structure, set-wise: isolated, doubled, connected (defended by a pawn
+    # or standing beside one), the last by rank.
+    doubled_set = our_pawns & _behind(our_pawns, c)
+    structure = ISOLATED * popcount(our_pawns & ~_sideways(our_files))
+    structure += DOUBLED * popcount(doubled_set)
+    connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
+    for r in range(2, 7):
+        structure += CONNECTED[r] * popcount(connected & RANK_REL[c, r])
+
+    # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
+    their_span = _behind(their_pawns, them)
+    their_span |= _sideways(their_span)
+    passers = our_pawns & ~their_span & ~doubled_set
+    passed = 0
+    while passers:
+        sq = lsb(passers)
+        passers &= passers - U64(1)
+        rank = (sq ^ flip) >> 3
+        stop = sq + 8 - 16 * c
+        passed += PASSED[rank] + PASSED_KING_FACTOR[rank] * (
+            PASSED_THEIR_KING * _distance(their_king, stop)
+            - PASSED_OUR_KING * _distance(our_king, stop)
+        )
+        if (occ >> U64(stop)) & U64(1):
+            passed -= PASSED_BLOCKED[rank]
+
+    # Pieces: placement, mobility, pressure on the enemy king zone.
+    zone = KING_ZONE[their_king]
+    pn, mn, an, un = _pieces(bb[base + 1], 1, flip, occ, area, zone, att)
+    pb, mb, ab, ub = _pieces(bb[base + 2], 2, flip, occ, area, zone, att)
+    pr, mr, ar, ur = _pieces(bb[base + 3], 3, flip, occ, area, zone, att)
+    pq, mq, aq, uq = _pieces(bb[base + 4], 4, flip, occ, area, zone, att)
+    pst += pn + pb + pr + pq
+    mobility = mn + mb + mr + mq
+
+    # King safety (middlegame only): our pawn shield and the open files beside
+    # our king, plus our pressure on theirs once two pieces take part.
+    shelter = SHIELD_NEAR * popcount(our_pawns & SHIELD_1[c, our_king])
+    shelter += SHIELD_FAR * popcount(our_pawns & SHIELD_2[c, our_king])
+    near_files = KING_FILES[our_king & 7]
+    shelter += KING_SEMI_OPEN_FILE * popcount(near_files & ~our_files)
+    shelter += KING_OPEN_FILE * popcount(near_files & ~our_files & ~their_files)
+    if an + ab + ar + aq >= 2:
+        units = un + ub + ur + uq
+        danger = units * units // KING_ATTACK_DIV
+        if n_queens == 0:
+            danger //= 2
+        shelter += min(danger, KING_ATTACK_CAP)
+    king = shelter * _MG_ONE
+
+    # Rooks on files without our pawns (semi-open) or without any (open).
+    rooks = bb[base + 3] & ~our_files
+    rook_files = ROOK_OPEN * popcount(rooks & ~their_files)
+    rook_files += ROOK_SEMI_OPEN * popcount(rooks & their_files)
+
+    pair = BISHOP_PAIR if n_bishops >= 2 else 0
+    return phase, material, pst, structure, passed, mobility, king, pair, rook_files
+
+
+@njit(cache=True, inline="always")
+def _raw(
+    bb: np.ndarray, att: np.ndarray
+) -> tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int]:
+    """Phase, then the untapered (mg, eg) white-minus-black value of every term in order."""
+    occ = bb[12] | bb[13]
+    white_files = _north_fill(bb[0]) | _south_fill(bb[0])
+    black_files = _north_fill(bb[6]) | _south_fill(bb[6])
+    w = _side(bb, att, 0, occ, white_files, black_files)
+    b = _side(bb, att, 1, occ, black_files, white_files)
+    phase = min(w[0] + b[0], PHASE_MAX)
+    material = w[1] - b[1]
+    pst = w[2] - b[2]
+    structure = w[3] - b[3]
+    passed = w[4] - b[4]
+    mobility = w[5] - b[5]
+    king = w[6] - b[6]
+    pair = w[7] - b[7]
+    rook_files = w[8] - b[8]
+    return (
+        phase,
+        _mg(material), _eg(material), _mg(pst), _eg(pst),
+        _mg(structure), _eg(structure), _mg(passed), _eg(passed),
+        _mg(mobility), _eg(mobility), _mg(king), _eg(king),
+        _mg(pair), _eg(pair), _mg(rook_files), _eg(rook_files),
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _combine(r: tuple[int, ...], side: int, weights: np.ndarray | tuple[int, ...]) -> int:
+    """Tapered, weighted sum of the raw terms, from the side to move, plus tempo."""
+    phase = r[0]
+    total = _taper(r[1], r[2], phase, weights[0])
+    total += _taper(r[3], r[4], phase, weights[1])
+    total += _taper(r[5], r[6], phase, weights[2])
+    total += _taper(r[7], r[8], phase, weights[3])
+    total += _taper(r[9], r[10], phase, weights[4])
+    total += _taper(r[11], r[12], phase, weights[5])
+    total += _taper(r[13], r[14], phase, weights[6])
+    total += _taper(r[15], r[16], phase, weights[7])
+    if side != 0:
+        total = -total
+    return total + (TEMPO * weights[T_TEMPO]) // 100
 
 
 @njit(cache=True, nogil=True)
@@ -219,18 +550,13 @@ def _evaluate(
     bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray, weights: np.ndarray
 ) -> int:
     """``evaluate`` with explicit per-term weights in percent (100 = as shipped)."""
-    phase, mat_mg, mat_eg, pst_mg, pst_eg = _raw(bb, att)
-    total = _taper(mat_mg, mat_eg, phase, weights[T_MATERIAL])
-    total += _taper(pst_mg, pst_eg, phase, weights[T_PSQT])
-    if st[ST_SIDE] != 0:
-        total = -total
-    return total + (TEMPO * weights[T_TEMPO]) // 100
+    return _combine(_raw(bb, att), st[ST_SIDE], weights)
 
 
 @njit(cache=True, nogil=True)
 def evaluate(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
     """Static evaluation in centipawns from the side to move's point of view."""
-    return _evaluate(bb, mb, st, att, WEIGHTS)
+    return _combine(_raw(bb, att), st[ST_SIDE], _DEFAULT_WEIGHTS)
 
 
 @njit(cache=True, nogil=True)
@@ -243,9 +569,10 @@ def _evaluate_terms(
     out: np.ndarray,
 ) -> None:
     """``evaluate_terms`` with explicit weights."""
-    phase, mat_mg, mat_eg, pst_mg, pst_eg = _raw(bb, att)
-    out[T_MATERIAL] = _taper(mat_mg, mat_eg, phase, weights[T_MATERIAL])
-    out[T_PSQT] = _taper(pst_mg, pst_eg, phase, weights[T_PSQT])
+    r = _raw(bb, att)
+    phase = r[0]
+    for t in range(T_TEMPO):
+        out[t] = _taper(r[1 + 2 * t], r[2 + 2 * t], phase, weights[t])
     tempo = (TEMPO * weights[T_TEMPO]) // 100
     out[T_TEMPO] = tempo if st[ST_SIDE] == 0 else -tempo
 

@@ -125,3 +125,74 @@ def test_weights_switch_terms_off() -> None:
         w = ev.WEIGHTS.copy()
         w[i] = 0
         assert ev._evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS, w) == full - t[i]
+
+
+def term(fen: str, name: str) -> int:
+    """One named term of a FEN (White minus Black)."""
+    return int(terms(fen)[ev.TERM_NAMES.index(name)])
+
+
+def test_passed_pawn_on_the_seventh_beats_the_second() -> None:
+    """A passer about to queen is worth far more than one at home, in total and as a term."""
+    seventh = "8/4P3/8/8/8/k7/8/K7 w - - 0 1"
+    second = "8/8/8/8/8/k7/4P3/K7 w - - 0 1"
+    assert score(seventh) > score(second) + 100
+    assert term(seventh, "passed") > term(second, "passed") > 0
+
+
+def test_passed_pawn_definition() -> None:
+    """Enemy pawns ahead on the same or a neighbouring file stop a pawn being passed."""
+    assert term("4k3/p7/8/8/P7/8/8/4K3 w - - 0 1", "passed") == 0
+    assert term("4k3/1p6/8/8/P7/8/8/4K3 w - - 0 1", "passed") == 0
+    # A black pawn beside (not ahead of) the white one leaves both passed.
+    beside = term("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1", "passed")
+    white_alone = term("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1", "passed")
+    black_alone = term("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", "passed")
+    assert white_alone > 0 > black_alone
+    assert beside == white_alone + black_alone
+    # Of two doubled pawns only the front one counts.
+    one = term("4k3/8/8/4P3/8/8/8/4K3 w - - 0 1", "passed")
+    assert term("4k3/8/8/4P3/4P3/8/8/4K3 w - - 0 1", "passed") == one
+
+
+def test_pawn_structure_penalties() -> None:
+    """Isolated and doubled pawns cost; connected pawns earn."""
+    healthy = "4k3/8/8/8/8/3PP3/8/4K3 w - - 0 1"
+    isolated = "4k3/8/8/8/8/8/3P3P/4K3 w - - 0 1"
+    doubled = "4k3/8/8/8/8/4P3/4P3/4K3 w - - 0 1"
+    assert term(healthy, "pawns") > 0
+    assert term(isolated, "pawns") < 0
+    assert term(doubled, "pawns") < term(isolated, "pawns") < term(healthy, "pawns")
+
+
+def test_bishop_pair_and_rook_files() -> None:
+    """The bishop pair earns a bonus; a rook likes open files more than semi-open ones."""
+    pair = "4k3/pppppppp/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1"
+    assert term(pair, "bishop_pair") > 0
+    assert term(pair.replace("2B1KB2", "2B1KN2"), "bishop_pair") == 0
+    closed = "4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1"
+    semi = "4k3/p7/8/8/8/8/8/R3K3 w - - 0 1"
+    open_ = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
+    assert term(open_, "rooks") > term(semi, "rooks") > term(closed, "rooks") == 0
+
+
+def test_king_safety_prefers_a_sheltered_king() -> None:
+    """A castled king behind its pawns is safer than one with its shelter gone."""
+    sheltered = "r1bq1rk1/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1"
+    exposed = "r1bq1rk1/pppp1ppp/2n2n2/4p3/4P3/2N2N2/PPPP4/R1BQ1RK1 w - - 0 1"
+    assert term(sheltered, "king_safety") == 0
+    assert term(exposed, "king_safety") < -30
+
+
+def test_king_attackers_count() -> None:
+    """Queen and knight bearing on the castled king's zone score for the attacker."""
+    quiet = "r1b2rk1/ppppqppp/2n5/8/8/2N5/PPPP1PPP/R1BQ1RK1 w - - 0 1"
+    attacked = "r1b2rk1/pppp1ppp/2n5/8/6n1/7q/PPPP1PPP/R1BQ1RK1 w - - 0 1"
+    assert term(attacked, "king_safety") < term(quiet, "king_safety") - 50
+
+
+def test_mobility_rewards_free_pieces() -> None:
+    """A bishop on an open diagonal beats one buried behind its own pawns."""
+    free = "4k3/8/8/8/8/8/8/B3K3 w - - 0 1"
+    buried = "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1"
+    assert term(free, "mobility") > term(buried, "mobility")

@@ -451,7 +451,8 @@ def _side(
         structure += CONNECTED[r] * popcount(connected & RANK_REL[c, r])
 
     # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
-    their_span = _behind(their_pawns, them)
+    # Their pawns' paths run toward our side: the squares behind them as we see it.
+    their_span = _behind(their_pawns, c)
     their_span |= _sideways(their_span)
     passers = our_pawns & ~their_span & ~doubled_set
     passed = 0

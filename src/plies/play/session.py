@@ -183,6 +183,9 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until ``quit`` or end of input; return the exit status (0)."""
+        # Load (or on the very first run compile) the agent now, so its first move
+        # gets its full thinking time.
+        self.agent.warm_up()
         self.say(f"You play {_colour_name(self.human)} against {self.agent.name}. "
                  "Type 'help' for commands.")
         shown = False

@@ -50,7 +50,10 @@ STOCKFISH = "/usr/games/stockfish"
 WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "plies-eval-ablation"
 # Terms the ablation switches off one at a time (material stays: without it
 # there is no chess left to measure).
-ABLATED = ("psqt", "pawns", "passed", "mobility", "king_safety", "bishop_pair", "rooks", "tempo")
+ABLATED = (
+    "psqt", "pawns", "passed", "mobility", "king_safety",
+    "bishop_pair", "rooks", "threats", "tempo",
+)  # fmt: skip
 
 
 def weights_without(off: str | None) -> list[int]:

@@ -196,3 +196,25 @@ def test_mobility_rewards_free_pieces() -> None:
     free = "4k3/8/8/8/8/8/8/B3K3 w - - 0 1"
     buried = "4k3/8/8/8/8/8/1P6/B3K3 w - - 0 1"
     assert term(free, "mobility") > term(buried, "mobility")
+
+
+def test_drawish_endgames_are_scaled_down() -> None:
+    """A lone minor piece cannot win; rook against minor and opposite bishops draw often."""
+    assert abs(score("8/8/8/1k6/8/3K4/8/5B2 w - - 0 1")) < 40
+    rook = score("8/8/8/1k6/8/3K4/8/5R2 w - - 0 1")
+    assert rook > 400
+    assert 0 < score("8/8/8/1k6/8/3K4/8/2b2R2 w - - 0 1") < rook // 3
+    same = score("8/5p2/2b5/1k6/8/3K1P2/3P4/5B2 w - - 0 1")
+    opposite = score("8/5p2/3b4/1k6/8/3K1P2/3P4/5B2 w - - 0 1")
+    assert 0 < opposite < same
+
+
+def test_threats() -> None:
+    """A pawn attacking a knight, and a piece left hanging, score for the attacker."""
+    calm = "r3k3/pp6/8/3n4/8/4P3/PP6/R3K3 w - - 0 1"
+    attacked = "r3k3/pp6/8/3n4/4P3/8/PP6/R3K3 w - - 0 1"
+    assert term(calm, "threats") == 0
+    assert term(attacked, "threats") > 40
+    hanging = "r3k3/pp6/8/3n4/8/8/PP6/R2RK3 w - - 0 1"
+    defended = "r3k3/pp6/4p3/3n4/8/8/PP6/R2RK3 w - - 0 1"
+    assert term(hanging, "threats") > term(defended, "threats") >= 0

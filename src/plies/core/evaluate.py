@@ -30,6 +30,7 @@ TERM_NAMES: tuple[str, ...] = (
     "king_safety",
     "bishop_pair",
     "rooks",
+    "threats",
     "tempo",
 )
 """Order of the entries ``evaluate_terms`` writes (white minus black, tempo for the mover)."""
@@ -37,7 +38,7 @@ TERM_NAMES: tuple[str, ...] = (
 N_TERMS = len(TERM_NAMES)
 (
     T_MATERIAL, T_PSQT, T_PAWNS, T_PASSED, T_MOBILITY,
-    T_KING, T_BISHOP_PAIR, T_ROOKS, T_TEMPO,
+    T_KING, T_BISHOP_PAIR, T_ROOKS, T_THREATS, T_TEMPO,
 ) = range(N_TERMS)  # fmt: skip
 
 _DEFAULT_WEIGHTS = (100,) * N_TERMS
@@ -239,6 +240,21 @@ KING_SEMI_OPEN_FILE = -14
 KING_OPEN_FILE = -10
 
 BISHOP_PAIR_MG, BISHOP_PAIR_EG = 30, 50
+
+# Threats, per enemy piece: attacked by a pawn, a minor piece attacking a rook or
+# queen, a rook attacking a queen, and hanging (attacked, not defended).
+THREAT_BY_PAWN_MG, THREAT_BY_PAWN_EG = 55, 35
+THREAT_BY_MINOR_MG, THREAT_BY_MINOR_EG = 35, 25
+THREAT_BY_ROOK_MG, THREAT_BY_ROOK_EG = 30, 15
+HANGING_MG, HANGING_EG = 30, 20
+
+# Endgame scale (of 64) for the side ahead: without pawns, a lead of less than a
+# rook rarely wins, and a lone minor piece never can; bishops of opposite colours
+# with nothing else but pawns draw often.
+SCALE_FULL = 64
+SCALE_NO_PAWNS_SMALL_LEAD = 16
+SCALE_OPPOSITE_BISHOPS = 32
+_DARK_SQUARES = U64(0xAA55AA55AA55AA55)
 ROOK_OPEN_MG, ROOK_OPEN_EG = 28, 10
 ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG = 12, 8
 
@@ -320,13 +336,13 @@ def _distance(a: int, b: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _taper(mg: int, eg: int, phase: int, weight: int) -> int:
-    """Blend a middlegame and an endgame value by phase, scale by weight (%), round toward zero."""
-    n = (mg * phase + eg * (PHASE_MAX - phase)) * weight
+def _taper(mg: int, eg: int, phase: int, scale: int, weight: int) -> int:
+    """Blend mg and scaled eg values by phase, weight them (%), round toward zero."""
+    n = (mg * phase * SCALE_FULL + eg * scale * (PHASE_MAX - phase)) * weight
     # Truncating toward zero keeps colour symmetry exact (floor would not). The
     # float division truncates without a sign branch, and is exact: a quotient
-    # that is not an integer lies at least 1/2400 away from one.
-    return int(n / (PHASE_MAX * 100.0))
+    # that is not an integer lies at least 1/153600 away from one.
+    return int(n / (PHASE_MAX * SCALE_FULL * 100.0))
 
 
 # Packed scores: a middlegame and an endgame value in one int64, ``mg * 2**32 + eg``.
@@ -364,6 +380,10 @@ DOUBLED = int(_pack(DOUBLED_MG, DOUBLED_EG))
 BISHOP_PAIR = int(_pack(BISHOP_PAIR_MG, BISHOP_PAIR_EG))
 ROOK_OPEN = int(_pack(ROOK_OPEN_MG, ROOK_OPEN_EG))
 ROOK_SEMI_OPEN = int(_pack(ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG))
+THREAT_BY_PAWN = int(_pack(THREAT_BY_PAWN_MG, THREAT_BY_PAWN_EG))
+THREAT_BY_MINOR = int(_pack(THREAT_BY_MINOR_MG, THREAT_BY_MINOR_EG))
+THREAT_BY_ROOK = int(_pack(THREAT_BY_ROOK_MG, THREAT_BY_ROOK_EG))
+HANGING = int(_pack(HANGING_MG, HANGING_EG))
 _MG_ONE = 1 << 32
 
 
@@ -376,9 +396,10 @@ def _pieces(
     area: np.uint64,
     zone: np.uint64,
     att: np.ndarray,
-) -> tuple[int, int, int, int]:
-    """Packed PST and mobility, king-zone attackers and attack units of one piece set."""
+) -> tuple[int, int, int, int, np.uint64]:
+    """Packed PST and mobility, king-zone attackers, attack units and attacks of a piece set."""
     pst = mob = attackers = units = 0
+    attacked = U64(0)
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U64(1)
@@ -391,12 +412,13 @@ def _pieces(
             a = rook_attacks(sq, occ, att)
         else:
             a = rook_attacks(sq, occ, att) | bishop_attacks(sq, occ, att)
+        attacked |= a
         mob += MOBILITY[kind - 1, popcount(a & area)]
         hits = a & zone
         if hits:
             attackers += 1
             units += KING_ATTACK_UNITS[kind] * popcount(hits)
-    return pst, mob, attackers, units
+    return pst, mob, attackers, units, attacked
 
 
 @njit(cache=True, inline="always")
@@ -407,8 +429,13 @@ def _side(
     occ: np.uint64,
     our_files: np.uint64,
     their_files: np.uint64,
-) -> tuple[int, int, int, int, int, int, int, int, int]:
-    """Phase share and the packed terms (material ... rooks) of colour ``c``.
+) -> tuple[
+    int, int, int, int, int, int, int, int, int, int, np.uint64, np.uint64, np.uint64, np.uint64
+]:
+    """Phase share, the packed terms (material ... rooks), then what threats need.
+
+    The tail: non-pawn material (mg), then the squares attacked by our pawns, by
+    our minor pieces, by our rooks, and by anything of ours.
 
     Called with literal colours so that, once inlined, every colour test folds away.
     """
@@ -470,10 +497,10 @@ def _side(
 
     # Pieces: placement, mobility, pressure on the enemy king zone.
     zone = KING_ZONE[their_king]
-    pn, mn, an, un = _pieces(bb[base + 1], 1, flip, occ, area, zone, att)
-    pb, mb, ab, ub = _pieces(bb[base + 2], 2, flip, occ, area, zone, att)
-    pr, mr, ar, ur = _pieces(bb[base + 3], 3, flip, occ, area, zone, att)
-    pq, mq, aq, uq = _pieces(bb[base + 4], 4, flip, occ, area, zone, att)
+    pn, mn, an, un, xn = _pieces(bb[base + 1], 1, flip, occ, area, zone, att)
+    pb, mb, ab, ub, xb = _pieces(bb[base + 2], 2, flip, occ, area, zone, att)
+    pr, mr, ar, ur, xr = _pieces(bb[base + 3], 3, flip, occ, area, zone, att)
+    pq, mq, aq, uq, xq = _pieces(bb[base + 4], 4, flip, occ, area, zone, att)
     pst += pn + pb + pr + pq
     mobility = mn + mb + mr + mq
 
@@ -498,14 +525,63 @@ def _side(
     rook_files += ROOK_SEMI_OPEN * popcount(rooks & their_files)
 
     pair = BISHOP_PAIR if n_bishops >= 2 else 0
-    return phase, material, pst, structure, passed, mobility, king, pair, rook_files
+    npm = n_knights * MATERIAL_MG[1] + n_bishops * MATERIAL_MG[2]
+    npm += n_rooks * MATERIAL_MG[3] + n_queens * MATERIAL_MG[4]
+    attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
+    return (
+        phase, material, pst, structure, passed, mobility, king, pair, rook_files,
+        npm, our_pawn_att, xn | xb, xr, attacked,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _threats(
+    bb: np.ndarray,
+    c: int,
+    pawn_att: np.uint64,
+    minor_att: np.uint64,
+    rook_att: np.uint64,
+    ours: np.uint64,
+    theirs: np.uint64,
+) -> int:
+    """Packed threats of colour ``c`` (attack sets ``ours``) on the other (``theirs``)."""
+    them = 6 * (1 - c)
+    majors = bb[them + 3] | bb[them + 4]
+    pieces = bb[them + 1] | bb[them + 2] | majors
+    score = THREAT_BY_PAWN * popcount(pawn_att & pieces)
+    score += THREAT_BY_MINOR * popcount(minor_att & majors)
+    score += THREAT_BY_ROOK * popcount(rook_att & bb[them + 4])
+    score += HANGING * popcount(pieces & ours & ~theirs)
+    return score
+
+
+@njit(cache=True, inline="always")
+def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
+    """Endgame scale (of 64) when colour ``c`` is the side ahead."""
+    base = 6 * c
+    if bb[base] == 0 and our_npm - their_npm < MATERIAL_MG[3]:
+        return 0 if our_npm < MATERIAL_MG[3] else SCALE_NO_PAWNS_SMALL_LEAD
+    w_bishops = bb[2]
+    b_bishops = bb[8]
+    if (
+        our_npm == MATERIAL_MG[2]
+        and their_npm == MATERIAL_MG[2]
+        and popcount(w_bishops) == 1
+        and popcount(b_bishops) == 1
+        and ((w_bishops & _DARK_SQUARES) == 0) != ((b_bishops & _DARK_SQUARES) == 0)
+    ):
+        return SCALE_OPPOSITE_BISHOPS
+    return SCALE_FULL
 
 
 @njit(cache=True, inline="always")
 def _raw(
     bb: np.ndarray, att: np.ndarray
-) -> tuple[int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int, int]:
-    """Phase, then the untapered (mg, eg) white-minus-black value of every term in order."""
+) -> tuple[
+    int, int, int, int, int, int, int, int, int, int,
+    int, int, int, int, int, int, int, int, int, int,
+]:  # fmt: skip
+    """Phase, endgame scale, then each term's untapered (mg, eg), white minus black."""
     occ = bb[12] | bb[13]
     white_files = _north_fill(bb[0]) | _south_fill(bb[0])
     black_files = _north_fill(bb[6]) | _south_fill(bb[6])
@@ -520,12 +596,23 @@ def _raw(
     king = w[6] - b[6]
     pair = w[7] - b[7]
     rook_files = w[8] - b[8]
+    threats = _threats(bb, 0, w[10], w[11], w[12], w[13], b[13])
+    threats -= _threats(bb, 1, b[10], b[11], b[12], b[13], w[13])
+    # The side ahead in the endgame decides which drawish patterns apply.
+    eg = _eg(material + pst + structure + passed + mobility + king + pair + rook_files + threats)
+    if eg > 0:
+        scale = _scale(bb, 0, w[9], b[9])
+    elif eg < 0:
+        scale = _scale(bb, 1, b[9], w[9])
+    else:
+        scale = SCALE_FULL
     return (
-        phase,
+        phase, scale,
         _mg(material), _eg(material), _mg(pst), _eg(pst),
         _mg(structure), _eg(structure), _mg(passed), _eg(passed),
         _mg(mobility), _eg(mobility), _mg(king), _eg(king),
         _mg(pair), _eg(pair), _mg(rook_files), _eg(rook_files),
+        _mg(threats), _eg(threats),
     )  # fmt: skip
 
 
@@ -533,14 +620,16 @@ def _raw(
 def _combine(r: tuple[int, ...], side: int, weights: np.ndarray | tuple[int, ...]) -> int:
     """Tapered, weighted sum of the raw terms, from the side to move, plus tempo."""
     phase = r[0]
-    total = _taper(r[1], r[2], phase, weights[0])
-    total += _taper(r[3], r[4], phase, weights[1])
-    total += _taper(r[5], r[6], phase, weights[2])
-    total += _taper(r[7], r[8], phase, weights[3])
-    total += _taper(r[9], r[10], phase, weights[4])
-    total += _taper(r[11], r[12], phase, weights[5])
-    total += _taper(r[13], r[14], phase, weights[6])
-    total += _taper(r[15], r[16], phase, weights[7])
+    scale = r[1]
+    total = _taper(r[2], r[3], phase, scale, weights[0])
+    total += _taper(r[4], r[5], phase, scale, weights[1])
+    total += _taper(r[6], r[7], phase, scale, weights[2])
+    total += _taper(r[8], r[9], phase, scale, weights[3])
+    total += _taper(r[10], r[11], phase, scale, weights[4])
+    total += _taper(r[12], r[13], phase, scale, weights[5])
+    total += _taper(r[14], r[15], phase, scale, weights[6])
+    total += _taper(r[16], r[17], phase, scale, weights[7])
+    total += _taper(r[18], r[19], phase, scale, weights[8])
     if side != 0:
         total = -total
     return total + (TEMPO * weights[T_TEMPO]) // 100
@@ -571,9 +660,8 @@ def _evaluate_terms(
 ) -> None:
     """``evaluate_terms`` with explicit weights."""
     r = _raw(bb, att)
-    phase = r[0]
     for t in range(T_TEMPO):
-        out[t] = _taper(r[1 + 2 * t], r[2 + 2 * t], phase, weights[t])
+        out[t] = _taper(r[2 + 2 * t], r[3 + 2 * t], r[0], r[1], weights[t])
     tempo = (TEMPO * weights[T_TEMPO]) // 100
     out[T_TEMPO] = tempo if st[ST_SIDE] == 0 else -tempo
 

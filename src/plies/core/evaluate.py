@@ -603,14 +603,17 @@ def _finish(bb: np.ndarray, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     rook_files = w[8] - b[8]
     threats = _threats(bb, 0, w[10], w[11], w[12], w[13], b[13])
     threats -= _threats(bb, 1, b[10], b[11], b[12], b[13], w[13])
-    # The side ahead in the endgame decides which drawish patterns apply.
-    eg = _eg(material + pst + structure + passed + mobility + king + pair + rook_files + threats)
-    if eg > 0:
-        scale = _scale(bb, 0, w[9], b[9])
-    elif eg < 0:
-        scale = _scale(bb, 1, b[9], w[9])
-    else:
-        scale = SCALE_FULL
+    # Drawish patterns need a side without pawns or a lone bishop each; the test
+    # is cheap and almost always false, so the full check rarely runs.
+    scale = SCALE_FULL
+    if bb[0] == 0 or bb[6] == 0 or (w[9] == MATERIAL_MG[2] and b[9] == MATERIAL_MG[2]):
+        # The side ahead in the endgame decides which patterns apply.
+        total = material + pst + structure + passed + mobility + king + pair + rook_files
+        eg = _eg(total + threats)
+        if eg > 0:
+            scale = _scale(bb, 0, w[9], b[9])
+        elif eg < 0:
+            scale = _scale(bb, 1, b[9], w[9])
     return (
         phase, scale,
         _mg(material), _eg(material), _mg(pst), _eg(pst),

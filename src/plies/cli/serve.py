@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 import threading
 import time
@@ -60,33 +61,38 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"the web app needs the 'web' extra (pip install 'plies[web]'): {exc}"
         ) from None
+    listener = _listen(args.host, args.port)
+    host, port = listener.getsockname()[:2]
+    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
     app = create_app()
-    config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning", ws_max_size=WS_MAX_BYTES
-    )
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_BYTES)
     server = uvicorn.Server(config)
     announcer = threading.Thread(
-        target=_announce, args=(server, app.state.readiness, args.open), daemon=True
+        target=_announce, args=(server, url, app.state.readiness, args.open), daemon=True
     )
     announcer.start()
-    try:
-        server.run()
-    except OSError as exc:
-        raise CliError(f"cannot listen on {args.host}:{args.port}: {exc}") from None
+    with listener:
+        server.run(sockets=[listener])
     return 0 if server.started else 2
 
 
-def _announce(server: uvicorn.Server, readiness: EngineReadiness, open_browser: bool) -> None:
-    """Once the server listens, print its address (and open a browser if asked)."""
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``, or a one-line CliError saying why not."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        return socket.create_server((host, port), family=family)
+    except OSError as exc:
+        raise CliError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def _announce(
+    server: uvicorn.Server, url: str, readiness: EngineReadiness, open_browser: bool
+) -> None:
+    """Once the server runs, print its address (and open a browser if asked)."""
     while not server.started:
         if server.should_exit:
             return
         time.sleep(0.05)
-    sockets = [s for srv in getattr(server, "servers", []) for s in srv.sockets]
-    if not sockets:
-        return
-    host, port = sockets[0].getsockname()[:2]
-    url = f"http://{host if ':' not in host else f'[{host}]'}:{port}/"
     print(f"plies serve: listening on {url} (Ctrl-C stops)", flush=True)
     if open_browser:
         webbrowser.open(url)

@@ -258,3 +258,38 @@ def test_analysis_of_a_pgn_evaluates_every_position(client: TestClient) -> None:
             evals[message["index"]] = message
         assert evals[4]["score"] == "0-1"
         assert evals[3]["score"] == "#-1" and evals[3]["best"] == "Qh4#"
+
+
+def test_tabs_hear_that_the_engine_compiles_then_get_their_game() -> None:
+    """Until the engine is ready a tab gets status messages (and /api/status says so)."""
+    app = create_app()
+    client = TestClient(app)  # no lifespan: the warm-up waits until started below
+    assert client.get("/api/status").json()["engine"] == "compiling"
+    with client.websocket_connect("/ws") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "status" and first["engine"] == "compiling"
+        ws.send_json({"type": "move", "uci": "e2e4"})  # queued until the engine is ready
+        app.state.readiness.start()
+        assert receive_until(ws, "status")["engine"] in ("compiling", "ready")
+        assert receive_until(ws, "state")["moves"] == []
+        assert receive_until(ws, "state")["moves"] == ["e4"]
+    assert client.get("/api/status").json()["engine"] == "ready"
+
+
+def test_moving_ai_map_text_loads() -> None:
+    """A Moving AI map sent as text comes back as rows ('@' and 'T' are walls)."""
+    text = "type octile\nheight 3\nwidth 4\nmap\n....\n.@T.\n....\n"
+    with TestClient(create_app()) as client:
+        answer = client.post("/api/paths/map", json={"text": text}).json()
+    assert answer == {"width": 4, "height": 3, "rows": ["....", ".##.", "...."]}
+
+
+def test_analysis_of_a_fen(client: TestClient) -> None:
+    """A single position from FEN: one verdict, with the mate the engine finds."""
+    fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8 mates
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"channel": "analyse", "type": "analyse", "fen": fen, "movetime": 200})
+        assert receive_until(ws, "analysis", "analyse")["fens"] == [fen]
+        verdict = receive_until(ws, "eval", "analyse")
+        assert verdict["best"] == "Rd8#" and verdict["score"] == "#1"

@@ -220,3 +220,19 @@ def test_analyse_a_game(page: Any, server: Any) -> None:
     page.click("#an-prev")
     page.wait_for_selector("#an-board[data-index='6']")
     assert "Qxf7#" in page.inner_text("#an-eval") and "#1" in page.inner_text("#an-eval")
+
+
+def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
+    """A click on a column drops a disc; the computer answers in a legal column."""
+    open_page(page, server, "games")
+    page.select_option("#g-game", "connect4")
+    page.fill("#g-depth", "4")
+    page.select_option("#g-ai", "1")
+    page.click("#g-new")
+    page.wait_for_selector("#g-board.c4")
+    page.click('#g-board button[data-cell="3"]')  # top row, middle column
+    page.wait_for_selector("#g-board[data-moves^='3,']")
+    bottom = [b.get_attribute("data-mark") for b in page.locator("#g-board button").all()[-7:]]
+    assert bottom[3] == "X"  # the disc fell to the bottom
+    assert page.locator("#g-board button[data-mark=O]").count() == 1
+    assert int(page.get_attribute("#g-stats", "data-nodes")) > 0

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from typing import Any, ClassVar
-
-import chess.pgn
 
 from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
@@ -23,6 +20,8 @@ DEFAULT_MOVETIME_MS = 1000
 MAX_MOVETIME_MS = 60_000
 MAX_DEPTH = 40
 SIDES = ("white", "black", "none")
+#: Longest line of PGN movetext, as the PGN standard asks.
+PGN_LINE = 79
 COLOR_NAMES = ("white", "black")
 
 
@@ -31,26 +30,46 @@ def _side_color(side: str) -> int | None:
     return {"white": WHITE, "black": BLACK}.get(side)
 
 
-def game_pgn(board: Board, engine_color: int | None) -> str:
-    """The game so far as PGN, the engine named on its side."""
-    game = chess.pgn.Game.from_board(board.to_chess())
-    game.headers["Event"] = "plies serve"
-    game.headers["White"] = "plies" if engine_color == WHITE else "Player"
-    game.headers["Black"] = "plies" if engine_color == BLACK else "Player"
-    game.headers["Result"] = board.result(claim_draw=True)
-    out = io.StringIO()
-    print(game, file=out, end="\n")
-    return out.getvalue()
-
-
-def move_list_san(board: Board) -> list[str]:
-    """The moves played since the root position, in SAN."""
-    replay = board.root()
+def game_pgn(sans: list[str], root: Board, result: str, engine_color: int | None) -> str:
+    """The game as PGN: the seven-tag roster (FEN too if it did not start from the start)."""
+    tags = [
+        ("Event", "plies serve"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "?"),
+        ("White", "plies" if engine_color == WHITE else "Player"),
+        ("Black", "plies" if engine_color == BLACK else "Player"),
+        ("Result", result),
+    ]
+    if root.fen() != Board().fen():
+        tags += [("SetUp", "1"), ("FEN", root.fen())]
     words = []
-    for move in board.move_stack:
-        words.append(replay.san(move))
-        replay.push(move)
-    return words
+    number, turn = root.fullmove_number, root.turn
+    for i, san in enumerate(sans):
+        if turn == WHITE:
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(san)
+        if turn == BLACK:
+            number += 1
+        turn = 1 - turn
+    words.append(result)
+    return "\n".join(f'[{k} "{v}"]' for k, v in tags) + "\n\n" + _wrap(words) + "\n"
+
+
+def _wrap(words: list[str], width: int = PGN_LINE) -> str:
+    """Words joined by spaces into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
 
 
 class PlaySession:
@@ -61,6 +80,8 @@ class PlaySession:
         self._emit = emit
         self._runner = SearchRunner(post)
         self.board = Board()
+        self.sans: list[str] = []
+        """The moves played since the root position, in SAN (kept beside the board)."""
         self.engine_color: int | None = BLACK
         self.movetime_ms: int | None = DEFAULT_MOVETIME_MS
         self.depth: int | None = None
@@ -84,7 +105,7 @@ class PlaySession:
         """A new game from the start; ``engine`` names the side the engine plays."""
         side = get_choice(message, "engine", SIDES, "black")
         self._runner.cancel()
-        self.board = Board()
+        self.board, self.sans = Board(), []
         self.engine_color = _side_color(side)
         self.flipped = self.engine_color == WHITE
         self.send_state()
@@ -99,9 +120,11 @@ class PlaySession:
             move = Move.from_uci(text)
         except (IllegalMoveError, ValueError):
             raise ApiError(f"not a move in UCI notation: {text!r}") from None
+        if self.board.is_game_over(claim_draw=True):
+            raise ApiError("the game is over: undo, or start a new game")
         if not move or not self.board.is_legal(move):
             raise ApiError(f"illegal move {text} in this position")
-        self.board.push(move)
+        self._push(move)
         self.send_state()
         self._maybe_think()
 
@@ -111,9 +134,9 @@ class PlaySession:
         if not self.board.move_stack:
             self.send_state()
             raise ApiError("nothing to undo")
-        self.board.pop()
+        self._pop()
         if self.board.move_stack and self.board.turn == self.engine_color:
-            self.board.pop()
+            self._pop()
         self.send_state()
 
     def _fen(self, message: dict[str, Any]) -> None:
@@ -124,7 +147,7 @@ class PlaySession:
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
         self._runner.cancel()
-        self.board = board
+        self.board, self.sans = board, []
         self.send_state()
 
     def _settings(self, message: dict[str, Any]) -> None:
@@ -192,10 +215,19 @@ class PlaySession:
         """The engine has chosen: play the move."""
         move = result.best_move
         if move is not None and self.board.is_legal(move):
-            san = self.board.san(move)
-            self.board.push(move)
-            self._emit({"type": "engine_move", "uci": move.uci(), "san": san})
+            self._push(move)
+            self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})
         self.send_state()
+
+    def _push(self, move: Move) -> None:
+        """Play a legal ``move``, noting its SAN."""
+        self.sans.append(self.board.san(move))
+        self.board.push(move)
+
+    def _pop(self) -> None:
+        """Take back the last move."""
+        self.board.pop()
+        self.sans.pop()
 
     def close(self) -> None:
         """The tab has gone: stop any search."""
@@ -208,18 +240,20 @@ class PlaySession:
         board = self.board
         last = board.move_stack[-1] if board.move_stack else None
         outcome = board.outcome(claim_draw=True)
+        root = board.root()
+        result = "*" if outcome is None else outcome.result()
         return {
             "type": "state",
             "fen": board.fen(),
             "svg": render_board(board, self.flipped, last),
             "turn": COLOR_NAMES[board.turn],
             "legal": [] if outcome else [m.uci() for m in board.legal_moves],
-            "moves": move_list_san(board),
-            "start_fen": board.root().fen(),
+            "moves": list(self.sans),
+            "start_fen": root.fen(),
             "last_move": last.uci() if last else None,
             "check": board.is_check(),
             "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
-            "pgn": game_pgn(board, self.engine_color),
+            "pgn": game_pgn(self.sans, root, result, self.engine_color),
             "thinking": self._runner.searching,
             "engine": "none" if self.engine_color is None else COLOR_NAMES[self.engine_color],
             "flipped": self.flipped,

@@ -17,7 +17,7 @@ from plies.engine import Engine, Info, Limit, SearchResult
 Post = Callable[[Callable[[], None]], None]
 
 #: Transposition table per browser tab, in MB: small, since a tab may open several.
-HASH_MB = 16
+HASH_MB = 8
 
 
 class SearchRunner:

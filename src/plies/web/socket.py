@@ -25,7 +25,7 @@ from plies.web.readiness import READY, EngineReadiness
 #: Longest message a tab may send (a long PGN fits comfortably).
 MAX_MESSAGE = 500_000
 #: Open tabs at once; each holds two engines' tables.
-MAX_TABS = 32
+MAX_TABS = 16
 #: How often a tab waiting for the compiler hears that it is still going on.
 STATUS_EVERY_S = 1.0
 CHANNELS = ("play", "analyse")

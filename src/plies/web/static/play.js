@@ -1,7 +1,7 @@
 // plies serve, Play page: click or drag to move, the engine answers and thinks aloud.
 "use strict";
 
-const play = { state: null, selected: null, dragFrom: null, pendingPromo: null };
+const play = { state: null, selected: null, dragFrom: null, dragPiece: null, dragStart: null, pendingPromo: null };
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // The rect of a square in the current board picture.
@@ -62,10 +62,32 @@ function squareDown(name) {
   showSelection();
 }
 
-// A release: a drag from one square to another is a move.
+// A point of the page in the board picture's own coordinates.
+function svgPoint(event) {
+  const svg = $("#board svg");
+  const point = new DOMPoint(event.clientX, event.clientY);
+  return point.matrixTransform(svg.getScreenCTM().inverse());
+}
+
+// Lift the piece on the square being dragged so that it follows the pointer.
+function liftPiece(name, event) {
+  play.dragPiece = document.querySelector(`#board use[data-at="${name}"]`);
+  play.dragStart = svgPoint(event);
+}
+
+// Move the lifted piece with the pointer.
+function dragMove(event) {
+  if (!play.dragPiece || !play.dragFrom) return;
+  const p = svgPoint(event);
+  play.dragPiece.setAttribute("transform", `translate(${p.x - play.dragStart.x} ${p.y - play.dragStart.y})`);
+}
+
+// A release: a drag from one square to another is a move; otherwise the piece goes back.
 function squareUp(name) {
+  if (play.dragPiece) play.dragPiece.removeAttribute("transform");
   if (play.dragFrom && name && name !== play.dragFrom) tryMove(play.dragFrom, name);
   play.dragFrom = null;
+  play.dragPiece = null;
 }
 
 // The square under a pointer event, or null.
@@ -120,8 +142,15 @@ onChannel("play", (msg) => {
 // Wire up the board and the buttons.
 window.addEventListener("DOMContentLoaded", () => {
   const board = $("#board");
-  board.addEventListener("pointerdown", (e) => { const sq = squareAt(e); if (sq) { e.preventDefault(); squareDown(sq); } });
-  board.addEventListener("pointerup", (e) => squareUp(squareAt(e)));
+  board.addEventListener("pointerdown", (e) => {
+    const sq = squareAt(e);
+    if (!sq) return;
+    e.preventDefault();
+    squareDown(sq);
+    if (play.dragFrom === sq) liftPiece(sq, e);
+  });
+  window.addEventListener("pointermove", dragMove);
+  window.addEventListener("pointerup", (e) => squareUp(squareAt(e)));
   for (const button of document.querySelectorAll("#promo button")) {
     button.addEventListener("click", () => {
       if (play.pendingPromo) send("play", { type: "move", uci: play.pendingPromo + button.dataset.piece });

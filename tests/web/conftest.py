@@ -117,7 +117,7 @@ def page(browser: Any, server: Server) -> Iterator[Any]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(30_000)
+    tab.set_default_timeout(90_000)  # generous: a loaded machine, a first compile of a search
     yield tab
     context.close()
     assert not errors, f"JavaScript errors: {errors}"

@@ -236,3 +236,16 @@ def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
     assert bottom[3] == "X"  # the disc fell to the bottom
     assert page.locator("#g-board button[data-mark=O]").count() == 1
     assert int(page.get_attribute("#g-stats", "data-nodes")) > 0
+
+
+def test_playing_black_flips_the_board_and_the_engine_opens(page: Any, server: Any) -> None:
+    """With the engine on White, the board turns round and the engine makes the first move."""
+    open_page(page, server, "play")
+    page.select_option("#level", "d3")
+    page.select_option("#engine-side", "white")
+    page.click("#new")
+    wait_plies(page, 1)
+    assert page.get_attribute("#board svg", "data-flipped") == "true"
+    assert page.input_value("#engine-side") == "white"
+    page.click("#flip")
+    page.wait_for_selector("#board svg[data-flipped=false]")

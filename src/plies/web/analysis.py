@@ -82,8 +82,9 @@ class AnalysisSession:
         elif kind == "view":
             self.send_position(get_int(message, "index", 0, len(self.boards) - 1))
         elif kind == "flip":
+            index = get_int(message, "index", 0, len(self.boards) - 1, 0)
             self.flipped = not self.flipped
-            self.send_position(get_int(message, "index", 0, len(self.boards) - 1, 0))
+            self.send_position(index)
         elif kind == "stop":
             self._runner.cancel()
             self._emit({"type": "analysis_done", "stopped": True})

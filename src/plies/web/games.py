@@ -18,7 +18,7 @@ ALGORITHMS = ("minimax", "negamax", "alphabeta", "mcts")
 #: Longest move list a page may send (connect four has 42 cells).
 MAX_MOVES = 64
 MAX_SECONDS_TENTHS = 100
-MAX_PLAYOUTS = 200_000
+MAX_PLAYOUTS = 50_000
 #: Connect four is far too big for minimax to the end: it gets this depth unless told.
 CONNECT4_MINIMAX_DEPTH = 4
 CONNECT4_MINIMAX_MAX_DEPTH = 7

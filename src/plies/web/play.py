@@ -130,10 +130,9 @@ class PlaySession:
 
     def _undo(self, message: dict[str, Any]) -> None:
         """Take back the last move, and the engine's reply before it, back to the player."""
-        self._runner.cancel()
         if not self.board.move_stack:
-            self.send_state()
             raise ApiError("nothing to undo")
+        self._runner.cancel()
         self._pop()
         if self.board.move_stack and self.board.turn == self.engine_color:
             self._pop()

@@ -67,6 +67,7 @@ function connect() {
     for (const handler of plies.handlers[msg.channel || "play"] || []) handler(msg);
   };
   ws.onclose = () => {
+    if (document.body.dataset.engine === "failed") return;  // keep the reason on show
     document.body.dataset.engine = "disconnected";
     $("#engine-status").textContent = "disconnected from the server (reload the page)";
   };

@@ -7,11 +7,14 @@ that the suite stays quick; the fixture waits for the server's engine to be read
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from plies.board import Board, Move
 from plies.games import Solver, TicTacToe
-from plies.pathfinding import Grid, GridProblem, run_algorithm
+from plies.pathfinding import Grid, GridProblem, load_map, run_algorithm
 
 
 def open_page(page: Any, server: Any, name: str) -> None:
@@ -249,3 +252,29 @@ def test_playing_black_flips_the_board_and_the_engine_opens(page: Any, server: A
     assert page.input_value("#engine-side") == "white"
     page.click("#flip")
     page.wait_for_selector("#board svg[data-flipped=false]")
+
+
+ROOMS_MAP = Path(__file__).resolve().parents[1] / "data" / "pathfinding" / "rooms.map"
+
+
+def test_moving_ai_map_astar_beside_jump_point_search(page: Any, server: Any) -> None:
+    """Load a Moving AI map; A* and JPS (diagonal moves) find the library's cost."""
+    open_page(page, server, "paths")
+    page.wait_for_function("document.querySelector('#p-alg-a').options.length > 0")
+    page.set_input_files("#p-map", str(ROOMS_MAP))
+    grid = load_map(ROOMS_MAP)
+    page.wait_for_selector(f"#grid-a[data-width='{grid.width}'][data-height='{grid.height}']")
+    page.check("#p-diagonal")
+    page.select_option("#p-alg-a", "astar")
+    page.select_option("#p-alg-b", "jps")
+    page.click("#p-run")
+    page.wait_for_selector("#stats-b:not(:empty)")
+    page.click("#p-finish")
+    page.wait_for_selector("#stats-a[data-done=true]")
+    page.wait_for_selector("#stats-b[data-done=true]")
+    free = grid.free_cells()
+    ordered = sorted(free, key=lambda c: (c[1], c[0]))  # the page starts at the first free
+    problem = GridProblem(grid.with_diagonal(True), ordered[0], ordered[-1])  # cell, ends at last
+    expected = run_algorithm("astar", problem).cost
+    assert float(page.get_attribute("#stats-a", "data-cost")) == pytest.approx(expected, abs=1e-5)
+    assert float(page.get_attribute("#stats-b", "data-cost")) == pytest.approx(expected, abs=1e-5)

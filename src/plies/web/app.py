@@ -29,7 +29,7 @@ from plies.web.readiness import EngineReadiness
 from plies.web.socket import TabCounter, tab_socket
 
 STATIC = Path(__file__).parent / "static"
-#: Largest request body accepted (a Moving AI map of 200 x 200 is about 41 kB).
+#: Largest request body accepted (a Moving AI map of 512 x 512 is about 270 kB).
 MAX_BODY = 1_000_000
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]

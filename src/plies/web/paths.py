@@ -22,21 +22,23 @@ from plies.pathfinding import (
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_cell, get_choice, get_int, get_str
 
-#: Largest grid side the page may send or ask for: the expansion order of a full
-#: search of 200 x 200 cells is still a small answer.
-MAX_SIDE = 200
+#: Largest grid side the page may send or ask for: a Moving AI map of 512 x 512 fits,
+#: and the expansion order of a full search of it is still an answer of a few MB.
+MAX_SIDE = 512
 WALL = "#"
 FREE = "."
 #: Algorithms the page offers (iterative deepening is left out: on open grids it
 #: expands millions of nodes before it finds anything).
 OFFERED = ("bfs", "dfs", "ucs", "greedy", "astar", "bidirectional", "jps")
 KINDS = ("maze", "random")
+#: Menu titles where the library's title is not the name people look for.
+_TITLES = {"ucs": "Dijkstra (uniform cost)"}
 
 
 def options() -> dict[str, Any]:
     """What the page can choose from: algorithms (name and title) and maze methods."""
     return {
-        "algorithms": [{"name": n, "title": ALGORITHMS[n].title} for n in OFFERED],
+        "algorithms": [{"name": n, "title": _TITLES.get(n, ALGORITHMS[n].title)} for n in OFFERED],
         "mazes": list(MAZE_METHODS),
         "max_side": MAX_SIDE,
     }

@@ -7,6 +7,7 @@ const plies = {
   queue: [],
 };
 
+// The first element matching a CSS selector.
 function $(sel) { return document.querySelector(sel); }
 
 // Show a one-line error for a few seconds.

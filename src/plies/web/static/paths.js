@@ -39,7 +39,7 @@ function gridRows() {
 
 // Size both canvases for the grid.
 function sizeCanvases() {
-  grid.cell = Math.max(3, Math.min(28, Math.floor(Math.min(520 / grid.w, 420 / grid.h))));
+  grid.cell = Math.max(1, Math.min(28, Math.floor(Math.min(520 / grid.w, 420 / grid.h))));
   for (const id of ["#grid-a", "#grid-b"]) {
     const canvas = $(id);
     canvas.width = grid.w * grid.cell;
@@ -212,7 +212,7 @@ window.addEventListener("DOMContentLoaded", () => {
   }
   window.addEventListener("pointerup", () => { drawing = false; });
   $("#p-clear").onclick = () => {
-    const w = Math.max(3, Math.min(200, +$("#p-width").value)), h = Math.max(3, Math.min(200, +$("#p-height").value));
+    const w = Math.max(3, Math.min(512, +$("#p-width").value)), h = Math.max(3, Math.min(512, +$("#p-height").value));
     resetGrid(w, h); clearRuns();
   };
   $("#p-maze").onclick = () => generate("maze");

@@ -213,6 +213,7 @@ def test_engine_replies_with_live_info_and_undo(client: TestClient) -> None:
 
 def test_one_search_at_a_time_and_closing_stops_it(client: TestClient) -> None:
     """A move while the engine thinks is refused; closing the tab ends its search."""
+    before = set(search_threads())
     with open_tab(client) as ws:
         receive_until(ws, "state")
         ws.send_json({"type": "settings", "movetime": 60_000})
@@ -223,10 +224,17 @@ def test_one_search_at_a_time_and_closing_stops_it(client: TestClient) -> None:
         assert "thinking" in receive_until(ws, "error")["message"]
         ws.send_json({"type": "go"})
         assert "already" in receive_until(ws, "error")["message"]
+        ours = set(search_threads()) - before
+        assert len(ours) == 1  # exactly one search for this tab
     deadline = time.monotonic() + 10
-    while any(t.name == "plies-search" for t in threading.enumerate()):
+    while any(t.is_alive() for t in ours):
         assert time.monotonic() < deadline, "the search outlived its tab"
         time.sleep(0.05)
+
+
+def search_threads() -> list[threading.Thread]:
+    """The engine search threads alive in this process."""
+    return [t for t in threading.enumerate() if t.name == "plies-search"]
 
 
 def test_stop_plays_the_best_move_so_far(client: TestClient) -> None:
@@ -240,7 +248,7 @@ def test_stop_plays_the_best_move_so_far(client: TestClient) -> None:
         started = time.monotonic()
         ws.send_json({"type": "stop"})
         receive_until(ws, "engine_move")
-        assert time.monotonic() - started < 5
+        assert time.monotonic() - started < 30  # far below the 60 s it was given
 
 
 def test_analysis_of_a_pgn_evaluates_every_position(client: TestClient) -> None:

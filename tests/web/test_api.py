@@ -300,3 +300,18 @@ def test_analysis_of_a_fen(client: TestClient) -> None:
         assert receive_until(ws, "analysis", "analyse")["fens"] == [fen]
         verdict = receive_until(ws, "eval", "analyse")
         assert verdict["best"] == "Rd8#" and verdict["score"] == "#1"
+
+
+def test_status_counts_tabs_and_searches(client: TestClient) -> None:
+    """/api/status counts the open tabs and their running searches."""
+    assert client.get("/api/status").json()["tabs"] == 0
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "movetime": 60_000})
+        receive_until(ws, "state")
+        ws.send_json({"type": "move", "uci": "e2e4"})
+        receive_until(ws, "thinking")
+        status = client.get("/api/status").json()
+        assert status["tabs"] == 1 and status["searching"] == 1
+    status = client.get("/api/status").json()
+    assert status["tabs"] == 0 and status["searching"] == 0

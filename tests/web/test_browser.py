@@ -6,7 +6,10 @@ that the suite stays quick; the fixture waits for the server's engine to be read
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -278,3 +281,26 @@ def test_moving_ai_map_astar_beside_jump_point_search(page: Any, server: Any) ->
     expected = run_algorithm("astar", problem).cost
     assert float(page.get_attribute("#stats-a", "data-cost")) == pytest.approx(expected, abs=1e-5)
     assert float(page.get_attribute("#stats-b", "data-cost")) == pytest.approx(expected, abs=1e-5)
+
+
+def server_status(server: Any) -> dict[str, Any]:
+    """The server's /api/status answer."""
+    with urllib.request.urlopen(server.url + "api/status", timeout=10) as response:
+        status: dict[str, Any] = json.loads(response.read())
+    return status
+
+
+def test_closing_a_tab_stops_its_search(browser: Any, server: Any) -> None:
+    """A tab closed while its engine thinks leaves no search running on the server."""
+    tab = browser.new_page()
+    open_page(tab, server, "play")
+    tab.select_option("#level", "t10000")
+    click_square(tab, "e2")
+    click_square(tab, "e4")
+    tab.wait_for_selector("#board[data-thinking=true]")
+    assert server_status(server)["searching"] >= 1
+    tab.close()
+    deadline = time.monotonic() + 30
+    while server_status(server)["searching"] > 0:
+        assert time.monotonic() < deadline, "the closed tab's search is still running"
+        time.sleep(0.1)

@@ -54,14 +54,15 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CliError(f"--port must be 0..65535, not {args.port}")
     try:
+        import starlette  # noqa: F401
         import uvicorn
-
-        from plies.web.app import create_app
     except ImportError as exc:
         raise CliError(
             f"the web app needs the 'web' extra (pip install 'plies[web]'): {exc}"
         ) from None
-    listener = _listen(args.host, args.port)
+    listener = _listen(args.host, args.port)  # before the slower imports: fail fast
+    from plies.web.app import create_app
+
     host, port = listener.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
     app = create_app()

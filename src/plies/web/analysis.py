@@ -181,6 +181,11 @@ class AnalysisSession:
             }
         )
 
+    @property
+    def searching(self) -> bool:
+        """Whether this session's engine is searching."""
+        return self._runner.searching
+
     def close(self) -> None:
         """The tab has gone: stop any search."""
         self._runner.cancel()

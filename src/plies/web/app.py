@@ -26,7 +26,7 @@ from plies.web import games, paths
 from plies.web.errors import ApiError
 from plies.web.fields import require_object
 from plies.web.readiness import EngineReadiness
-from plies.web.socket import TabCounter, tab_socket
+from plies.web.socket import Tabs, tab_socket
 
 STATIC = Path(__file__).parent / "static"
 #: Largest request body accepted (a Moving AI map of 512 x 512 is about 270 kB).
@@ -76,9 +76,17 @@ async def index(request: Request) -> Response:
 
 
 async def status(request: Request) -> Response:
-    """Whether the chess engine is compiled yet (``engine``: compiling, ready or failed)."""
+    """The engine's state (``engine``: compiling, ready or failed), open tabs, searches."""
     readiness: EngineReadiness = request.app.state.readiness
-    return JSONResponse({**readiness.snapshot(), "version": plies.__version__})
+    tabs: Tabs = request.app.state.tabs
+    return JSONResponse(
+        {
+            **readiness.snapshot(),
+            "tabs": tabs.open,
+            "searching": tabs.searching(),
+            "version": plies.__version__,
+        }
+    )
 
 
 async def path_options(request: Request) -> Response:
@@ -118,5 +126,5 @@ def create_app() -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: not_found})
     app.state.readiness = readiness
-    app.state.tabs = TabCounter()
+    app.state.tabs = Tabs()
     return app

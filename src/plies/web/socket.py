@@ -33,13 +33,24 @@ CHANNELS = ("play", "analyse")
 _log = logging.getLogger(__name__)
 
 
-class TabCounter:
-    """Counts open tabs so that one browser cannot open unbounded engines."""
+class Tabs:
+    """The open tabs' sessions: bounded in number, counted for ``/api/status``."""
 
     def __init__(self, limit: int = MAX_TABS) -> None:
         """Allow at most ``limit`` tabs at once."""
         self.limit = limit
-        self.open = 0
+        self.sessions: list[dict[str, PlaySession | AnalysisSession]] = []
+        self.waiting = 0
+        """Tabs connected but waiting for the engine to compile."""
+
+    @property
+    def open(self) -> int:
+        """Number of tabs connected."""
+        return len(self.sessions) + self.waiting
+
+    def searching(self) -> int:
+        """Number of engine searches running for tabs."""
+        return sum(s.searching for tab in self.sessions for s in tab.values())
 
 
 async def _wait_for_engine(
@@ -59,7 +70,7 @@ async def _wait_for_engine(
 async def tab_socket(websocket: WebSocket) -> None:
     """Serve one tab until it closes."""
     readiness: EngineReadiness = websocket.app.state.readiness
-    tabs: TabCounter = websocket.app.state.tabs
+    tabs: Tabs = websocket.app.state.tabs
     await websocket.accept()
     if tabs.open >= tabs.limit:
         await websocket.send_json(
@@ -67,7 +78,7 @@ async def tab_socket(websocket: WebSocket) -> None:
         )
         await websocket.close(code=1013)
         return
-    tabs.open += 1
+    tabs.waiting += 1
     loop = asyncio.get_running_loop()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
 
@@ -93,6 +104,8 @@ async def tab_socket(websocket: WebSocket) -> None:
             return
         sessions["play"] = PlaySession(lambda m: send({"channel": "play", **m}), post)
         sessions["analyse"] = AnalysisSession(lambda m: send({"channel": "analyse", **m}), post)
+        tabs.waiting -= 1
+        tabs.sessions.append(sessions)
         sessions["play"].handle({"type": "state"})
         while True:
             received = await websocket.receive()
@@ -119,9 +132,12 @@ async def tab_socket(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        tabs.open -= 1
         for session in sessions.values():
             session.close()
+        if any(tab is sessions for tab in tabs.sessions):
+            tabs.sessions = [tab for tab in tabs.sessions if tab is not sessions]
+        else:
+            tabs.waiting -= 1
         # Let the last messages out when the tab is still there, then stop sending.
         with contextlib.suppress(Exception):
             await asyncio.wait_for(_drain(outbox), timeout=0.5)

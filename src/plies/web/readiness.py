@@ -8,7 +8,7 @@ and wait for ``ready`` instead of guessing with sleeps.
 
 from __future__ import annotations
 
-import asyncio
+import logging
 import threading
 import time
 from typing import Any
@@ -16,8 +16,7 @@ from typing import Any
 COMPILING = "compiling"
 READY = "ready"
 FAILED = "failed"
-#: How often a waiting client is told that compilation is still going on.
-POLL_SECONDS = 0.1
+_log = logging.getLogger(__name__)
 
 
 def _exercise_chess() -> None:
@@ -35,6 +34,16 @@ def _exercise_chess() -> None:
     engine = Engine(hash_mb=1)
     engine.search(board, Limit(depth=3))
     engine.evaluate(board)
+
+
+def _exercise_paths() -> None:
+    """Run every offered path search once on a tiny grid (compiles any compiled kernels)."""
+    from plies.pathfinding import Grid, GridProblem, run_algorithm
+    from plies.web.paths import OFFERED
+
+    for name in OFFERED:
+        grid = Grid.from_rows(["...", ".#.", "..."], diagonal=name == "jps")
+        run_algorithm(name, GridProblem(grid, (0, 0), (2, 2)))
 
 
 class EngineReadiness:
@@ -69,6 +78,11 @@ class EngineReadiness:
             self.message = "engine ready"
         self._finished = time.monotonic()
         self._done.set()
+        # Path searches do not wait for this; it only spares the first user a compile.
+        try:
+            _exercise_paths()
+        except Exception:  # a failure here shows up, clearly, in the first real search
+            _log.exception("warming up the path searches failed")
 
     @property
     def ready(self) -> bool:
@@ -78,11 +92,6 @@ class EngineReadiness:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until compilation has finished (well or not); True if it has."""
         return self._done.wait(timeout)
-
-    async def wait_async(self) -> None:
-        """Wait without blocking the event loop until compilation has finished."""
-        while not self._done.is_set():
-            await asyncio.sleep(POLL_SECONDS)
 
     def snapshot(self) -> dict[str, Any]:
         """The state as JSON: ``engine`` (compiling/ready/failed), ``message``, ``seconds``."""

@@ -78,6 +78,11 @@ def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
     wait_plies(page, 2)
     assert page.get_attribute("#board", "data-fen") == board.fen()
 
+    # The game so far goes to the Analyse page in one click.
+    page.click("#pgn-analyse")
+    page.wait_for_selector("#an-progress[data-done=true]")
+    assert page.locator("#an-moves span[data-index]").count() == 2
+
 
 def test_fen_promotion_choice_and_bad_fen(page: Any, server: Any) -> None:
     """Load a FEN, promote to a knight through the dialog; a broken FEN changes nothing."""

@@ -172,4 +172,10 @@ window.addEventListener("DOMContentLoaded", () => {
     navigator.clipboard.writeText($("#pgn").value).catch(() => showError("copy failed: select the text and copy it"));
   };
   $("#pgn-download").onclick = () => download("plies-game.pgn", $("#pgn").value);
+  $("#pgn-analyse").onclick = () => {
+    $("#an-pgn").value = $("#pgn").value;
+    $("#an-fen").value = "";
+    location.hash = "#analyse";
+    $("#an-run").click();
+  };
 });

@@ -63,11 +63,11 @@ def main() -> int:
             page.goto(url + "#play")
             page.wait_for_selector("body[data-engine=ready]")
             page.select_option("#level", "t500")
-            for plies, (a, b) in enumerate((("e2", "e4"), ("g1", "f3"), ("f1", "c4")), 1):
+            for plies, (a, b) in enumerate((("e2", "e4"), ("g1", "f3"), ("b1", "c3")), 1):
                 page.click(f'#board rect[data-square="{a}"]')
                 page.click(f'#board rect[data-square="{b}"]')
                 page.wait_for_selector(f"#board[data-plies='{2 * plies}'][data-thinking=false]")
-            page.click('#board rect[data-square="b1"]')
+            page.click('#board rect[data-square="f1"]')
             page.screenshot(path=str(out / "web-play.png"))
 
             page.goto(url + "#analyse")

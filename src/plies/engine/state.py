@@ -6,8 +6,7 @@ import numpy as np
 
 from plies.core import tt
 from plies.core.search import I_SIZE, MAX_PLY
-
-_BUF = 256
+from plies.core.types import MAX_MOVES
 
 
 class SearchArrays:
@@ -21,13 +20,13 @@ class SearchArrays:
         self.counter = np.zeros((13, 64), dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64)
         self.pv_len = np.zeros(MAX_PLY + 2, dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY + 2, _BUF), dtype=np.int64)
-        self.scores = np.zeros((MAX_PLY + 2, _BUF), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
+        self.scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
         self.quiets = np.zeros((MAX_PLY + 2, 64), dtype=np.int64)
         self.evals = np.zeros(MAX_PLY + 2, dtype=np.int64)
         self.probes = np.zeros((MAX_PLY + 2, tt.P_SIZE), dtype=np.int64)
         self.info = np.zeros(I_SIZE, dtype=np.int64)
-        self.root_moves = np.zeros(_BUF, dtype=np.int64)
+        self.root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
 
     def helper(self) -> SearchArrays:
         """Arrays for another search thread: its own scratch, this table shared."""

@@ -82,6 +82,12 @@ class GameAnalysis:
     seconds: float = 0.0
     """Total search time."""
 
+    def positions(self) -> list[PositionEval]:
+        """Every position's evaluation: the start, then after each move."""
+        if not self.moves:
+            return []
+        return [self.moves[0].before, *(m.after for m in self.moves)]
+
     @property
     def white(self) -> str:
         """White's name from the headers."""

@@ -29,12 +29,9 @@ MARK_COLOURS = {
 
 def _pawns(analysis: GameAnalysis) -> list[float]:
     """White's evaluation in pawns: the start position, then after each move (clipped)."""
-    if not analysis.moves:
-        return []
-    scores = [analysis.moves[0].before.score] + [m.after.score for m in analysis.moves]
     values = []
-    for pov in scores:
-        white = pov.white()
+    for position in analysis.positions():
+        white = position.score.white()
         cp = white.score(mate_score=100_000)
         assert cp is not None
         values.append(max(-CLIP_PAWNS, min(CLIP_PAWNS, cp / 100)))

@@ -166,11 +166,12 @@ def run_pgn(args: argparse.Namespace) -> int:
                      markup=False)
         for player in summarise(analysis):
             report.print(f"  {player.line()}", markup=False)
-    positions = sum(len(a.moves) + 1 for a in done)
-    if positions:
+    searched = sum(1 for a in done for p in a.positions() if p.depth > 0)
+    if searched:
         report.print(
-            f"Analysed {len(done)} game{'s' if len(done) != 1 else ''}, {positions} positions "
-            f"({_describe(limit)} each) in {elapsed:.1f} s: {elapsed / positions:.2f} s per "
+            f"Analysed {len(done)} game{'s' if len(done) != 1 else ''}, "
+            f"{sum(len(a.moves) for a in done)} moves: {searched} positions searched "
+            f"({_describe(limit)} each) in {elapsed:.1f} s, {elapsed / searched:.2f} s per "
             "position" + (f"; PGN written to {args.output}" if args.output else ""),
             markup=False,
         )

@@ -78,6 +78,11 @@ def test_illegal_move_names_game_and_move_and_the_rest_is_analysed(
         ("\n\n   \n", "no games"),
         ('[Event "x"]\n\n1. e4 e5 2. Ke3 *\n', "cannot be played"),
         ('[Event "x"]\n\n*\n', "no moves"),
+        ('[SetUp "1"]\n[FEN "garbage"]\n\n1. e4 *\n', "bad FEN header"),
+        ('[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n\n1. e4 *\n', "start position is not legal"),
+        ('[Variant "Atomic"]\n\n1. e4 *\n', "not supported"),
+        # python-chess 1.11 raises IndexError on a stray ")" after an illegal move.
+        ("1. e4 e4 ) e5\n", "plies analyse: game 1"),
     ],
 )
 def test_nothing_to_analyse_fails_with_one_clear_line(

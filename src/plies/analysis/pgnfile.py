@@ -48,6 +48,12 @@ def _problem(number: int, game: chess.pgn.Game) -> str | None:
     variant = game.headers.get("Variant", "Standard")
     if variant.lower() not in ("standard", "chess", "from position", ""):
         return f"{label}: the variant {variant!r} is not supported; skipped"
+    try:
+        start = game.board()
+    except ValueError as exc:
+        return f"{label}: bad FEN header ({exc}); skipped"
+    if start.status() != chess.STATUS_VALID:
+        return f"{label}: the start position is not legal; skipped"
     if game.errors:
         error = game.errors[0]
         end = game.end().board()
@@ -55,8 +61,6 @@ def _problem(number: int, game: chess.pgn.Game) -> str | None:
         return f"{label}: move {_move_label(end)} cannot be played ({text}); skipped"
     if game.next() is None:
         return f"{label}: no moves; skipped"
-    if game.board().status() != chess.STATUS_VALID:
-        return f"{label}: the start position is not legal; skipped"
     return None
 
 
@@ -76,8 +80,13 @@ def read_games(path: str | Path) -> Iterator[chess.pgn.Game | Problem]:
         while True:
             try:
                 game = chess.pgn.read_game(handle)
-            except (OSError, UnicodeError) as exc:
-                raise PgnFileError(f"cannot read {p}: {exc}") from None
+            except OSError as exc:
+                raise PgnFileError(f"cannot read {p}: {exc.strerror or exc}") from None
+            except Exception as exc:  # the parser itself failed (seen: IndexError on junk)
+                number += 1
+                yield Problem(number, f"game {number}: the PGN parser failed here "
+                              f"({type(exc).__name__}: {exc}); the rest of the file is skipped")
+                break
             if game is None:
                 break
             number += 1

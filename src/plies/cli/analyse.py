@@ -31,7 +31,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "(depth/seldepth, score from White's point of view, nodes, speed, line in SAN) "
             "and, at the end, the best line. Ctrl-C stops early and still prints it. "
             "With --pgn, search every position of every game instead and write the games "
-            "annotated: [%%eval] comments, ?! ? ?? for inaccuracies, mistakes and blunders "
+            "annotated: [%eval] comments, ?! ? ?? for inaccuracies, mistakes and blunders "
             "(lichess's winning-chances drops of 0.1, 0.2 and 0.3) with the engine's better "
             "line, then print each player's average centipawn loss and counts."
         ),

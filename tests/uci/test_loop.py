@@ -134,7 +134,7 @@ def test_good_option_values_apply(harness: Harness) -> None:
     engine = harness.loop.engine()
     assert engine.hash_mb == 8
     assert engine.move_overhead_ms == 70
-    harness.send("setoption name Hash value 64", "setoption name Move Overhead value 30")
+    harness.send("setoption name Hash value 64", "setoption name Move Overhead value 10")
 
 
 def test_declared_defaults_match_the_engine(harness: Harness) -> None:
@@ -146,6 +146,7 @@ def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     assert declared["Hash"].default == engine.hash_mb
     assert declared["Hash"].maximum == engine_module.MAX_HASH_MB
     assert declared["Move Overhead"].default == engine.move_overhead_ms
+    assert declared["Move Overhead"].default == engine_module.DEFAULT_MOVE_OVERHEAD_MS
     assert declared["Threads"].default == engine.threads
     assert declared["Threads"].maximum == engine_module.MAX_THREADS
 

@@ -30,14 +30,16 @@ spending too much while the increment carries the late game."""
 MAX_HORIZON = 50
 """With ``movestogo``, never plan for more moves than this (as Stockfish)."""
 
-SPARE_OVERHEADS = 2
-"""Move overheads kept in reserve beyond one per planned move."""
+SPARE_OVERHEADS = 10
+"""Move overheads kept in reserve beyond one per planned move (Stockfish keeps 2):
+a cushion for the rare move that loses far more than the overhead (a loaded
+machine, a pause); it makes the clock settle ~100 ms higher at 1+0.01."""
 
 MAX_SOFT_SHARE = 0.2
 """The soft target never exceeds this share of the clock (a big increment
 inflates the pool beyond what the clock holds now)."""
 
-HARD_PER_SOFT = 5.0
+HARD_PER_SOFT = 4.0
 """The hard ceiling is at most this many soft targets."""
 
 MAX_HARD_SHARE = 0.5
@@ -47,7 +49,12 @@ LAST_MOVE_SHARE = 0.8
 """With one move to go, the hard ceiling may use this share of the clock (less one overhead)."""
 
 MIN_HARD_MS = 1.0
-"""The smallest hard ceiling: time for a depth-one search."""
+"""The hard ceiling when the pool is empty: time for a depth-one search..."""
+
+PANIC_SHARE = 0.05
+"""... or this share of the clock if that is less, so a nearly empty clock is
+never spent at once: with the loss per move below the increment it then
+settles a few milliseconds above zero instead of draining."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +103,7 @@ def clock_budget(
         hard = LAST_MOVE_SHARE * after_overhead
     else:
         hard = min(HARD_PER_SOFT * soft, MAX_HARD_SHARE * after_overhead)
-    hard = max(MIN_HARD_MS, hard)
+    hard = max(min(MIN_HARD_MS, PANIC_SHARE * remaining_ms), hard)
     return TimeBudget(min(soft, hard), hard)
 
 

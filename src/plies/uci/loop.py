@@ -131,6 +131,10 @@ class UciLoop:
         self._state_lock = threading.Lock()
         self._quit = threading.Event()
         self._received: float | None = None
+        # The ``position`` (FEN, moves played) that gave the current board, so the
+        # next one, as GUIs send it (the same moves and one or two more), only
+        # plays the new moves: replaying 200 moves cost 3 ms idle, 50 ms under load.
+        self._source: tuple[str | None, tuple[str, ...]] | None = None
 
     @property
     def board(self) -> Board:
@@ -145,6 +149,7 @@ class UciLoop:
     def board(self, board: Board) -> None:
         """Replace the current position."""
         self._board = board
+        self._source = None
 
     # -- engine start-up -------------------------------------------------------
 
@@ -297,24 +302,37 @@ class UciLoop:
         """Set the position; stop at the first illegal move; keep the old one on a bad FEN."""
         from plies.board import Board, IllegalMoveError, InvalidFenError
 
-        try:
-            board = Board(command.fen)
-        except InvalidFenError as exc:
-            self.out.info_string(f"position unchanged: {shorten(str(exc), 200)}")
-            return
-        except ValueError as exc:  # any other rejection of the FEN is still a bad FEN
-            self.out.info_string(f"position unchanged: invalid fen: {shorten(str(exc), 200)}")
-            return
-        for i, text in enumerate(command.moves):
+        source = self._source
+        played = 0
+        if (
+            source is not None
+            and self._board is not None
+            and source[0] == command.fen
+            and command.moves[: len(source[1])] == source[1]
+        ):
+            board = self._board.copy()
+            played = len(source[1])
+        else:
+            try:
+                board = Board(command.fen)
+            except InvalidFenError as exc:
+                self.out.info_string(f"position unchanged: {shorten(str(exc), 200)}")
+                return
+            except ValueError as exc:  # any other rejection of the FEN is still a bad FEN
+                self.out.info_string(f"position unchanged: invalid fen: {shorten(str(exc), 200)}")
+                return
+        for text in command.moves[played:]:
             try:
                 board.push_uci(text)
             except (IllegalMoveError, ValueError):
                 self.out.info_string(
-                    f"illegal move {shorten(text)!r} (move {i + 1} of the list) in "
+                    f"illegal move {shorten(text)!r} (move {played + 1} of the list) in "
                     f"{board.fen()}; the position stops before it"
                 )
                 break
+            played += 1
         self.board = board
+        self._source = (command.fen, command.moves[:played])
 
     def go(self, command: Go) -> None:
         """Start a search (or run ``perft``); ``bestmove`` follows from the search thread."""

@@ -124,10 +124,16 @@ def _is_draw(bb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray)
 
 @njit(cache=True, nogil=True)
 def _poll(info: np.ndarray) -> bool:
-    """Count a node and say whether the search must stop (flag or node limit)."""
+    """Count a node and say whether the search must stop (flag or node limit).
+
+    A stopped search counts nothing more and the limit is checked at every node,
+    so ``info[I_NODES]`` never exceeds ``info[I_NODE_LIMIT]`` (``go nodes`` is exact).
+    """
+    if info[I_STOP]:
+        return True
     info[I_NODES] += 1
     limit = info[I_NODE_LIMIT]
-    if (info[I_NODES] & 1023) == 0 and limit > 0 and info[I_NODES] >= limit:
+    if limit > 0 and info[I_NODES] >= limit:
         info[I_STOP] = 1
     return info[I_STOP] != 0
 

@@ -10,7 +10,7 @@ uncover), which both libraries play.
 Two quirks of python-chess are treated as refusals too: a castling right with
 no rook at all on its side is dropped silently by its parser (plies refuses
 the FEN naming the right), and its integer parsing takes ``+1`` or ``1_0``
-as clocks (plies wants plain digits). Such FENs are counted as ``stricter``
+as clocks (plies wants plain digits, at most ``MAX_CLOCK``). Such FENs are counted as ``stricter``
 only when the mutation touched the text itself (``junk`` mutations);
 mutations of the position must match exactly.
 
@@ -57,7 +57,8 @@ UNPLAYABLE = (
 
 PIECES = "PNBRQKpnbrqk"
 CASTLINGS = ["-", "K", "Q", "k", "q", "KQ", "kq", "Kk", "Qq", "KQk", "KQq", "Kkq", "Qkq", "KQkq"]
-JUNK = ["", " ", "/", "9", "0", "x", "-", "K", "p", "w", "b", "e3", "+1", "1_0", "99999999999"]
+JUNK = ["", " ", "/", "9", "0", "x", "-", "K", "p", "w", "b", "e3", "+1", "1_0", "99999999999",
+        "9" * 30, "-1", "\x00", "é"]
 
 
 @dataclass(frozen=True)

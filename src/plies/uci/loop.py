@@ -87,8 +87,8 @@ QUIT_POLL_S = 0.05
 
 EngineFactory = Callable[[int], "Engine"]
 
-# What the reader thread queues: a line with the time it was read, or None at end of input.
-_Inbox = queue.Queue[tuple[str | OverlongLine, float] | None]
+# What the reader thread queues: a line, the time it was read and its number; None at the end.
+_Inbox = queue.Queue[tuple[str | OverlongLine, float, int] | None]
 
 
 class _QuitError(Exception):
@@ -130,7 +130,8 @@ class UciLoop:
         self._search: _Search | None = None
         self._job: Job | None = None
         self._state_lock = threading.Lock()
-        self._quit = threading.Event()
+        self._quit_line: int | None = None
+        self._line_number = -1
         self._received: float | None = None
         # The ``position`` (FEN, moves played) that gave the current board, so the
         # next one, as GUIs send it (the same moves and one or two more), only
@@ -188,7 +189,9 @@ class UciLoop:
         if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
             self.out.info_string("loading the engine (a first run compiles it: up to a minute)")
             while not self._ready.wait(QUIT_POLL_S):
-                if self._quit.is_set():
+                if self._quit_line is not None and self._quit_line == self._line_number + 1:
+                    # ``quit`` is the very next command: nothing asked before it is
+                    # left to answer, so leave now (a piped script still runs to its end).
                     raise _QuitError
         if self._engine is None:
             err = self._engine_error
@@ -207,7 +210,7 @@ class UciLoop:
         reader.start()
         try:
             while (item := inbox.get()) is not None:
-                line, received = item
+                line, received, self._line_number = item
                 if isinstance(line, OverlongLine):
                     self.out.info_string(f"ignored a line of {line.length} bytes (too long)")
                     continue
@@ -219,13 +222,13 @@ class UciLoop:
     def _read(self, lines: Iterable[str | OverlongLine], inbox: _Inbox) -> None:
         """Reader thread: queue each line with its arrival time; flag ``quit`` at once."""
         try:
-            for line in lines:
+            for number, line in enumerate(lines):
                 word = line.split()[:1] if isinstance(line, str) else []
-                if word == ["quit"]:
-                    self._quit.set()  # a wait for the engine's compile gives up now
+                if word == ["quit"] and self._quit_line is None:
+                    self._quit_line = number  # a wait for the engine's compile may give up
                 elif word == ["stop"]:
                     self._early_stop()
-                inbox.put((line, time.perf_counter()))
+                inbox.put((line, time.perf_counter(), number))
         finally:
             inbox.put(None)
 

@@ -82,6 +82,9 @@ COMPILE_NOTICE_DELAY_S = 1.0
 # How long to wait for a stopped search's callback before reporting it ourselves.
 STOP_GRACE_S = 10.0
 
+# A ``go`` read this soon after ``position`` was sent with it: its clock started then.
+POSITION_GO_GAP_S = 0.1
+
 # How often a wait for the engine's compile looks whether ``quit`` arrived.
 QUIT_POLL_S = 0.05
 
@@ -133,6 +136,7 @@ class UciLoop:
         self._quit_line: int | None = None
         self._line_number = -1
         self._received: float | None = None
+        self._clock_start: float | None = None
         # The ``position`` (FEN, moves played) that gave the current board, so the
         # next one, as GUIs send it (the same moves and one or two more), only
         # plays the new moves: replaying 200 moves cost 3 ms idle, 50 ms under load.
@@ -251,7 +255,17 @@ class UciLoop:
             return True
         if command is None:
             return True
-        self._received = received
+        # The client's clock for a move starts before it sends ``position``; a
+        # ``go`` read right after one (as GUIs send them) counts from there.
+        start = self._clock_start
+        paired = (
+            isinstance(command, Go)
+            and start is not None
+            and received is not None
+            and received - start <= POSITION_GO_GAP_S
+        )
+        self._received = start if paired else received
+        self._clock_start = received if isinstance(command, Position) else None
         try:
             return self.dispatch(command)
         except _QuitError:

@@ -17,6 +17,12 @@ PIECE_CODES = {
 CODE_LETTERS = "PNBRQKpnbrqk"
 CASTLING_BITS = {"K": 1, "Q": 2, "k": 4, "q": 8}
 EMPTY = 12
+MAX_PIECES = 16
+"""Most pieces (king and pawns included) a colour can have: what it starts with."""
+MAX_PAWNS = 8
+"""Most pawns a colour can have."""
+MAX_CLOCK = 1_000_000_000
+"""Largest halfmove clock or fullmove number: beyond any game, far inside the core's int64."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +86,11 @@ def _parse_int(text: str, field: str, minimum: int) -> int:
     """Parse a clock field as a decimal integer not below ``minimum``."""
     if not text.isdigit() or not text.isascii():
         raise InvalidFenError(f"invalid fen {field}: {text!r} is not a non-negative integer")
-    value = int(text)
+    digits = text.lstrip("0") or "0"
+    # Length first: int() refuses strings of thousands of digits with its own error.
+    if len(digits) > len(str(MAX_CLOCK)) or int(digits) > MAX_CLOCK:
+        raise InvalidFenError(f"invalid fen {field}: {text[:20]!r} is above {MAX_CLOCK:,}")
+    value = int(digits)
     if value < minimum:
         raise InvalidFenError(f"invalid fen {field}: {value} is below {minimum}")
     return value
@@ -123,9 +133,20 @@ def parse_fen(fen: str) -> ParsedFen:
 def validate(parsed: ParsedFen) -> None:
     """Refuse positions where the rules cannot apply; InvalidFenError names the field.
 
-    Positions no game can reach are accepted as long as the rules still apply
-    (the perft suite holds such a position); the check of the side not to move
-    is verified by the board, which has the attack tables.
+    The refusals are those of python-chess's ``Board.status()`` that make a
+    position unplayable: a colour without exactly one king, with more than 16
+    pieces or more than 8 pawns, pawns on the first or last rank, touching
+    kings (or any check of the side not to move, which the board verifies with
+    its attack tables), castling rights without king and rook at home, and an
+    en-passant square no double push can have left. Positions no game can
+    reach but where the rules still apply are accepted, as python-chess plays
+    them too: three checkers, or two that no single move could have uncovered
+    (the perft suite holds such a position). An en-passant square a double
+    push could have left is kept even when no capture is possible; the FEN
+    written back then shows ``-``, as python-chess's does.
+
+    The piece limits also bound the number of legal moves, which sizes the
+    compiled core's move buffers (``plies.core.types.MAX_LEGAL_MOVES``).
     """
     mb = parsed.mailbox
     for color, king in (("white", 5), ("black", 11)):
@@ -134,6 +155,23 @@ def validate(parsed: ParsedFen) -> None:
             raise InvalidFenError(
                 f"invalid fen piece placement: {count} {color} kings (expected exactly 1)"
             )
+    for color, codes, pawn in (("white", range(6), 0), ("black", range(6, 12), 6)):
+        pieces = sum(mb.count(code) for code in codes)
+        if pieces > MAX_PIECES:
+            raise InvalidFenError(
+                f"invalid fen piece placement: {pieces} {color} pieces (at most {MAX_PIECES})"
+            )
+        pawns = mb.count(pawn)
+        if pawns > MAX_PAWNS:
+            raise InvalidFenError(
+                f"invalid fen piece placement: {pawns} {color} pawns (at most {MAX_PAWNS})"
+            )
+    white_king, black_king = mb.index(5), mb.index(11)
+    if max(abs(white_king % 8 - black_king % 8), abs(white_king // 8 - black_king // 8)) == 1:
+        raise InvalidFenError(
+            f"invalid fen piece placement: the kings touch ({SQUARE_NAMES[white_king]} and "
+            f"{SQUARE_NAMES[black_king]}), so the side not to move is in check"
+        )
     for sq in list(range(8)) + list(range(56, 64)):
         if mb[sq] in (0, 6):
             raise InvalidFenError(

@@ -10,6 +10,12 @@ the one case verified by looking at the board after the capture.
 ``gen_moves`` writes moves into ``out`` and returns their count. With
 ``noisy_only`` it produces only captures and promotions (quiescence search);
 when in check it still produces every evasion, as quiescence needs them.
+
+Every write goes through ``_push``, which never writes past the end of
+``out`` but keeps counting; ``gen_moves`` then raises ``IndexError`` when the
+count exceeds the buffer. Buffers of ``MAX_MOVES`` cannot overflow for any
+position the board's validation accepts (see ``types.MAX_MOVES``): the guard
+is there so that a future change fails loudly instead of corrupting memory.
 """
 
 from __future__ import annotations
@@ -68,12 +74,19 @@ def _safe_squares(
 
 
 @njit(cache=True, inline="always")
+def _push(out: np.ndarray, n: int, m: int) -> int:
+    """Store move ``m`` in slot ``n`` if the buffer has room; return ``n + 1`` regardless."""
+    if n < out.shape[0]:
+        out[n] = m
+    return n + 1
+
+
+@njit(cache=True, inline="always")
 def _add_promotions(out: np.ndarray, n: int, frm: int, to: int, capture: bool) -> int:
     """Append the four promotions of one pawn move, queen first."""
     base = (FLAG_PROMO_CAPTURE if capture else FLAG_PROMO) << 12
     for kind in range(3, -1, -1):
-        out[n] = frm | (to << 6) | base | (kind << 12)
-        n += 1
+        n = _push(out, n, frm | (to << 6) | base | (kind << 12))
     return n
 
 
@@ -84,8 +97,7 @@ def _add_targets(out: np.ndarray, n: int, frm: int, targets: np.uint64, enemy: n
         to = lsb(targets)
         targets &= targets - ONE
         flag = FLAG_CAPTURE if (enemy >> U64(to)) & ONE else FLAG_QUIET
-        out[n] = frm | (to << 6) | (flag << 12)
-        n += 1
+        n = _push(out, n, frm | (to << 6) | (flag << 12))
     return n
 
 
@@ -200,9 +212,10 @@ def _generate(
                 else:
                     n = _add_promotions(out, n, frm, to, True)
             else:
-                if not count_only:
-                    out[n] = frm | (to << 6) | (FLAG_CAPTURE << 12)
-                n += 1
+                if count_only:
+                    n += 1
+                else:
+                    n = _push(out, n, frm | (to << 6) | (FLAG_CAPTURE << 12))
         one = frm + push_dir
         if (occ >> U64(one)) & ONE:
             continue
@@ -218,16 +231,15 @@ def _generate(
         if noisy:
             continue
         if (evasion >> U64(one)) & ONE:
-            if not count_only:
-                out[n] = frm | (one << 6)
-            n += 1
+            n = n + 1 if count_only else _push(out, n, frm | (one << 6))
         start_rank = frm >> 3 == 1 if us == 0 else frm >> 3 == 6
         if start_rank:
             two = one + push_dir
             if (occ >> U64(two)) & ONE == 0 and (evasion >> U64(two)) & ONE:
-                if not count_only:
-                    out[n] = frm | (two << 6) | (FLAG_DOUBLE << 12)
-                n += 1
+                if count_only:
+                    n += 1
+                else:
+                    n = _push(out, n, frm | (two << 6) | (FLAG_DOUBLE << 12))
 
     # Step 7: en passant, verified on the board after the capture.
     ep = st[ST_EP]
@@ -247,9 +259,7 @@ def _generate(
             # A non-slider checker must be the captured pawn itself.
             if checkers & ~(ONE << U64(cap_sq)) & ~(rq | bq):
                 continue
-            if not count_only:
-                out[n] = frm | (ep << 6) | (FLAG_EP << 12)
-            n += 1
+            n = n + 1 if count_only else _push(out, n, frm | (ep << 6) | (FLAG_EP << 12))
 
     # Step 8: castling, never out of, through or into check.
     if not check and not noisy_only:
@@ -258,15 +268,13 @@ def _generate(
         if rights & 1 and (occ & (U64(0x60) << U64(rank))) == ZERO:
             path = U64(0x60) << U64(rank)
             if _safe_squares(bb, path, occ, them, att) == path:
-                if not count_only:
-                    out[n] = (rank + 4) | ((rank + 6) << 6) | (FLAG_KING_CASTLE << 12)
-                n += 1
+                m = (rank + 4) | ((rank + 6) << 6) | (FLAG_KING_CASTLE << 12)
+                n = n + 1 if count_only else _push(out, n, m)
         if rights & 2 and (occ & (U64(0x0E) << U64(rank))) == ZERO:
             path = U64(0x0C) << U64(rank)
             if _safe_squares(bb, path, occ, them, att) == path:
-                if not count_only:
-                    out[n] = (rank + 4) | ((rank + 2) << 6) | (FLAG_QUEEN_CASTLE << 12)
-                n += 1
+                m = (rank + 4) | ((rank + 2) << 6) | (FLAG_QUEEN_CASTLE << 12)
+                n = n + 1 if count_only else _push(out, n, m)
     return n
 
 
@@ -279,8 +287,15 @@ def gen_moves(
     out: np.ndarray,
     noisy_only: bool,
 ) -> int:
-    """Write the legal moves (or only captures and promotions) into ``out``; return count."""
-    return _generate(bb, mb, st, att, out, noisy_only, False)
+    """Write the legal moves (or only captures and promotions) into ``out``; return count.
+
+    Raises IndexError, having written nothing out of bounds, when the moves do
+    not fit in ``out``.
+    """
+    n = _generate(bb, mb, st, att, out, noisy_only, False)
+    if n > out.shape[0]:
+        raise IndexError("move buffer overflow: more legal moves than the buffer holds")
+    return n
 
 
 @njit(cache=True)

@@ -25,7 +25,7 @@ from numba import njit
 
 from plies.core.bits import ZERO, popcount
 from plies.core.evaluate import evaluate
-from plies.core.movegen import gen_moves
+from plies.core.movegen import count_moves, gen_moves
 from plies.core.position import in_check, make_move, make_null, unmake_move, unmake_null
 from plies.core.see import SEE_VALUES, see_ge
 from plies.core.tt import (
@@ -94,17 +94,24 @@ LMR = _lmr_table()
 
 
 @njit(cache=True, nogil=True)
-def _is_draw(bb: np.ndarray, st: np.ndarray, keys: np.ndarray) -> bool:
-    """Fifty-move rule, any repetition (game history included), or bare minor pieces."""
+def _is_draw(bb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray) -> bool:
+    """Fifty-move rule, any repetition (game history included), or bare minor pieces.
+
+    The caller must still rule out checkmate when the halfmove clock reached 100.
+    """
     half = st[ST_HALFMOVE]
     if half >= 100:
         return True
     p = st[ST_PLY]
     key = keys[p]
     low = max(p - half, 0)
-    i = p - 4
+    i = p - 2
     while i >= low:
-        if keys[i] == key:
+        # A null move (H_MOVE 0) breaks the line: positions before it were not
+        # reached by moves, so the same key there is no repetition.
+        if hist[i + 1, H_MOVE] == 0 or hist[i, H_MOVE] == 0:
+            break
+        if i <= p - 4 and keys[i] == key:
             return True
         i -= 2
     heavy = bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
@@ -117,10 +124,16 @@ def _is_draw(bb: np.ndarray, st: np.ndarray, keys: np.ndarray) -> bool:
 
 @njit(cache=True, nogil=True)
 def _poll(info: np.ndarray) -> bool:
-    """Count a node and say whether the search must stop (flag or node limit)."""
+    """Count a node and say whether the search must stop (flag or node limit).
+
+    A stopped search counts nothing more and the limit is checked at every node,
+    so ``info[I_NODES]`` never exceeds ``info[I_NODE_LIMIT]`` (``go nodes`` is exact).
+    """
+    if info[I_STOP]:
+        return True
     info[I_NODES] += 1
     limit = info[I_NODE_LIMIT]
-    if (info[I_NODES] & 1023) == 0 and limit > 0 and info[I_NODES] >= limit:
+    if limit > 0 and info[I_NODES] >= limit:
         info[I_STOP] = 1
     return info[I_STOP] != 0
 
@@ -312,7 +325,10 @@ def _negamax(
     pv_node = beta - alpha > 1
 
     # Step 1: draws, and mate-distance pruning (no line can beat a shorter mate).
-    if _is_draw(bb, st, keys):
+    # A mate given by the move that reaches the fifty-move limit is still a mate.
+    if _is_draw(bb, st, hist, keys):
+        if st[ST_HALFMOVE] >= 100 and in_check(bb, st, att) and count_moves(bb, mb, st, att) == 0:
+            return -MATE + ply
         return 0
     if ply >= MAX_PLY - 1:
         return evaluate(bb, mb, st, att)

@@ -32,7 +32,7 @@ from plies.core.search import (
 from plies.core.tables import SLIDER_ATTACKS
 from plies.core.warmup import compile_notice
 from plies.engine.limits import Info, Limit, SearchResult
-from plies.engine.state import SearchArrays
+from plies.engine.state import SearchArrays, available_megabytes
 from plies.engine.timeman import Stability, allocate
 
 InfoCallback = Callable[[Info], None]
@@ -41,6 +41,14 @@ DoneCallback = Callable[[SearchResult], None]
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
 MAX_THREADS = 64
+DEFAULT_MOVE_OVERHEAD_MS = 10
+"""Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
+
+
+def node_shares(nodes: int, threads: int) -> list[int]:
+    """Split a node budget over ``threads`` (the main thread first gets the remainder)."""
+    share = nodes // threads
+    return [nodes - share * (threads - 1)] + [share] * (threads - 1)
 
 
 def _mate_moves(score: int) -> int | None:
@@ -55,7 +63,9 @@ def _mate_moves(score: int) -> int | None:
 class Engine:
     """A chess engine: owns a transposition table and searches positions on request."""
 
-    def __init__(self, hash_mb: int = 64, move_overhead_ms: int = 30, threads: int = 1) -> None:
+    def __init__(
+        self, hash_mb: int = 64, move_overhead_ms: int = DEFAULT_MOVE_OVERHEAD_MS, threads: int = 1
+    ) -> None:
         """Create an engine with a ``hash_mb`` MB table searching on ``threads`` threads."""
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
@@ -90,6 +100,10 @@ class Engine:
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
         self._require_idle()
+        available = available_megabytes()
+        if available is not None and hash_mb > available + self._hash_mb:
+            # Writing a table the machine cannot hold would summon the OOM killer.
+            raise ValueError(f"hash size {hash_mb} MB is more than the {available} MB available")
         self._arrays.resize_table(hash_mb)
         self._hash_mb = hash_mb
         self._helpers = [self._arrays.helper() for _ in self._helpers]
@@ -126,9 +140,9 @@ class Engine:
     def new_game(self) -> None:
         """Forget the previous game (clears the table and move-ordering memory)."""
         self._require_idle()
-        self._arrays.clear()
+        self._arrays.clear()  # the table, which the helpers share
         for helper in self._helpers:
-            helper.clear()
+            helper.clear_memory()
 
     def _require_idle(self) -> None:
         """Refuse to change state under a running search."""
@@ -181,8 +195,13 @@ class Engine:
         on_done: DoneCallback | None = None,
         searchmoves: Iterable[Move] | None = None,
         ponder: bool = False,
+        started_at: float | None = None,
     ) -> None:
-        """Start searching in a background thread; ``on_done`` gets the result."""
+        """Start searching in a background thread; ``on_done`` gets the result.
+
+        ``started_at`` (a ``time.perf_counter()`` reading, e.g. when ``go`` was
+        read) is when the clock started for this move; the default is now.
+        """
         self._require_idle()
         if self._thread is not None:
             self._thread.join()  # finished (not searching), but may still be in on_done
@@ -198,7 +217,9 @@ class Engine:
         def run() -> None:
             """Search, then hand the result over."""
             try:
-                result = self.search(board, limit, on_info, moves, ponder, _prepared=True)
+                result = self.search(
+                    board, limit, on_info, moves, ponder, _prepared=True, _started_at=started_at
+                )
             finally:
                 self._searching = False
             if on_done is not None:
@@ -236,6 +257,7 @@ class Engine:
         searchmoves: Iterable[Move] | None = None,
         ponder: bool = False,
         _prepared: bool = False,
+        _started_at: float | None = None,
     ) -> SearchResult:
         """Search ``board`` within ``limit`` and return the best move (blocking)."""
         with self._lock:
@@ -245,7 +267,7 @@ class Engine:
                 self._pondering = ponder
                 self._ponder_limit = limit
             try:
-                result = self._iterate(board, limit, on_info, searchmoves, ponder)
+                result = self._iterate(board, limit, on_info, searchmoves, ponder, _started_at)
             finally:
                 if self._deadline_timer is not None:
                     self._deadline_timer.cancel()
@@ -261,6 +283,7 @@ class Engine:
         on_info: InfoCallback | None,
         searchmoves: Iterable[Move] | None,
         ponder: bool,
+        started_at: float | None = None,
     ) -> SearchResult:
         """Iterative deepening with aspiration windows; the heart of ``search``."""
         a = self._arrays
@@ -289,10 +312,21 @@ class Engine:
         info = a.info
         info[I_NODES] = 0
         info[I_SELDEPTH] = 0
-        info[I_NODE_LIMIT] = max(0, limit.nodes or 0)
+        for helper in self._helpers:
+            helper.info[:] = 0  # helpers left idle by a small node budget count nothing
+        helpers = self._helpers
+        if limit.nodes is not None:
+            # Each thread gets its share of the node budget (the core stops a thread
+            # exactly at its own limit), so the total never exceeds ``limit.nodes``.
+            helpers = helpers[: max(0, min(len(helpers), limit.nodes - 1))]
+            shares = node_shares(limit.nodes, len(helpers) + 1)
+        else:
+            shares = [0] * (len(helpers) + 1)
+        info[I_NODE_LIMIT] = shares[0]
         info[I_AGE] = self._age
         self._white_to_move = board.turn == 0
-        self._start_time = time.perf_counter()
+        now = time.perf_counter()
+        self._start_time = now if started_at is None else min(started_at, now)
         # A ponderhit may already have arrived (start() set the flag before this thread ran).
         if self._pondering:
             self._soft_ms = None
@@ -300,32 +334,39 @@ class Engine:
             budget = allocate(limit, self._white_to_move, self.move_overhead_ms)
             self._soft_ms = budget.soft_ms
             if budget.hard_ms is not None:
-                self._arm_timer(budget.hard_ms)
+                spent_ms = (now - self._start_time) * 1000.0
+                self._arm_timer(max(0.0, budget.hard_ms - spent_ms))
         if limit.nodes is not None and limit.nodes <= 0:
             info[I_STOP] = 1
 
         max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
 
         # Step 3: deepen until a limit says stop, helper threads filling the table.
-        workers = self._start_helpers((bb, mb, st, hist, keys), root, max_depth)
+        position = (bb, mb, st, hist, keys)
+        workers = self._start_helpers(helpers, shares[1:], position, root, max_depth)
         try:
             best_code, best_line, last_info = self._deepen(
                 board, limit, on_info, ponder, (bb, mb, st, hist, keys), n_root, max_depth, root
             )
         finally:
-            self._stop_helpers(workers)
+            self._stop_helpers(helpers, workers)
         self._wait_if_unbounded(limit, self._pondering)
         return self._finish(board, best_code, best_line, last_info)
 
     def _start_helpers(
-        self, position: tuple[np.ndarray, ...], root: list[int], max_depth: int
+        self,
+        helpers: list[SearchArrays],
+        node_limits: list[int],
+        position: tuple[np.ndarray, ...],
+        root: list[int],
+        max_depth: int,
     ) -> list[threading.Thread]:
         """Start the lazy-SMP helpers: the same search, sharing only the table."""
         workers = []
-        for k, helper in enumerate(self._helpers):
+        for k, helper in enumerate(helpers):
             helper.new_search()
-            helper.info[:] = 0
             helper.info[I_AGE] = self._age
+            helper.info[I_NODE_LIMIT] = node_limits[k]
             helper.root_moves[: len(root)] = root
             arrays = tuple(x.copy() for x in position)
             thread = threading.Thread(
@@ -338,9 +379,10 @@ class Engine:
             workers.append(thread)
         return workers
 
-    def _stop_helpers(self, workers: list[threading.Thread]) -> None:
+    @staticmethod
+    def _stop_helpers(helpers: list[SearchArrays], workers: list[threading.Thread]) -> None:
         """Stop the helper threads and wait for them."""
-        for helper in self._helpers:
+        for helper in helpers:
             helper.info[I_STOP] = 1
         for thread in workers:
             thread.join()
@@ -429,7 +471,7 @@ class Engine:
                     break
                 if elapsed > self._soft_ms * scale * 0.55:
                     break
-            if limit.nodes is not None and info[I_NODES] >= limit.nodes:
+            if info[I_NODE_LIMIT] and info[I_NODES] >= info[I_NODE_LIMIT]:
                 break
             proven = _mate_moves(score) is not None and depth > 2 * (tt.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
@@ -448,7 +490,7 @@ class Engine:
         """Build the Info of a finished iteration and hand it to the callback."""
         info = self._arrays.info
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
-        nodes = int(info[I_NODES]) + sum(int(h.info[I_NODES]) for h in self._helpers)
+        nodes = self.nodes_searched()
         mate = _mate_moves(score)
         result = Info(
             depth=depth,
@@ -464,6 +506,10 @@ class Engine:
         if on_info is not None:
             on_info(result)
         return result
+
+    def nodes_searched(self) -> int:
+        """Nodes of the current (or last) search, over all threads."""
+        return int(self._arrays.info[I_NODES]) + sum(int(h.info[I_NODES]) for h in self._helpers)
 
     @staticmethod
     def _legal_line(board: Board, line: list[int]) -> list[Move]:

@@ -31,6 +31,12 @@ def click_square(page: Any, name: str) -> None:
     page.click(f'#board rect[data-square="{name}"]')
 
 
+def set_level(page: Any, level: str) -> None:
+    """Choose a level (``d3``: depth 3, ``t500``: 500 ms) and wait until the server has it."""
+    page.select_option("#level", level)
+    page.wait_for_selector(f"#board[data-level='{level}']")
+
+
 def wait_plies(page: Any, plies: int) -> None:
     """Wait until the Play board shows ``plies`` moves and the engine is idle."""
     page.wait_for_function(
@@ -49,7 +55,7 @@ def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
     """Click and drag moves; the engine answers legally with a live info line; undo works."""
     open_page(page, server, "play")
     page.wait_for_selector('#board rect[data-square="e2"]')
-    page.select_option("#level", "d3")
+    set_level(page, "d3")
     click_square(page, "e2")
     assert page.locator("#board .marks circle").count() == 2  # e3 and e4 offered
     click_square(page, "e4")
@@ -87,7 +93,7 @@ def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
 def test_fen_promotion_choice_and_bad_fen(page: Any, server: Any) -> None:
     """Load a FEN, promote to a knight through the dialog; a broken FEN changes nothing."""
     open_page(page, server, "play")
-    page.select_option("#level", "d3")
+    set_level(page, "d3")
     fen = "8/P6k/7p/8/8/8/8/K7 w - - 0 1"
     page.fill("#fen-input", fen)
     page.click("#fen-load")
@@ -111,6 +117,7 @@ def test_each_tab_has_its_own_game(browser: Any, page: Any, server: Any) -> None
     open_page(page, server, "play")
     page.select_option("#engine-side", "none")
     page.click("#new")
+    page.wait_for_selector("#board[data-engine-side=none]")
     wait_plies(page, 0)
     click_square(page, "d2")
     click_square(page, "d4")
@@ -176,6 +183,12 @@ def test_astar_on_a_drawn_maze_matches_the_library(page: Any, server: Any) -> No
     assert f"path {astar.steps} steps" in page.inner_text("#stats-a")
 
 
+def new_game(page: Any) -> None:
+    """Start a new game on the Games page and wait until the empty board is drawn."""
+    page.click("#g-new")
+    page.wait_for_selector("#g-board[data-busy=false][data-moves='']")
+
+
 def play_cells(page: Any, cells: list[int]) -> None:
     """Click tic-tac-toe cells in order, waiting for each to show its mark."""
     for i, cell in enumerate(cells):
@@ -190,8 +203,7 @@ def test_tictactoe_positions_are_solved(page: Any, server: Any) -> None:
     game = TicTacToe()
     solver = Solver(game)
     for cells in ([], [0, 4, 8], [0, 3, 1, 4], [4, 0, 8]):
-        page.click("#g-new")
-        page.wait_for_selector("#g-board[data-moves='']")
+        new_game(page)
         play_cells(page, cells)
         page.click("#g-solve")
         page.wait_for_selector("#g-solution[data-verdict]")
@@ -210,7 +222,7 @@ def test_computer_answers_with_node_counts(page: Any, server: Any) -> None:
     """Against the computer (O), a click brings its reply and the search's node count."""
     open_page(page, server, "games")
     page.select_option("#g-ai", "1")
-    page.click("#g-new")
+    new_game(page)
     page.click('#g-board button[data-cell="0"]')
     page.wait_for_selector("#g-board[data-moves^='0,']")
     assert int(page.get_attribute("#g-stats", "data-nodes")) > 0
@@ -239,7 +251,7 @@ def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
     page.select_option("#g-game", "connect4")
     page.fill("#g-depth", "4")
     page.select_option("#g-ai", "1")
-    page.click("#g-new")
+    new_game(page)
     page.wait_for_selector("#g-board.c4")
     page.click('#g-board button[data-cell="3"]')  # top row, middle column
     page.wait_for_selector("#g-board[data-moves^='3,']")
@@ -252,7 +264,7 @@ def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
 def test_playing_black_flips_the_board_and_the_engine_opens(page: Any, server: Any) -> None:
     """With the engine on White, the board turns round and the engine makes the first move."""
     open_page(page, server, "play")
-    page.select_option("#level", "d3")
+    set_level(page, "d3")
     page.select_option("#engine-side", "white")
     page.click("#new")
     wait_plies(page, 1)
@@ -299,7 +311,7 @@ def test_closing_a_tab_stops_its_search(browser: Any, server: Any) -> None:
     """A tab closed while its engine thinks leaves no search running on the server."""
     tab = browser.new_page()
     open_page(tab, server, "play")
-    tab.select_option("#level", "t10000")
+    set_level(tab, "t10000")
     click_square(tab, "e2")
     click_square(tab, "e4")
     tab.wait_for_selector("#board[data-thinking=true]")

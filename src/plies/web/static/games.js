@@ -1,7 +1,7 @@
 // plies serve, Games page: tic-tac-toe and connect four against the generic searches.
 "use strict";
 
-const gm = { game: "tictactoe", moves: [], pos: null, busy: false, best: [] };
+const gm = { game: "tictactoe", moves: [], pos: null, best: [], thinking: false, pending: 0, chain: Promise.resolve() };
 const MARK = ["", "X", "O"];
 const COLUMNS = "abc";
 
@@ -24,14 +24,13 @@ function drawBoard() {
     cell.dataset.action = action;
     cell.dataset.cell = r * width + c;
     cell.dataset.mark = MARK[v] || ".";
-    cell.onclick = () => humanMove(action);
+    cell.onclick = () => enqueue(() => humanMove(action));
     board.appendChild(cell);
   }));
   board.dataset.moves = gm.moves.join(",");
-  board.dataset.busy = String(gm.busy);
   let text;
   if (gm.pos.terminal) text = gm.pos.winner === null ? "Draw." : `${MARK[gm.pos.winner + 1]} wins.`;
-  else text = `${MARK[gm.pos.to_move + 1]} to move` + (gm.busy ? " — the computer is thinking…" : "");
+  else text = `${MARK[gm.pos.to_move + 1]} to move` + (gm.thinking ? " — the computer is thinking…" : "");
   $("#g-status").textContent = text;
   board.dataset.over = String(gm.pos.terminal);
 }
@@ -43,6 +42,16 @@ function clearSolution() {
   delete box.dataset.verdict;
   delete box.dataset.best;
   gm.best = [];
+}
+
+// Run page actions one after another, in click order: each sees the result of the last.
+function enqueue(action) {
+  gm.pending += 1;
+  $("#g-board").dataset.busy = "true";
+  gm.chain = gm.chain.then(action).catch(() => { /* shown already */ }).finally(() => {
+    gm.pending -= 1;
+    $("#g-board").dataset.busy = String(gm.pending > 0);
+  });
 }
 
 // Ask the server for the position after the moves.
@@ -67,8 +76,8 @@ async function maybeComputer() {
 
 // Ask the search for a move and play it.
 async function computerMove() {
-  if (gm.busy || !gm.pos || gm.pos.terminal) return;
-  gm.busy = true; drawBoard();
+  if (!gm.pos || gm.pos.terminal) return;
+  gm.thinking = true; drawBoard();
   try {
     const r = await api("/api/games/move", searchSettings());
     gm.moves.push(r.action);
@@ -78,15 +87,16 @@ async function computerMove() {
       `${r.nodes} nodes, ${r.cutoffs} cutoffs, ${r.tt_hits} table hits, depth ${r.depth}` +
       (r.playouts ? `, ${r.playouts} playouts` : "") + `, ${(r.seconds * 1000).toFixed(1)} ms`;
     stats.dataset.nodes = r.nodes;
-  } catch (err) { /* shown */ }
-  gm.busy = false;
-  clearSolution();
-  drawBoard();
+  } finally {
+    gm.thinking = false;
+    clearSolution();
+    drawBoard();
+  }
 }
 
-// A click on the board.
+// A click on the board: play there if it is legal by the time the click's turn comes.
 async function humanMove(action) {
-  if (gm.busy || !gm.pos || !gm.pos.legal.includes(action)) return;
+  if (!gm.pos || !gm.pos.legal.includes(action)) return;
   gm.moves.push(action);
   clearSolution();
   await refresh();
@@ -118,19 +128,22 @@ async function newGame() {
   await maybeComputer();
 }
 
+// Take back the last move, and the computer's before it.
+async function undo() {
+  if (!gm.moves.length) return;
+  gm.moves.pop();
+  const ai = +$("#g-ai").value;
+  if (gm.moves.length && gm.moves.length % 2 === ai) gm.moves.pop();
+  clearSolution();
+  await refresh();
+}
+
 window.addEventListener("DOMContentLoaded", () => {
-  $("#g-new").onclick = newGame;
-  $("#g-game").onchange = newGame;
-  $("#g-move").onclick = computerMove;
-  $("#g-solve").onclick = solve;
-  $("#g-undo").onclick = async () => {
-    if (gm.busy || !gm.moves.length) return;
-    gm.moves.pop();
-    const ai = +$("#g-ai").value;
-    if (gm.moves.length && gm.moves.length % 2 === ai) gm.moves.pop();
-    clearSolution();
-    await refresh();
-  };
-  $("#g-ai").onchange = maybeComputer;
-  newGame();
+  $("#g-new").onclick = () => enqueue(newGame);
+  $("#g-game").onchange = () => enqueue(newGame);
+  $("#g-move").onclick = () => enqueue(computerMove);
+  $("#g-solve").onclick = () => enqueue(solve);
+  $("#g-undo").onclick = () => enqueue(undo);
+  $("#g-ai").onchange = () => enqueue(maybeComputer);
+  enqueue(newGame);
 });

@@ -105,6 +105,8 @@ function showState(s) {
   board.dataset.fen = s.fen;
   board.dataset.thinking = String(s.thinking);
   board.dataset.plies = String(s.moves.length);
+  board.dataset.level = s.depth ? `d${s.depth}` : `t${s.movetime}`;
+  board.dataset.engineSide = s.engine;
   let text = s.outcome ? `Game over: ${s.outcome}` : `${s.turn === "white" ? "White" : "Black"} to move`;
   if (!s.outcome && s.check) text += " (check)";
   if (s.thinking) text += " — the engine is thinking";

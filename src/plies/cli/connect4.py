@@ -13,6 +13,8 @@ from plies.cli.common import CliError
 # Defaults that answer within about a second a move in Python.
 _DEFAULT_SECONDS = 1.0
 _DEFAULT_MINIMAX_DEPTH = 4
+# Shown when loading the compiled solver takes a while (compiling it, on the first run).
+_LOADING = "loading the connect-four solver (the first run compiles it: a few seconds)..."
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--play", action="store_true", help="play a game (the default)")
     solve = parser.add_mutually_exclusive_group()
     solve.add_argument("--solve", metavar="MOVES",
-                       help="solve the position reached by these columns (e.g. 4453)")
+                       help="solve the position reached by these columns (e.g. 4453); positions of "
+                       "under a dozen discs can take minutes")
     solve.add_argument("--solve-file", metavar="FILE", type=Path,
                        help="solve every 'MOVES SCORE' line of FILE ('#' lines skipped); "
                        "report solved N/M, mean time and positions per second")
@@ -125,7 +128,7 @@ def _solve_one(moves: str, generic: bool) -> int:
         print(f"time: {time.perf_counter() - start:.3f} s (generic alpha-beta, Python)")
         return 0
     solver = Connect4Solver()
-    with compile_notice("compiling the connect-four solver (first run only)..."):
+    with compile_notice(_LOADING):
         solver.warm_up()
     solution = solver.solve(moves)
     columns = " ".join(str(c) for c in solution.best_columns) or "none (the board is full)"
@@ -169,7 +172,7 @@ def _solve_file(path: Path) -> int:
     if not cases:
         raise CliError(f"{path} holds no 'MOVES SCORE' line")
     solver = Connect4Solver()
-    with compile_notice("compiling the connect-four solver (first run only)..."):
+    with compile_notice(_LOADING):
         solver.warm_up()
     solved = timed = nodes = 0
     wall = cpu = slowest = 0.0

@@ -12,6 +12,7 @@ import pytest
 
 from plies.cli.main import main
 from plies.games.connect4 import Connect4, Connect4State
+from plies.games.connect4_kernel import GENERATIONS
 from plies.games.connect4_solver import (
     SIZE,
     Connect4Solver,
@@ -156,9 +157,9 @@ def test_table_generations_isolate_positions(solver: Connect4Solver) -> None:
     first = solver.solve(moves, best=False)
     second = solver.solve(moves, best=False)
     assert first.score == second.score and first.nodes == second.nodes > 1
-    solver._generation = (1 << 15) - 1
+    solver._generation = GENERATIONS
     solver.reset()
-    assert solver._generation == 1 and not solver._keys.any()
+    assert solver._generation == 1 and not solver._table.any()
     assert solver.solve(moves, best=False).nodes == first.nodes
 
 

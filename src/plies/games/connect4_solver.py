@@ -43,14 +43,12 @@ WIDTH = 7
 HEIGHT = 6
 #: Cells on the board: a game has at most this many discs.
 SIZE = WIDTH * HEIGHT
-#: Default transposition table size in entries (9 bytes each, about 38 MB).
+#: Default transposition table size in entries (8 bytes each, about 34 MB).
 DEFAULT_TT_ENTRIES = 1 << 22
 # The scores the generic layer sees are divided by this, keeping them inside [-1, 1].
 _SCORE_SCALE = (SIZE + 1) // 2 + 1
 # A position a dozen discs from the end: solving it runs every path of the kernel.
 _WARM_UP_POSITION = "2252576253462244111563365343671351441"
-# Above this the generation tag would overflow the 64-bit keys, so the table is wiped.
-_MAX_GENERATION = (1 << (64 - 49)) - 1
 
 
 def win_score(moves: int) -> int:
@@ -144,11 +142,9 @@ class Connect4Solver:
             raise ValueError(f"tt_entries must be at least 2, not {tt_entries}")
         size = _prime_at_most(tt_entries)
         self.game = Connect4(WIDTH, HEIGHT)
-        self._keys = np.zeros(size, dtype=np.uint64)
-        self._vals = np.zeros(size, dtype=np.int8)
+        self._table = np.zeros(size, dtype=np.uint64)
         self._generation = 1
-        self._move_buf = np.zeros((SIZE + 1, WIDTH), dtype=np.uint64)
-        self._score_buf = np.zeros((SIZE + 1, WIDTH), dtype=np.int64)
+        self._sorted_moves = np.zeros((SIZE + 1, WIDTH), dtype=np.uint64)
         self._stats = np.zeros(1, dtype=np.int64)
 
     @property
@@ -163,25 +159,26 @@ class Connect4Solver:
 
     def reset(self) -> None:
         """Forget every stored position (a new generation) and zero the node count."""
+        from plies.games.connect4_kernel import GENERATIONS
+
         self._generation += 1
-        if self._generation > _MAX_GENERATION:
-            self._keys.fill(0)
+        if self._generation > GENERATIONS:
+            self._table.fill(0)
             self._generation = 1
         self._stats[0] = 0
 
     def window(self, state: Connect4State, alpha: int, beta: int) -> int:
         """Return the fail-soft score of ``state`` searched with the window (alpha, beta)."""
-        from plies.games.connect4_kernel import KEY_BITS, can_win_now, negamax
+        from plies.games.connect4_kernel import can_win_now, negamax
 
         if state.moves >= SIZE:
             return 0
         current, mask = np.uint64(state.current), np.uint64(state.mask)
         if can_win_now(current, mask):
             return win_score(state.moves)
-        tag = np.uint64(self._generation << KEY_BITS)
         value = negamax(
             current, mask, np.int64(state.moves), np.int64(alpha), np.int64(beta),
-            self._keys, self._vals, tag, self._move_buf, self._score_buf, self._stats,
+            self._table, np.uint64(self._generation), self._sorted_moves, self._stats,
         )
         return int(value)
 

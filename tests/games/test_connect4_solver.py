@@ -205,12 +205,15 @@ def test_cli_solve_prints_score_and_best_columns(
     status, out, _ = run_cli(monkeypatch, capsys, ["connect4", "--solve", moves])
     assert status == 0
     assert f"score: {score}\n" in out
+    assert score == 1 and len(moves) % 2 == 0
+    assert "meaning: X wins with its disc number 21 (X to move)\n" in out
     assert "best columns: 2 6\n" in out
     assert "positions per second:" in out
     status, out, _ = run_cli(monkeypatch, capsys, ["connect4", "--solve", moves, "--generic"])
     assert status == 0 and f"score: {score}\n" in out
-    status, out, err = run_cli(monkeypatch, capsys, ["connect4", "--solve", "4x"])
-    assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
+    for argv in (["--solve", "4x"], ["--generic"]):
+        status, out, err = run_cli(monkeypatch, capsys, ["connect4", *argv])
+        assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
 def test_cli_solve_file_counts_reports_and_flags_errors(

@@ -71,6 +71,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Solve what was asked, or play one game between the person and the computer."""
+    if args.generic and args.solve is None:
+        raise CliError("--generic goes with --solve MOVES")
     if args.solve is not None:
         return _solve_one(args.solve, args.generic)
     if args.solve_file is not None:
@@ -103,12 +105,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _meaning(score: int, moves: int) -> str:
     """Say in words what ``score`` means for the player to move after ``moves`` discs."""
+    from plies.games.connect4_solver import winner_discs
+
     if score == 0:
         return "a draw with best play"
     mover = "X" if moves % 2 == 0 else "O"
     other = "O" if mover == "X" else "X"
     winner = mover if score > 0 else other
-    return f"{winner} wins with its disc number {22 - abs(score)} ({mover} to move)"
+    return f"{winner} wins with its disc number {winner_discs(score)} ({mover} to move)"
 
 
 def _solve_one(moves: str, generic: bool) -> int:

@@ -45,8 +45,9 @@ HEIGHT = 6
 SIZE = WIDTH * HEIGHT
 #: Default transposition table size in entries (8 bytes each, about 34 MB).
 DEFAULT_TT_ENTRIES = 1 << 22
-# The scores the generic layer sees are divided by this, keeping them inside [-1, 1].
-_SCORE_SCALE = (SIZE + 1) // 2 + 1
+#: A win scores this (22) minus the winner's discs at the end.  Every score is smaller,
+#: so the generic layer sees scores divided by it, inside (-1, 1) as it expects.
+SCORE_BASE = SIZE // 2 + 1
 # A position a dozen discs from the end: solving it runs every path of the kernel.
 _WARM_UP_POSITION = "2252576253462244111563365343671351441"
 
@@ -54,6 +55,11 @@ _WARM_UP_POSITION = "2252576253462244111563365343671351441"
 def win_score(moves: int) -> int:
     """Return the score of winning with the next disc when ``moves`` discs are down."""
     return (SIZE + 1 - moves) // 2
+
+
+def winner_discs(score: int) -> int:
+    """Return how many discs the winner has at the end of a game scored ``score`` (not 0)."""
+    return SCORE_BASE - abs(score)
 
 
 def score_bounds(moves: int) -> tuple[int, int]:
@@ -223,7 +229,7 @@ class ScoredConnect4(Connect4):
         if state.winner is None:
             return 0.0
         # ``state.moves`` counts the winning disc; the score counts the discs before it.
-        value = win_score(state.moves - 1) / _SCORE_SCALE
+        value = win_score(state.moves - 1) / SCORE_BASE
         return value if state.winner == player else -value
 
 
@@ -238,8 +244,8 @@ def generic_score(state: Connect4State) -> int:
 
     def test(alpha: int, beta: int) -> int:
         """Search with the window (alpha, beta) in the generic layer's scale."""
-        value, _ = search.search(state, UNLIMITED, alpha / _SCORE_SCALE, beta / _SCORE_SCALE)
-        return round(value * _SCORE_SCALE)
+        value, _ = search.search(state, UNLIMITED, alpha / SCORE_BASE, beta / SCORE_BASE)
+        return round(value * SCORE_BASE)
 
     if state.moves >= SIZE:
         return 0
@@ -251,4 +257,4 @@ def brute_force_score(state: Connect4State) -> int:
     """Return the exact score of ``state`` by plain negamax over the whole tree (tiny cases)."""
     result = negamax(ScoredConnect4(WIDTH, HEIGHT), state)
     assert abs(result.value) < WIN
-    return round(result.value * _SCORE_SCALE)
+    return round(result.value * SCORE_BASE)

@@ -31,6 +31,8 @@ BAD_LINES = (
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",  # no such colour
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",  # rank one square short
     "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings
+    "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",  # the side not to move is in check
+    "4k3/8/8/8/8/8/8/4K2P w - - 0 1",  # a pawn on the first rank
 )
 # Small limits so that every agent answers quickly.
 QUICK_OPTIONS: dict[str, dict[str, str | int]] = {

@@ -34,8 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--play", action="store_true", help="play a game (the default)")
     solve = parser.add_mutually_exclusive_group()
     solve.add_argument("--solve", metavar="MOVES",
-                       help="solve the position reached by these columns (e.g. 4453); positions of "
-                       "under a dozen discs can take minutes")
+                       help="solve the position reached by these columns (e.g. 4453); the first "
+                       "few discs can take from seconds to minutes")
     solve.add_argument("--solve-file", metavar="FILE", type=Path,
                        help="solve every 'MOVES SCORE' line of FILE ('#' lines skipped); "
                        "report solved N/M, mean time and positions per second")

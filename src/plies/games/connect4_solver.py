@@ -149,6 +149,8 @@ class Connect4Solver:
         size = _prime_at_most(tt_entries)
         self.game = Connect4(WIDTH, HEIGHT)
         self._table = np.zeros(size, dtype=np.uint64)
+        # Touch every page now: the first solves should not pay the page faults.
+        self._table.fill(0)
         self._generation = 1
         self._sorted_moves = np.zeros((SIZE + 1, WIDTH), dtype=np.uint64)
         self._stats = np.zeros(1, dtype=np.int64)

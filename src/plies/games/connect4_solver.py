@@ -124,6 +124,7 @@ class Solution:
     best_columns: tuple[int, ...]
     #: Positions the search visited.
     nodes: int
+    #: Wall-clock time the search took.
     seconds: float
 
 

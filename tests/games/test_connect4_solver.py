@@ -83,6 +83,14 @@ def test_generated_sets_agree_with_the_independent_labels(
         assert solver.solve(moves, best=False).score == score, moves
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["end_easy.txt", "middle_easy.txt", "middle_medium.txt"])
+def test_whole_generated_sets(solver: Connect4Solver, name: str) -> None:
+    """Every position of each set (1000 each; about a minute in all on this machine)."""
+    for moves, score in read_set(name):
+        assert solver.solve(moves, best=False).score == score, moves
+
+
 def test_scores_match_brute_force_negamax_on_small_cases(solver: Connect4Solver) -> None:
     """Positions 6 cells from the end: plain negamax over the whole tree agrees."""
     for state in random_late_positions(seed=7, count=25, empty=6):

@@ -55,37 +55,38 @@ class Cluster:
     worker: subprocess.Popen[bytes]
     env: dict[str, str]
 
-    def actor_pids(self, title: str = "ray::_SlotActor") -> list[int]:
-        """Processes on the worker node whose title starts with ``title`` (Ray actors)."""
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-                pgid = os.getpgid(int(entry.name))
-            except (OSError, ProcessLookupError):
-                continue
-            if cmd.startswith(title) and pgid == self.worker.pid:
-                found.append(int(entry.name))
-        return found
+    def actor_pids(self) -> list[int]:
+        """Processes of the worker node's actors (children of its raylet, titled by Ray)."""
+        procs = _processes()
+        node = {pid for pid, _, pgid, _ in procs if pgid == self.worker.pid}
+        return [pid for pid, ppid, _, cmd in procs
+                if ppid in node and cmd.startswith("ray::_SlotActor")]
 
     def engine_pids(self, name: str) -> list[int]:
         """Engine processes (command ``name``) started by this cluster's actors."""
         actors = set(self.actor_pids())
-        found = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-                cmd = (entry / "cmdline").read_bytes().split(b"\0")[0].decode()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            if ppid in actors and Path(cmd).name == name:
-                found.append(int(entry.name))
-        return found
+        return [pid for pid, ppid, _, cmd in _processes()
+                if ppid in actors and Path(cmd.split(" ")[0]).name == name]
+
+    def engine_owners(self, name: str) -> list[int]:
+        """Actor processes that keep a ``name`` engine running."""
+        engines = set(self.engine_pids(name))
+        return sorted({ppid for pid, ppid, _, _ in _processes() if pid in engines})
+
+
+def _processes() -> list[tuple[int, int, int, str]]:
+    """(pid, ppid, pgid, command line) of every process we may look at."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        found.append((int(entry.name), int(stat[1]), int(stat[2]), cmd))
+    return found
 
 
 def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:

@@ -94,22 +94,17 @@ def _kill_once(pids: object, done: threading.Event) -> object:
     return hook
 
 
-def _busy_actors(cluster: Cluster) -> list[int]:
-    """Actor processes of the worker node that are running a game right now."""
-    return cluster.actor_pids("ray::_SlotActor.run")
-
-
 def test_killed_worker_process_loses_only_its_game(cluster: Cluster) -> None:
     killed = threading.Event()
-    match = _match(10, cluster.address, nodes=4000, max_moves=40,
-                   hook=_kill_once(lambda: _busy_actors(cluster), killed))
+    match = _match(8, cluster.address, nodes=3000, max_moves=40,
+                   hook=_kill_once(lambda: cluster.engine_owners("stockfish"), killed))
     result = match.run()
     assert killed.is_set()
     rounds = sorted(r.round for r in result.records)
-    assert rounds == list(range(1, 11)), rounds
+    assert rounds == list(range(1, 9)), rounds
     assert result.replays >= 1
     assert not any("crash" in r.reason or "failed" in r.reason for r in result.records)
-    assert _games(result) == _games(_match(10, None, nodes=4000, max_moves=40).run())
+    assert _games(result) == _games(_match(8, None, nodes=3000, max_moves=40).run())
 
 
 def test_killed_engine_process_is_replayed(cluster: Cluster) -> None:
@@ -166,11 +161,11 @@ def _arena(cluster: Cluster, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_cli_runs_a_match_through_the_ray_client(cluster: Cluster, tmp_path: Path) -> None:
+def test_cli_runs_a_match_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
     proc = _arena(cluster, f"uci:{STOCKFISH}:name=a", f"uci:{STOCKFISH}:Hash=8,name=b",
                   "--games", "4", "--nodes", "1000", "--max-moves", "20", "--random-openings",
-                  "4", "--seed", "5", "--pgn", str(out), "--cluster", cluster.client_address)
+                  "4", "--seed", "5", "--pgn", str(out), "--cluster", cluster.address)
     assert proc.returncode == 0, proc.stderr
     assert "4 of 4 games played" in proc.stdout
     assert "2 workers" in proc.stderr and "0 replayed" in proc.stdout
@@ -183,7 +178,7 @@ def test_cli_runs_a_match_through_the_ray_client(cluster: Cluster, tmp_path: Pat
 
 def test_cli_bad_cluster_address_is_one_line(cluster: Cluster) -> None:
     proc = _arena(cluster, "random", "capture", "--depth", "1", "--games", "2",
-                  "--cluster", "ray://127.0.0.1:1")
+                  "--cluster", "nowhere")
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot connect to Ray" in lines[0], proc.stderr

@@ -31,6 +31,7 @@ import os
 import socket
 import time
 import traceback
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -213,11 +214,17 @@ def ray_session(address: str) -> Iterator[None]:
         return
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     try:
-        if address == LOCAL:
-            ray.init(address="local", num_cpus=os.cpu_count() or 1, include_dashboard=False,
-                     **quiet)
-        else:
-            ray.init(address=address, **quiet)
+        with warnings.catch_warnings():
+            # Ray Client warns before it raises; the error below says it in one line.
+            warnings.simplefilter("ignore")
+            if address == LOCAL:
+                ray.init(address="local", num_cpus=os.cpu_count() or 1,
+                         include_dashboard=False, **quiet)
+            elif address.startswith("ray://"):
+                # Ray Client forwards init options to the server, which rejects these.
+                ray.init(address=address)
+            else:
+                ray.init(address=address, **quiet)
     except Exception as exc:
         text = str(exc).strip().splitlines()
         raise ClusterError(
@@ -315,8 +322,10 @@ class WarmPool(Generic[JobT, ResultT]):
     def _settle(self, ref: Any, queue: deque[_Job[JobT]]) -> JobOutcome[ResultT] | None:
         """Handle one finished remote call; return an outcome if a job ended."""
         ray = self._ray
-        slot = next(s for s in self.slots if ref in (s.setup_ref, s.ref))
-        if ref is slot.setup_ref:
+        # Ray Client hands back new reference objects: match them by id, not identity.
+        key = ref.hex()
+        slot = next(s for s in self.slots if key in (_hex(s.setup_ref), _hex(s.ref)))
+        if key == _hex(slot.setup_ref):
             try:
                 info, error = ray.get(ref)
             except ray.exceptions.RayError as exc:
@@ -401,6 +410,11 @@ class WarmPool(Generic[JobT, ResultT]):
     def __exit__(self, *exc: object) -> None:
         """Close the pool."""
         self.close()
+
+
+def _hex(ref: Any) -> str | None:
+    """The id of an object reference (None for no reference)."""
+    return None if ref is None else str(ref.hex())
 
 
 def _first_line(exc: BaseException) -> str:

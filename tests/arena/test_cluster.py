@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -182,3 +183,33 @@ def test_cli_bad_cluster_address_is_one_line(cluster: Cluster) -> None:
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot connect to Ray" in lines[0], proc.stderr
+
+
+def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path: Path) -> None:
+    out = tmp_path / "games.pgn"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "arena", f"uci:{STOCKFISH}:name=a",
+         f"uci:{STOCKFISH}:Hash=8,name=b", "--games", "60", "--nodes", "20000",
+         "--random-openings", "4", "--seed", "2", "--pgn", str(out), "--cluster", cluster.address],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**cluster.env, "COLUMNS": "160"}, stdin=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_text().count("[Event ") >= 2:
+                break
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    with out.open() as fh:
+        rounds = []
+        while (game := chess.pgn.read_game(fh)) is not None:
+            rounds.append(int(game.headers["Round"]))
+    assert len(rounds) >= 2 and rounds == sorted(set(rounds))
+    assert f"{len(rounds)} of 60 games played" in stdout

@@ -185,6 +185,7 @@ def test_cli_bad_cluster_address_is_one_line(cluster: Cluster) -> None:
     assert len(lines) == 1 and "cannot connect to Ray" in lines[0], proc.stderr
 
 
+@pytest.mark.slow
 def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
     proc = subprocess.Popen(
@@ -213,3 +214,13 @@ def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path
             rounds.append(int(game.headers["Round"]))
     assert len(rounds) >= 2 and rounds == sorted(set(rounds))
     assert f"{len(rounds)} of 60 games played" in stdout
+
+
+def test_cli_through_the_ray_client(cluster: Cluster) -> None:
+    import ray
+
+    ray.shutdown()  # this test process lets go of the cluster; the CLI joins by ray://
+    proc = _arena(cluster, f"uci:{STOCKFISH}:name=a", f"uci:{STOCKFISH}:name=b", "--games", "2",
+                  "--nodes", "1000", "--max-moves", "10", "--cluster", cluster.client_address)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 of 2 games played; 0 replayed" in proc.stdout

@@ -277,11 +277,6 @@ class WarmPool(Generic[JobT, ResultT]):
         """Where the slots that are set up run."""
         return [s.info for s in self.slots if s.info is not None]
 
-    def busy(self) -> list[tuple[int, WorkerInfo]]:
-        """(job key, worker) for every job in flight."""
-        return [(s.job.key, s.info) for s in self.slots
-                if s.job is not None and s.info is not None]
-
     def run(self, jobs: Sequence[tuple[int, JobT]]) -> Iterator[JobOutcome[ResultT]]:
         """Run every job; yield one outcome per key as each finishes (or is given up)."""
         queue: deque[_Job[JobT]] = deque(_Job(k, j) for k, j in jobs)
@@ -342,7 +337,7 @@ class WarmPool(Generic[JobT, ResultT]):
         slot.ref = None
         try:
             reply: _Reply = ray.get(ref)
-        except ray.exceptions.RayActorError as exc:
+        except ray.exceptions.RayError as exc:  # the actor's process died, or its node
             return self._replace(slot, queue, f"worker {slot.info} died: {_first_line(exc)}", job)
         if reply.failed:
             raise ClusterError(f"worker {slot.info}: job {job.key} failed:\n{reply.failed}")

@@ -289,7 +289,6 @@ def _running_score(res: MatchResult) -> str:
     return f"{res.names[a]} {s.points:g} - {s.games - s.points:g} {res.names[b]}"
 
 
-
 def _hosts(workers: list[str]) -> str:
     """``host xN`` per host, from the workers' descriptions."""
     counts: dict[str, int] = {}

@@ -224,3 +224,17 @@ def test_cli_through_the_ray_client(cluster: Cluster) -> None:
                   "--nodes", "1000", "--max-moves", "10", "--cluster", cluster.client_address)
     assert proc.returncode == 0, proc.stderr
     assert "2 of 2 games played; 0 replayed" in proc.stdout
+
+
+@pytest.mark.slow
+def test_cli_cluster_auto_starts_a_private_local_instance(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "plies", "arena", f"uci:{STOCKFISH}:name=a",
+         f"uci:{STOCKFISH}:name=b", "--games", "4", "--nodes", "1000", "--max-moves", "10",
+         "--cluster", "auto", "--concurrency", "2"],
+        capture_output=True, text=True, timeout=300, env={**env, "COLUMNS": "160"},
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "4 of 4 games played; 0 replayed" in proc.stdout

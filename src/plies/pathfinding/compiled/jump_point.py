@@ -1,0 +1,252 @@
+"""Compiled jump point search (8-connected, no corner cutting, unit weights).
+
+The readable ``algorithms.jump_point`` over arrays: the same pruning rules,
+the same jumps, the same open-list order (raw ``g + octile``, newest first
+among equal keys) and the same reopening margin, so both expand the same
+jump points in the same order.  See that module for the rules.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .bucket_queue import (
+    BUCKET_KEY,
+    FREE_ENTRY,
+    HEAD,
+    HEAP_SIZE,
+    LAST,
+    LIFO,
+    NEXT,
+    NODE,
+    OVERFLOW,
+    SLOT,
+    queue_clear,
+    queue_pop,
+    queue_push,
+)
+from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED, REOPEN_EPSILON, record
+
+SQRT2 = math.sqrt(2.0)
+
+# The eight directions in the order the readable search tries them from the start.
+_ALL_DX = np.array([1, 0, -1, 0, 1, -1, -1, 1], np.int64)
+_ALL_DY = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+
+
+@njit(cache=True, inline="always")
+def _octile(i, pw, gx, gy):  # type: ignore[no-untyped-def]
+    """Octile distance from padded ``i`` to ``(gx, gy)``, as the readable search sums it."""
+    dx = abs(i % pw - gx)
+    dy = abs(i // pw - gy)
+    return float(dx + dy) + OCTILE_K * float(dx if dx < dy else dy)
+
+
+@njit(cache=True)
+def _sign(v):  # type: ignore[no-untyped-def]
+    """-1, 0 or 1 as ``v`` is negative, zero or positive."""
+    return (v > 0) - (v < 0)
+
+
+@njit(cache=True)
+def jump_point_kernel(  # type: ignore[no-untyped-def]
+    free, pw, start, goal, recording, g, parent, seen, closed, gen, ints, reals, table, state,
+    order,
+):
+    """Search from ``start`` to ``goal``; returns (status, expanded, max_frontier, recorded,
+    order) as ``best_first_kernel`` does.  ``parent`` links jump points."""
+    gx = goal % pw
+    gy = goal // pw
+    g[start] = 0.0
+    parent[start] = -1
+    seen[start] = gen
+    state[LIFO] = 1  # newest first among equal keys, as the readable search
+    queue_push(ints, reals, table, state, _octile(start, pw, gx, gy), start)
+    open_count = 1
+    max_frontier = 1
+    expanded = 0
+    recorded = 0
+    status = NO_PATH
+    dirs_x = np.empty(8, np.int64)
+    dirs_y = np.empty(8, np.int64)
+    while state[HEAP_SIZE] > 0:
+        # FAST PATH (bucket_queue): pop the smallest key's first entry.
+        b = ints[0, SLOT]
+        e = ints[b, HEAD]
+        nxt = ints[e, NEXT]
+        if nxt < 0:
+            c = queue_pop(ints, reals, table, state)
+        else:
+            c = ints[e, NODE]
+            ints[e, NEXT] = state[FREE_ENTRY]
+            state[FREE_ENTRY] = e
+            ints[b, HEAD] = nxt
+        if closed[c] == gen:
+            continue
+        closed[c] = gen
+        open_count -= 1
+        expanded += 1
+        if recording:
+            order = record(order, recorded, c)
+            recorded += 1
+        if c == goal:
+            status = FOUND
+            break
+        gc = g[c]
+        cx = c % pw
+        cy = c // pw
+        # Step 1: the pruned directions, from the direction of travel into c.
+        p = parent[c]
+        count = 0
+        if p < 0:
+            for k in range(8):
+                dirs_x[k] = _ALL_DX[k]
+                dirs_y[k] = _ALL_DY[k]
+            count = 8
+        else:
+            dx = _sign(cx - p % pw)
+            dy = _sign(cy - p // pw)
+            if dx != 0 and dy != 0:
+                dirs_x[0], dirs_y[0] = dx, 0
+                dirs_x[1], dirs_y[1] = 0, dy
+                dirs_x[2], dirs_y[2] = dx, dy
+                count = 3
+            else:
+                dirs_x[0], dirs_y[0] = dx, dy
+                count = 1
+                if dx != 0:
+                    back = c - dx
+                    for sy in (-1, 1):
+                        if free[c + sy * pw] and not free[back + sy * pw]:
+                            dirs_x[count], dirs_y[count] = 0, sy
+                            dirs_x[count + 1], dirs_y[count + 1] = dx, sy
+                            count += 2
+                else:
+                    back = c - dy * pw
+                    for sx in (-1, 1):
+                        if free[c + sx] and not free[back + sx]:
+                            dirs_x[count], dirs_y[count] = sx, 0
+                            dirs_x[count + 1], dirs_y[count + 1] = sx, dy
+                            count += 2
+        # Step 2: jump in each direction and relax the jump point found.
+        for k in range(count):
+            dx = dirs_x[k]
+            dy = dirs_y[k]
+            # The jumps of the readable version, written out: a call that takes
+            # the grid array per step would cost atomic reference counting.
+            n = -1
+            if dx != 0 and dy != 0:
+                # Diagonal: step while both orthogonal neighbours are free; stop at the
+                # goal or where a straight probe (along dx, then along dy) finds a point.
+                d = dx + dy * pw
+                oy = dy * pw
+                cur = c
+                while True:
+                    nn = cur + d
+                    if not (free[nn] and free[cur + dx] and free[cur + oy]):
+                        break
+                    if nn == goal:
+                        n = nn
+                        break
+                    hit = False
+                    for probe in range(2):
+                        sd = dx if probe == 0 else oy
+                        side = pw if probe == 0 else 1
+                        s0 = nn
+                        while True:
+                            t = s0 + sd
+                            if not free[t]:
+                                break
+                            if t == goal or (free[t - side] and not free[s0 - side]) or (
+                                free[t + side] and not free[s0 + side]
+                            ):
+                                hit = True
+                                break
+                            s0 = t
+                        if hit:
+                            break
+                    if hit:
+                        n = nn
+                        break
+                    cur = nn
+            else:
+                # Straight: stop at the goal or a forced neighbour on either side.
+                sd = dx if dx != 0 else dy * pw
+                side = pw if dx != 0 else 1
+                s0 = c
+                while True:
+                    t = s0 + sd
+                    if not free[t]:
+                        break
+                    if t == goal or (free[t - side] and not free[s0 - side]) or (
+                        free[t + side] and not free[s0 + side]
+                    ):
+                        n = t
+                        break
+                    s0 = t
+            if n < 0:
+                continue
+            ddx = abs(n % pw - cx)
+            ddy = abs(n // pw - cy)
+            ng = gc + (SQRT2 * ddx if ddx != 0 and ddy != 0 else float(ddx + ddy))
+            if seen[n] == gen:
+                old = g[n]
+                if ng >= old:
+                    continue
+                if closed[n] == gen:
+                    if ng >= old - REOPEN_EPSILON * (1.0 + old):
+                        continue
+                    closed[n] = 0
+                    open_count += 1
+            else:
+                seen[n] = gen
+                open_count += 1
+            g[n] = ng
+            parent[n] = c
+            f = ng + _octile(n, pw, gx, gy)
+            # FAST PATH (bucket_queue): a recycled entry under the last or smallest key.
+            e = state[FREE_ENTRY]
+            b = state[LAST]
+            if e >= 0 and reals[b, BUCKET_KEY] != f:
+                b = ints[0, SLOT]
+            if e < 0 or reals[b, BUCKET_KEY] != f:
+                queue_push(ints, reals, table, state, f, n)
+            else:
+                state[FREE_ENTRY] = ints[e, NEXT]
+                state[LAST] = b
+                ints[e, NODE] = n
+                ints[e, NEXT] = ints[b, HEAD]
+                ints[b, HEAD] = e
+        if state[OVERFLOW]:
+            status = OVERFLOWED
+            break
+        if open_count > max_frontier:
+            max_frontier = open_count
+    queue_clear(ints, reals, table, state)
+    return status, expanded, max_frontier, recorded, order
+
+
+@njit(cache=True)
+def fill_jumps(points, pw):  # type: ignore[no-untyped-def]
+    """The full cell path through consecutive jump points (straight or diagonal segments)."""
+    total = 1
+    for i in range(points.shape[0] - 1):
+        a = points[i]
+        b = points[i + 1]
+        total += max(abs(b % pw - a % pw), abs(b // pw - a // pw))
+    out = np.empty(total, np.int64)
+    out[0] = points[0]
+    k = 1
+    for i in range(points.shape[0] - 1):
+        a = points[i]
+        b = points[i + 1]
+        step = _sign(b % pw - a % pw) + _sign(b // pw - a // pw) * pw
+        c = a
+        while c != b:
+            c += step
+            out[k] = c
+            k += 1
+    return out

@@ -40,7 +40,8 @@ def test_maze_on_a_map_with_pictures(tmp_path: Path, data_dir: Path,
                         "--to", "36,20", "--algorithm", "astar,jps", "--png", str(png),
                         "--gif", str(gif)], capsys)
     assert code == 0
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:4]}
+    assert "engine: python (readable Python versions, used for pictures)" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[3:5]}
     assert rows["astar"][2] == rows["jps"][2]  # same optimal cost
     assert Image.open(png).size[0] > 500
     assert Image.open(gif).n_frames > 1
@@ -128,6 +129,19 @@ def test_graph_unreachable_and_errors(data_dir: Path, capsys: pytest.CaptureFixt
     code, _, err = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
                         "Dover", "--algorithm", "jps"], capsys)
     assert code == 2 and "jps cannot run here: grids only" in one_line_error(err)
+
+
+def test_maze_engines_expand_the_same_cells(data_dir: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    tables = {}
+    for engine in ("compiled", "python"):
+        code, out, _ = run(["maze", "--map", str(data_dir / "arena.map"), "--algorithm",
+                            "bfs,ucs,astar,bidir-astar,jps", "--engine", engine], capsys)
+        assert code == 0 and f"engine: {engine}" in out
+        # Columns: algorithm, steps, cost, expanded, max frontier (time differs).
+        tables[engine] = [line.split()[:5] for line in out.splitlines()[3:8]]
+    assert tables["compiled"] == tables["python"]
+    assert [row[0] for row in tables["python"]] == ["bfs", "ucs", "astar", "bidir-astar", "jps"]
 
 
 def test_pathbench_counts_optimal_scenarios(data_dir: Path,

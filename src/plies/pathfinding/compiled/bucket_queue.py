@@ -72,7 +72,7 @@ def new_queue(
 
 
 @njit(cache=True, inline="always")
-def _slot(key, mask):  # type: ignore[no-untyped-def]
+def key_slot(key, mask):  # type: ignore[no-untyped-def]
     """The table slot where the search for ``key`` starts."""
     x = np.int64(key * _KEY_SCALE) * _MIX
     return (x ^ (x >> 31)) & mask
@@ -101,7 +101,7 @@ def queue_push(ints, reals, table, state, key, node):  # type: ignore[no-untyped
         b = ints[0, SLOT]  # the smallest key: where A* puts most new nodes
     if reals[b, BUCKET_KEY] != key:
         mask = table.shape[0] - 1
-        h = _slot(key, mask)
+        h = key_slot(key, mask)
         while True:
             b = table[h]
             if b < 0:
@@ -158,7 +158,7 @@ def queue_pop(ints, reals, table, state):  # type: ignore[no-untyped-def]
     # The list is empty: drop its key from the table (backward-shift deletion)...
     key = reals[b, BUCKET_KEY]
     mask = table.shape[0] - 1
-    i = _slot(key, mask)
+    i = key_slot(key, mask)
     while table[i] != b:
         i = (i + 1) & mask
     j = i
@@ -167,7 +167,7 @@ def queue_pop(ints, reals, table, state):  # type: ignore[no-untyped-def]
         other = table[j]
         if other < 0:
             break
-        home = _slot(reals[other, BUCKET_KEY], mask)
+        home = key_slot(reals[other, BUCKET_KEY], mask)
         # Move ``other`` into the hole unless its home lies cyclically in (i, j].
         if (i <= j and (home <= i or home > j)) or (i > j and home <= i and home > j):
             table[i] = other
@@ -206,7 +206,7 @@ def queue_clear(ints, reals, table, state):  # type: ignore[no-untyped-def]
     mask = table.shape[0] - 1
     for k in range(state[HEAP_SIZE]):
         b = ints[k, SLOT]
-        h = _slot(reals[b, BUCKET_KEY], mask)
+        h = key_slot(reals[b, BUCKET_KEY], mask)
         while table[h] != b:
             h = (h + 1) & mask
         table[h] = -1

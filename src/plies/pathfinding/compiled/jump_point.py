@@ -24,6 +24,7 @@ from .bucket_queue import (
     NODE,
     OVERFLOW,
     SLOT,
+    key_slot,
     queue_clear,
     queue_pop,
     queue_push,
@@ -207,12 +208,20 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
             g[n] = ng
             parent[n] = c
             f = ng + _octile(n, pw, gx, gy)
-            # FAST PATH (bucket_queue): a recycled entry under the last or smallest key.
+            # FAST PATH (bucket_queue): a recycled entry under a key already open.
             e = state[FREE_ENTRY]
             b = state[LAST]
             if e >= 0 and reals[b, BUCKET_KEY] != f:
                 b = ints[0, SLOT]
-            if e < 0 or reals[b, BUCKET_KEY] != f:
+                if reals[b, BUCKET_KEY] != f:
+                    # Another open key: find it in the table (-1 if it is new).
+                    wrap = table.shape[0] - 1
+                    slot = key_slot(f, wrap)
+                    b = table[slot]
+                    while b >= 0 and reals[b, BUCKET_KEY] != f:
+                        slot = (slot + 1) & wrap
+                        b = table[slot]
+            if e < 0 or b < 0:
                 queue_push(ints, reals, table, state, f, n)
             else:
                 state[FREE_ENTRY] = ints[e, NEXT]

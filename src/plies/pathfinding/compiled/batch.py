@@ -58,14 +58,14 @@ def batch_best_first(  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def batch_jump_point(  # type: ignore[no-untyped-def]
-    free, pw, starts, goals, g, parent, seen, closed, gen, ints, reals, table, state, order,
-    costs, expanded, seconds, recording,
+    free, lines, pw, starts, goals, g, parent, seen, closed, gen, ints, reals, table, state,
+    order, costs, expanded, seconds, recording,
 ):
     """Jump point search for every start/goal pair."""
     for q in range(starts.shape[0]):
         t0 = _clock()
         status, count, _, _, _ = jump_point_kernel(
-            free, pw, starts[q], goals[q], recording, g, parent, seen, closed, gen + q,
+            free, lines, pw, starts[q], goals[q], recording, g, parent, seen, closed, gen + q,
             ints, reals, table, state, order,
         )
         seconds[q] = _clock() - t0

@@ -38,6 +38,51 @@ _ALL_DX = np.array([1, 0, -1, 0, 1, -1, -1, 1], np.int64)
 _ALL_DY = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 
 
+_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_SHIFT63 = np.uint64(63)
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_SHIFT58 = np.uint64(58)
+# Index of the set bit of a one-bit word w, as _BIT_INDEX[(w * _DE_BRUIJN) >> 58].
+_BIT_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
+def bit_lines(free: np.ndarray, pw: int) -> np.ndarray:
+    """The padded grid as bit lines for the jumps: rows first, then columns.
+
+    Row ``y`` of the result holds bit ``x`` set when cell (x, y) of the padded
+    layout is free; row ``height + x`` holds bit ``y`` of column ``x``.  Each
+    line has one spare word, so a scan may read one word past its end.
+    """
+    grid = free.reshape(-1, pw).astype(bool)
+    height = grid.shape[0]
+    words = max(pw, height) // 64 + 2
+    out = np.zeros((height + pw, words * 8), np.uint8)
+    rows = np.packbits(grid, axis=1, bitorder="little")
+    cols = np.packbits(grid.T, axis=1, bitorder="little")
+    out[:height, : rows.shape[1]] = rows
+    out[height:, : cols.shape[1]] = cols
+    return out.view("<u8").astype(np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _lowest(w):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64."""
+    return _BIT_INDEX[((w & (~w + _ONE)) * _DE_BRUIJN) >> _SHIFT58]
+
+
+@njit(cache=True, inline="always")
+def _highest(w):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero uint64."""
+    for s in (1, 2, 4, 8, 16, 32):
+        w |= w >> np.uint64(s)
+    w ^= w >> _ONE
+    return _BIT_INDEX[(w * _DE_BRUIJN) >> _SHIFT58]
+
+
 @njit(cache=True, inline="always")
 def _octile(i, pw, gx, gy):  # type: ignore[no-untyped-def]
     """Octile distance from padded ``i`` to ``(gx, gy)``, as the readable search sums it."""
@@ -54,13 +99,14 @@ def _sign(v):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def jump_point_kernel(  # type: ignore[no-untyped-def]
-    free, pw, start, goal, recording, g, parent, seen, closed, gen, ints, reals, table, state,
-    order,
+    free, lines, pw, start, goal, recording, g, parent, seen, closed, gen,
+    ints, reals, table, state, order,
 ):
     """Search from ``start`` to ``goal``; returns (status, expanded, max_frontier, recorded,
     order) as ``best_first_kernel`` does.  ``parent`` links jump points."""
     gx = goal % pw
     gy = goal // pw
+    height = free.shape[0] // pw
     g[start] = 0.0
     parent[start] = -1
     seen[start] = gen
@@ -136,58 +182,89 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
         for k in range(count):
             dx = dirs_x[k]
             dy = dirs_y[k]
-            # The jumps of the readable version, written out: a call that takes
-            # the grid array per step would cost atomic reference counting.
+            # The jumps of the readable version, 64 cells at a time (see ``lines``),
+            # written out: a call that takes arrays would cost atomic reference counts.
             n = -1
-            if dx != 0 and dy != 0:
-                # Diagonal: step while both orthogonal neighbours are free; stop at the
-                # goal or where a straight probe (along dx, then along dy) finds a point.
-                d = dx + dy * pw
-                oy = dy * pw
-                cur = c
-                while True:
-                    nn = cur + d
-                    if not (free[nn] and free[cur + dx] and free[cur + oy]):
-                        break
-                    if nn == goal:
-                        n = nn
-                        break
-                    hit = False
-                    for probe in range(2):
-                        sd = dx if probe == 0 else oy
-                        side = pw if probe == 0 else 1
-                        s0 = nn
-                        while True:
-                            t = s0 + sd
-                            if not free[t]:
-                                break
-                            if t == goal or (free[t - side] and not free[s0 - side]) or (
-                                free[t + side] and not free[s0 + side]
-                            ):
-                                hit = True
-                                break
-                            s0 = t
-                        if hit:
-                            break
-                    if hit:
-                        n = nn
+            diagonal = dx != 0 and dy != 0
+            cur = c
+            curx = cx
+            cury = cy
+            while True:
+                probes = 1
+                if diagonal:
+                    # A diagonal step needs both orthogonal neighbours free.
+                    nn = cur + dx + dy * pw
+                    if not (free[nn] and free[cur + dx] and free[cur + dy * pw]):
                         break
                     cur = nn
-            else:
-                # Straight: stop at the goal or a forced neighbour on either side.
-                sd = dx if dx != 0 else dy * pw
-                side = pw if dx != 0 else 1
-                s0 = c
-                while True:
-                    t = s0 + sd
-                    if not free[t]:
+                    curx += dx
+                    cury += dy
+                    if cur == goal:
+                        n = cur
                         break
-                    if t == goal or (free[t - side] and not free[s0 - side]) or (
-                        free[t + side] and not free[s0 + side]
-                    ):
-                        n = t
-                        break
-                    s0 = t
+                    probes = 2
+                hit = -1
+                for probe in range(probes):
+                    # A straight probe: along the row (dx) or the column (dy) of cur.
+                    if (diagonal and probe == 0) or (not diagonal and dx != 0):
+                        line = cury
+                        pos = curx
+                        step = dx
+                        goal_pos = gx if gy == cury else -1
+                    else:
+                        line = height + curx
+                        pos = cury
+                        step = dy
+                        goal_pos = gy if gx == curx else -1
+                    # Scan 64 cells a word: stop at the first position past pos that is
+                    # blocked or has a forced neighbour (a side cell free there but blocked
+                    # one step back); tell the two apart below, and check for the goal.
+                    lo = line - 1
+                    hi = line + 1
+                    k = pos >> 6
+                    bit = np.uint64(pos & 63)
+                    if step > 0:
+                        stop = _ALL_ONES << bit & ~(_ONE << bit)
+                        while True:
+                            a = lines[lo, k]
+                            b2 = lines[hi, k]
+                            carry_a = lines[lo, k - 1] >> _SHIFT63 if k > 0 else _ZERO
+                            carry_b = lines[hi, k - 1] >> _SHIFT63 if k > 0 else _ZERO
+                            stop &= (~lines[line, k] | (a & ~((a << _ONE) | carry_a))
+                                     | (b2 & ~((b2 << _ONE) | carry_b)))
+                            if stop != _ZERO:
+                                t = (k << 6) + _lowest(stop)
+                                break
+                            stop = _ALL_ONES
+                            k += 1
+                    else:
+                        stop = (_ONE << bit) - _ONE
+                        while True:
+                            a = lines[lo, k]
+                            b2 = lines[hi, k]
+                            carry_a = lines[lo, k + 1] << _SHIFT63
+                            carry_b = lines[hi, k + 1] << _SHIFT63
+                            stop &= (~lines[line, k] | (a & ~((a >> _ONE) | carry_a))
+                                     | (b2 & ~((b2 >> _ONE) | carry_b)))
+                            if stop != _ZERO:
+                                t = (k << 6) + _highest(stop)
+                                break
+                            stop = _ALL_ONES
+                            k -= 1
+                    if goal_pos >= 0 and ((step > 0 and pos < goal_pos <= t)
+                                          or (step < 0 and t <= goal_pos < pos)):
+                        t = goal_pos
+                    cell = line * pw + t if line < height else t * pw + curx
+                    if t != goal_pos and not free[cell]:
+                        continue
+                    hit = cell
+                    break
+                if not diagonal:
+                    n = hit
+                    break
+                if hit >= 0:
+                    n = cur
+                    break
             if n < 0:
                 continue
             ddx = abs(n % pw - cx)

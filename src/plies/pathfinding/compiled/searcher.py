@@ -31,7 +31,7 @@ from .bidirectional import bidirectional_kernel
 from .breadth_first import breadth_first_kernel
 from .bucket_queue import new_queue
 from .common import FOUND, HEURISTIC_KINDS, OVERFLOWED, parent_chain
-from .jump_point import fill_jumps, jump_point_kernel
+from .jump_point import bit_lines, fill_jumps, jump_point_kernel
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -115,6 +115,7 @@ class GridSearcher:
         self._forward = _Side(size, self.queue_capacity)
         self._backward: _Side | None = None
         self._queue: IntArray | None = None
+        self._lines: npt.NDArray[np.uint64] | None = None
         self._order = np.empty(_START_CAPACITY, np.int64)
         self._gen = 0
 
@@ -138,6 +139,12 @@ class GridSearcher:
         if self._backward is None:
             self._backward = _Side(self.free.size, self.queue_capacity)
         return self._backward
+
+    def _bit_lines(self) -> npt.NDArray[np.uint64]:
+        """The grid as bit rows and columns for jump point search, made on first use."""
+        if self._lines is None:
+            self._lines = bit_lines(self.free, self.pw)
+        return self._lines
 
     def _bfs_queue(self) -> IntArray:
         """The breadth-first queue (one slot per cell), made on first use."""
@@ -229,8 +236,8 @@ class GridSearcher:
         while True:
             gen = self._next_gen()
             status, expanded, max_frontier, recorded, self._order = jump_point_kernel(
-                self.free, self.pw, s, t, record, side.g, side.parent, side.seen, side.closed,
-                gen, *side.queue(), self._order,
+                self.free, self._bit_lines(), self.pw, s, t, record, side.g, side.parent,
+                side.seen, side.closed, gen, *side.queue(), self._order,
             )
             if status != OVERFLOWED:
                 break
@@ -343,8 +350,8 @@ class GridSearcher:
             ))
         if algorithm == "jps":
             return int(batch_jump_point(
-                self.free, self.pw, s, t, fwd.g, fwd.parent, fwd.seen, fwd.closed, gen,
-                *fwd.queue(), self._order, costs, expanded, seconds, False,
+                self.free, self._bit_lines(), self.pw, s, t, fwd.g, fwd.parent, fwd.seen,
+                fwd.closed, gen, *fwd.queue(), self._order, costs, expanded, seconds, False,
             ))
         if algorithm == "bfs":
             return int(batch_breadth_first(

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from plies.core.warmup import compile_notice
 from plies.pathfinding.errors import PathfindingError
 from plies.pathfinding.grid import DIAGONAL_MOVES, SQRT2, STRAIGHT_MOVES, Cell, Grid
 from plies.pathfinding.heuristics import admissible_on_grid, default_grid_heuristic
@@ -42,6 +43,11 @@ BEST_FIRST = {"ucs": (1.0, 0.0, True), "astar": (1.0, 1.0, True), "greedy": (0.0
 COMPILED_ALGORITHMS = ("bfs", "ucs", "greedy", "astar", "bidirectional", "bidir-astar", "jps")
 
 _START_CAPACITY = 1024
+
+#: Kernels used in this process so far; the first use of each compiles it (or loads
+#: it from numba's cache) and says so on stderr when that takes more than a moment.
+_WARM: set[tuple[str, str]] = set()
+NOTICE = "compiling the path-finding kernels (first use only; cached on disk afterwards)..."
 
 
 @dataclass
@@ -197,6 +203,15 @@ class GridSearcher:
         s = self._index(start, "start")
         t = self._index(goal, "goal")
         name = self._heuristic(algorithm, heuristic)
+        if ("run", algorithm) not in _WARM:
+            _WARM.add(("run", algorithm))
+            with compile_notice(NOTICE):
+                return self._run(algorithm, s, t, name, record)
+        return self._run(algorithm, s, t, name, record)
+
+    def _run(self, algorithm: str, s: int, t: int, name: str,
+             record: bool) -> SearchResult[Cell]:
+        """``run`` on padded indices."""
         if algorithm in BEST_FIRST:
             return self._best_first(algorithm, s, t, name, record)
         if algorithm == "jps":
@@ -325,8 +340,14 @@ class GridSearcher:
         done = 0
         while done < n:
             # Views: a query whose open list overflows is run again after the queue grows.
-            failed = self._batch_from(algorithm, name, s[done:], t[done:], costs[done:],
-                                      expanded[done:], seconds[done:])
+            args = (algorithm, name, s[done:], t[done:], costs[done:], expanded[done:],
+                    seconds[done:])
+            if ("batch", algorithm) in _WARM:
+                failed = self._batch_from(*args)
+            else:
+                with compile_notice(NOTICE):
+                    failed = self._batch_from(*args)
+                _WARM.add(("batch", algorithm))
             if failed < 0:
                 break
             done += failed

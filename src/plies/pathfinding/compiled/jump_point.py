@@ -41,7 +41,6 @@ _ALL_DY = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
 _ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
-_SHIFT63 = np.uint64(63)
 _DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _SHIFT58 = np.uint64(58)
 # Index of the set bit of a one-bit word w, as _BIT_INDEX[(w * _DE_BRUIJN) >> 58].
@@ -50,21 +49,33 @@ for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
 
 
-def bit_lines(free: np.ndarray, pw: int) -> np.ndarray:
-    """The padded grid as bit lines for the jumps: rows first, then columns.
+def stop_lines(free: np.ndarray, pw: int) -> np.ndarray:
+    """Where straight jumps stop, as bit lines: one bit per cell, 64 cells a word.
 
-    Row ``y`` of the result holds bit ``x`` set when cell (x, y) of the padded
-    layout is free; row ``height + x`` holds bit ``y`` of column ``x``.  Each
-    line has one spare word, so a scan may read one word past its end.
+    A jump moving east along row y stops at x when (x, y) is blocked or has a
+    forced neighbour: a cell above or below that is free at x but blocked at
+    x - 1.  Rows ``0..h-1`` of the result hold those bits for eastward jumps
+    (bit x of row y), rows ``h..2h-1`` for westward ones, then one line per
+    column for southward and for northward jumps (bit y).  Blocked cells
+    stop every jump; the kernel tells them apart from forced neighbours.
+    One spare word per line lets a scan read past the border safely.
     """
-    grid = free.reshape(-1, pw).astype(bool)
-    height = grid.shape[0]
+    f = np.pad(free.reshape(-1, pw).astype(bool), 1)  # a blocked ring: no edge cases
+    inner = f[1:-1, 1:-1]
+    up, down, left, right = f[:-2, 1:-1], f[2:, 1:-1], f[1:-1, :-2], f[1:-1, 2:]
+    up_left, up_right = f[:-2, :-2], f[:-2, 2:]
+    down_left, down_right = f[2:, :-2], f[2:, 2:]
+    east = ~inner | (up & ~up_left) | (down & ~down_left)
+    west = ~inner | (up & ~up_right) | (down & ~down_right)
+    south = ~inner | (left & ~up_left) | (right & ~up_right)
+    north = ~inner | (left & ~down_left) | (right & ~down_right)
+    height = inner.shape[0]
     words = max(pw, height) // 64 + 2
-    out = np.zeros((height + pw, words * 8), np.uint8)
-    rows = np.packbits(grid, axis=1, bitorder="little")
-    cols = np.packbits(grid.T, axis=1, bitorder="little")
-    out[:height, : rows.shape[1]] = rows
-    out[height:, : cols.shape[1]] = cols
+    out = np.zeros((2 * height + 2 * pw, words * 8), np.uint8)
+    for first, block in ((0, east), (height, west), (2 * height, south.T),
+                         (2 * height + pw, north.T)):
+        packed = np.packbits(block, axis=1, bitorder="little")
+        out[first : first + block.shape[0], : packed.shape[1]] = packed
     return out.view("<u8").astype(np.uint64)
 
 
@@ -182,7 +193,7 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
         for k in range(count):
             dx = dirs_x[k]
             dy = dirs_y[k]
-            # The jumps of the readable version, 64 cells at a time (see ``lines``),
+            # The jumps of the readable version, 64 cells at a time (``stop_lines``),
             # written out: a call that takes arrays would cost atomic reference counts.
             n = -1
             diagonal = dx != 0 and dy != 0
@@ -206,55 +217,36 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
                 hit = -1
                 for probe in range(probes):
                     # A straight probe: along the row (dx) or the column (dy) of cur.
-                    if (diagonal and probe == 0) or (not diagonal and dx != 0):
-                        line = cury
+                    horizontal = (diagonal and probe == 0) or (not diagonal and dx != 0)
+                    if horizontal:
+                        line = cury if dx > 0 else height + cury
                         pos = curx
                         step = dx
                         goal_pos = gx if gy == cury else -1
                     else:
-                        line = height + curx
+                        line = 2 * height + curx if dy > 0 else 2 * height + pw + curx
                         pos = cury
                         step = dy
                         goal_pos = gy if gx == curx else -1
-                    # Scan 64 cells a word: stop at the first position past pos that is
-                    # blocked or has a forced neighbour (a side cell free there but blocked
-                    # one step back); tell the two apart below, and check for the goal.
-                    lo = line - 1
-                    hi = line + 1
+                    # Scan 64 cells a word for the first stop past pos.
                     k = pos >> 6
                     bit = np.uint64(pos & 63)
                     if step > 0:
-                        stop = _ALL_ONES << bit & ~(_ONE << bit)
-                        while True:
-                            a = lines[lo, k]
-                            b2 = lines[hi, k]
-                            carry_a = lines[lo, k - 1] >> _SHIFT63 if k > 0 else _ZERO
-                            carry_b = lines[hi, k - 1] >> _SHIFT63 if k > 0 else _ZERO
-                            stop &= (~lines[line, k] | (a & ~((a << _ONE) | carry_a))
-                                     | (b2 & ~((b2 << _ONE) | carry_b)))
-                            if stop != _ZERO:
-                                t = (k << 6) + _lowest(stop)
-                                break
-                            stop = _ALL_ONES
+                        w = lines[line, k] & (_ALL_ONES << bit) & ~(_ONE << bit)
+                        while w == _ZERO:
                             k += 1
+                            w = lines[line, k]
+                        t = (k << 6) + _lowest(w)
                     else:
-                        stop = (_ONE << bit) - _ONE
-                        while True:
-                            a = lines[lo, k]
-                            b2 = lines[hi, k]
-                            carry_a = lines[lo, k + 1] << _SHIFT63
-                            carry_b = lines[hi, k + 1] << _SHIFT63
-                            stop &= (~lines[line, k] | (a & ~((a >> _ONE) | carry_a))
-                                     | (b2 & ~((b2 >> _ONE) | carry_b)))
-                            if stop != _ZERO:
-                                t = (k << 6) + _highest(stop)
-                                break
-                            stop = _ALL_ONES
+                        w = lines[line, k] & ((_ONE << bit) - _ONE)
+                        while w == _ZERO:
                             k -= 1
+                            w = lines[line, k]
+                        t = (k << 6) + _highest(w)
                     if goal_pos >= 0 and ((step > 0 and pos < goal_pos <= t)
                                           or (step < 0 and t <= goal_pos < pos)):
                         t = goal_pos
-                    cell = line * pw + t if line < height else t * pw + curx
+                    cell = cury * pw + t if horizontal else t * pw + curx
                     if t != goal_pos and not free[cell]:
                         continue
                     hit = cell

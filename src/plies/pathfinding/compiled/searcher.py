@@ -32,7 +32,7 @@ from .bidirectional import bidirectional_kernel
 from .breadth_first import breadth_first_kernel
 from .bucket_queue import new_queue
 from .common import FOUND, HEURISTIC_KINDS, OVERFLOWED, parent_chain
-from .jump_point import bit_lines, fill_jumps, jump_point_kernel
+from .jump_point import fill_jumps, jump_point_kernel, stop_lines
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -146,10 +146,10 @@ class GridSearcher:
             self._backward = _Side(self.free.size, self.queue_capacity)
         return self._backward
 
-    def _bit_lines(self) -> npt.NDArray[np.uint64]:
-        """The grid as bit rows and columns for jump point search, made on first use."""
+    def _stop_lines(self) -> npt.NDArray[np.uint64]:
+        """Where straight jumps stop, as bit lines (see ``stop_lines``), made on first use."""
         if self._lines is None:
-            self._lines = bit_lines(self.free, self.pw)
+            self._lines = stop_lines(self.free, self.pw)
         return self._lines
 
     def _bfs_queue(self) -> IntArray:
@@ -251,7 +251,7 @@ class GridSearcher:
         while True:
             gen = self._next_gen()
             status, expanded, max_frontier, recorded, self._order = jump_point_kernel(
-                self.free, self._bit_lines(), self.pw, s, t, record, side.g, side.parent,
+                self.free, self._stop_lines(), self.pw, s, t, record, side.g, side.parent,
                 side.seen, side.closed, gen, *side.queue(), self._order,
             )
             if status != OVERFLOWED:
@@ -371,7 +371,7 @@ class GridSearcher:
             ))
         if algorithm == "jps":
             return int(batch_jump_point(
-                self.free, self._bit_lines(), self.pw, s, t, fwd.g, fwd.parent, fwd.seen,
+                self.free, self._stop_lines(), self.pw, s, t, fwd.g, fwd.parent, fwd.seen,
                 fwd.closed, gen, *fwd.queue(), self._order, costs, expanded, seconds, False,
             ))
         if algorithm == "bfs":

@@ -1,7 +1,8 @@
 """Compiled loops that run many queries on one grid, timing each one.
 
 One call per batch instead of one per query keeps the per-query overhead to
-the search itself plus two clock reads (well under a microsecond each).
+the search itself plus two reads of the cycle counter (``seconds`` holds
+cycles until the caller rescales them).
 Query ``q`` runs with generation ``gen + q``, so no array is cleared between
 queries.  Costs are ``inf`` where there is no path.  Each loop returns the
 index of the first query whose open list overflowed (-1 if none): the
@@ -13,24 +14,15 @@ argument types as from Python (a literal would compile a second copy).
 from __future__ import annotations
 
 import math
-import time
 
-import numba
 from numba import njit
 
 from .best_first import best_first_kernel
 from .bidirectional import bidirectional_kernel
 from .breadth_first import breadth_first_kernel
 from .common import FOUND, OVERFLOWED
+from .cycles import clock as _clock
 from .jump_point import jump_point_kernel
-
-
-@njit(cache=True)
-def _clock():  # type: ignore[no-untyped-def]
-    """Seconds from a monotonic clock, read from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.perf_counter()
-    return t
 
 
 @njit(cache=True)

@@ -122,15 +122,20 @@ def _measure(grid: Grid, name: str, scenarios: list[Scenario], engine: str,
     return costs, expanded, best
 
 
+def _time(seconds: float) -> str:
+    """A time per query, with two decimals below 10 µs (short queries are common)."""
+    from plies.pathfinding.report import format_seconds
+
+    return f"{seconds * 1e6:.2f} µs" if seconds < 1e-5 else format_seconds(seconds)
+
+
 def _row(label: str, optimal: int, count: int, seconds: Any, expanded: Any) -> list[str]:
     """One table row: label, optimal count, mean and percentile times, mean expansions."""
     import numpy as np
 
-    from plies.pathfinding.report import format_seconds
-
-    cells = [label, f"{optimal}/{count}", format_seconds(float(np.mean(seconds)))]
-    cells += [format_seconds(float(np.percentile(seconds, q))) for q in PERCENTILES]
-    cells += [format_seconds(float(np.max(seconds))), f"{float(np.mean(expanded)):,.1f}"]
+    cells = [label, f"{optimal}/{count}", _time(float(np.mean(seconds)))]
+    cells += [_time(float(np.percentile(seconds, q))) for q in PERCENTILES]
+    cells += [_time(float(np.max(seconds))), f"{float(np.mean(expanded)):,.1f}"]
     return cells
 
 

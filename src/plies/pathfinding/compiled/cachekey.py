@@ -4,8 +4,10 @@ numba keys each cached function on the stamp of its own file, so editing a
 helper (say ``heap.py``) leaves its callers' cached machine code stale.
 This module hashes every source file of the package; when the hash differs
 from the one recorded beside the cache, it deletes the package's cached
-``.nbi``/``.nbc`` files so everything recompiles once.  A user's own
-``NUMBA_CACHE_DIR`` is left alone.
+``.nbi``/``.nbc`` files so everything recompiles once.  When
+``NUMBA_CACHE_DIR`` is set (by the user, or by ``plies.core.cachedir``, which
+``import plies`` always runs first), the package's files live in numba's
+subdirectory for this folder there, and that subdirectory is purged instead.
 """
 
 from __future__ import annotations
@@ -29,8 +31,12 @@ def sources_hash(folder: Path = _HERE) -> str:
 
 def purge_stale_cache(folder: Path = _HERE) -> bool:
     """Delete this package's numba cache files if the sources changed; True if it did."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return False
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        # Deferred: plies.core imports numba, and this module is imported first.
+        from plies.core.cachedir import purge_if_changed
+
+        return purge_if_changed(Path(given), sources_hash(folder), folder)
     cache = folder / "__pycache__"
     stamp = cache / _STAMP
     current = sources_hash(folder)

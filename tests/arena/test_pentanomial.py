@@ -105,3 +105,11 @@ def test_elo_estimates() -> None:
     elo, err = pair_elo_error(Pentanomial((1, 3, 10, 5, 1)))
     assert elo > 0 and 0 < err < math.inf
     assert pair_elo_error(Pentanomial()) == (0.0, math.inf)
+
+
+def test_one_sided_results_are_infinite_not_made_up() -> None:
+    """Every pair won: Elo and normalized Elo are +inf; every pair drawn: normalized Elo 0."""
+    assert pair_elo_error(Pentanomial((0, 0, 0, 0, 12))) == (math.inf, math.inf)
+    assert pair_elo_error(Pentanomial((12, 0, 0, 0, 0)))[0] == -math.inf
+    assert normalized_elo(Pentanomial((0, 0, 0, 0, 12))) == math.inf
+    assert normalized_elo(Pentanomial((0, 0, 5, 0, 0))) == 0.0

@@ -190,29 +190,36 @@ def sprt_llr(penta: Pentanomial, elo0: float, elo1: float, model: str = "normali
 
 
 def normalized_elo(penta: Pentanomial) -> float:
-    """Normalized Elo: (score - 0.5) / per-game sigma times 800 / ln 10 (0 if undefined)."""
+    """Normalized Elo: (score - 0.5) / per-game sigma times 800 / ln 10.
+
+    0 with no pairs; +-inf when every pair scored the same (no variance) other than 1.
+    """
     if penta.pairs == 0:
         return 0.0
+    if max(penta.counts) == penta.pairs:
+        return 0.0 if penta.counts[2] else math.copysign(math.inf, penta.score - 0.5)
     _, pdf = results_to_pdf(penta.counts)
     mu, var = pdf_stats(pdf)
-    sigma_per_game = math.sqrt(2.0 * var)
-    return (mu - 0.5) / sigma_per_game * NELO_PER_T if sigma_per_game > 0 else 0.0
+    return (mu - 0.5) / math.sqrt(2.0 * var) * NELO_PER_T
 
 
 def pair_elo_error(penta: Pentanomial, z: float = 1.959964) -> tuple[float, float]:
-    """Logistic Elo and its 95% half-width from the pair variance (0, inf for no pairs)."""
+    """Logistic Elo and its 95% half-width from the pair variance (inf where undefined)."""
     n = penta.pairs
     if n == 0:
         return 0.0, math.inf
     mu = penta.score
+    if mu in (0.0, 1.0):
+        return math.copysign(math.inf, mu - 0.5), math.inf
     var_pair = (
         sum(c * (p / 2.0 - mu) ** 2 for c, p in zip(penta.counts, PAIR_POINTS, strict=True)) / n
     )
     half = z * math.sqrt(var_pair / n)
 
     def elo(s: float) -> float:
-        """Logistic Elo of a mean score (clipped to stay finite)."""
-        s = min(max(s, 1e-6), 1.0 - 1e-6)
+        """Logistic Elo of a mean score (infinite at 0 and 1)."""
+        if s <= 0.0 or s >= 1.0:
+            return math.copysign(math.inf, s - 0.5)
         return -400.0 * math.log10(1.0 / s - 1.0)
 
     return elo(mu), (elo(mu + half) - elo(mu - half)) / 2.0

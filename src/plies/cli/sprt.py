@@ -259,16 +259,25 @@ def _play(
     lines = report_lines(args, new, base, penta, llr, verdict, result.scores[(0, 1)])
     for line in lines:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
-    if args.log:
+    interrupted = result.interrupted and verdict is None and result.played < games
+    if args.log and interrupted:
+        err.print(f"interrupted: nothing written to {args.log}", markup=False, highlight=False)
+    elif args.log:
         _log(args, new, base, settings, penta, llr, verdict, result.scores[(0, 1)])
         out.print(f"logged to {args.log}", markup=False, highlight=False, soft_wrap=True)
-    interrupted = result.interrupted and verdict is None and result.played < games
     return 130 if interrupted else 0
 
 
 def _signed(value: float) -> str:
-    """One decimal with a sign, never "-0.0"."""
+    """One decimal with a sign, never "-0.0"; infinities as +inf / -inf."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
     return f"{round(value, 1) + 0.0:+.1f}"
+
+
+def _error(value: float) -> str:
+    """An error bar: one decimal, or inf."""
+    return "inf" if math.isinf(value) else f"{value:.1f}"
 
 
 def _fixed(value: float) -> str:
@@ -304,7 +313,7 @@ def report_lines(
         f"{new.name} vs {base.name}: {score.games} games, {penta.pairs} complete pairs",
         f"W-D-L (new): {score.wins}-{score.draws}-{score.losses}, score {100 * score.mean:.1f}%",
         f"pairs scoring 0 / 0.5 / 1 / 1.5 / 2 points: {c[0]} / {c[1]} / {c[2]} / {c[3]} / {c[4]}",
-        f"Elo (pairs) {_signed(elo)} +- {err:.1f} (95%), normalized Elo "
+        f"Elo (pairs) {_signed(elo)} +- {_error(err)} (95%), normalized Elo "
         f"{_signed(normalized_elo(penta))}",
         f"SPRT {args.model} [{args.elo0:g}, {args.elo1:g}] alpha={args.alpha:g} "
         f"beta={args.beta:g}: LLR {_fixed(llr)} [{lower:.2f}, {upper:.2f}] - "
@@ -352,7 +361,7 @@ def _log(
         games=score.games,
         pentanomial=penta.counts,
         wdl=(score.wins, score.draws, score.losses),
-        elo=f"{_signed(elo)} ± {err:.1f}" if not math.isinf(err) else "-",
+        elo=f"{_signed(elo)} ± {_error(err)}",
         llr=f"{_fixed(llr)} [{lower:.2f}, {upper:.2f}]",
         result=result,
     )

@@ -124,3 +124,16 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--change" in capsys.readouterr().err
     assert main(["sprt", "--base", "no-such-revision-xyz", "--nodes", "100"]) == 2
     assert "not a commit" in capsys.readouterr().err
+
+
+def test_build_command_puts_its_sources_first(tmp_path: Path) -> None:
+    """A build's engine command runs this Python with the build's src first on PYTHONPATH."""
+    import sys
+
+    from plies.arena.builds import Build
+
+    command = Build("x", tmp_path, (("Hash", "2"),)).command()
+    assert command[-4:] == (sys.executable, "-m", "plies", "uci")
+    assert command[1].startswith(f"PYTHONPATH={tmp_path}")
+    spec = Build("x", tmp_path, (("Hash", "2"),)).spec()
+    assert spec.kind == "uci" and spec.options == (("Hash", "2"),)

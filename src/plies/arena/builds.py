@@ -47,12 +47,18 @@ class Build:
     def command(self) -> tuple[str, ...]:
         """The engine command: this build's ``python -m plies uci``."""
         env = shutil.which("env") or "/usr/bin/env"
-        return (env, f"PYTHONPATH={self.src}", sys.executable, "-m", "plies", "uci")
+        return (env, f"PYTHONPATH={python_path(self.src)}", sys.executable, "-m", "plies", "uci")
 
     def spec(self) -> PlayerSpec:
         """The arena player for this build."""
         text = f"build:{self.name}"
         return PlayerSpec(text, "uci", self.name, None, self.command(), self.options)
+
+
+def python_path(src: Path) -> str:
+    """``PYTHONPATH`` with ``src`` first (other entries kept for the packages plies needs)."""
+    rest = os.environ.get("PYTHONPATH", "")
+    return os.pathsep.join([str(src), *(p for p in rest.split(os.pathsep) if p)])
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -102,7 +108,7 @@ def repository_root(start: Path) -> Path:
 
 def warm_up(src: Path) -> None:
     """Compile (or load) the engine of the build in ``src`` once, so no game pays for it."""
-    env = dict(os.environ, PYTHONPATH=str(src))
+    env = dict(os.environ, PYTHONPATH=python_path(src))
     code = "from plies.engine import Engine; Engine(hash_mb=1).warm_up()"
     try:
         done = subprocess.run(

@@ -124,6 +124,8 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--change" in capsys.readouterr().err
     assert main(["sprt", "--base", "no-such-revision-xyz", "--nodes", "100"]) == 2
     assert "not a commit" in capsys.readouterr().err
+    assert main(["sprt", "--new-options", "Hash=lots", "--nodes", "100", "--games", "2"]) == 2
+    assert "the new build did not start" in capsys.readouterr().err
 
 
 def test_build_command_puts_its_sources_first(tmp_path: Path) -> None:

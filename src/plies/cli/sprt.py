@@ -197,6 +197,7 @@ def _play(
     from plies.arena.pairs import pentanomial
     from plies.arena.pentanomial import sprt_llr
     from plies.arena.pgn import PgnWriter, to_pgn
+    from plies.arena.players import PlayerError
     from plies.arena.report import game_line
     from plies.arena.stats import sprt_bounds, sprt_verdict
 
@@ -209,6 +210,11 @@ def _play(
                 warm_up(src)
             except BuildError as exc:
                 raise CliError(str(exc)) from None
+    for build in (new, base):
+        try:
+            build.spec().create().close()  # a bad option fails here, not as lost games
+        except PlayerError as exc:
+            raise CliError(f"the {build.name} build did not start: {exc.detail}") from None
     writer = None
     if args.pgn:
         try:

@@ -80,7 +80,7 @@ def test_option_sets_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     log = tmp_path / "log.md"
     pgn = tmp_path / "games.pgn"
     argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=4", "--nodes", "300",
-            "--games", "4", "--max-moves", "50", "--pgn", str(pgn), "-q",
+            "--games", "4", "--max-moves", "30", "--pgn", str(pgn), "-q",
             "--log", str(log), "--change", "Hash 4 vs 1 (pipeline test)"]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -105,7 +105,7 @@ def test_option_sets_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_sprt_stops_at_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     """Bounds far below any plausible result: H1 is accepted long before the game cap."""
     argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=2", "--nodes", "200",
-            "--games", "40", "--max-moves", "40", "--model", "logistic",
+            "--games", "40", "--max-moves", "20", "--model", "logistic",
             "--elo0", "-800", "--elo1", "-700", "-q"]
     assert main(argv) == 0
     out = capsys.readouterr().out

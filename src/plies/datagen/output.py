@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 PROGRESS_SUFFIX = ".progress.json"
@@ -84,13 +89,16 @@ class DatagenFile:
 
     def commit(self, lines: list[str]) -> None:
         """Append one game's lines, flush them to disk, then move the progress record on."""
-        if lines:
-            self._fh.write("".join(line + "\n" for line in lines).encode("utf-8"))
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self.games += 1
-        self.positions += len(lines)
-        self._write_progress()
+        # A Ctrl-C between the append and the record would leave a file longer
+        # than its record says: hold it until both are written.
+        with _interrupts_deferred():
+            if lines:
+                self._fh.write("".join(line + "\n" for line in lines).encode("utf-8"))
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self.games += 1
+            self.positions += len(lines)
+            self._write_progress()
 
     def _write_progress(self) -> None:
         """Replace the progress record atomically (write a temporary file, then rename)."""
@@ -108,3 +116,24 @@ class DatagenFile:
     def close(self) -> None:
         """Close the output file (everything committed is already on disk)."""
         self._fh.close()
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold SIGINT for the duration of the block, then raise KeyboardInterrupt if one came."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread receives signals
+        return
+    received: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        """Remember the signal instead of interrupting."""
+        received.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        raise KeyboardInterrupt

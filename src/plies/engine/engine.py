@@ -41,6 +41,7 @@ from plies.engine.strength import (
     MAX_ELO,
     MIN_ELO,
     choose_line,
+    is_full_strength,
     strength_for,
 )
 from plies.engine.timeman import Stability, allocate
@@ -52,6 +53,10 @@ DoneCallback = Callable[[SearchResult], None]
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
 MAX_THREADS = 64
+NODE_CAP_FACTOR = 8
+"""A strength-limited search is cut off at this many times its node budget."""
+MIN_NODE_CAP = 50_000
+"""The smallest such cut-off: far more than any depth-1 search needs."""
 MAX_MULTIPV = 256
 """The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
 DEFAULT_MOVE_OVERHEAD_MS = 10
@@ -108,6 +113,7 @@ class Engine:
         self._rng = random.Random()
         self._lines_wanted = 1
         self._lines: list[Info] = []
+        self._node_budget: int | None = None
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -310,13 +316,18 @@ class Engine:
                 self._release.clear()
                 self._pondering = ponder
                 self._ponder_limit = limit
-            strength = strength_for(self.elo) if self.limit_strength else None
+            weaker = self.limit_strength and not is_full_strength(self.elo)
+            strength = strength_for(self.elo) if weaker else None
             self._lines_wanted = self.multipv
+            self._node_budget = None
             if strength is not None:
                 # A weaker player: a small node budget, a few candidate moves to choose from.
-                nodes = strength.nodes if limit.nodes is None else min(limit.nodes, strength.nodes)
-                limit = replace(limit, nodes=nodes)
+                self._node_budget = strength.nodes
                 self._lines_wanted = max(self.multipv, CANDIDATES)
+                if limit.nodes is None:
+                    # A hard cap far above the budget: only a tactical explosion reaches it.
+                    limit = replace(limit, nodes=max(NODE_CAP_FACTOR * strength.nodes,
+                                                     MIN_NODE_CAP))
             try:
                 result = self._iterate(board, limit, on_info, searchmoves, ponder, _started_at)
                 if strength is not None and result.lines:
@@ -571,6 +582,8 @@ class Engine:
                     break
             if info[I_NODE_LIMIT] and info[I_NODES] >= info[I_NODE_LIMIT]:
                 break
+            if self._node_budget is not None and 2 * self.nodes_searched() >= self._node_budget:
+                break  # the next iteration would overrun the strength budget
             proven = _mate_moves(score) is not None and depth > 2 * (tt.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
                 # A mate well inside the horizon cannot change with more depth.

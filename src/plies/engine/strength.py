@@ -1,7 +1,8 @@
 """Playing strength limited to an Elo (``UCI_LimitStrength`` / ``UCI_Elo``).
 
-A weaker plies still plays like a player: it searches a small node budget
-(fewer nodes, shallower tactics) with a few best moves kept (MultiPV), then
+A weaker plies still plays like a player: it deepens while it is within a
+node budget (fewer nodes, shallower tactics; a started iteration is finished
+and depth 1 always is) with a few best moves kept (MultiPV), then
 picks among them at random with a softmax over their scores. The temperature
 makes near-equal moves interchangeable, and a cap on the loss means it never
 picks a move much worse than its best one: at every level it misses what it
@@ -25,15 +26,15 @@ if TYPE_CHECKING:
 MIN_ELO = 1350
 """The weakest level offered (Stockfish 15.1's lowest ``UCI_Elo`` too)."""
 MAX_ELO = 2200
-"""The strongest limited level; beyond it use the unlimited engine."""
+"""The top of the scale: the engine at full strength (only its clock limits it)."""
 DEFAULT_ELO = 1800
 """``UCI_Elo`` before a GUI sets it."""
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 120
+NODES_AT_MIN = 400
 """Node budget per move at ``MIN_ELO``."""
-ELO_PER_DOUBLING = 80.0
+ELO_PER_DOUBLING = 95.0
 """Elo gained per doubling of the node budget."""
 TEMPERATURE_AT_MIN = 70.0
 """Softmax temperature (centipawns) at ``MIN_ELO``; it falls linearly to the top."""
@@ -52,11 +53,16 @@ class Strength:
     elo: int
     """The level asked for."""
     nodes: int
-    """Node budget per move (a clock may stop it sooner)."""
+    """Node budget per move: no iteration starts once half of it is spent."""
     temperature_cp: float
     """Softmax temperature over the candidates' scores, in centipawns."""
     max_loss_cp: int
     """Candidates scoring more than this below the best are never picked."""
+
+
+def is_full_strength(elo: int) -> bool:
+    """Whether ``elo`` is the top of the scale, where nothing is held back."""
+    return elo >= MAX_ELO
 
 
 def strength_for(elo: int) -> Strength:

@@ -6,6 +6,7 @@ the arena: every opening twice with colours swapped (paired openings, the
 built-in lines of ``strength.py``), clocks enforced. A calibrated level scores
 35-65%; the printed line per level gives W/D/L, the score and the Elo
 difference with its 95% error bar, i.e. how far plies' E is from Stockfish's E.
+A level above plies' top ``UCI_Elo`` (its full strength) is played at that top.
 
 Usage (the issue's target, 40 games per level at 10+0.1; hours on a 2-core box):
   python benchmarks/calibrate_elo.py --levels 1400 1800 2200 --games 40 --tc 10+0.1
@@ -41,8 +42,9 @@ SF_MAX_ELO = 2850
 
 def players(elo: int, hash_mb: int, overhead_ms: int) -> tuple[str, str]:
     """Arena specs of plies and Stockfish, both limited to ``elo``."""
+    own = min(elo, MAX_ELO)  # above the scale: full strength
     plies = (f"uci:{sys.executable} -m plies uci:Hash={hash_mb},UCI_LimitStrength=true,"
-             f"UCI_Elo={elo},Move Overhead={overhead_ms},name=plies-{elo}")
+             f"UCI_Elo={own},Move Overhead={overhead_ms},name=plies-{elo}")
     stockfish = (f"uci:{STOCKFISH}:UCI_LimitStrength=true,UCI_Elo={elo},Threads=1,Hash=16,"
                  f"Move Overhead={overhead_ms},name=stockfish-{elo}")
     return plies, stockfish
@@ -93,7 +95,7 @@ def main() -> int:
     p.add_argument("--max-moves", type=int, default=200, help="draw after this many moves")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    low, high = max(MIN_ELO, SF_MIN_ELO), min(MAX_ELO, SF_MAX_ELO)
+    low, high = max(MIN_ELO, SF_MIN_ELO), SF_MAX_ELO
     for elo in args.levels:
         if not low <= elo <= high:
             p.error(f"levels must be within {low}..{high} (both engines' UCI_Elo ranges)")

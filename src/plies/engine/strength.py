@@ -25,22 +25,22 @@ if TYPE_CHECKING:
 
 MIN_ELO = 1350
 """The weakest level offered (Stockfish 15.1's lowest ``UCI_Elo`` too)."""
-MAX_ELO = 2200
+MAX_ELO = 2100
 """The top of the scale: the engine at full strength (only its clock limits it)."""
 DEFAULT_ELO = 1800
 """``UCI_Elo`` before a GUI sets it."""
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 400
+NODES_AT_MIN = 2000
 """Node budget per move at ``MIN_ELO``."""
 ELO_PER_DOUBLING = 95.0
 """Elo gained per doubling of the node budget."""
-TEMPERATURE_AT_MIN = 70.0
+TEMPERATURE_AT_MIN = 55.0
 """Softmax temperature (centipawns) at ``MIN_ELO``; it falls linearly to the top."""
 TEMPERATURE_AT_MAX = 8.0
 """Softmax temperature (centipawns) at ``MAX_ELO``."""
-MAX_LOSS_AT_MIN = 140
+MAX_LOSS_AT_MIN = 110
 """The worst a picked move may score below the best one at ``MIN_ELO`` (centipawns)."""
 MAX_LOSS_AT_MAX = 25
 """The same cap at ``MAX_ELO``."""

@@ -74,3 +74,25 @@ def test_node_shares_add_up() -> None:
         for threads in range(1, 6):
             shares = node_shares(nodes, threads)
             assert sum(shares) == nodes and len(shares) == threads
+
+
+def test_a_table_larger_than_memory_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asking for more than the machine has raises and keeps the old table."""
+    from plies.engine import engine as engine_module
+
+    engine = Engine(hash_mb=2)
+    before = engine._arrays.tt_keys
+    monkeypatch.setattr(engine_module, "available_megabytes", lambda: 100)
+    with pytest.raises(ValueError, match="more than the 100 MB available"):
+        engine.set_hash(512)
+    assert engine._arrays.tt_keys is before and engine.hash_mb == 2
+    engine.set_hash(64)  # within what is available (plus the table it replaces)
+    assert engine.hash_mb == 64
+
+
+def test_available_memory_is_read() -> None:
+    """On Linux the available memory is known and positive."""
+    from plies.engine.state import available_megabytes
+
+    available = available_megabytes()
+    assert available is None or available > 0

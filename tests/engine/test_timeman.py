@@ -108,3 +108,18 @@ def test_allocate_reads_the_side_to_move_and_the_special_limits() -> None:
     # A GUI may send a negative clock (the overdraft): the budget is tiny, never negative.
     tiny = allocate(Limit(wtime=-50, btime=-50), True, 10)
     assert tiny.hard_ms is not None and 0 <= tiny.hard_ms <= 1.0
+
+
+def test_the_clock_starts_when_go_was_read() -> None:
+    """``started_at`` anchors the search's clock: time before the search began is counted."""
+    import time
+
+    from plies import Board, Engine
+
+    engine = Engine(hash_mb=1)
+    engine.warm_up()
+    start = time.perf_counter() - 0.5  # as if ``go`` had been read half a second ago
+    engine.start(Board(), Limit(movetime=700), started_at=start)
+    result = engine.wait()
+    assert result is not None and result.info is not None
+    assert result.info.time_ms >= 500  # reported from the anchor, not from the thread start

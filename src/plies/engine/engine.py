@@ -34,7 +34,7 @@ from plies.core.search import (
 from plies.core.tables import SLIDER_ATTACKS
 from plies.core.warmup import compile_notice
 from plies.engine.limits import Info, Limit, SearchResult
-from plies.engine.state import SearchArrays
+from plies.engine.state import SearchArrays, available_megabytes
 from plies.engine.strength import (
     CANDIDATES,
     DEFAULT_ELO,
@@ -128,6 +128,10 @@ class Engine:
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
         self._require_idle()
+        available = available_megabytes()
+        if available is not None and hash_mb > available + self._hash_mb:
+            # Writing a table the machine cannot hold would summon the OOM killer.
+            raise ValueError(f"hash size {hash_mb} MB is more than the {available} MB available")
         self._arrays.resize_table(hash_mb)
         self._hash_mb = hash_mb
         self._helpers = [self._arrays.helper() for _ in self._helpers]

@@ -8,6 +8,20 @@ from plies.core import tt
 from plies.core.search import I_SIZE, MAX_PLY
 from plies.core.types import MAX_MOVES
 
+_MEMINFO = "/proc/meminfo"
+
+
+def available_megabytes() -> int | None:
+    """Memory the OS can still give (Linux ``MemAvailable``), in MB; None where unknown."""
+    try:
+        with open(_MEMINFO, encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
 
 class SearchArrays:
     """Transposition table, move-ordering memory and per-ply scratch buffers."""

@@ -19,6 +19,7 @@ A search started with ``go infinite`` or ``go ponder`` holds its
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -93,13 +94,16 @@ COMPILE_NOTICE_DELAY_S = 1.0
 # How long to wait for a stopped search's callback before reporting it ourselves.
 STOP_GRACE_S = 10.0
 
+# A ``go`` read this soon after ``position`` was sent with it: its clock started then.
+POSITION_GO_GAP_S = 0.1
+
 # How often a wait for the engine's compile looks whether ``quit`` arrived.
 QUIT_POLL_S = 0.05
 
 EngineFactory = Callable[[int], "Engine"]
 
-# What the reader thread queues: a line with the time it was read, or None at end of input.
-_Inbox = queue.Queue[tuple[str | OverlongLine, float] | None]
+# What the reader thread queues: a line, the time it was read and its number; None at the end.
+_Inbox = queue.Queue[tuple[str | OverlongLine, float, int] | None]
 
 
 class _QuitError(Exception):
@@ -142,8 +146,10 @@ class UciLoop:
         self._job: Job | None = None
         self._state_lock = threading.Lock()
         self.book = UciBook()
-        self._quit = threading.Event()
+        self._quit_line: int | None = None
+        self._line_number = -1
         self._received: float | None = None
+        self._clock_start: float | None = None
         # The ``position`` (FEN, moves played) that gave the current board, so the
         # next one, as GUIs send it (the same moves and one or two more), only
         # plays the new moves: replaying 200 moves cost 3 ms idle, 50 ms under load.
@@ -200,7 +206,9 @@ class UciLoop:
         if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
             self.out.info_string("loading the engine (a first run compiles it: up to a minute)")
             while not self._ready.wait(QUIT_POLL_S):
-                if self._quit.is_set():
+                if self._quit_line is not None and self._quit_line == self._line_number + 1:
+                    # ``quit`` is the very next command: nothing asked before it is
+                    # left to answer, so leave now (a piped script still runs to its end).
                     raise _QuitError
         if self._engine is None:
             err = self._engine_error
@@ -219,7 +227,7 @@ class UciLoop:
         reader.start()
         try:
             while (item := inbox.get()) is not None:
-                line, received = item
+                line, received, self._line_number = item
                 if isinstance(line, OverlongLine):
                     self.out.info_string(f"ignored a line of {line.length} bytes (too long)")
                     continue
@@ -231,12 +239,25 @@ class UciLoop:
     def _read(self, lines: Iterable[str | OverlongLine], inbox: _Inbox) -> None:
         """Reader thread: queue each line with its arrival time; flag ``quit`` at once."""
         try:
-            for line in lines:
-                if isinstance(line, str) and line.split()[:1] == ["quit"]:
-                    self._quit.set()  # a wait for the engine's compile gives up now
-                inbox.put((line, time.perf_counter()))
+            for number, line in enumerate(lines):
+                word = line.split()[:1] if isinstance(line, str) else []
+                if word == ["quit"] and self._quit_line is None:
+                    self._quit_line = number  # a wait for the engine's compile may give up
+                elif word == ["stop"]:
+                    self._early_stop()
+                inbox.put((line, time.perf_counter(), number))
         finally:
             inbox.put(None)
+
+    def _early_stop(self) -> None:
+        """Reader thread: act on ``stop`` at once (the main thread handles it again in turn).
+
+        Under load every thread wake-up costs milliseconds; stopping here saves
+        the main thread's.  A ``go`` still queued is unaffected: its search
+        starts later and the queued ``stop`` ends it.
+        """
+        with contextlib.suppress(Exception):  # the main thread's own stop reports problems
+            self.stop()
 
     def handle(self, line: str, received: float | None = None) -> bool:
         """Handle one line (read at ``received``); False when the loop should end.  Never raises."""
@@ -247,7 +268,17 @@ class UciLoop:
             return True
         if command is None:
             return True
-        self._received = received
+        # The client's clock for a move starts before it sends ``position``; a
+        # ``go`` read right after one (as GUIs send them) counts from there.
+        start = self._clock_start
+        paired = (
+            isinstance(command, Go)
+            and start is not None
+            and received is not None
+            and received - start <= POSITION_GO_GAP_S
+        )
+        self._received = start if paired else received
+        self._clock_start = received if isinstance(command, Position) else None
         try:
             return self.dispatch(command)
         except _QuitError:

@@ -18,6 +18,7 @@ Not a test: the machine should be otherwise idle for figures worth quoting.
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import sys
 import time
@@ -77,6 +78,16 @@ def play_level(
     return result.scores[result.pairings[0]]
 
 
+def score_interval(score: Score) -> float:
+    """Half-width of the 95% confidence interval of the mean score (normal approximation)."""
+    if score.games < 2:
+        return float("inf")
+    m = score.mean
+    var = (score.wins * (1 - m) ** 2 + score.draws * (0.5 - m) ** 2
+           + score.losses * m**2) / score.games
+    return 1.96 * math.sqrt(var / score.games)
+
+
 def main() -> int:
     """Parse arguments, play each level, print the score lines."""
     p = argparse.ArgumentParser(description=__doc__,
@@ -117,7 +128,9 @@ def main() -> int:
     for elo, score in scores:
         verdict = "in range" if score.games and 0.35 <= score.mean <= 0.65 else "OUT of range"
         line = score_line(f"plies-{elo}", f"stockfish-{elo}", score)
-        out.print(f"{line}  [{verdict}]", markup=False, highlight=False)
+        half = 100 * score_interval(score)
+        out.print(f"{line}  score 95% interval +/- {half:.0f} points  [{verdict}]",
+                  markup=False, highlight=False)
     return 0
 
 

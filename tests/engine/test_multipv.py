@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from plies import Board, Engine, Info, Limit, Move
@@ -120,3 +122,26 @@ def test_bad_multipv_is_refused(engine: Engine) -> None:
         with pytest.raises(ValueError):
             engine.set_multipv(bad)
     assert engine.multipv == 1
+
+
+def test_stopped_search_keeps_every_line(engine: Engine) -> None:
+    """``stop`` in the middle of an iteration still leaves N ranked, distinct, legal lines."""
+    engine.new_game()
+    engine.set_multipv(3)
+    seen: list[Info] = []
+    try:
+        engine.start(Board(), Limit(infinite=True), on_info=seen.append)
+        deadline = time.monotonic() + 60
+        while len({x.depth for x in seen}) < 4 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        engine.stop()
+        result = engine.wait()
+    finally:
+        engine.set_multipv(1)
+    assert result is not None and result.best_move in Board().legal_moves
+    assert [x.multipv for x in result.lines] == [1, 2, 3]
+    assert len({x.pv[0] for x in result.lines}) == 3
+    # The last report of each rank is the line the result holds.
+    last = {x.multipv: x for x in seen}
+    assert [last[k].pv for k in (1, 2, 3)] == [x.pv for x in result.lines]

@@ -30,8 +30,8 @@ def test_elo_opponent_replies_legally() -> None:
 
 
 def test_bad_elo_gets_one_line() -> None:
-    """A rating outside 1350..2100, or with --level, is refused with one line."""
-    for args, message in ((["--elo", "900"], "--elo must be between 1350 and 2100"),
+    """A rating outside 1350..1900, or with --level, is refused with one line."""
+    for args, message in ((["--elo", "900"], "--elo must be between 1350 and 1900"),
                           (["--elo", "1500", "--level", "3"], "not allowed with")):
         proc = play("", *args)
         assert proc.returncode == 2

@@ -21,7 +21,7 @@ def test_options_are_declared_with_bounds(uci_engine: chess.engine.SimpleEngine)
     assert (o["MultiPV"].type, o["MultiPV"].default, o["MultiPV"].min, o["MultiPV"].max) == (
         "spin", 1, 1, 256)
     assert o["UCI_LimitStrength"].type == "check" and o["UCI_LimitStrength"].default is False
-    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 2100)
+    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 1900)
     assert o["UCI_ShowWDL"].type == "check" and o["UCI_ShowWDL"].default is False
 
 
@@ -139,3 +139,12 @@ def test_bad_values_keep_the_old_ones(shared_uci: RawUci) -> None:
     assert int(last[last.index("nodes") + 1]) < 10_000
     assert all(" multipv 1 " in x and " wdl " not in x for x in infos)
     uci.send("setoption name UCI_LimitStrength value false")
+
+
+def test_declared_range_is_the_engines() -> None:
+    """The loop declares UCI_Elo without importing the engine; both ranges must agree."""
+    from plies.engine import strength
+    from plies.uci import loop
+
+    assert (loop.MIN_ELO, loop.MAX_ELO, loop.DEFAULT_ELO) == (
+        strength.MIN_ELO, strength.MAX_ELO, strength.DEFAULT_ELO)

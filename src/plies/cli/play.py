@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="the engine searching N plies deep (1 = weakest)")
     who.add_argument("--elo", type=int, metavar="N",
                      help="the engine playing like a player rated N on Stockfish's UCI_Elo scale "
-                     "(1350-2100)")
+                     "(1350-1900)")
     p.add_argument("--time", type=float, metavar="SECONDS",
                    help="thinking time per move (default: 1 s for the engine)")
     p.add_argument("--fen", metavar="FEN", help="start from this position")

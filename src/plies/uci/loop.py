@@ -71,7 +71,7 @@ MAX_MULTIPV = 256  # as the engine's: more lines than any position has legal mov
 # UCI_Elo's range and default, as the engine's (``plies.engine.strength``, not imported
 # here so that ``uci`` is answered before numba loads).
 MIN_ELO = 1350
-MAX_ELO = 2100
+MAX_ELO = 1900
 DEFAULT_ELO = 1800
 
 # Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).

@@ -3,7 +3,8 @@
 Everything the simple agents do, done properly: iterative deepening with
 principal-variation search, quiescence, a transposition table and careful move
 ordering, all compiled.  Its strength is set by a level (search depth), a node
-count or a time per move; in a timed game it manages its own clock.
+count or a time per move; in a timed game it manages its own clock. With
+``elo`` it plays as a weaker player of that rating (``plies.engine.strength``).
 """
 
 from __future__ import annotations
@@ -33,9 +34,17 @@ class EngineAgent(Agent):
         level: int | None = None,
         hash_mb: int = 16,
         seed: int | None = None,
+        elo: int | None = None,
     ) -> None:
-        """Own limits win over the game's; ``level`` N means depth N."""
+        """Own limits win over the game's; ``level`` N means depth N; ``elo`` limits strength."""
         super().__init__(seed)
+        if elo is not None:
+            from plies.engine.strength import MAX_ELO, MIN_ELO
+
+            if not MIN_ELO <= elo <= MAX_ELO:
+                raise ValueError(f"elo must be between {MIN_ELO} and {MAX_ELO}, got {elo}")
+        self.elo = elo
+        self._seed = seed
         self.depth = depth if depth is not None else level
         self.nodes_limit = nodes
         self.movetime_ms = movetime_ms
@@ -49,6 +58,10 @@ class EngineAgent(Agent):
             from plies.engine import Engine
 
             self._engine = Engine(self.hash_mb)
+            if self.elo is not None:
+                self._engine.limit_strength = True
+                self._engine.set_elo(self.elo)
+                self._engine.seed(self._seed)
         return self._engine
 
     def warm_up(self) -> None:

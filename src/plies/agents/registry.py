@@ -21,6 +21,7 @@ _OPTIONS: dict[str, dict[str, type]] = {
         "movetime": int,
         "hash": int,
         "level": int,
+        "elo": int,
     },
 }
 
@@ -93,6 +94,7 @@ def make_agent(
         nodes=opts.get("nodes"),
         movetime_ms=opts.get("movetime"),
         level=opts.get("level"),
+        elo=opts.get("elo"),
         hash_mb=opts.get("hash", 16),
         seed=agent_seed,
     )

@@ -17,7 +17,10 @@ if TYPE_CHECKING:
 # Without --time or --depth, think this long (seconds).
 DEFAULT_TIME_S = 5.0
 
-_HEADER = f"{'depth':>9}  {'score':>8}  {'nodes':>11}  {'nps':>9}  {'time':>8}  line"
+# Most lines ``--multipv`` may ask for (as the engine's MultiPV option).
+MAX_MULTIPV = 256
+
+_HEADER = f"{'depth':>9}  {'line':>4}  {'score':>8}  {'nodes':>11}  {'nps':>9}  {'time':>8}  line"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,6 +54,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     limit.add_argument("--movetime", type=int, metavar="MS", help="think MS milliseconds")
     limit.add_argument("--depth", type=int, metavar="D", help="search to depth D")
     limit.add_argument("--nodes", type=int, metavar="N", help="search about N nodes")
+    p.add_argument("--multipv", type=int, default=1, metavar="N",
+                   help="show the N best moves, each with its own line (default 1; not with --pgn)")
     p.add_argument("--hash", type=int, default=64, metavar="MB",
                    help="transposition table size in MB (default 64)")
     p.set_defaults(func=run)
@@ -87,6 +92,10 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError(f"--movetime must be between 1 and 86400000 ms, got {args.movetime}")
     if args.nodes is not None and args.nodes < 1:
         raise CliError(f"--nodes must be at least 1, got {args.nodes}")
+    if not 1 <= args.multipv <= MAX_MULTIPV:
+        raise CliError(f"--multipv must be between 1 and {MAX_MULTIPV}, got {args.multipv}")
+    if args.multipv > 1 and args.pgn is not None:
+        raise CliError("--multipv shows lines for one position; it cannot be combined with --pgn")
     if not 1 <= args.hash <= 4096:
         raise CliError(f"--hash must be between 1 and 4096 MB, got {args.hash}")
 
@@ -112,7 +121,8 @@ def _row(board: Board, info: Info) -> str:
     """One printed iteration."""
     depth = f"{info.depth}/{info.seldepth}"
     return (
-        f"{depth:>9}  {score_white(info, board.turn == 0):>8}  {info.nodes:>11}  "
+        f"{depth:>9}  {info.multipv:>4}  {score_white(info, board.turn == 0):>8}  "
+        f"{info.nodes:>11}  "
         f"{info.nps:>9}  {info.time_ms / 1000:>7.2f}s  {line_san(board, list(info.pv))}"
     )
 
@@ -141,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
     with compile_notice("compiling the engine (first run only)..."):
         engine = Engine(args.hash)
         engine.warm_up()
+    engine.set_multipv(args.multipv)
     if args.depth is not None:
         limit = Limit(depth=args.depth)
     elif args.nodes is not None:
@@ -167,7 +178,10 @@ def run(args: argparse.Namespace) -> int:
         interrupted = True
         engine.stop()
     result = engine.wait()
-    _summary(out, board, result.best_move if result else None, last)
+    best_lines = [info for info in last if info.multipv == 1]
+    _summary(out, board, result.best_move if result else None, best_lines)
+    if result is not None and len(result.lines) > 1:
+        _lines_summary(out, board, result.lines)
     return 130 if interrupted else 0
 
 
@@ -184,5 +198,17 @@ def _summary(out: Console, board: Board, best: Move | None, infos: list[Info]) -
         out.print(
             f"Best line: {line_san(board, pv)}  "
             f"(score {score_white(info, board.turn == 0)} for White, depth {info.depth})",
+            markup=False,
+        )
+
+
+def _lines_summary(out: Console, board: Board, lines: list[Info]) -> None:
+    """The best lines (MultiPV), one per row in SAN, best first."""
+    out.print()
+    out.print(f"Best {len(lines)} lines:", style="bold")
+    for info in lines:
+        out.print(
+            f"{info.multipv:>4}. {score_white(info, board.turn == 0):>7}  (depth {info.depth})  "
+            f"{line_san(board, list(info.pv))}",
             markup=False,
         )

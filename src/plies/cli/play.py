@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      "engine[:depth=N,...]")
     who.add_argument("--level", type=int, metavar="N",
                      help="the engine searching N plies deep (1 = weakest)")
+    who.add_argument("--elo", type=int, metavar="N",
+                     help="the engine playing like a player rated N on Stockfish's UCI_Elo scale "
+                     "(1350-1900)")
     p.add_argument("--time", type=float, metavar="SECONDS",
                    help="thinking time per move (default: 1 s for the engine)")
     p.add_argument("--fen", metavar="FEN", help="start from this position")
@@ -62,6 +65,8 @@ def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
             "The engine is not available; playing alphabeta (depth 3) instead."
         )
     options = {"level": args.level} if args.level is not None else {}
+    if args.elo is not None:
+        options = {"elo": args.elo}
     try:
         return make_agent("engine", options, seed=args.seed), ""
     except ValueError as exc:
@@ -98,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.level is not None and args.level < 1:
         raise CliError("--level must be at least 1")
+    if args.elo is not None:
+        from plies.engine.strength import MAX_ELO, MIN_ELO
+
+        if not MIN_ELO <= args.elo <= MAX_ELO:
+            raise CliError(f"--elo must be between {MIN_ELO} and {MAX_ELO}, got {args.elo}")
     if args.time is not None and args.time <= 0:
         raise CliError("--time must be positive")
     if args.fen is not None:

@@ -8,9 +8,11 @@ another thread sets a flag that it notices within about a thousand nodes.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,7 +35,17 @@ from plies.core.tables import SLIDER_ATTACKS
 from plies.core.warmup import compile_notice
 from plies.engine.limits import Info, Limit, SearchResult
 from plies.engine.state import SearchArrays, available_megabytes
+from plies.engine.strength import (
+    CANDIDATES,
+    DEFAULT_ELO,
+    MAX_ELO,
+    MIN_ELO,
+    choose_line,
+    is_full_strength,
+    strength_for,
+)
 from plies.engine.timeman import Stability, allocate
+from plies.engine.wdl import material, wdl
 
 InfoCallback = Callable[[Info], None]
 DoneCallback = Callable[[SearchResult], None]
@@ -41,6 +53,12 @@ DoneCallback = Callable[[SearchResult], None]
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
 MAX_THREADS = 64
+NODE_CAP_FACTOR = 8
+"""A strength-limited search is cut off at this many times its node budget."""
+MIN_NODE_CAP = 50_000
+"""The smallest such cut-off: far more than any depth-1 search needs."""
+MAX_MULTIPV = 256
+"""The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
 DEFAULT_MOVE_OVERHEAD_MS = 10
 """Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
 
@@ -86,6 +104,16 @@ class Engine:
         self._soft_ms: float | None = None
         self._helpers: list[SearchArrays] = []
         self._searching = False
+        self.multipv = 1
+        """Lines reported per iteration: the best ``multipv`` root moves, each searched fully."""
+        self.limit_strength = False
+        """Whether to play at ``elo`` instead of full strength (``plies.engine.strength``)."""
+        self.elo = DEFAULT_ELO
+        """The level played when ``limit_strength`` is on."""
+        self._rng = random.Random()
+        self._lines_wanted = 1
+        self._lines: list[Info] = []
+        self._node_budget: int | None = None
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -120,8 +148,25 @@ class Engine:
         self._require_idle()
         self._helpers = [self._arrays.helper() for _ in range(threads - 1)]
 
+    def seed(self, seed: int | None) -> None:
+        """Seed the random choice of a strength-limited engine (None: from the OS)."""
+        self._rng.seed(seed)
+
+    def set_multipv(self, lines: int) -> None:
+        """Report the best ``lines`` root moves (1..MAX_MULTIPV) each iteration."""
+        if not 1 <= lines <= MAX_MULTIPV:
+            raise ValueError(f"MultiPV must be 1..{MAX_MULTIPV}, got {lines}")
+        self.multipv = lines
+
+    def set_elo(self, elo: int) -> None:
+        """Set the level of a strength-limited engine (MIN_ELO..MAX_ELO)."""
+        if not MIN_ELO <= elo <= MAX_ELO:
+            raise ValueError(f"UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got {elo}")
+        self.elo = elo
+
     def set_option(self, name: str, value: str | int | bool | None) -> None:
-        """Set an option by its UCI name (Hash, Threads, Move Overhead, Clear Hash)."""
+        """Set an option by its UCI name (Hash, Threads, Move Overhead, Clear Hash,
+        MultiPV, UCI_LimitStrength, UCI_Elo)."""
         key = name.strip().lower()
         if key == "hash":
             self.set_hash(int(str(value)))
@@ -134,6 +179,15 @@ class Engine:
             self.move_overhead_ms = ms
         elif key == "clear hash":
             self.new_game()
+        elif key == "multipv":
+            self.set_multipv(int(str(value)))
+        elif key == "uci_limitstrength":
+            text = str(value).strip().lower()
+            if text not in ("true", "false"):
+                raise ValueError(f"UCI_LimitStrength must be true or false, got {value!r}")
+            self.limit_strength = text == "true"
+        elif key == "uci_elo":
+            self.set_elo(int(str(value)))
         else:
             raise ValueError(f"unknown option: {name}")
 
@@ -266,8 +320,24 @@ class Engine:
                 self._release.clear()
                 self._pondering = ponder
                 self._ponder_limit = limit
+            weaker = self.limit_strength and not is_full_strength(self.elo)
+            strength = strength_for(self.elo) if weaker else None
+            self._lines_wanted = self.multipv
+            self._node_budget = None
+            if strength is not None:
+                # A weaker player: a small node budget, a few candidate moves to choose from.
+                self._node_budget = strength.nodes
+                self._lines_wanted = max(self.multipv, CANDIDATES)
+                if limit.nodes is None:
+                    # A hard cap far above the budget: only a tactical explosion reaches it.
+                    limit = replace(limit, nodes=max(NODE_CAP_FACTOR * strength.nodes,
+                                                     MIN_NODE_CAP))
             try:
                 result = self._iterate(board, limit, on_info, searchmoves, ponder, _started_at)
+                if strength is not None and result.lines:
+                    chosen = choose_line(result.lines, strength, self._rng)
+                    ponder_move = chosen.pv[1] if len(chosen.pv) > 1 else None
+                    result = replace(result, best_move=chosen.pv[0], ponder_move=ponder_move)
             finally:
                 if self._deadline_timer is not None:
                     self._deadline_timer.cancel()
@@ -293,6 +363,7 @@ class Engine:
             wanted = {m.uci() for m in searchmoves}
             restricted = [m for m in root if _core_to_move(m).uci() in wanted]
             root = restricted or root
+        self._lines = []
         if not root:
             self._wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
@@ -403,6 +474,50 @@ class Engine:
             if a.info[I_STOP]:
                 return
 
+    def _root_search(
+        self, position: tuple[np.ndarray, ...], first: int, n_root: int, depth: int,
+        alpha: int, beta: int,
+    ) -> int:
+        """One compiled search of ``root_moves[first:n_root]``: the lines before are excluded."""
+        a = self._arrays
+        bb, mb, st, hist, keys = position
+        # A slice is a view: the search reorders the remaining moves in place.
+        return int(search_root(
+            bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
+            a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets,
+            a.evals, a.probes, a.info, a.root_moves[first:], n_root - first, depth, alpha, beta,
+        ))  # fmt: skip
+
+    def _aspirate(
+        self, position: tuple[np.ndarray, ...], first: int, n_root: int, depth: int,
+        previous: int | None,
+    ) -> tuple[int | None, int | None]:
+        """Search one line to ``depth`` in windows around ``previous``.
+
+        Returns the score (None if the search was stopped) and the move of the
+        last fail-high, which is good enough to play if time runs out.
+        """
+        info = self._arrays.info
+        delta = 18
+        if previous is not None and depth >= 5 and _mate_moves(previous) is None:
+            alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
+        else:
+            alpha, beta = -INF, INF
+        fail_high: int | None = None
+        while True:
+            value = self._root_search(position, first, n_root, depth, alpha, beta)
+            if info[I_STOP]:
+                return None, fail_high
+            if value <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(value - delta, -INF)
+            elif value >= beta:
+                beta = min(value + delta, INF)
+                fail_high = int(self._arrays.pv[0, 0])
+            else:
+                return value, fail_high
+            delta += delta // 2 + 5
+
     def _deepen(
         self,
         board: Board,
@@ -414,51 +529,49 @@ class Engine:
         max_depth: int,
         root: list[int],
     ) -> tuple[int, list[int], Info | None]:
-        """The main thread's iterative deepening; returns best move, line and last Info."""
+        """The main thread's iterative deepening; returns best move, line and last Info.
+
+        With several lines (MultiPV) each iteration searches the best move, then
+        the best of the others, and so on (as Stockfish does): line K is the
+        best move once lines 1..K-1 are excluded from the root.
+        """
         a = self._arrays
         info = a.info
-        bb, mb, st, hist, keys = position
         stability = Stability()
         best_code = root[0]
         best_line = [root[0]]
         last_info: Info | None = None
         score = 0
+        n_lines = min(self._lines_wanted, n_root)
+        previous: list[int | None] = [None] * n_lines
         for depth in range(1, max_depth + 1):
-            delta = 18
-            if depth >= 5 and _mate_moves(score) is None:
-                alpha, beta = max(score - delta, -INF), min(score + delta, INF)
-            else:
-                alpha, beta = -INF, INF
-            while True:
-                value = int(search_root(
-                    bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
-                    a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets,
-                    a.evals, a.probes, info, a.root_moves, n_root, depth, alpha, beta,
-                ))  # fmt: skip
-                if info[I_STOP]:
+            done: list[tuple[int, list[int]]] = []
+            stopped = False
+            for k in range(n_lines):
+                value, fail_high = self._aspirate(position, k, n_root, depth, previous[k])
+                if k == 0 and fail_high is not None:
+                    best_code, best_line = fail_high, [fail_high]
+                if value is None:
+                    stopped = True
                     break
-                if value <= alpha:
-                    beta = (alpha + beta) // 2
-                    alpha = max(value - delta, -INF)
-                elif value >= beta:
-                    beta = min(value + delta, INF)
-                    # A fail-high's move is good enough to play if time runs out.
-                    best_code = int(a.pv[0, 0])
-                    best_line = [best_code]
-                else:
-                    break
-                delta += delta // 2 + 5
-            stopped = bool(info[I_STOP])
-            if stopped:
+                line = [int(x) for x in a.pv[0, : a.pv_len[0]]] or [int(a.root_moves[k])]
+                done.append((value, line))
+            if stopped and not done:
                 # A move that beat the previous best in the unfinished iteration is trusted.
                 if info[I_ROOT_UPDATED] and a.pv_len[0] > 0 and depth > 1:
                     best_code = int(a.pv[0, 0])
                     best_line = [int(x) for x in a.pv[0, : a.pv_len[0]]]
                 break
-            score = value
-            best_code = int(a.pv[0, 0]) if a.pv_len[0] > 0 else int(a.root_moves[0])
-            best_line = [int(x) for x in a.pv[0, : a.pv_len[0]]] or [best_code]
-            last_info = self._report(board, depth, score, best_line, on_info)
+            # Later lines can (rarely) outscore earlier ones: report them best first.
+            done.sort(key=lambda item: -item[0])
+            for k, (value, line) in enumerate(done):
+                a.root_moves[k] = line[0]
+                previous[k] = value
+            score, best_line = done[0]
+            best_code = best_line[0]
+            last_info = self._report_lines(board, depth, done, on_info)
+            if stopped:
+                break
 
             if limit.mate is not None:
                 mate = _mate_moves(score)
@@ -473,39 +586,66 @@ class Engine:
                     break
             if info[I_NODE_LIMIT] and info[I_NODES] >= info[I_NODE_LIMIT]:
                 break
+            if self._node_budget is not None and 2 * self.nodes_searched() >= self._node_budget:
+                break  # the next iteration would overrun the strength budget
             proven = _mate_moves(score) is not None and depth > 2 * (tt.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
                 # A mate well inside the horizon cannot change with more depth.
                 break
         return best_code, best_line, last_info
 
-    def _wait_if_unbounded(self, limit: Limit, pondering: bool) -> None:
-        """With infinite or ponder searches the result waits for stop (or ponderhit)."""
-        if limit.infinite or pondering:
-            self._release.wait()
-
-    def _report(
-        self, board: Board, depth: int, score: int, line: list[int], on_info: InfoCallback | None
+    def _report_lines(
+        self, board: Board, depth: int, done: list[tuple[int, list[int]]],
+        on_info: InfoCallback | None,
     ) -> Info:
-        """Build the Info of a finished iteration and hand it to the callback."""
+        """Report the lines finished at ``depth`` (with the rest from the depth before).
+
+        All lines finished: one report each, best first. A search stopped after
+        some lines: those, then the previous iteration's other lines, so the
+        last report of every line stays the freshest one.
+        """
+        points = material(board)
+        fresh = [
+            self._make_info(board, depth, value, line, k + 1, points)
+            for k, (value, line) in enumerate(done)
+        ]
+        seen = {x.pv[0] for x in fresh if x.pv}
+        missing = max(0, len(self._lines) - len(fresh))
+        older = [x for x in self._lines if x.pv and x.pv[0] not in seen][:missing]
+        lines = fresh + [replace(x, multipv=len(fresh) + i + 1) for i, x in enumerate(older)]
+        self._lines = lines
+        if on_info is not None:
+            for item in lines[: self.multipv]:
+                on_info(item)
+        return lines[0]
+
+    def _make_info(
+        self, board: Board, depth: int, score: int, line: list[int], multipv: int, points: int
+    ) -> Info:
+        """The Info of one finished line."""
         info = self._arrays.info
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
         nodes = self.nodes_searched()
         mate = _mate_moves(score)
-        result = Info(
+        cp = None if mate is not None else score
+        return Info(
             depth=depth,
             seldepth=max(int(info[I_SELDEPTH]), depth),
-            score_cp=None if mate is not None else score,
+            score_cp=cp,
             score_mate=mate,
             nodes=nodes,
             nps=int(nodes / elapsed),
             time_ms=int(elapsed * 1000),
             hashfull=int(tt.hashfull(self._arrays.tt_data, self._age)),
             pv=self._legal_line(board, line),
+            multipv=multipv,
+            wdl=wdl(cp, mate, points),
         )
-        if on_info is not None:
-            on_info(result)
-        return result
+
+    def _wait_if_unbounded(self, limit: Limit, pondering: bool) -> None:
+        """With infinite or ponder searches the result waits for stop (or ponderhit)."""
+        if limit.infinite or pondering:
+            self._release.wait()
 
     def nodes_searched(self) -> int:
         """Nodes of the current (or last) search, over all threads."""
@@ -533,7 +673,7 @@ class Engine:
             best = board.legal_moves[0]
         pv = self._legal_line(board, line)
         ponder = pv[1] if len(pv) >= 2 and pv[0] == best else self._hash_reply(board, best)
-        return SearchResult(best, ponder, last)
+        return SearchResult(best, ponder, last, list(self._lines))
 
     def _hash_reply(self, board: Board, move: Move) -> Move | None:
         """The table's best reply after ``move``, if it is legal."""

@@ -68,6 +68,10 @@ class Info:
     """The principal variation, best move first."""
     bound: str = ""
     """"lowerbound"/"upperbound" for an aspiration-window fail, "" for an exact score."""
+    multipv: int = 1
+    """Rank of this line among the root moves (1 = best; see ``Engine.multipv``)."""
+    wdl: tuple[int, int, int] | None = None
+    """Win, draw and loss chances per mille for the side to move (``plies.engine.wdl``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,4 +83,6 @@ class SearchResult:
     ponder_move: Move | None
     """The expected reply, if known."""
     info: Info | None
-    """The last iteration's report."""
+    """The last iteration's report (of the best line)."""
+    lines: list[Info] = field(default_factory=list)
+    """The last report of every line searched (MultiPV), best first."""

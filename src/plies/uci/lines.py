@@ -16,13 +16,19 @@ def score_text(score_cp: int | None, score_mate: int | None) -> str:
     return f"cp {score_cp if score_cp is not None else 0}"
 
 
-def info_line(info: Info) -> str:
-    """``info depth .. seldepth .. score .. nodes .. nps .. hashfull .. time .. pv ..``."""
+def info_line(info: Info, show_wdl: bool = False) -> str:
+    """``info depth .. seldepth .. multipv .. score .. [wdl W D L] nodes .. nps .. time .. pv``."""
     bound = info.bound
     parts = [
         f"info depth {info.depth}",
         f"seldepth {max(info.seldepth, info.depth)}",
+        f"multipv {info.multipv}",
         f"score {score_text(info.score_cp, info.score_mate)}" + (f" {bound}" if bound else ""),
+    ]
+    if show_wdl and info.wdl is not None:
+        win, draw, loss = info.wdl
+        parts.append(f"wdl {win} {draw} {loss}")
+    parts += [
         f"nodes {info.nodes}",
         f"nps {info.nps}",
     ]

@@ -67,6 +67,12 @@ DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 10  # as the engine (and Stockfish): lost per move outside the engine
 MAX_THREADS = 64
+MAX_MULTIPV = 256  # as the engine's: more lines than any position has legal moves
+# UCI_Elo's range and default, as the engine's (``plies.engine.strength``, not imported
+# here so that ``uci`` is answered before numba loads).
+MIN_ELO = 1350
+MAX_ELO = 1900
+DEFAULT_ELO = 1800
 
 # Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).
 OPTIONS: tuple[UciOption, ...] = (
@@ -75,6 +81,10 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("Clear Hash", "button"),
     UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
     UciOption("Ponder", "check", False),
+    UciOption("MultiPV", "spin", 1, 1, MAX_MULTIPV),
+    UciOption("UCI_LimitStrength", "check", False),
+    UciOption("UCI_Elo", "spin", DEFAULT_ELO, MIN_ELO, MAX_ELO),
+    UciOption("UCI_ShowWDL", "check", False),
     *BOOK_OPTIONS,
 )
 
@@ -443,7 +453,7 @@ class UciLoop:
 
     def _on_info(self, info: Info) -> None:
         """Search-thread callback: print one iteration."""
-        self.out.send(info_line(info))
+        self.out.send(info_line(info, show_wdl=self.values["UCI_ShowWDL"] is True))
 
     def _search_done(
         self, search: _Search, result: SearchResult | None, fallback: Move | None = None
@@ -558,8 +568,8 @@ class UciLoop:
             engine.set_hash(value)
         elif option.name == "Clear Hash":
             engine.new_game()
-        elif option.name == "Ponder":
-            pass  # pondering is driven by the GUI's ``go ponder``; nothing to set
+        elif option.name in ("Ponder", "UCI_ShowWDL"):
+            pass  # read by the loop (``go ponder`` drives pondering; WDL is printed here)
         else:
             engine.set_option(option.name, value)
         if option.type != "button":

@@ -37,7 +37,7 @@ from typing import Any
 
 import chess
 
-from plies.board import Board, Move
+from plies.board import WHITE, Board, Move
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "perftsuite.epd"
 MODES = ("uniform", "captures", "quiet", "shuffle")
@@ -197,7 +197,9 @@ def _name(outcome: chess.Outcome | Any | None) -> str | None:
     if outcome is None:
         return None
     winner = outcome.winner
-    side = "none" if winner is None else ("white" if winner in (True, 0) else "black")
+    # python-chess says True/False/None, plies WHITE (0)/BLACK (1)/None.
+    white = winner is True if isinstance(outcome, chess.Outcome) else winner == WHITE
+    side = "none" if winner is None else ("white" if white else "black")
     return f"{outcome.termination.name} {side}"
 
 

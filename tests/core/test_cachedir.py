@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import chess
+import pytest
 
 from plies.core import cachedir
 
@@ -131,15 +132,15 @@ def _replies(board: chess.Board, move: chess.Move) -> int:
         board.pop()
 
 
-def _run(copy: Path) -> tuple[int, str]:
-    """Run PROGRAM on the copied package; return its perft and numba's cache log."""
+def _run(copy: Path, program: str = PROGRAM, timeout: float = 900) -> tuple[int, str]:
+    """Run ``program`` on the copied package; return the number it prints and numba's log."""
     env = {k: v for k, v in os.environ.items() if k not in (cachedir.ENV, cachedir.MARK)}
     env["PYTHONPATH"] = str(copy)
     env["NUMBA_DEBUG_CACHE"] = "1"
-    proc = subprocess.run([sys.executable, "-c", PROGRAM], env=env, capture_output=True,
-                          text=True, timeout=600, check=False)  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, timeout=timeout, check=False)  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
-    match = re.search(r"^RESULT (\d+)$", proc.stdout, re.MULTILINE)
+    match = re.search(r"^RESULT (-?\d+)$", proc.stdout, re.MULTILINE)
     assert match, proc.stdout[-2000:]
     return int(match.group(1)), proc.stdout
 
@@ -170,3 +171,28 @@ def test_edit_in_a_callee_file_reaches_cached_callers(tmp_path: Path) -> None:
     assert "data saved" in log
     caches = list((copy / "plies" / "core" / "__pycache__").glob(cachedir.PREFIX + "*"))
     assert len(caches) == 1, caches  # the old hash's directory was removed
+
+
+SEARCH_PROGRAM = """
+from plies import Board, Engine, Limit
+result = Engine(hash_mb=1).search(Board(), Limit(depth=2))
+print("RESULT", result.info.score_cp)
+"""
+
+
+@pytest.mark.slow
+def test_edit_in_evaluate_reaches_the_cached_search(tmp_path: Path) -> None:
+    """The issue's case: a new TEMPO in evaluate.py changes the search's score (two compiles)."""
+    copy = tmp_path / "src"
+    shutil.copytree(SRC / "plies", copy / "plies",
+                    ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    before, _ = _run(copy, SEARCH_PROGRAM, 3600)
+    again, log = _run(copy, SEARCH_PROGRAM, 3600)
+    assert again == before and "data saved" not in log
+    evaluate = copy / "plies" / "core" / "evaluate.py"
+    text = evaluate.read_text()
+    tempo = re.search(r"^TEMPO = (\d+)$", text, re.MULTILINE)
+    assert tempo, "evaluate.py has no TEMPO constant any more"
+    evaluate.write_text(text.replace(tempo.group(0), f"TEMPO = {int(tempo.group(1)) + 100}"))
+    after, _ = _run(copy, SEARCH_PROGRAM, 3600)
+    assert after != before

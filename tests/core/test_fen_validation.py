@@ -113,19 +113,21 @@ def _count_after(board: chess.Board, move: chess.Move) -> int:
 
 
 def test_uci_position_fen_refuses_the_crafted_fen() -> None:
-    """``position fen`` with the crafted FEN keeps the start position; the engine lives on."""
-    script = f"uci\nposition fen {CRAFTED}\nisready\ngo depth 2\nisready\n"
+    """``position fen`` with the crafted FEN or huge clocks keeps the start position."""
+    huge = "4k3/8/8/8/8/8/8/4K3 w - - 99999999999999999999999 1"
+    script = f"uci\nposition fen {CRAFTED}\nposition fen {huge}\nisready\ngo depth 2\nisready\n"
     proc = subprocess.run(
         [sys.executable, "-m", "plies", "uci"],
         input=script + "quit\n",
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=1200,  # a cold cache compiles the search first
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any("invalid fen" in line and "27 white pieces" in line for line in lines), lines
+    assert any("invalid fen" in line and "halfmove clock" in line for line in lines), lines
     assert lines.count("readyok") == 2
     best = [line.split()[1] for line in lines if line.startswith("bestmove")]
     assert len(best) == 1

@@ -45,3 +45,13 @@ def test_guard_refuses_a_short_buffer_without_writing_past_it() -> None:
     assert count_moves(bb, mb, st, SLIDER_ATTACKS) == 218
     exact = np.zeros(218, dtype=np.int64)
     assert gen_moves(bb, mb, st, SLIDER_ATTACKS, exact, False) == 218
+
+
+@pytest.mark.parametrize("size", [0, 1, 5, 217])
+def test_guard_at_every_size(size: int) -> None:
+    """Buffers shorter than the move list raise, whatever their size, and stay in bounds."""
+    bb, mb, st, _, _ = Board(MOST_MOVES[1]).core_arrays()
+    backing = np.full(size + 50, -7, dtype=np.int64)
+    with pytest.raises(IndexError, match="move buffer overflow"):
+        gen_moves(bb, mb, st, SLIDER_ATTACKS, backing[:size], False)
+    assert (backing[size:] == -7).all()

@@ -156,7 +156,10 @@ def configure(
     its defaults).
     """
     env = os.environ if environ is None else environ
-    digest = sources_hash(core_dir)
+    try:
+        digest = sources_hash(core_dir)
+    except OSError:
+        return None  # sources unreadable (an unusual install): numba's defaults
     given = env.get(ENV)
     if given and given != env.get(MARK):
         purge_if_changed(Path(given), digest, core_dir)

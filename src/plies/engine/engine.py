@@ -14,23 +14,11 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+import plies.core as core
 from plies.board import Board, Move
-from plies.board.board import _core_to_move
-from plies.core import tt
-from plies.core.evaluate import evaluate as core_evaluate
-from plies.core.search import (
-    I_AGE,
-    I_NODE_LIMIT,
-    I_NODES,
-    I_ROOT_UPDATED,
-    I_SELDEPTH,
-    I_STOP,
-    INF,
-    MAX_PLY,
-    search_root,
-)
-from plies.core.tables import SLIDER_ATTACKS
-from plies.core.warmup import compile_notice
+from plies.board.board import core_to_move
+from plies.compile_notice import compile_notice
+from plies.core import INF, MAX_PLY
 from plies.engine.limits import Info, Limit, SearchResult
 from plies.engine.state import SearchArrays
 from plies.engine.timeman import Stability, allocate
@@ -45,10 +33,10 @@ MAX_THREADS = 64
 
 def _mate_moves(score: int) -> int | None:
     """Moves to mate for a mate score (negative when being mated), else None."""
-    if score > tt.MATE_BOUND:
-        return (tt.MATE - score + 1) // 2
-    if score < -tt.MATE_BOUND:
-        return -((tt.MATE + score) // 2)
+    if score > core.MATE_BOUND:
+        return (core.MATE - score + 1) // 2
+    if score < -core.MATE_BOUND:
+        return -((core.MATE + score) // 2)
     return None
 
 
@@ -146,8 +134,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """Static evaluation in centipawns from the side to move."""
-        bb, mb, st, _, _ = board.core_arrays()
-        return int(core_evaluate(bb, mb, st, SLIDER_ATTACKS))
+        return int(core.evaluate_position(board.core_position()))
 
     def is_searching(self) -> bool:
         """Whether a search started with ``start`` is still running (its callback excepted)."""
@@ -155,7 +142,7 @@ class Engine:
 
     def stop(self) -> None:
         """Ask the running search to finish now; it returns its best move so far."""
-        self._arrays.info[I_STOP] = 1
+        core.set_stop(self._arrays.info, 1)
         self._pondering = False
         self._release.set()
 
@@ -188,7 +175,7 @@ class Engine:
             self._thread.join()  # finished (not searching), but may still be in on_done
         board = board.copy()
         moves = None if searchmoves is None else list(searchmoves)
-        self._arrays.info[I_STOP] = 0
+        core.set_stop(self._arrays.info, 0)
         self._release.clear()
         # Set before the thread starts, so a ponderhit sent right after go is never lost.
         self._pondering = ponder
@@ -225,7 +212,7 @@ class Engine:
 
     def _time_up(self) -> None:
         """Hard time limit reached."""
-        self._arrays.info[I_STOP] = 1
+        core.set_stop(self._arrays.info, 1)
         self._release.set()
 
     def search(
@@ -240,7 +227,7 @@ class Engine:
         """Search ``board`` within ``limit`` and return the best move (blocking)."""
         with self._lock:
             if not _prepared:
-                self._arrays.info[I_STOP] = 0
+                core.set_stop(self._arrays.info, 0)
                 self._release.clear()
                 self._pondering = ponder
                 self._ponder_limit = limit
@@ -264,22 +251,19 @@ class Engine:
     ) -> SearchResult:
         """Iterative deepening with aspiration windows; the heart of ``search``."""
         a = self._arrays
-        legal = board._core_legal()
+        legal = board.core_legal()
         root = [int(m) for m in legal]
         if searchmoves is not None:
             wanted = {m.uci() for m in searchmoves}
-            restricted = [m for m in root if _core_to_move(m).uci() in wanted]
+            restricted = [m for m in root if core_to_move(m).uci() in wanted]
             root = restricted or root
         if not root:
             self._wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
 
-        # Step 1: position arrays with room for the deepest line.
-        bb, mb, st, hist, keys = board.core_arrays()
-        need = int(st[5]) + MAX_PLY + 4
-        if hist.shape[0] < need:
-            hist = np.concatenate([hist, np.zeros((need - hist.shape[0], hist.shape[1]), np.int64)])
-            keys = np.concatenate([keys, np.zeros(need + 1 - keys.shape[0], np.uint64)])
+        # Step 1: the position, with room for the deepest line.
+        pos = board.core_position()
+        core.reserve(pos, MAX_PLY + 2)
         a.root_moves[: len(root)] = root
         n_root = len(root)
 
@@ -287,10 +271,7 @@ class Engine:
         self._age = (self._age + 1) & 0xFF
         a.new_search()
         info = a.info
-        info[I_NODES] = 0
-        info[I_SELDEPTH] = 0
-        info[I_NODE_LIMIT] = max(0, limit.nodes or 0)
-        info[I_AGE] = self._age
+        core.start_info(info, max(0, limit.nodes or 0), self._age)
         self._white_to_move = board.turn == 0
         self._start_time = time.perf_counter()
         # A ponderhit may already have arrived (start() set the flag before this thread ran).
@@ -302,15 +283,15 @@ class Engine:
             if budget.hard_ms is not None:
                 self._arm_timer(budget.hard_ms)
         if limit.nodes is not None and limit.nodes <= 0:
-            info[I_STOP] = 1
+            core.set_stop(info, 1)
 
         max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
 
         # Step 3: deepen until a limit says stop, helper threads filling the table.
-        workers = self._start_helpers((bb, mb, st, hist, keys), root, max_depth)
+        workers = self._start_helpers(pos, root, max_depth)
         try:
             best_code, best_line, last_info = self._deepen(
-                board, limit, on_info, ponder, (bb, mb, st, hist, keys), n_root, max_depth, root
+                board, limit, on_info, ponder, pos, n_root, max_depth, root
             )
         finally:
             self._stop_helpers(workers)
@@ -318,19 +299,18 @@ class Engine:
         return self._finish(board, best_code, best_line, last_info)
 
     def _start_helpers(
-        self, position: tuple[np.ndarray, ...], root: list[int], max_depth: int
+        self, position: core.Position, root: list[int], max_depth: int
     ) -> list[threading.Thread]:
         """Start the lazy-SMP helpers: the same search, sharing only the table."""
         workers = []
         for k, helper in enumerate(self._helpers):
             helper.new_search()
-            helper.info[:] = 0
-            helper.info[I_AGE] = self._age
+            core.start_info(helper.info, 0, self._age)
+            core.set_stop(helper.info, 0)
             helper.root_moves[: len(root)] = root
-            arrays = tuple(x.copy() for x in position)
             thread = threading.Thread(
                 target=self._helper_search,
-                args=(helper, arrays, len(root), k % 2, max_depth),
+                args=(helper, core.copy_position(position), len(root), k % 2, max_depth),
                 name=f"plies-helper-{k + 1}",
                 daemon=True,
             )
@@ -341,24 +321,19 @@ class Engine:
     def _stop_helpers(self, workers: list[threading.Thread]) -> None:
         """Stop the helper threads and wait for them."""
         for helper in self._helpers:
-            helper.info[I_STOP] = 1
+            core.set_stop(helper.info, 1)
         for thread in workers:
             thread.join()
 
     @staticmethod
     def _helper_search(
-        a: SearchArrays, position: tuple[np.ndarray, ...], n_root: int, offset: int,
-        max_depth: int,
+        a: SearchArrays, position: core.Position, n_root: int, offset: int, max_depth: int,
     ) -> None:
         """A helper's deepening loop; odd helpers run one ply ahead to diversify."""
-        bb, mb, st, hist, keys = position
         for depth in range(1, max_depth + 1):
-            search_root(
-                bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
-                a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets, a.evals,
-                a.probes, a.info, a.root_moves, n_root, min(depth + offset, max_depth), -INF, INF,
-            )  # fmt: skip
-            if a.info[I_STOP]:
+            core.search_root(position, a.stack, a.table, a.info, n_root,
+                             min(depth + offset, max_depth), -INF, INF)  # fmt: skip
+            if a.stopped():
                 return
 
     def _deepen(
@@ -367,15 +342,13 @@ class Engine:
         limit: Limit,
         on_info: InfoCallback | None,
         ponder: bool,
-        position: tuple[np.ndarray, ...],
+        position: core.Position,
         n_root: int,
         max_depth: int,
         root: list[int],
     ) -> tuple[int, list[int], Info | None]:
         """The main thread's iterative deepening; returns best move, line and last Info."""
         a = self._arrays
-        info = a.info
-        bb, mb, st, hist, keys = position
         stability = Stability()
         best_code = root[0]
         best_line = [root[0]]
@@ -388,12 +361,9 @@ class Engine:
             else:
                 alpha, beta = -INF, INF
             while True:
-                value = int(search_root(
-                    bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
-                    a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets,
-                    a.evals, a.probes, info, a.root_moves, n_root, depth, alpha, beta,
-                ))  # fmt: skip
-                if info[I_STOP]:
+                value = int(core.search_root(position, a.stack, a.table, a.info, n_root, depth,
+                                             alpha, beta))  # fmt: skip
+                if a.stopped():
                     break
                 if value <= alpha:
                     beta = (alpha + beta) // 2
@@ -406,10 +376,10 @@ class Engine:
                 else:
                     break
                 delta += delta // 2 + 5
-            stopped = bool(info[I_STOP])
+            nodes, _, stopped, root_updated = core.info_counts(a.info)
             if stopped:
                 # A move that beat the previous best in the unfinished iteration is trusted.
-                if info[I_ROOT_UPDATED] and a.pv_len[0] > 0 and depth > 1:
+                if root_updated and a.pv_len[0] > 0 and depth > 1:
                     best_code = int(a.pv[0, 0])
                     best_line = [int(x) for x in a.pv[0, : a.pv_len[0]]]
                 break
@@ -429,9 +399,9 @@ class Engine:
                     break
                 if elapsed > self._soft_ms * scale * 0.55:
                     break
-            if limit.nodes is not None and info[I_NODES] >= limit.nodes:
+            if limit.nodes is not None and nodes >= limit.nodes:
                 break
-            proven = _mate_moves(score) is not None and depth > 2 * (tt.MATE - abs(score)) + 6
+            proven = _mate_moves(score) is not None and depth > 2 * (core.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
                 # A mate well inside the horizon cannot change with more depth.
                 break
@@ -446,19 +416,19 @@ class Engine:
         self, board: Board, depth: int, score: int, line: list[int], on_info: InfoCallback | None
     ) -> Info:
         """Build the Info of a finished iteration and hand it to the callback."""
-        info = self._arrays.info
+        nodes, seldepth, _, _ = core.info_counts(self._arrays.info)
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
-        nodes = int(info[I_NODES]) + sum(int(h.info[I_NODES]) for h in self._helpers)
+        nodes += sum(core.info_counts(h.info)[0] for h in self._helpers)
         mate = _mate_moves(score)
         result = Info(
             depth=depth,
-            seldepth=max(int(info[I_SELDEPTH]), depth),
+            seldepth=max(int(seldepth), depth),
             score_cp=None if mate is not None else score,
             score_mate=mate,
             nodes=nodes,
             nps=int(nodes / elapsed),
             time_ms=int(elapsed * 1000),
-            hashfull=int(tt.hashfull(self._arrays.tt_data, self._age)),
+            hashfull=int(core.hashfull(self._arrays.table, self._age)),
             pv=self._legal_line(board, line),
         )
         if on_info is not None:
@@ -471,7 +441,7 @@ class Engine:
         scratch = board.copy()
         moves: list[Move] = []
         for code in line:
-            move = _core_to_move(code)
+            move = core_to_move(code)
             if not scratch.is_legal(move):
                 break
             moves.append(move)
@@ -482,7 +452,7 @@ class Engine:
         self, board: Board, best_code: int, line: list[int], last: Info | None
     ) -> SearchResult:
         """Result with a legal best move and, if known, a legal ponder move."""
-        best = _core_to_move(best_code)
+        best = core_to_move(best_code)
         if not board.is_legal(best):
             best = board.legal_moves[0]
         pv = self._legal_line(board, line)
@@ -493,10 +463,10 @@ class Engine:
         """The table's best reply after ``move``, if it is legal."""
         after = board.copy()
         after.push(move)
-        out = np.zeros(tt.P_SIZE, dtype=np.int64)
         key = np.uint64(after.zobrist_key())
-        if tt.probe(self._arrays.tt_keys, self._arrays.tt_data, key, 0, out) and out[1]:
-            reply = _core_to_move(int(out[1]))
+        hit, move_code, _, _, _, _ = core.probe(self._arrays.table, key, 0)
+        if hit and move_code:
+            reply = core_to_move(int(move_code))
             if after.is_legal(reply):
                 return reply
         return None

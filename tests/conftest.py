@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 # Test directories whose tests run the engine, in process or as `plies uci`.
-_ENGINE_DIRS = frozenset({"engine", "uci", "arena", "agents", "play"})
+_ENGINE_DIRS = frozenset({"engine", "uci", "arena", "agents", "play", "analysis", "book"})
 
 
 @pytest.fixture(scope="session", autouse=True)

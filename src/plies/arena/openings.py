@@ -1,4 +1,4 @@
-"""Opening books for matches: EPD positions, PGN lines, or seeded random plies.
+"""Opening books for matches: EPD positions, PGN lines, Polyglot books, or seeded random plies.
 
 An :class:`Opening` is a starting FEN plus the book moves played from it; each
 is used twice in a match, once with each engine on each side.
@@ -10,9 +10,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import chess
 import chess.pgn
+
+if TYPE_CHECKING:
+    from plies.book import OpeningBook
 
 
 @dataclass(frozen=True)
@@ -122,3 +126,54 @@ def opening_schedule(
         rng = random.Random(seed)
         return [random_opening(random_plies, rng) for _ in range(pairs_needed)]
     return [Opening() for _ in range(pairs_needed)]
+
+
+def book_openings(path: str | Path, depth: int, count: int, seed: int | None) -> list[Opening]:
+    """``count`` lines walked through a Polyglot book: weighted picks, at most ``depth`` plies.
+
+    Each line follows the book from the start position (the RNG seeded with
+    ``seed``) until it has ``depth`` plies or the book runs out; a few tries
+    are spent per game pair to avoid repeating a line while the book offers
+    new ones.
+    """
+    from plies.book import BookError, OpeningBook
+
+    try:
+        book = OpeningBook(path)
+    except BookError as exc:
+        raise OpeningError(str(exc)) from None
+    rng = random.Random(seed)
+    openings: list[Opening] = []
+    with book:
+        if not book.moves(chess.Board()):
+            raise OpeningError(f"the book {path} has no move for the start position")
+        seen: set[tuple[str, ...]] = set()
+        for _ in range(count):
+            line = _book_line(book, depth, rng)
+            for _retry in range(_BOOK_RETRIES):
+                if line not in seen:
+                    break
+                line = _book_line(book, depth, rng)
+            seen.add(line)
+            openings.append(Opening(chess.STARTING_FEN, line, f"book {len(line)} plies"))
+    return openings
+
+
+# Fresh lines tried before a game pair repeats an opening already scheduled.
+_BOOK_RETRIES = 20
+
+
+def _book_line(book: OpeningBook, depth: int, rng: random.Random) -> tuple[str, ...]:
+    """One weighted walk through the book, never ending the game."""
+    board = chess.Board()
+    moves: list[str] = []
+    while len(moves) < depth:
+        move = book.choose(board, "weighted", rng)
+        if move is None:
+            break
+        board.push(move)
+        if board.is_game_over():
+            board.pop()
+            break
+        moves.append(move.uci())
+    return tuple(moves)

@@ -14,6 +14,10 @@ STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 PIECE_CODES = {letter: code for code, letter in enumerate(PIECE_LETTERS) if letter != "."}
 CASTLING_BITS = {"K": 1, "Q": 2, "k": 4, "q": 8}
 EMPTY = NO_PIECE
+MAX_PIECES = 16
+"""Most pieces (king and pawns included) a colour can have: what it starts with."""
+MAX_PAWNS = 8
+"""Most pawns a colour can have."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,9 +124,20 @@ def parse_fen(fen: str) -> ParsedFen:
 def validate(parsed: ParsedFen) -> None:
     """Refuse positions where the rules cannot apply; InvalidFenError names the field.
 
-    Positions no game can reach are accepted as long as the rules still apply
-    (the perft suite holds such a position); the check of the side not to move
-    is verified by the board, which has the attack tables.
+    The refusals are those of python-chess's ``Board.status()`` that make a
+    position unplayable: a colour without exactly one king, with more than 16
+    pieces or more than 8 pawns, pawns on the first or last rank, touching
+    kings (or any check of the side not to move, which the board verifies with
+    its attack tables), castling rights without king and rook at home, and an
+    en-passant square no double push can have left. Positions no game can
+    reach but where the rules still apply are accepted, as python-chess plays
+    them too: three checkers, or two that no single move could have uncovered
+    (the perft suite holds such a position). An en-passant square a double
+    push could have left is kept even when no capture is possible; the FEN
+    written back then shows ``-``, as python-chess's does.
+
+    The piece limits also bound the number of legal moves, which sizes the
+    compiled core's move buffers (``plies.core.encoding.MAX_LEGAL_MOVES``).
     """
     mb = parsed.mailbox
     for color, king in (("white", PIECE_CODES["K"]), ("black", PIECE_CODES["k"])):
@@ -131,6 +146,23 @@ def validate(parsed: ParsedFen) -> None:
             raise InvalidFenError(
                 f"invalid fen piece placement: {count} {color} kings (expected exactly 1)"
             )
+    for color, letters in (("white", "PNBRQK"), ("black", "pnbrqk")):
+        pieces = sum(mb.count(PIECE_CODES[letter]) for letter in letters)
+        if pieces > MAX_PIECES:
+            raise InvalidFenError(
+                f"invalid fen piece placement: {pieces} {color} pieces (at most {MAX_PIECES})"
+            )
+        pawns = mb.count(PIECE_CODES[letters[0]])
+        if pawns > MAX_PAWNS:
+            raise InvalidFenError(
+                f"invalid fen piece placement: {pawns} {color} pawns (at most {MAX_PAWNS})"
+            )
+    white_king, black_king = mb.index(PIECE_CODES["K"]), mb.index(PIECE_CODES["k"])
+    if max(abs(white_king % 8 - black_king % 8), abs(white_king // 8 - black_king // 8)) == 1:
+        raise InvalidFenError(
+            f"invalid fen piece placement: the kings touch ({SQUARE_NAMES[white_king]} and "
+            f"{SQUARE_NAMES[black_king]}), so the side not to move is in check"
+        )
     for sq in list(range(8)) + list(range(56, 64)):
         if mb[sq] in (PIECE_CODES["P"], PIECE_CODES["p"]):
             raise InvalidFenError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from plies.cli._game_analysis import DEFAULT_MOVETIME_MS, check_arguments, run_pgn
 from plies.cli.common import CliError
 
 if TYPE_CHECKING:
@@ -24,19 +25,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser(
         "analyse",
         aliases=["analyze"],
-        help="analyse a position with the engine: each iteration, then the best line in SAN",
+        help="analyse a position, or (--pgn) every move of the games in a PGN file",
         description=(
             "Search a position with the plies engine, printing each finished iteration "
             "(depth/seldepth, score from White's point of view, nodes, speed, line in SAN) "
-            "and, at the end, the best line. Ctrl-C stops early and still prints it."
+            "and, at the end, the best line. Ctrl-C stops early and still prints it. "
+            "With --pgn, search every position of every game instead and write the games "
+            "annotated: [%eval] comments, ?! ? ?? for inaccuracies, mistakes and blunders "
+            "(lichess's winning-chances drops of 0.1, 0.2 and 0.3) with the engine's better "
+            "line, then print each player's average centipawn loss and counts."
         ),
     )
+    p.add_argument("--pgn", metavar="FILE", help="analyse every move of every game in FILE")
+    p.add_argument("--output", metavar="FILE",
+                   help="with --pgn: write the annotated PGN here (default: standard output)")
+    p.add_argument("--plot", metavar="FILE.png",
+                   help="with --pgn: draw the evaluation graph (more games: FILE-2.png, ...)")
     p.add_argument("--fen", help="position to analyse (default: the starting position)")
     p.add_argument("--moves", nargs="+", metavar="MOVE", default=[],
                    help="moves played from that position first (UCI like e2e4, or SAN like Nf3)")
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--time", type=float, metavar="S",
-                       help=f"think S seconds (default {DEFAULT_TIME_S:g})")
+                       help=f"think S seconds (default {DEFAULT_TIME_S:g}; "
+                       f"with --pgn {DEFAULT_MOVETIME_MS} ms per position)")
+    limit.add_argument("--movetime", type=int, metavar="MS", help="think MS milliseconds")
     limit.add_argument("--depth", type=int, metavar="D", help="search to depth D")
     limit.add_argument("--nodes", type=int, metavar="N", help="search about N nodes")
     p.add_argument("--hash", type=int, default=64, metavar="MB",
@@ -71,6 +83,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError(f"--time must be between 0 and 86400 seconds, got {args.time:g}")
     if args.depth is not None and not 1 <= args.depth <= 64:
         raise CliError(f"--depth must be between 1 and 64, got {args.depth}")
+    if args.movetime is not None and not 1 <= args.movetime <= 86_400_000:
+        raise CliError(f"--movetime must be between 1 and 86400000 ms, got {args.movetime}")
     if args.nodes is not None and args.nodes < 1:
         raise CliError(f"--nodes must be at least 1, got {args.nodes}")
     if not 1 <= args.hash <= 4096:
@@ -106,6 +120,9 @@ def _row(board: Board, info: Info) -> str:
 def run(args: argparse.Namespace) -> int:
     """Search and print; 130 if interrupted (after printing the best line found)."""
     _check(args)
+    check_arguments(args)
+    if args.pgn is not None:
+        return run_pgn(args)
     import threading
 
     from rich.console import Console
@@ -128,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         limit = Limit(depth=args.depth)
     elif args.nodes is not None:
         limit = Limit(nodes=args.nodes)
+    elif args.movetime is not None:
+        limit = Limit(movetime=args.movetime)
     else:
         limit = Limit(movetime=round(1000 * (args.time or DEFAULT_TIME_S)))
     out.print(_HEADER, style="bold")

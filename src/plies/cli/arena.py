@@ -51,6 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                       help="opening book: .epd positions or .pgn lines")
     book.add_argument("--random-openings", type=int, metavar="PLIES",
                       help="start each game pair from PLIES random moves")
+    book.add_argument("--book", metavar="FILE.bin",
+                      help="Polyglot book: each game pair starts from a weighted line of it")
+    p.add_argument("--book-depth", type=int, default=8, metavar="N",
+                   help="with --book: at most N book plies per opening (default 8)")
     p.add_argument("--opening-plies", type=int, metavar="N",
                    help="play at most N book plies of each PGN opening")
     p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file")
@@ -91,7 +95,8 @@ def _check(args: argparse.Namespace) -> None:
             raise CliError(f"{name} must be at least 1")
     for name, value in (("--depth", args.depth), ("--nodes", args.nodes),
                         ("--movetime", args.movetime), ("--random-openings", args.random_openings),
-                        ("--opening-plies", args.opening_plies)):
+                        ("--opening-plies", args.opening_plies),
+                        ("--book-depth", args.book_depth)):
         if value is not None and value < 1:
             raise CliError(f"{name} must be at least 1")
     if args.sprt is not None and len(args.players) != 2:
@@ -139,6 +144,13 @@ def _openings(args: argparse.Namespace) -> list[Opening]:
     """One opening per game pair."""
     from plies.arena.openings import OpeningError, load_openings, opening_schedule
 
+    if args.book:
+        from plies.arena.openings import book_openings
+
+        try:
+            return book_openings(args.book, args.book_depth, (args.games + 1) // 2, args.seed)
+        except OpeningError as exc:
+            raise CliError(str(exc)) from None
     book = None
     if args.openings:
         try:

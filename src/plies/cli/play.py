@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--fen", metavar="FEN", help="start from this position")
     p.add_argument("--ascii", action="store_true", help="plain letters, no Unicode or colours")
     p.add_argument("--seed", type=int, metavar="S", help="seed for the agent and --color random")
+    p.add_argument("--book", metavar="FILE.bin",
+                   help="Polyglot opening book: the opponent plays from it (weighted) while it can")
     p.set_defaults(func=run)
 
 
@@ -75,6 +77,19 @@ def _hinter(seed: int | None) -> Agent:
     return make_agent("alphabeta", {"depth": 3}, seed=seed)
 
 
+def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
+    """``agent`` playing from the Polyglot book at ``path`` first."""
+    from plies.agents.book_agent import BookAgent
+    from plies.book import BookError, OpeningBook
+
+    try:
+        book = OpeningBook(path)
+    except BookError as exc:
+        agent.close()
+        raise CliError(f"--book: {exc}") from None
+    return BookAgent(agent, book, seed=seed)
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the session."""
     from rich.console import Console
@@ -95,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         if board.is_game_over():
             raise CliError("the --fen position is already over")
     agent, note = _opponent(args)
+    if args.book is not None:
+        agent = _with_book(agent, args.book, args.seed)
     console = Console(highlight=False, no_color=args.ascii)
     if note:
         console.print(note)

@@ -75,8 +75,22 @@ CAPTURE_BIT = 1 << 14
 PROMOTION_BIT = 1 << 15
 
 NO_MOVE = 0
-MAX_MOVES = 256
-"""Room for every legal move of any position (the proven maximum is 218)."""
+
+# The most legal moves any position accepted by the board's validation can have.
+# Validation (plies.board.fen.validate) admits per colour exactly one king and at
+# most 16 pieces, so the side to move has at most 15 pieces besides its king.
+# A move belongs to one moving piece, and no piece has more moves than:
+#   queen 27 (the squares a queen attacks from d4/d5/e4/e5 on an empty board);
+#   rook 14, bishop 13, knight 8: each below the queen's 27;
+#   pawn 12 (a pawn reaches at most 3 squares: its push and two diagonals, en
+#     passant included; on the 7th rank each becomes 4 promotions, 3 x 4 = 12;
+#     elsewhere at most 4 moves: one push, the double push, two captures);
+#   king 8 steps plus 2 castlings.
+# Hence at most 15 * 27 + 8 + 2 = 415 moves. Captures-only generation is a
+# subset. (The most known for a reachable position is 218.)
+MAX_LEGAL_MOVES = 15 * 27 + 8 + 2
+MAX_MOVES = 416
+"""Slots of every move buffer in the core and the engine (>= MAX_LEGAL_MOVES)."""
 
 
 @njit(cache=True, inline="always")

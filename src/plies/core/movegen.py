@@ -11,6 +11,12 @@ the one case verified by looking at the board after the capture.
 returns their count. With ``noisy_only`` it produces only captures and
 promotions (quiescence search); when in check it still produces every evasion,
 as quiescence needs them. ``count_moves`` only counts (perft's last ply).
+
+Every write goes through ``_add``, which never writes past the end of ``out``
+but keeps counting; ``gen_moves`` then raises ``IndexError`` when the count
+exceeds the buffer. Buffers of ``MAX_MOVES`` cannot overflow for any position
+the board's validation accepts (see ``encoding.MAX_LEGAL_MOVES``): the guard is
+there so that a future change fails loudly instead of corrupting memory.
 """
 
 from __future__ import annotations
@@ -76,8 +82,8 @@ def _safe_squares(pos: Position, squares: np.uint64, occ: np.uint64, them: int) 
 
 @njit(cache=True, inline="always")
 def _add(out: np.ndarray, n: int, frm: int, to: int, flag: int, count_only: bool) -> int:
-    """Append one move (unless only counting); return the new count."""
-    if not count_only:
+    """Append one move if there is room (unless only counting); return the new count."""
+    if not count_only and n < out.shape[0]:
         out[n] = frm | (to << 6) | (flag << FLAG_SHIFT)
     return n + 1
 
@@ -87,12 +93,9 @@ def _add_promotions(
     out: np.ndarray, n: int, frm: int, to: int, capture: bool, count_only: bool
 ) -> int:
     """Append the four promotions of one pawn move, queen first."""
-    if count_only:
-        return n + 4
     base = FLAG_PROMO_CAPTURE if capture else FLAG_PROMO
     for offset in range(3, -1, -1):
-        out[n] = frm | (to << 6) | ((base + offset) << FLAG_SHIFT)
-        n += 1
+        n = _add(out, n, frm, to, base + offset, count_only)
     return n
 
 
@@ -297,8 +300,15 @@ def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool
 
 @njit(cache=True, nogil=True)
 def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
-    """Write the legal moves (or only captures and promotions) into ``out``; return count."""
-    return _generate(pos, out, noisy_only, False)
+    """Write the legal moves (or only captures and promotions) into ``out``; return count.
+
+    Raises IndexError, having written nothing out of bounds, when the moves do
+    not fit in ``out``.
+    """
+    n = _generate(pos, out, noisy_only, False)
+    if n > out.shape[0]:
+        raise IndexError("move buffer overflow: more legal moves than the buffer holds")
+    return n
 
 
 @njit(cache=True, nogil=True)

@@ -48,7 +48,7 @@ from plies.core.encoding import (
 )
 from plies.core.evaluate import evaluate
 from plies.core.info import SearchInfo
-from plies.core.movegen import gen_moves
+from plies.core.movegen import count_moves, gen_moves
 from plies.core.position import (
     UNDO_MOVE,
     Position,
@@ -122,16 +122,24 @@ def _note_ply(info: SearchInfo, ply: int) -> None:
 
 @njit(cache=True, nogil=True)
 def _is_draw(pos: Position) -> bool:
-    """Fifty-move rule, any repetition (game history included), or bare minor pieces."""
+    """Fifty-move rule, any repetition (game history included), or bare minor pieces.
+
+    The caller must still rule out checkmate when the halfmove clock reached 100.
+    """
     half = pos.halfmove
     if half >= 100:
         return True
     p = pos.ply
     key = pos.keys[p]
+    undo = pos.undo
     low = max(p - half, 0)
-    i = p - 4
+    i = p - 2
     while i >= low:
-        if pos.keys[i] == key:
+        # A null move (recorded as move 0) breaks the line: positions before it
+        # were not reached by moves, so the same key there is no repetition.
+        if undo[i + 1, UNDO_MOVE] == 0 or undo[i, UNDO_MOVE] == 0:
+            break
+        if i <= p - 4 and pos.keys[i] == key:
             return True
         i -= 2
     bb = pos.pieces
@@ -145,6 +153,12 @@ def _is_draw(pos: Position) -> bool:
         if popcount(minors) <= 1:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _mated_at_fifty(pos: Position, scratch: np.ndarray) -> bool:
+    """A mate given by the move that reaches the fifty-move limit is still a mate."""
+    return pos.halfmove >= 100 and in_check(pos) and count_moves(pos, scratch) == 0
 
 
 @njit(cache=True, inline="always")
@@ -459,7 +473,7 @@ def _negamax(
 
     # Step 1: draws, and mate-distance pruning (no line can beat a shorter mate).
     if _is_draw(pos):
-        return 0
+        return -MATE + ply if _mated_at_fifty(pos, stack.moves[ply]) else 0
     if ply >= MAX_PLY - 1:
         return evaluate(pos)
     alpha = max(alpha, -MATE + ply)

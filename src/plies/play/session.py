@@ -21,6 +21,7 @@ from rich.live import Live
 from rich.text import Text
 
 from plies.agents.base import Agent, Budget, Thought
+from plies.agents.book_agent import BookAgent
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
@@ -338,6 +339,8 @@ class PlaySession:
             move = self.board.legal_moves[0]
         if self.agent.last is not None:
             self.say(thought_line(self.board, self.agent.last), "dim")
+        elif isinstance(self.agent, BookAgent) and self.agent.from_book:
+            self.say("book move", "dim")
         self.say(f"plies plays {self.board.san(move)}", "bold")
         self.board.push(move)
 

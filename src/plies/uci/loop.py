@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import plies
+from plies.uci.book import BOOK_OPTIONS, UciBook
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.lines import bestmove_line, info_line
 from plies.uci.options import OptionValue, UciOption, find_option
@@ -68,6 +69,7 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("Clear Hash", "button"),
     UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
     UciOption("Ponder", "check", False),
+    *BOOK_OPTIONS,
 )
 
 # After this long without the engine being ready, ``isready`` says why it waits.
@@ -113,6 +115,7 @@ class UciLoop:
         self._warm_thread: threading.Thread | None = None
         self._search: _Search | None = None
         self._state_lock = threading.Lock()
+        self.book = UciBook()
 
     @property
     def board(self) -> Board:
@@ -295,6 +298,13 @@ class UciLoop:
                 self._search = search
             self._search_done(search, None)
             return
+        book_move = None if hold or command.searchmoves else self.book.move(board)
+        if book_move is not None:  # played at once, without a search
+            self.out.info_string(f"book move {book_move.uci()}")
+            with self._state_lock:
+                self._search = search
+            self._search_done(search, None, fallback=book_move)
+            return
         searchmoves = self._searchmoves(board, command.searchmoves)
         try:
             engine = self.engine()
@@ -431,6 +441,14 @@ class UciLoop:
             value = option.parse(command.value)
         except UciParseError as exc:
             self.out.info_string(f"option unchanged: {exc}")
+            return
+        if self.book.handles(option.name):
+            try:
+                self.book.set_option(option.name, value)
+            except ValueError as exc:  # an unreadable book file: the old book stays
+                self.out.info_string(f"option unchanged: {shorten(str(exc), 200)}")
+                return
+            self.values[option.name] = value
             return
         self.finish_search()
         engine = self.engine()

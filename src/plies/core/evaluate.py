@@ -516,10 +516,14 @@ def _side(
 
     # Pieces: placement, mobility, pressure on the enemy king zone.
     zone = KING_ZONE[their_king]
-    pn, mn, an, un, xn = _pieces(pos, bb[piece_code(c, KNIGHT)], KNIGHT, flip, occ, area, zone)
-    pb, mb, ab, ub, xb = _pieces(pos, bb[piece_code(c, BISHOP)], BISHOP, flip, occ, area, zone)
-    pr, mr, ar, ur, xr = _pieces(pos, bb[piece_code(c, ROOK)], ROOK, flip, occ, area, zone)
-    pq, mq, aq, uq, xq = _pieces(pos, bb[piece_code(c, QUEEN)], QUEEN, flip, occ, area, zone)
+    # Kinds passed as runtime int64s: a constant argument would compile one
+    # copy of ``_pieces`` per kind.
+    knight, bishop = np.int64(KNIGHT), np.int64(BISHOP)
+    rook, queen = np.int64(ROOK), np.int64(QUEEN)
+    pn, mn, an, un, xn = _pieces(pos, bb[piece_code(c, KNIGHT)], knight, flip, occ, area, zone)
+    pb, mb, ab, ub, xb = _pieces(pos, bb[piece_code(c, BISHOP)], bishop, flip, occ, area, zone)
+    pr, mr, ar, ur, xr = _pieces(pos, bb[piece_code(c, ROOK)], rook, flip, occ, area, zone)
+    pq, mq, aq, uq, xq = _pieces(pos, bb[piece_code(c, QUEEN)], queen, flip, occ, area, zone)
     pst += pn + pb + pr + pq
     mobility = mn + mb + mr + mq
 
@@ -670,8 +674,8 @@ def _raw_cold(pos: Position) -> _RawTerms:
     first-run compile time; these paths do not run per search node.
     """
     occ, white_files, black_files = _boards(pos)
-    w = _side_cold(pos, WHITE, occ, white_files, black_files)
-    b = _side_cold(pos, BLACK, occ, black_files, white_files)
+    w = _side_cold(pos, np.int64(WHITE), occ, white_files, black_files)
+    b = _side_cold(pos, np.int64(BLACK), occ, black_files, white_files)
     return _finish(pos, w, b)
 
 

@@ -259,7 +259,7 @@ def _castling(
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always")
 def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool) -> int:
     """Write (or just count) the legal moves, or only the captures and promotions."""
     us = pos.side
@@ -305,6 +305,7 @@ def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
     Raises IndexError, having written nothing out of bounds, when the moves do
     not fit in ``out``.
     """
+    # Inlined with a constant ``count_only``: one specialised copy in each caller.
     n = _generate(pos, out, noisy_only, False)
     if n > out.shape[0]:
         raise IndexError("move buffer overflow: more legal moves than the buffer holds")

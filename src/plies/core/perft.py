@@ -16,7 +16,7 @@ def _perft(pos: Position, moves: np.ndarray, depth: int) -> int:
     if depth == 1:
         return count_moves(pos, moves[0])
     buf = moves[depth]
-    n = gen_moves(pos, buf, False)
+    n = gen_moves(pos, buf, np.bool_(False))
     total = 0
     for i in range(n):
         make_move(pos, buf[i])
@@ -40,7 +40,7 @@ def divide(pos: Position, depth: int, out_moves: np.ndarray, out_counts: np.ndar
     """Perft split by root move: fill ``out_moves``/``out_counts``; return the move count."""
     reserve(pos, depth)
     moves = np.zeros((max(depth, 1) + 1, MAX_MOVES), dtype=np.int64)
-    n = gen_moves(pos, out_moves, False)
+    n = gen_moves(pos, out_moves, np.bool_(False))
     for i in range(n):
         if depth <= 1:
             out_counts[i] = 1

@@ -282,9 +282,9 @@ def ep_key_relevant(bb: np.ndarray, ep: int, side: int) -> bool:
         frm = lsb(capturers)
         capturers &= capturers - ONE
         after = (occ ^ (ONE << U64(frm)) ^ cap_bit) | (ONE << U64(ep))
-        if _ray_hits(ksq, after, bb[piece_code(them, ROOK)] | queens, True):
+        if _ray_hits(ksq, after, bb[piece_code(them, ROOK)] | queens, np.bool_(True)):
             continue
-        if _ray_hits(ksq, after, bb[piece_code(them, BISHOP)] | queens, False):
+        if _ray_hits(ksq, after, bb[piece_code(them, BISHOP)] | queens, np.bool_(False)):
             continue
         if KNIGHT_ATTACKS[ksq] & bb[piece_code(them, KNIGHT)]:
             continue

@@ -13,10 +13,12 @@ transposition ``Table`` and the ``SearchInfo`` block (counters and limits).
 pruning, move generation and ordering, the move loop with reductions, the
 history update and the table store), each a small inlined function.
 
-Recursive calls pass no bare literals (``1``, ``True``): numba then casts the
-literal at the call, and a cached recursive function with such a cast crashes
-when loaded from the cache (numba issues 6061/6713). ``np.int64(1)`` and
-``np.bool_(True)`` carry exact types and avoid it.
+Calls of compiled (not inlined) functions pass no bare literals (``0``,
+``True``, a module constant): numba compiles a separate copy of the callee for
+each literal value, which multiplied the first-run compile, and a cached
+recursive function whose recursive call casts a literal crashes when loaded from
+the cache (numba issues 6061/6713). ``np.int64(0)`` and ``np.bool_(True)`` carry
+exact, non-literal types.
 """
 
 from __future__ import annotations
@@ -245,7 +247,7 @@ def _qsearch_skips(pos: Position, m: int, order: int, stand: int, alpha: int) ->
         return True
     if not is_promotion(m) and stand + _victim_value(pos, m) + _QSEARCH_DELTA <= alpha:
         return True
-    return not see_ge(pos, m, 0)
+    return not see_ge(pos, m, np.int64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -254,6 +256,7 @@ def _qsearch(
     alpha: int, beta: int, ply: int,
 ) -> int:  # fmt: skip
     """Quiescence search: captures and promotions until the position is quiet."""
+    zero = np.int64(0)
     stack.pv_len[ply] = ply
     if _poll(info):
         return 0
@@ -276,7 +279,7 @@ def _qsearch(
         stand = tt_eval if hit and tt_eval != NO_EVAL else evaluate(pos)
         if stand >= beta:
             if not hit:
-                store(table, key, ply, 0, stand, 0, BOUND_LOWER, info.age, stand)
+                store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
             return stand
         best = stand
         if stand > alpha:
@@ -286,7 +289,7 @@ def _qsearch(
     # Step 3: generate the noisy moves (every evasion in check) and order them.
     buf = stack.moves[ply]
     sc = stack.scores[ply]
-    n = gen_moves(pos, buf, True)
+    n = gen_moves(pos, buf, np.bool_(True))
     if n == 0:
         return -MATE + ply if checked else best
     _score_noisy(pos, buf, sc, n)
@@ -314,7 +317,7 @@ def _qsearch(
 
     # Step 5: store the result.
     bound = _bound(best, alpha, beta, old_alpha)
-    store(table, key, ply, best_move, best, 0, bound, info.age, stand)
+    store(table, key, ply, best_move, best, zero, bound, info.age, stand)
     return best
 
 
@@ -373,6 +376,7 @@ def _score_moves(
     buf = stack.moves[ply]
     sc = stack.scores[ply]
     us = pos.side
+    zero = np.int64(0)
     for i in range(n):
         m = buf[i]
         if m == tt_move:
@@ -383,7 +387,7 @@ def _score_moves(
             value = _mvv_lva(pos, m)
             if is_promotion(m):
                 value += 16 * 800
-            sc[i] = (_GOOD_CAPTURE if see_ge(pos, m, 0) else _BAD_CAPTURE) + value
+            sc[i] = (_GOOD_CAPTURE if see_ge(pos, m, zero) else _BAD_CAPTURE) + value
         elif m == stack.killers[ply, 0]:
             sc[i] = _KILLER_1
         elif m == stack.killers[ply, 1]:
@@ -524,7 +528,7 @@ def _negamax(
     # Step 8: generate and order the moves.
     buf = stack.moves[ply]
     sc = stack.scores[ply]
-    n = gen_moves(pos, buf, False)
+    n = gen_moves(pos, buf, np.bool_(False))
     if n == 0:
         return -MATE + ply if checked else 0
     prev_piece, prev_to = _previous_move(pos)
@@ -640,6 +644,6 @@ def search_root(
                 break
     if not info.stop and stack.pv_len[0] > 0:
         bound = BOUND_LOWER if best >= beta else BOUND_EXACT
-        store(table, pos.keys[pos.ply], 0, stack.pv[0, 0], best, depth, bound, info.age,
+        store(table, pos.keys[pos.ply], np.int64(0), stack.pv[0, 0], best, depth, bound, info.age,
               stack.evals[0])  # fmt: skip
     return best

@@ -18,6 +18,7 @@ import pytest
 
 from plies import Board, Engine, Limit
 from plies.board import InvalidFenError, perft
+from plies.board.fen import MAX_CLOCK
 
 CRAFTED = "QQQQQQnk/Q4Qpp/Q5QQ/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1"
 
@@ -129,3 +130,13 @@ def test_uci_position_fen_refuses_the_crafted_fen() -> None:
     best = [line.split()[1] for line in lines if line.startswith("bestmove")]
     assert len(best) == 1
     assert chess.Move.from_uci(best[0]) in chess.Board().legal_moves
+
+
+@pytest.mark.parametrize(
+    "clocks", ["99999999999999999999999 1", "0 99999999999999999999999", "0 " + "9" * 5000]
+)
+def test_huge_clocks_are_refused_cleanly(clocks: str) -> None:
+    """Clocks beyond MAX_CLOCK: InvalidFenError, not an overflow in the int64 arrays."""
+    with pytest.raises(InvalidFenError, match="above"):
+        Board(f"4k3/8/8/8/8/8/8/4K3 w - - {clocks}")
+    assert Board(f"4k3/8/8/8/8/8/8/4K3 w - - {MAX_CLOCK} {MAX_CLOCK}").halfmove_clock == MAX_CLOCK

@@ -134,7 +134,7 @@ def test_good_option_values_apply(harness: Harness) -> None:
     engine = harness.loop.engine()
     assert engine.hash_mb == 8
     assert engine.move_overhead_ms == 70
-    harness.send("setoption name Hash value 64", "setoption name Move Overhead value 30")
+    harness.send("setoption name Hash value 64", "setoption name Move Overhead value 10")
 
 
 def test_declared_defaults_match_the_engine(harness: Harness) -> None:
@@ -146,6 +146,7 @@ def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     assert declared["Hash"].default == engine.hash_mb
     assert declared["Hash"].maximum == engine_module.MAX_HASH_MB
     assert declared["Move Overhead"].default == engine.move_overhead_ms
+    assert declared["Move Overhead"].default == engine_module.DEFAULT_MOVE_OVERHEAD_MS
     assert declared["Threads"].default == engine.threads
     assert declared["Threads"].maximum == engine_module.MAX_THREADS
 
@@ -213,3 +214,35 @@ def test_limit_conversion() -> None:
 def test_quit_returns_false(harness: Harness) -> None:
     """``quit`` is the only command that ends the loop."""
     assert harness.loop.handle("quit") is False
+
+
+def test_a_longer_position_replays_only_the_new_moves(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GUIs resend the whole game each move: only the moves not seen before are played."""
+    from plies.board import Board
+
+    moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7"]
+    game = chess.Board()
+    for text in moves:
+        game.push_uci(text)
+    played: list[str] = []
+    push_uci = Board.push_uci
+
+    def counting(board: Board, text: str) -> None:
+        """Count, then play the move."""
+        played.append(text)
+        push_uci(board, text)
+
+    monkeypatch.setattr(Board, "push_uci", counting)
+    harness.send("position startpos moves " + " ".join(moves[:-1]))
+    played.clear()
+    harness.send("position startpos moves " + " ".join(moves))
+    assert played == moves[-1:]
+    assert harness.fen() == game.fen()
+    harness.send("position startpos moves d2d4")  # another game: rebuilt from the start
+    assert played[-1] == "d2d4" and harness.fen().startswith("rnbqkbnr/pppppppp/8/8/3P4/")
+    harness.send("position startpos moves d2d4 zzzz", "position startpos moves d2d4 d7d5")
+    assert harness.fen().startswith("rnbqkbnr/ppp1pppp/8/3p4/3P4/")
+    harness.send(f"position fen {game.fen()}", "position fen 8/8/8/8/8/8/8/8 w - - 0 1")
+    assert harness.fen() == game.fen()

@@ -149,6 +149,14 @@ def test_go_perft_and_perft_alias() -> None:
         "perft x",
         "bench zero",
         "bench 0",
+        "go depth 128",
+        "go mate 64",
+        "go movestogo -1",
+        "go wtime 2147483648",
+        "go binc -2147483648",
+        "go depth " + "9" * 5_000,  # past Python's int() digit limit: still one clean error
+        "perft 13",
+        "bench 65",
     ],
 )
 def test_go_bad_values_reject_the_command(line: str) -> None:

@@ -18,6 +18,8 @@ MAX_PIECES = 16
 """Most pieces (king and pawns included) a colour can have: what it starts with."""
 MAX_PAWNS = 8
 """Most pawns a colour can have."""
+MAX_CLOCK = 1_000_000_000
+"""Largest halfmove clock or fullmove number: beyond any game, far inside the core's int64."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,11 @@ def _parse_int(text: str, field: str, minimum: int) -> int:
     """Parse a clock field as a decimal integer not below ``minimum``."""
     if not text.isdigit() or not text.isascii():
         raise InvalidFenError(f"invalid fen {field}: {text!r} is not a non-negative integer")
-    value = int(text)
+    digits = text.lstrip("0") or "0"
+    # Length first: int() refuses strings of thousands of digits with its own error.
+    if len(digits) > len(str(MAX_CLOCK)) or int(digits) > MAX_CLOCK:
+        raise InvalidFenError(f"invalid fen {field}: {text[:20]!r} is above {MAX_CLOCK:,}")
+    value = int(digits)
     if value < minimum:
         raise InvalidFenError(f"invalid fen {field}: {value} is below {minimum}")
     return value

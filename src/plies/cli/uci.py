@@ -31,9 +31,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     loop = UciLoop(Output(sys.stdout))
     loop.run(read_lines(sys.stdin.buffer))
-    if loop.warming_up:
-        # ``quit`` before the first compile finished: leave at once rather than
-        # tear the interpreter down under a thread that is busy compiling.
-        sys.stdout.flush()
-        os._exit(0)
-    return 0
+    # Leave at once: the reader thread may be blocked reading stdin (after
+    # ``quit``) and the warm-up thread may be compiling; tearing the interpreter
+    # down under either can abort it ("could not acquire lock for stdin").
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)

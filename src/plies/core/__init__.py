@@ -26,9 +26,40 @@ Why numba structrefs (design notes, measured on this machine, 2026-11-26)
     its own references to the arrays inside (``StackArrays``, the table's
     arrays, ``position_arrays``) instead of going through per-field getters.
     A field must not be named ``st``: structref's generated constructor uses it.
+
+The compiled cache is keyed on all core sources (``cachedir``). numba caches
+each ``cache=True`` function keyed on the file that defines it only, so a
+cached ``search`` would keep running an old ``evaluate`` after ``evaluate.py``
+changed. Importing this package therefore, before any numba function is
+defined:
+
+1. hashes the names and contents of every ``core/*.py`` file (16 hex digits);
+2. sets ``NUMBA_CACHE_DIR`` to ``core/__pycache__/plies-numba-<path>-<hash>``
+   (``<path>`` tells installs apart), or, when the install is read-only, to
+   ``$XDG_CACHE_HOME/plies/plies-numba-<path>-<hash>`` (``~/.cache/plies/...``).
+   Any edit to any core file thus starts an empty cache (one full compile),
+   and an unchanged core loads everything from the cache;
+3. deletes this install's directories for other hashes, except those a
+   running process still uses (each process leaves a ``.pid-N`` marker in its
+   directory; dead processes' markers do not count), so old caches do not
+   pile up and a long-running engine never loses its cache under it.
+
+A ``NUMBA_CACHE_DIR`` the user set is respected: there plies keeps the hash of
+the sources in ``plies-sources.sha256`` beside its files and deletes its own
+``.nbi``/``.nbc`` files when the hash changes. A ``NUMBA_CACHE_DIR`` inherited
+from a parent plies process (recognised by ``PLIES_NUMBA_CACHE_DIR``) is
+replaced, since the child may run other sources. numba's writes are atomic
+renames, so processes sharing a directory do not corrupt it.
 """
 
 from __future__ import annotations
+
+# The cache directory must be chosen before any compiled function is defined,
+# so the public names below are imported after ``configure()`` runs.
+# ruff: noqa: E402
+from plies.core.cachedir import configure
+
+configure()
 
 # No exported name equals a submodule's (``perft_nodes``, not ``perft``): a function
 # bound over its module's name hides the module from ``from plies.core import perft``.
@@ -37,7 +68,7 @@ import numpy as np
 from plies.core.encoding import MAX_MOVES
 from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
-from plies.core.info import SearchInfo, info_counts, new_info, set_stop, start_info
+from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
 from plies.core.movegen import gen_moves
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
@@ -78,6 +109,7 @@ __all__ = [
     "MATE",
     "MATE_BOUND",
     "MAX_PLY",
+    "InfoCounts",
     "Position",
     "SearchInfo",
     "SearchStack",

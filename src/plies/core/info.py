@@ -15,6 +15,8 @@ The engine's thread sets ``stop`` with ``set_stop`` while the search runs in a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from numba import njit
 from numba.experimental import structref
 
@@ -58,7 +60,17 @@ def set_stop(info: SearchInfo, stop: int) -> None:
     info.stop = stop
 
 
+class InfoCounts(NamedTuple):
+    """What ``info_counts`` returns, by name (for the Python layer)."""
+
+    nodes: int
+    seldepth: int
+    stop: int
+    root_updated: int
+    node_limit: int
+
+
 @njit(cache=True)
-def info_counts(info: SearchInfo) -> tuple[int, int, int, int]:
-    """``(nodes, seldepth, stop, root_updated)``."""
-    return info.nodes, info.seldepth, info.stop, info.root_updated
+def info_counts(info: SearchInfo) -> tuple[int, int, int, int, int]:
+    """``(nodes, seldepth, stop, root_updated, node_limit)`` (see ``InfoCounts``)."""
+    return info.nodes, info.seldepth, info.stop, info.root_updated, info.node_limit

@@ -17,6 +17,12 @@ but keeps counting; ``gen_moves`` then raises ``IndexError`` when the count
 exceeds the buffer. Buffers of ``MAX_MOVES`` cannot overflow for any position
 the board's validation accepts (see ``encoding.MAX_LEGAL_MOVES``): the guard is
 there so that a future change fails loudly instead of corrupting memory.
+
+``_generate`` is inlined into ``gen_moves`` and ``count_moves``, so each is one
+copy specialised on ``count_only``. Measured (2026-11-26, CPU time, loaded
+machine): perft 6 from the start runs at 116-119 M nodes/s this way against
+53 M/s with one shared, not inlined ``_generate``; the price is the first-run
+compile of perft (17 s of CPU against 7 s).
 """
 
 from __future__ import annotations

@@ -107,10 +107,16 @@ LMR = _lmr_table()
 
 @njit(cache=True, inline="always")
 def _poll(info: SearchInfo) -> bool:
-    """Count a node and say whether the search must stop (flag or node limit)."""
+    """Count a node and say whether the search must stop (flag or node limit).
+
+    A stopped search counts nothing more and the limit is checked at every node,
+    so ``info.nodes`` never exceeds ``info.node_limit`` (``go nodes`` is exact).
+    """
+    if info.stop:
+        return True
     info.nodes += 1
     limit = info.node_limit
-    if (info.nodes & 1023) == 0 and limit > 0 and info.nodes >= limit:
+    if limit > 0 and info.nodes >= limit:
         info.stop = 1
     return info.stop != 0
 

@@ -20,7 +20,7 @@ from plies.board.board import core_to_move
 from plies.compile_notice import compile_notice
 from plies.core import INF, MAX_PLY
 from plies.engine.limits import Info, Limit, SearchResult
-from plies.engine.state import SearchArrays
+from plies.engine.state import SearchArrays, available_megabytes
 from plies.engine.timeman import Stability, allocate
 
 InfoCallback = Callable[[Info], None]
@@ -29,6 +29,16 @@ DoneCallback = Callable[[SearchResult], None]
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
 MAX_THREADS = 64
+HELPER_START_S = 0.05
+"""Longest wait for a lazy-SMP helper thread to start running before the main search."""
+DEFAULT_MOVE_OVERHEAD_MS = 10
+"""Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
+
+
+def node_shares(nodes: int, threads: int) -> list[int]:
+    """Split a node budget over ``threads`` (the main thread first gets the remainder)."""
+    share = nodes // threads
+    return [nodes - share * (threads - 1)] + [share] * (threads - 1)
 
 
 def _mate_moves(score: int) -> int | None:
@@ -43,7 +53,9 @@ def _mate_moves(score: int) -> int | None:
 class Engine:
     """A chess engine: owns a transposition table and searches positions on request."""
 
-    def __init__(self, hash_mb: int = 64, move_overhead_ms: int = 30, threads: int = 1) -> None:
+    def __init__(
+        self, hash_mb: int = 64, move_overhead_ms: int = DEFAULT_MOVE_OVERHEAD_MS, threads: int = 1
+    ) -> None:
         """Create an engine with a ``hash_mb`` MB table searching on ``threads`` threads."""
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
@@ -78,6 +90,10 @@ class Engine:
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
         self._require_idle()
+        available = available_megabytes()
+        if available is not None and hash_mb > available + self._hash_mb:
+            # Writing a table the machine cannot hold would summon the OOM killer.
+            raise ValueError(f"hash size {hash_mb} MB is more than the {available} MB available")
         self._arrays.resize_table(hash_mb)
         self._hash_mb = hash_mb
         self._helpers = [self._arrays.helper() for _ in self._helpers]
@@ -114,9 +130,9 @@ class Engine:
     def new_game(self) -> None:
         """Forget the previous game (clears the table and move-ordering memory)."""
         self._require_idle()
-        self._arrays.clear()
+        self._arrays.clear()  # the table, which the helpers share
         for helper in self._helpers:
-            helper.clear()
+            helper.clear_memory()
 
     def _require_idle(self) -> None:
         """Refuse to change state under a running search."""
@@ -168,8 +184,13 @@ class Engine:
         on_done: DoneCallback | None = None,
         searchmoves: Iterable[Move] | None = None,
         ponder: bool = False,
+        started_at: float | None = None,
     ) -> None:
-        """Start searching in a background thread; ``on_done`` gets the result."""
+        """Start searching in a background thread; ``on_done`` gets the result.
+
+        ``started_at`` (a ``time.perf_counter()`` reading, e.g. when ``go`` was
+        read) is when the clock started for this move; the default is now.
+        """
         self._require_idle()
         if self._thread is not None:
             self._thread.join()  # finished (not searching), but may still be in on_done
@@ -185,7 +206,9 @@ class Engine:
         def run() -> None:
             """Search, then hand the result over."""
             try:
-                result = self.search(board, limit, on_info, moves, ponder, _prepared=True)
+                result = self.search(
+                    board, limit, on_info, moves, ponder, _prepared=True, _started_at=started_at
+                )
             finally:
                 self._searching = False
             if on_done is not None:
@@ -223,6 +246,7 @@ class Engine:
         searchmoves: Iterable[Move] | None = None,
         ponder: bool = False,
         _prepared: bool = False,
+        _started_at: float | None = None,
     ) -> SearchResult:
         """Search ``board`` within ``limit`` and return the best move (blocking)."""
         with self._lock:
@@ -232,7 +256,7 @@ class Engine:
                 self._pondering = ponder
                 self._ponder_limit = limit
             try:
-                result = self._iterate(board, limit, on_info, searchmoves, ponder)
+                result = self._iterate(board, limit, on_info, searchmoves, ponder, _started_at)
             finally:
                 if self._deadline_timer is not None:
                     self._deadline_timer.cancel()
@@ -248,6 +272,7 @@ class Engine:
         on_info: InfoCallback | None,
         searchmoves: Iterable[Move] | None,
         ponder: bool,
+        started_at: float | None = None,
     ) -> SearchResult:
         """Iterative deepening with aspiration windows; the heart of ``search``."""
         a = self._arrays
@@ -271,9 +296,20 @@ class Engine:
         self._age = (self._age + 1) & 0xFF
         a.new_search()
         info = a.info
-        core.start_info(info, max(0, limit.nodes or 0), self._age)
+        for helper in self._helpers:
+            helper.reset_info(0, self._age)  # helpers left idle by a small budget count nothing
+        helpers = self._helpers
+        if limit.nodes is not None:
+            # Each thread gets its share of the node budget (the core stops a thread
+            # exactly at its own limit), so the total never exceeds ``limit.nodes``.
+            helpers = helpers[: max(0, min(len(helpers), limit.nodes - 1))]
+            shares = node_shares(limit.nodes, len(helpers) + 1)
+        else:
+            shares = [0] * (len(helpers) + 1)
+        core.start_info(info, shares[0], self._age)
         self._white_to_move = board.turn == 0
-        self._start_time = time.perf_counter()
+        now = time.perf_counter()
+        self._start_time = now if started_at is None else min(started_at, now)
         # A ponderhit may already have arrived (start() set the flag before this thread ran).
         if self._pondering:
             self._soft_ms = None
@@ -281,46 +317,62 @@ class Engine:
             budget = allocate(limit, self._white_to_move, self.move_overhead_ms)
             self._soft_ms = budget.soft_ms
             if budget.hard_ms is not None:
-                self._arm_timer(budget.hard_ms)
+                spent_ms = (now - self._start_time) * 1000.0
+                self._arm_timer(max(0.0, budget.hard_ms - spent_ms))
         if limit.nodes is not None and limit.nodes <= 0:
             core.set_stop(info, 1)
 
         max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
 
         # Step 3: deepen until a limit says stop, helper threads filling the table.
-        workers = self._start_helpers(pos, root, max_depth)
+        workers = self._start_helpers(helpers, shares[1:], pos, root, max_depth)
         try:
             best_code, best_line, last_info = self._deepen(
                 board, limit, on_info, ponder, pos, n_root, max_depth, root
             )
         finally:
-            self._stop_helpers(workers)
+            self._stop_helpers(helpers, workers)
         self._wait_if_unbounded(limit, self._pondering)
         return self._finish(board, best_code, best_line, last_info)
 
     def _start_helpers(
-        self, position: core.Position, root: list[int], max_depth: int
+        self,
+        helpers: list[SearchArrays],
+        node_limits: list[int],
+        position: core.Position,
+        root: list[int],
+        max_depth: int,
     ) -> list[threading.Thread]:
-        """Start the lazy-SMP helpers: the same search, sharing only the table."""
+        """Start the lazy-SMP helpers: the same search, sharing only the table.
+
+        Returns once each helper thread runs (or after ``HELPER_START_S``): on a
+        loaded machine a short main search could otherwise end before a helper
+        was ever scheduled.
+        """
         workers = []
-        for k, helper in enumerate(self._helpers):
+        started = []
+        for k, helper in enumerate(helpers):
             helper.new_search()
-            core.start_info(helper.info, 0, self._age)
-            core.set_stop(helper.info, 0)
+            helper.reset_info(node_limits[k], self._age)
             helper.root_moves[: len(root)] = root
+            running = threading.Event()
             thread = threading.Thread(
                 target=self._helper_search,
-                args=(helper, core.copy_position(position), len(root), k % 2, max_depth),
+                args=(helper, core.copy_position(position), len(root), k % 2, max_depth, running),
                 name=f"plies-helper-{k + 1}",
                 daemon=True,
             )
             thread.start()
             workers.append(thread)
+            started.append(running)
+        for running in started:
+            running.wait(HELPER_START_S)
         return workers
 
-    def _stop_helpers(self, workers: list[threading.Thread]) -> None:
+    @staticmethod
+    def _stop_helpers(helpers: list[SearchArrays], workers: list[threading.Thread]) -> None:
         """Stop the helper threads and wait for them."""
-        for helper in self._helpers:
+        for helper in helpers:
             core.set_stop(helper.info, 1)
         for thread in workers:
             thread.join()
@@ -328,8 +380,10 @@ class Engine:
     @staticmethod
     def _helper_search(
         a: SearchArrays, position: core.Position, n_root: int, offset: int, max_depth: int,
+        running: threading.Event,
     ) -> None:
         """A helper's deepening loop; odd helpers run one ply ahead to diversify."""
+        running.set()
         for depth in range(1, max_depth + 1):
             core.search_root(position, a.stack, a.table, a.info, n_root,
                              min(depth + offset, max_depth), -INF, INF)  # fmt: skip
@@ -376,10 +430,10 @@ class Engine:
                 else:
                     break
                 delta += delta // 2 + 5
-            nodes, _, stopped, root_updated = core.info_counts(a.info)
-            if stopped:
+            counts = a.counts()
+            if counts.stop:
                 # A move that beat the previous best in the unfinished iteration is trusted.
-                if root_updated and a.pv_len[0] > 0 and depth > 1:
+                if counts.root_updated and a.pv_len[0] > 0 and depth > 1:
                     best_code = int(a.pv[0, 0])
                     best_line = [int(x) for x in a.pv[0, : a.pv_len[0]]]
                 break
@@ -399,7 +453,7 @@ class Engine:
                     break
                 if elapsed > self._soft_ms * scale * 0.55:
                     break
-            if limit.nodes is not None and nodes >= limit.nodes:
+            if counts.node_limit and counts.nodes >= counts.node_limit:
                 break
             proven = _mate_moves(score) is not None and depth > 2 * (core.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
@@ -416,9 +470,9 @@ class Engine:
         self, board: Board, depth: int, score: int, line: list[int], on_info: InfoCallback | None
     ) -> Info:
         """Build the Info of a finished iteration and hand it to the callback."""
-        nodes, seldepth, _, _ = core.info_counts(self._arrays.info)
+        seldepth = self._arrays.counts().seldepth
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
-        nodes += sum(core.info_counts(h.info)[0] for h in self._helpers)
+        nodes = self.nodes_searched()
         mate = _mate_moves(score)
         result = Info(
             depth=depth,
@@ -434,6 +488,10 @@ class Engine:
         if on_info is not None:
             on_info(result)
         return result
+
+    def nodes_searched(self) -> int:
+        """Nodes of the current (or last) search, over all threads."""
+        return self._arrays.counts().nodes + sum(h.counts().nodes for h in self._helpers)
 
     @staticmethod
     def _legal_line(board: Board, line: list[int]) -> list[Move]:

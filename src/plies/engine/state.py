@@ -6,40 +6,65 @@ import numpy as np
 
 import plies.core as core
 
+_MEMINFO = "/proc/meminfo"
+
+
+def available_megabytes() -> int | None:
+    """Memory the OS can still give (Linux ``MemAvailable``), in MB; None where unknown."""
+    try:
+        with open(_MEMINFO, encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
 
 class SearchArrays:
     """Transposition table (shared), and one thread's search stack and info block."""
 
-    def __init__(self, hash_mb: int) -> None:
-        """Allocate everything; the table gets ``hash_mb`` megabytes."""
-        self.table, self.tt_keys, self.tt_data = core.new_table(hash_mb)
-        self._adopt(core.new_stack())
+    def __init__(self, hash_mb: int, table: SearchArrays | None = None) -> None:
+        """Allocate everything; the table gets ``hash_mb`` MB unless ``table``'s is shared."""
+        if table is None:
+            self.table, self.tt_keys, self.tt_data = core.new_table(hash_mb)
+            self._touch_table()
+        else:
+            self.table, self.tt_keys, self.tt_data = table.table, table.tt_keys, table.tt_data
+        self.arrays = core.new_stack()
+        self.stack = self.arrays.compiled()
+        self.pv: np.ndarray = self.arrays.pv
+        self.pv_len: np.ndarray = self.arrays.pv_len
+        self.root_moves: np.ndarray = self.arrays.root_moves
         self.info = core.new_info()
 
-    def _adopt(self, arrays: core.StackArrays) -> None:
-        """Use ``arrays`` as this thread's stack (the PV and root moves are read here)."""
-        self.arrays = arrays
-        self.stack = arrays.compiled()
-        self.pv: np.ndarray = arrays.pv
-        self.pv_len: np.ndarray = arrays.pv_len
-        self.root_moves: np.ndarray = arrays.root_moves
-
     def helper(self) -> SearchArrays:
-        """Objects for another search thread: its own stack and info, this table shared."""
-        other = SearchArrays.__new__(SearchArrays)
-        other.table, other.tt_keys, other.tt_data = self.table, self.tt_keys, self.tt_data
-        other._adopt(self.arrays.copy())
-        other.info = core.new_info()
-        return other
+        """Objects for another search thread: its own stack and info, this very table."""
+        return SearchArrays(0, self)
 
     def resize_table(self, hash_mb: int) -> None:
         """Replace the transposition table with an empty one of ``hash_mb`` MB."""
         self.table, self.tt_keys, self.tt_data = core.new_table(hash_mb)
+        self._touch_table()
+
+    def _touch_table(self) -> None:
+        """Write the fresh table once, so the OS maps its pages now, not during a game.
+
+        ``np.zeros`` maps pages lazily: the first clear of a 64 MB table took
+        188 ms (page faults), charged to the first move of the first game
+        (``ucinewgame`` runs on the clock); later clears take 2-10 ms.
+        """
+        self.tt_keys.fill(0)
+        self.tt_data.fill(0)
 
     def clear(self) -> None:
         """Forget everything learned (new game); the table is cleared in place."""
         self.tt_keys.fill(0)
         self.tt_data.fill(0)
+        self.clear_memory()
+
+    def clear_memory(self) -> None:
+        """Forget the move-ordering memory (killers, history, countermoves), not the table."""
         self.arrays.killers.fill(0)
         self.arrays.history.fill(0)
         self.arrays.counter.fill(0)
@@ -54,6 +79,15 @@ class SearchArrays:
         """Size of the transposition table in MB."""
         return (self.tt_keys.nbytes + self.tt_data.nbytes) / (1024 * 1024)
 
+    def reset_info(self, node_limit: int, age: int) -> None:
+        """Zero the counters and the stop flag; set the node limit and the table age."""
+        core.start_info(self.info, node_limit, age)
+        core.set_stop(self.info, 0)
+
+    def counts(self) -> core.InfoCounts:
+        """This thread's counters: nodes, seldepth, stop flag, root update, node limit."""
+        return core.InfoCounts(*core.info_counts(self.info))
+
     def stopped(self) -> bool:
         """Whether this thread's search was told to stop (or hit its node limit)."""
-        return bool(core.info_counts(self.info)[2])
+        return bool(self.counts().stop)

@@ -1,4 +1,21 @@
-"""Time management: how long to think, from the clock, increment and moves to go."""
+"""Time management: how long to think, from the clock, increment and moves to go.
+
+The budget follows Stockfish's ``timeman.cpp``: the time for the rest of the
+game (to a horizon of ``mtg`` moves) is the clock plus the increments still to
+come, *minus the move overhead for every one of those moves* (and two more in
+reserve), because each move loses that much outside the engine's own clock
+(the pipe, the GUI, the client's parsing).  Keeping the overhead once instead
+of per move is what let the clock drain at bullet: at 300 ms left and a 10 ms
+increment the old budget allowed an 82 ms hard ceiling.
+
+Two limits come out: a soft target (the engine does not start an iteration it
+expects to overrun; see ``Engine._deepen``) and a hard ceiling at which the
+search is aborted.  The hard ceiling is a few soft targets, and never more
+than a share of what the clock holds after one overhead, so even a search
+that always runs to the ceiling leaves the clock positive, and converges to
+spending what the increment brings (``tests/engine/test_timeman.py`` plays
+thousands of simulated moves to check it).
+"""
 
 from __future__ import annotations
 
@@ -6,9 +23,38 @@ from dataclasses import dataclass
 
 from plies.engine.limits import Limit
 
-# Moves assumed left in a sudden-death game; a fixed horizon keeps early moves
-# from spending too much while the increment carries the late game.
-_HORIZON = 30
+SUDDEN_DEATH_HORIZON = 40
+"""Moves planned for in sudden death; a fixed horizon keeps early moves from
+spending too much while the increment carries the late game."""
+
+MAX_HORIZON = 50
+"""With ``movestogo``, never plan for more moves than this (as Stockfish)."""
+
+SPARE_OVERHEADS = 10
+"""Move overheads kept in reserve beyond one per planned move (Stockfish keeps 2):
+a cushion for the rare move that loses far more than the overhead (a loaded
+machine, a pause); it makes the clock settle ~100 ms higher at 1+0.01."""
+
+MAX_SOFT_SHARE = 0.2
+"""The soft target never exceeds this share of the clock (a big increment
+inflates the pool beyond what the clock holds now)."""
+
+HARD_PER_SOFT = 4.0
+"""The hard ceiling is at most this many soft targets."""
+
+MAX_HARD_SHARE = 0.5
+"""... and at most this share of the clock left after one move overhead."""
+
+LAST_MOVE_SHARE = 0.8
+"""With one move to go, the hard ceiling may use this share of the clock (less one overhead)."""
+
+MIN_HARD_MS = 1.0
+"""The hard ceiling when the pool is empty: time for a depth-one search..."""
+
+PANIC_SHARE = 0.05
+"""... or this share of the clock if that is less, so a nearly empty clock is
+never spent at once: with the loss per move below the increment it then
+settles a few milliseconds above zero instead of draining."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,27 +68,43 @@ class TimeBudget:
 
 
 def allocate(limit: Limit, white_to_move: bool, overhead_ms: int) -> TimeBudget:
-    """Time budget for one move under ``limit`` with ``overhead_ms`` kept in reserve."""
+    """Time budget for one move under ``limit`` with ``overhead_ms`` lost per move outside."""
     if limit.infinite:
         return TimeBudget(None, None)
     if limit.movetime is not None:
         # "Search exactly movetime": no early stop, only the hard deadline.
-        t = max(1.0, float(limit.movetime - overhead_ms))
+        t = max(MIN_HARD_MS, float(limit.movetime - overhead_ms))
         return TimeBudget(None, t)
     remaining = limit.wtime if white_to_move else limit.btime
     if remaining is None:
         return TimeBudget(None, None)
-    inc = (limit.winc if white_to_move else limit.binc) or 0
-    available = max(1.0, float(remaining - overhead_ms))
-    moves_left = min(limit.movestogo, 50) if limit.movestogo else _HORIZON
-    moves_left = max(1, moves_left)
-    soft = available / moves_left + 0.75 * inc
-    # With one move to go the whole clock may be used; otherwise keep a reserve.
-    hard = available * 0.9 if moves_left == 1 else min(available * 0.35, soft * 5.0)
-    # Low on time: never plan past a fraction of what is left.
-    hard = max(1.0, min(hard, available * 0.8))
-    soft = max(1.0, min(soft, hard))
-    return TimeBudget(soft, hard)
+    return clock_budget(
+        float(max(remaining, 0)),
+        float(max((limit.winc if white_to_move else limit.binc) or 0, 0)),
+        limit.movestogo,
+        float(max(overhead_ms, 0)),
+    )
+
+
+def clock_budget(
+    remaining_ms: float, inc_ms: float, movestogo: int | None, overhead_ms: float
+) -> TimeBudget:
+    """Soft target and hard ceiling for a clock of ``remaining_ms`` (the core of ``allocate``)."""
+    mtg = min(movestogo, MAX_HORIZON) if movestogo else SUDDEN_DEATH_HORIZON
+    mtg = max(1, mtg)
+    # Step 1: the time the next mtg moves can use, each move paying its overhead.
+    pool = remaining_ms + inc_ms * (mtg - 1) - overhead_ms * (mtg + SPARE_OVERHEADS)
+    pool = max(0.0, pool)
+    # Step 2: the soft target is this move's share of the pool.
+    soft = min(pool / mtg, MAX_SOFT_SHARE * remaining_ms)
+    # Step 3: the hard ceiling, a few soft targets but always well inside the clock.
+    after_overhead = max(0.0, remaining_ms - overhead_ms)
+    if mtg == 1:
+        hard = LAST_MOVE_SHARE * after_overhead
+    else:
+        hard = min(HARD_PER_SOFT * soft, MAX_HARD_SHARE * after_overhead)
+    hard = max(min(MIN_HARD_MS, PANIC_SHARE * remaining_ms), hard)
+    return TimeBudget(min(soft, hard), hard)
 
 
 @dataclass(slots=True)

@@ -11,9 +11,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from plies.uci.jobs import Canceller
 
 # Depth for ``plies bench`` and the UCI ``bench`` command.
 DEFAULT_DEPTH = 13
+
+MAX_BENCH_DEPTH = 64
+"""The deepest bench the UCI ``bench`` command accepts (as ``plies bench``)."""
 
 # Hash size for the bench: fixed, so the signature does not depend on the Hash option.
 BENCH_HASH_MB = 16
@@ -73,8 +80,13 @@ def run_bench(
     depth: int = DEFAULT_DEPTH,
     on_position: Callable[[BenchPosition], None] | None = None,
     hash_mb: int = BENCH_HASH_MB,
+    canceller: Canceller | None = None,
 ) -> BenchResult:
-    """Search every bench position to ``depth`` with a fresh, warmed-up engine."""
+    """Search every bench position to ``depth`` with a fresh, warmed-up engine.
+
+    Once ``canceller`` is cancelled the search in progress stops and the result
+    holds only the positions finished before.
+    """
     from plies.board import Board
     from plies.engine import Engine, Limit
 
@@ -82,13 +94,21 @@ def run_bench(
         raise ValueError(f"bench depth must be at least 1, got {depth}")
     engine = Engine(hash_mb)
     engine.warm_up()
+    if canceller is not None:
+        canceller.watch(engine)
     done: list[BenchPosition] = []
     for name, fen in BENCH_POSITIONS:
         engine.new_game()
         board = Board(fen)
         start = time.perf_counter()
-        result = engine.search(board, Limit(depth=depth))
+        engine.start(board, Limit(depth=depth))
+        # Checked after start() cleared the stop flag, so a cancel is never lost.
+        if canceller is not None and canceller.cancelled:
+            engine.stop()
+        result = engine.wait()
         elapsed = time.perf_counter() - start
+        if result is None or (canceller is not None and canceller.cancelled):
+            break
         nodes = result.info.nodes if result.info is not None else 0
         best = result.best_move.uci() if result.best_move is not None else "0000"
         position = BenchPosition(name, fen, nodes, elapsed, best)

@@ -11,11 +11,32 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from plies.uci.bench import MAX_BENCH_DEPTH
+
 # The largest number accepted anywhere: far beyond any real clock or node
 # count, and small enough to stay exact in int64 and float64 alike.
 MAX_NUMBER = 2**53
 
+MAX_TIME_MS = 2**31 - 1
+"""The longest clock, increment or move time accepted (24.8 days): beyond any game,
+and within what a timer can wait for."""
+
+MAX_GO_DEPTH = 127
+"""The deepest ``go depth``: the search's ``MAX_PLY - 1``."""
+
+MAX_MATE_MOVES = 63
+"""The longest ``go mate`` (a mate in 63 is 125 plies: within the search's horizon)."""
+
+MAX_MOVES_TO_GO = 10_000
+"""The largest ``movestogo`` (the time manager plans for at most 50 anyway)."""
+
+MAX_PERFT_DEPTH = 12
+"""The deepest ``perft`` (depth 12 from the start is 6e16 leaves: stop ends it)."""
+
 _INTEGER = re.compile(r"[+-]?[0-9]+")
+# More digits than this cannot be in range; checked before int() so a
+# 100,000-digit number costs nothing (and never hits Python's digit limit).
+_MAX_DIGITS = 19
 
 
 class UciParseError(ValueError):
@@ -136,19 +157,20 @@ Command = (
     | SetOption | Quit | Display | Eval | Bench | Help
 )  # fmt: skip
 
-# The integer parameters of ``go`` and the smallest value each accepts.
-# Clocks may be negative (some GUIs send the overdraft); the loop clamps them.
-_GO_INTEGERS: dict[str, int] = {
-    "wtime": -MAX_NUMBER,
-    "btime": -MAX_NUMBER,
-    "winc": -MAX_NUMBER,
-    "binc": -MAX_NUMBER,
-    "movestogo": 0,
-    "depth": 1,
-    "nodes": 1,
-    "movetime": 0,
-    "mate": 1,
-    "perft": 1,
+# The integer parameters of ``go`` and the range each accepts; a value outside
+# rejects the command with an ``info string`` naming the range.  Clocks and
+# increments may be negative (some GUIs send the overdraft); the loop clamps them.
+_GO_INTEGERS: dict[str, tuple[int, int]] = {
+    "wtime": (-MAX_TIME_MS, MAX_TIME_MS),
+    "btime": (-MAX_TIME_MS, MAX_TIME_MS),
+    "winc": (-MAX_TIME_MS, MAX_TIME_MS),
+    "binc": (-MAX_TIME_MS, MAX_TIME_MS),
+    "movestogo": (0, MAX_MOVES_TO_GO),
+    "depth": (1, MAX_GO_DEPTH),
+    "nodes": (1, MAX_NUMBER),
+    "movetime": (0, MAX_TIME_MS),
+    "mate": (1, MAX_MATE_MOVES),
+    "perft": (1, MAX_PERFT_DEPTH),
 }
 _GO_FLAGS = frozenset({"infinite", "ponder"})
 _GO_KEYWORDS = frozenset(_GO_INTEGERS) | _GO_FLAGS | {"searchmoves"}
@@ -176,13 +198,23 @@ COMMAND_NAMES: tuple[str, ...] = (
 
 def parse_int(text: str, what: str, minimum: int = -MAX_NUMBER) -> int:
     """Parse a plain decimal integer for ``what``, at least ``minimum``, or raise."""
-    if not _INTEGER.fullmatch(text):
+    if not text.isascii() or not _INTEGER.fullmatch(text):
         raise UciParseError(f"{what} needs an integer, got {shorten(text)!r}")
+    if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
+        raise UciParseError(f"{what} {shorten(text, 24)} is out of range")
     value = int(text)
     if value > MAX_NUMBER or value < -MAX_NUMBER:
-        raise UciParseError(f"{what} {shorten(text)} is out of range")
+        raise UciParseError(f"{what} {shorten(text, 24)} is out of range")
     if value < minimum:
         raise UciParseError(f"{what} must be at least {minimum}, got {value}")
+    return value
+
+
+def parse_bounded(text: str, what: str, minimum: int, maximum: int) -> int:
+    """Parse an integer for ``what`` within ``minimum..maximum``, or raise naming the range."""
+    value = parse_int(text, what)
+    if not minimum <= value <= maximum:
+        raise UciParseError(f"{what} must be {minimum}..{maximum}, got {shorten(text, 24)}")
     return value
 
 
@@ -209,11 +241,11 @@ def parse_command(line: str) -> Command | None:
     if word == "debug":
         return Debug(not args or args[0] != "off")
     if word == "bench":
-        return Bench(parse_int(args[0], "bench depth", 1) if args else None)
+        return Bench(parse_bounded(args[0], "bench depth", 1, MAX_BENCH_DEPTH) if args else None)
     if word == "perft":
         if not args:
             raise UciParseError("perft needs a depth, e.g. 'perft 4'")
-        return Go(perft=parse_int(args[0], "perft depth", 1))
+        return Go(perft=parse_bounded(args[0], "perft depth", 1, MAX_PERFT_DEPTH))
     raise UciParseError(f"unknown command {shorten(word)!r} (try 'help')")
 
 
@@ -250,7 +282,8 @@ def _parse_go(args: list[str]) -> Go:
         if token in _GO_INTEGERS:
             if i + 1 >= len(args):
                 raise UciParseError(f"go {token} needs a value")
-            values[token] = parse_int(args[i + 1], f"go {token}", _GO_INTEGERS[token])
+            lo, hi = _GO_INTEGERS[token]
+            values[token] = parse_bounded(args[i + 1], f"go {token}", lo, hi)
             i += 2
         elif token in _GO_FLAGS:
             flags.add(token)

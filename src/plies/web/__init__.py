@@ -1,0 +1,6 @@
+"""The local web app behind ``plies serve``: play, analyse, path finding and small games.
+
+A Starlette application (:func:`plies.web.app.create_app`) serves one static page of
+hand-written HTML, CSS and JavaScript; chess runs over a websocket per browser tab
+(each tab its own game and engine), path finding and the small games over JSON.
+"""

@@ -1,0 +1,270 @@
+"""A game against the engine for one browser tab: moves, undo, FEN, PGN and live thinking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
+from plies.engine import Limit, SearchResult
+from plies.web.board_svg import render_board
+from plies.web.errors import ApiError
+from plies.web.fields import get_choice, get_optional_int, get_str
+from plies.web.notation import info_json
+from plies.web.runner import Post, SearchRunner
+
+Emit = Callable[[dict[str, Any]], None]
+
+#: Think time per move the page starts with, in milliseconds.
+DEFAULT_MOVETIME_MS = 1000
+MAX_MOVETIME_MS = 60_000
+MAX_DEPTH = 40
+SIDES = ("white", "black", "none")
+#: Longest line of PGN movetext, as the PGN standard asks.
+PGN_LINE = 79
+COLOR_NAMES = ("white", "black")
+
+
+def _side_color(side: str) -> int | None:
+    """The colour a side name stands for, None for ``none``."""
+    return {"white": WHITE, "black": BLACK}.get(side)
+
+
+def game_pgn(sans: list[str], root: Board, result: str, engine_color: int | None) -> str:
+    """The game as PGN: the seven-tag roster (FEN too if it did not start from the start)."""
+    tags = [
+        ("Event", "plies serve"),
+        ("Site", "?"),
+        ("Date", "????.??.??"),
+        ("Round", "?"),
+        ("White", "plies" if engine_color == WHITE else "Player"),
+        ("Black", "plies" if engine_color == BLACK else "Player"),
+        ("Result", result),
+    ]
+    if root.fen() != Board().fen():
+        tags += [("SetUp", "1"), ("FEN", root.fen())]
+    words = []
+    number, turn = root.fullmove_number, root.turn
+    for i, san in enumerate(sans):
+        if turn == WHITE:
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(san)
+        if turn == BLACK:
+            number += 1
+        turn = 1 - turn
+    words.append(result)
+    return "\n".join(f'[{k} "{v}"]' for k, v in tags) + "\n\n" + _wrap(words) + "\n"
+
+
+def _wrap(words: list[str], width: int = PGN_LINE) -> str:
+    """Words joined by spaces into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
+
+
+class PlaySession:
+    """One tab's game: the board, which side the engine plays, and its search."""
+
+    def __init__(self, emit: Emit, post: Post) -> None:
+        """Start a new game, the engine playing Black; ``emit`` sends JSON to the tab."""
+        self._emit = emit
+        self._runner = SearchRunner(post)
+        self.board = Board()
+        self.sans: list[str] = []
+        """The moves played since the root position, in SAN (kept beside the board)."""
+        self.engine_color: int | None = BLACK
+        self.movetime_ms: int | None = DEFAULT_MOVETIME_MS
+        self.depth: int | None = None
+        self.flipped = False
+
+    # -- the messages a tab may send ----------------------------------------------
+
+    def handle(self, message: dict[str, Any]) -> None:
+        """Act on one message from the tab; ``ApiError`` if it is bad (nothing changes)."""
+        kind = get_str(message, "type", max_len=32)
+        handler = self._HANDLERS.get(kind)
+        if handler is None:
+            raise ApiError(f"unknown message type {kind!r}")
+        handler(self, message)
+
+    def _state_request(self, message: dict[str, Any]) -> None:
+        """Send the current state."""
+        self.send_state()
+
+    def _new(self, message: dict[str, Any]) -> None:
+        """A new game from the start; ``engine`` names the side the engine plays."""
+        side = get_choice(message, "engine", SIDES, "black")
+        self._runner.cancel()
+        self.board, self.sans = Board(), []
+        self.engine_color = _side_color(side)
+        self.flipped = self.engine_color == WHITE
+        self.send_state()
+        self._maybe_think()
+
+    def _move(self, message: dict[str, Any]) -> None:
+        """The player's move in UCI (``e2e4``, ``e7e8q``)."""
+        text = get_str(message, "uci", max_len=8)
+        if self._runner.searching:
+            raise ApiError("the engine is thinking: wait, or press Move now")
+        try:
+            move = Move.from_uci(text)
+        except (IllegalMoveError, ValueError):
+            raise ApiError(f"not a move in UCI notation: {text!r}") from None
+        if self.board.is_game_over(claim_draw=True):
+            raise ApiError("the game is over: undo, or start a new game")
+        if not move or not self.board.is_legal(move):
+            raise ApiError(f"illegal move {text} in this position")
+        self._push(move)
+        self.send_state()
+        self._maybe_think()
+
+    def _undo(self, message: dict[str, Any]) -> None:
+        """Take back the last move, and the engine's reply before it, back to the player."""
+        if not self.board.move_stack:
+            raise ApiError("nothing to undo")
+        self._runner.cancel()
+        self._pop()
+        if self.board.move_stack and self.board.turn == self.engine_color:
+            self._pop()
+        self.send_state()
+
+    def _fen(self, message: dict[str, Any]) -> None:
+        """Set up a position from FEN; the engine waits until asked (Engine move)."""
+        text = get_str(message, "fen", max_len=200).strip()
+        try:
+            board = Board(text)
+        except InvalidFenError as exc:
+            raise ApiError(f"bad FEN: {exc}") from None
+        self._runner.cancel()
+        self.board, self.sans = board, []
+        self.send_state()
+
+    def _settings(self, message: dict[str, Any]) -> None:
+        """Think time per move (ms) or depth; applies from the next search."""
+        movetime = get_optional_int(message, "movetime", 10, MAX_MOVETIME_MS)
+        depth = get_optional_int(message, "depth", 1, MAX_DEPTH)
+        if movetime is None and depth is None:
+            raise ApiError("give a movetime (ms) or a depth")
+        self.movetime_ms, self.depth = movetime, depth
+        self.send_state()
+
+    def _flip(self, message: dict[str, Any]) -> None:
+        """Turn the board around."""
+        self.flipped = not self.flipped
+        self.send_state()
+
+    def _go(self, message: dict[str, Any]) -> None:
+        """The engine takes the side to move and plays now."""
+        if self._runner.searching:
+            raise ApiError("the engine is already thinking")
+        if self.board.is_game_over(claim_draw=True):
+            raise ApiError("the game is over")
+        self.engine_color = self.board.turn
+        self._think()
+
+    def _stop(self, message: dict[str, Any]) -> None:
+        """Make the engine play its best move so far."""
+        if not self._runner.searching:
+            raise ApiError("the engine is not thinking")
+        self._runner.stop()
+
+    _HANDLERS: ClassVar[dict[str, Callable[[PlaySession, dict[str, Any]], None]]] = {
+        "state": _state_request,
+        "new": _new,
+        "move": _move,
+        "undo": _undo,
+        "fen": _fen,
+        "settings": _settings,
+        "flip": _flip,
+        "go": _go,
+        "stop": _stop,
+    }
+
+    # -- the engine ----------------------------------------------------------------
+
+    def limit(self) -> Limit:
+        """The limit each engine move gets."""
+        return Limit(movetime=self.movetime_ms, depth=self.depth)
+
+    def _maybe_think(self) -> None:
+        """Start the engine if it is its turn and the game goes on."""
+        if self.board.turn == self.engine_color and not self.board.is_game_over(claim_draw=True):
+            self._think()
+
+    def _think(self) -> None:
+        """Start searching the current position."""
+        self._runner.start(self.board, self.limit(), info_json, self._on_info, self._on_done)
+        self._emit({"type": "thinking", "thinking": True})
+
+    def _on_info(self, payload: dict[str, Any]) -> None:
+        """One finished iteration: show it."""
+        self._emit({"type": "info", **payload})
+
+    def _on_done(self, result: SearchResult) -> None:
+        """The engine has chosen: play the move."""
+        move = result.best_move
+        if move is not None and self.board.is_legal(move):
+            self._push(move)
+            self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})
+        self.send_state()
+
+    def _push(self, move: Move) -> None:
+        """Play a legal ``move``, noting its SAN."""
+        self.sans.append(self.board.san(move))
+        self.board.push(move)
+
+    def _pop(self) -> None:
+        """Take back the last move."""
+        self.board.pop()
+        self.sans.pop()
+
+    @property
+    def searching(self) -> bool:
+        """Whether this session's engine is searching."""
+        return self._runner.searching
+
+    def close(self) -> None:
+        """The tab has gone: stop any search."""
+        self._runner.cancel()
+
+    # -- what the tab shows ---------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Everything the page draws: board SVG, legal moves, moves, PGN, status."""
+        board = self.board
+        last = board.move_stack[-1] if board.move_stack else None
+        outcome = board.outcome(claim_draw=True)
+        root = board.root()
+        result = "*" if outcome is None else outcome.result()
+        return {
+            "type": "state",
+            "fen": board.fen(),
+            "svg": render_board(board, self.flipped, last),
+            "turn": COLOR_NAMES[board.turn],
+            "legal": [] if outcome else [m.uci() for m in board.legal_moves],
+            "moves": list(self.sans),
+            "start_fen": root.fen(),
+            "last_move": last.uci() if last else None,
+            "check": board.is_check(),
+            "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
+            "pgn": game_pgn(self.sans, root, result, self.engine_color),
+            "thinking": self._runner.searching,
+            "engine": "none" if self.engine_color is None else COLOR_NAMES[self.engine_color],
+            "flipped": self.flipped,
+            "movetime": self.movetime_ms,
+            "depth": self.depth,
+        }
+
+    def send_state(self) -> None:
+        """Send the state to the tab."""
+        self._emit(self.state())

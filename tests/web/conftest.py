@@ -1,0 +1,123 @@
+"""Fixtures for the web app: a real ``plies serve`` subprocess and headless Chromium.
+
+The browser is the system's Chromium (``/usr/bin/chromium``, installed by ``.ci/run``);
+Playwright's own browser download is not used. Without Chromium or Playwright the
+browser tests skip, saying why, unless ``PLIES_REQUIRE_BROWSER=1`` (set in CI) makes
+that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+#: A cold first run compiles the chess engine (about a minute, more on a busy machine).
+READY_TIMEOUT_S = 600.0
+START_TIMEOUT_S = 60.0
+
+
+def _missing_browser() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[dev]')"
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
+    return None
+
+
+def get_json(url: str) -> Any:
+    """GET ``url`` and decode its JSON answer."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return json.loads(response.read())
+
+
+class Server:
+    """A running ``plies serve`` subprocess."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str) -> None:
+        """Remember the process and its address."""
+        self.process = process
+        self.url = url
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[Server]:
+    """Start ``plies serve --port 0`` (a free port), wait until the engine is ready."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "plies", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        deadline = time.monotonic() + START_TIMEOUT_S
+        url = None
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line:
+                break
+            match = re.search(r"listening on (http://\S+/)", line)
+            if match:
+                url = match.group(1)
+        assert url is not None, "plies serve did not report its address"
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while get_json(url + "api/status")["engine"] == "compiling":
+            assert time.monotonic() < deadline, "the engine did not become ready in time"
+            time.sleep(0.2)
+        assert get_json(url + "api/status")["engine"] == "ready"
+        yield Server(process, url)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium driven by Playwright (skips or fails when it is missing)."""
+    reason = _missing_browser()
+    if reason is not None:
+        if os.environ.get("PLIES_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required (PLIES_REQUIRE_BROWSER=1) but {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser: Any, server: Server) -> Iterator[Any]:
+    """A fresh page (its own tab, its own game) on the server; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.set_default_timeout(90_000)  # generous: a loaded machine, a first compile of a search
+    yield tab
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -1,0 +1,317 @@
+"""The JSON API and the tab websocket, in process (Starlette's TestClient): bad input gets
+a clear JSON error and changes nothing; good input gets the library's own answers."""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
+
+with warnings.catch_warnings():  # Starlette's notice about its test client's HTTP library
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+from plies.board import Board, Move
+from plies.games import Solver, TicTacToe
+from plies.pathfinding import Grid, GridProblem, perfect_maze, run_algorithm
+from plies.web.app import create_app
+
+# A three-cell corridor from one end to the other.
+_LINE = '"rows": ["..."], "start": [0, 0], "goal": [2, 0]'
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The app with its lifespan (engine warm-up) running."""
+    with TestClient(create_app()) as test_client:
+        yield test_client
+
+
+def receive_until(ws: WebSocketTestSession, kind: str, channel: str = "play") -> dict[str, Any]:
+    """Read messages until one of type ``kind`` on ``channel`` arrives; return it."""
+    while True:
+        message = ws.receive_json()
+        if message.get("type") == kind and message.get("channel", channel) == channel:
+            return message
+
+
+def open_tab(client: TestClient) -> Any:
+    """A websocket like a browser tab opens; returns the context manager."""
+    return client.websocket_connect("/ws")
+
+
+# -- HTTP -------------------------------------------------------------------------------
+
+
+def test_status_reports_the_engine(client: TestClient) -> None:
+    """/api/status says whether the engine is compiled."""
+    answer = client.get("/api/status").json()
+    assert answer["engine"] in ("compiling", "ready")
+    assert "seconds" in answer
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "fragment"),
+    [
+        ("/api/paths/search", "{not json", "valid JSON"),
+        ("/api/paths/search", "[1, 2]", "JSON object"),
+        ("/api/paths/search", '{"rows": ["..x"], "start": [0,0], "goal": [1,0]}', "'#'"),
+        ("/api/paths/search", '{"rows": ["...", ".."], "start": [0,0], "goal": [1,0]}', "length"),
+        ("/api/paths/search", '{"rows": ["#.."], "start": [0,0], "goal": [2,0]}', "wall"),
+        ("/api/paths/search", '{"rows": ["..."], "start": [0,5], "goal": [2,0]}', "outside"),
+        ("/api/paths/search", '{"rows": ["..."], "start": "a", "goal": [2,0]}', "cell"),
+        ("/api/paths/search", "{" + _LINE + ', "algorithm": "magic"}', "one of"),
+        ("/api/paths/search", "{" + _LINE + ', "algorithm": "jps"}', "diagonal"),
+        ("/api/paths/search", '{"rows": 5}', "rows"),
+        ("/api/paths/generate", '{"width": 100000}', "between"),
+        ("/api/paths/generate", '{"width": true}', "integer"),
+        ("/api/paths/map", '{"text": "type octile\\nheight 1"}', "map"),
+        ("/api/games/move", '{"game": "chess"}', "one of"),
+        ("/api/games/move", '{"game": "tictactoe", "moves": [4, 4]}', "not legal"),
+        ("/api/games/move", '{"game": "tictactoe", "moves": [true]}', "integer"),
+        ("/api/games/move", '{"game": "tictactoe", "moves": [0, 3, 1, 4, 2]}', "over"),
+        ("/api/games/move", '{"game": "connect4", "algorithm": "minimax", "depth": 30}', "depth"),
+        ("/api/games/solve", '{"game": "connect4"}', "tic-tac-toe"),
+        ("/api/games/state", '{"game": "connect4", "moves": [9]}', "not legal"),
+    ],
+)
+def test_bad_requests_get_a_clear_json_error(
+    client: TestClient, path: str, body: str, fragment: str
+) -> None:
+    """Each malformed request gets status 400 and a one-line reason naming the problem."""
+    response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    message = response.json()["error"]
+    assert fragment in message and "\n" not in message
+
+
+def test_unknown_urls_and_methods_answer_json(client: TestClient) -> None:
+    """A wrong URL or method gets a JSON error, not a crash or an HTML page."""
+    assert client.get("/api/nothing").status_code == 404
+    assert "error" in client.get("/api/nothing").json()
+    response = client.get("/api/paths/search")
+    assert response.status_code == 405 and "error" in response.json()
+
+
+def test_oversized_body_is_refused(client: TestClient) -> None:
+    """A request body beyond the limit is refused with a JSON error."""
+    response = client.post("/api/paths/map", content=b"x" * 1_100_000)
+    assert response.status_code == 413 and "too large" in response.json()["error"]
+
+
+def test_astar_on_a_maze_matches_the_library(client: TestClient) -> None:
+    """The path search answers exactly what the library computes for the same grid."""
+    maze = client.post("/api/paths/generate", json={"width": 21, "height": 15, "seed": 7}).json()
+    grid = Grid.from_rows(maze["rows"])
+    assert grid == perfect_maze(21, 15, "backtracker", 7)
+    start, goal = (1, 1), (19, 13)
+    answer = client.post(
+        "/api/paths/search",
+        json={"rows": maze["rows"], "start": list(start), "goal": list(goal), "algorithm": "astar"},
+    ).json()
+    expected = run_algorithm("astar", GridProblem(grid, start, goal))
+    assert answer["steps"] == expected.steps and answer["cost"] == pytest.approx(expected.cost)
+    assert answer["expanded"] == expected.expanded
+    assert [tuple(c) for c in answer["path"]] == expected.path
+    assert len(answer["order"]) == len(expected.expansion_order)
+
+
+def test_tictactoe_solve_matches_the_solver(client: TestClient) -> None:
+    """Solving a position over HTTP gives the library solver's value and best moves."""
+    game = TicTacToe()
+    moves = [0, 4, 8]
+    state = game.initial_state()
+    for move in moves:
+        state = game.result(state, move)
+    solver = Solver(game)
+    value, _ = solver.solve(state)
+    answer = client.post("/api/games/solve", json={"moves": moves}).json()
+    assert answer["value"] == value and sorted(answer["best"]) == sorted(solver.best_actions(state))
+
+
+def test_computer_move_is_legal_and_counted(client: TestClient) -> None:
+    """The computer's connect-four move is legal, and the search's node count is reported."""
+    answer = client.post(
+        "/api/games/move",
+        json={"game": "connect4", "moves": [3, 3], "algorithm": "alphabeta", "depth": 4},
+    ).json()
+    assert 0 <= answer["action"] < 7 and answer["nodes"] > 0
+
+
+# -- websocket ------------------------------------------------------------------------------
+
+
+def test_bad_messages_change_nothing(client: TestClient) -> None:
+    """Malformed, unknown and illegal messages get an error; the game is untouched."""
+    with open_tab(client) as ws:
+        fen = receive_until(ws, "state")["fen"]
+        bad = [
+            "not json",
+            "[1, 2, 3]",
+            '{"type": "move"}',
+            '{"type": "move", "uci": "e2e5"}',
+            '{"type": "move", "uci": "zz99"}',
+            '{"type": "move", "uci": 42}',
+            '{"type": "fen", "fen": "8/8/8/8 w - - 0 1"}',
+            '{"type": "teleport"}',
+            '{"type": "settings", "movetime": -5}',
+            '{"type": "undo"}',
+            '{"channel": "nowhere", "type": "state"}',
+            '{"channel": "analyse", "type": "analyse", "pgn": "1. e4 e5 2. Ke3 *"}',
+            '{"channel": "analyse", "type": "view", "index": 99}',
+        ]
+        for text in bad:
+            ws.send_text(text)
+            error = ws.receive_json()  # the very next message: nothing else happened
+            assert error["type"] == "error", (text, error)
+            assert error["message"] and "\n" not in error["message"], text
+        ws.send_bytes(b"\x00\x01")
+        assert receive_until(ws, "error")["message"] == "messages must be JSON text"
+        ws.send_json({"type": "state"})
+        assert receive_until(ws, "state")["fen"] == fen
+
+
+def test_each_tab_has_its_own_game(client: TestClient) -> None:
+    """A move in one tab does not appear in another."""
+    with open_tab(client) as first, open_tab(client) as second:
+        receive_until(first, "state")
+        receive_until(second, "state")
+        first.send_json({"type": "new", "engine": "none"})
+        receive_until(first, "state")
+        first.send_json({"type": "move", "uci": "e2e4"})
+        assert receive_until(first, "state")["moves"] == ["e4"]
+        second.send_json({"type": "state"})
+        assert receive_until(second, "state")["moves"] == []
+
+
+def test_engine_replies_with_live_info_and_undo(client: TestClient) -> None:
+    """After a move the engine thinks aloud (info), plays a legal reply; undo takes both back."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "depth": 4, "movetime": None})
+        receive_until(ws, "state")
+        ws.send_json({"type": "move", "uci": "d2d4"})
+        receive_until(ws, "state")
+        info = receive_until(ws, "info")
+        assert info["depth"] >= 1 and info["pv"]
+        reply = receive_until(ws, "engine_move")
+        board = Board()
+        board.push_uci("d2d4")
+        assert board.is_legal(Move.from_uci(reply["uci"]))
+        state = receive_until(ws, "state")
+        assert state["moves"][0] == "d4" and len(state["moves"]) == 2
+        ws.send_json({"type": "undo"})
+        assert receive_until(ws, "state")["moves"] == []
+
+
+def test_one_search_at_a_time_and_closing_stops_it(client: TestClient) -> None:
+    """A move while the engine thinks is refused; closing the tab ends its search."""
+    before = set(search_threads())
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "movetime": 60_000})
+        receive_until(ws, "state")
+        ws.send_json({"type": "move", "uci": "e2e4"})
+        receive_until(ws, "thinking")
+        ws.send_json({"type": "move", "uci": "d2d4"})
+        assert "thinking" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "go"})
+        assert "already" in receive_until(ws, "error")["message"]
+        ours = set(search_threads()) - before
+        assert len(ours) == 1  # exactly one search for this tab
+    deadline = time.monotonic() + 10
+    while any(t.is_alive() for t in ours):
+        assert time.monotonic() < deadline, "the search outlived its tab"
+        time.sleep(0.05)
+
+
+def search_threads() -> list[threading.Thread]:
+    """The engine search threads alive in this process."""
+    return [t for t in threading.enumerate() if t.name == "plies-search"]
+
+
+def test_stop_plays_the_best_move_so_far(client: TestClient) -> None:
+    """Move now: the engine stops a long search and plays at once."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "movetime": 60_000})
+        receive_until(ws, "state")
+        ws.send_json({"type": "move", "uci": "e2e4"})
+        receive_until(ws, "info")
+        started = time.monotonic()
+        ws.send_json({"type": "stop"})
+        receive_until(ws, "engine_move")
+        assert time.monotonic() - started < 30  # far below the 60 s it was given
+
+
+def test_analysis_of_a_pgn_evaluates_every_position(client: TestClient) -> None:
+    """Every position of the game gets a verdict; mate at the end is the game's result."""
+    pgn = '[Event "x"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n'
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"channel": "analyse", "type": "analyse", "pgn": pgn, "movetime": 50})
+        head = receive_until(ws, "analysis", "analyse")
+        assert head["moves"] == ["f3", "e5", "g4", "Qh4#"]
+        evals = {}
+        while len(evals) < 5:
+            message = receive_until(ws, "eval", "analyse")
+            evals[message["index"]] = message
+        assert evals[4]["score"] == "0-1"
+        assert evals[3]["score"] == "#-1" and evals[3]["best"] == "Qh4#"
+
+
+def test_tabs_hear_that_the_engine_compiles_then_get_their_game() -> None:
+    """Until the engine is ready a tab gets status messages (and /api/status says so)."""
+    app = create_app()
+    client = TestClient(app)  # no lifespan: the warm-up waits until started below
+    assert client.get("/api/status").json()["engine"] == "compiling"
+    with client.websocket_connect("/ws") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "status" and first["engine"] == "compiling"
+        ws.send_json({"type": "move", "uci": "e2e4"})  # queued until the engine is ready
+        app.state.readiness.start()
+        assert receive_until(ws, "status")["engine"] in ("compiling", "ready")
+        assert receive_until(ws, "state")["moves"] == []
+        assert receive_until(ws, "state")["moves"] == ["e4"]
+    assert client.get("/api/status").json()["engine"] == "ready"
+
+
+def test_moving_ai_map_text_loads() -> None:
+    """A Moving AI map sent as text comes back as rows ('@' and 'T' are walls)."""
+    text = "type octile\nheight 3\nwidth 4\nmap\n....\n.@T.\n....\n"
+    with TestClient(create_app()) as client:
+        answer = client.post("/api/paths/map", json={"text": text}).json()
+    assert answer == {"width": 4, "height": 3, "rows": ["....", ".##.", "...."]}
+
+
+def test_analysis_of_a_fen(client: TestClient) -> None:
+    """A single position from FEN: one verdict, with the mate the engine finds."""
+    fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"  # Rd8 mates
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"channel": "analyse", "type": "analyse", "fen": fen, "movetime": 200})
+        assert receive_until(ws, "analysis", "analyse")["fens"] == [fen]
+        verdict = receive_until(ws, "eval", "analyse")
+        assert verdict["best"] == "Rd8#" and verdict["score"] == "#1"
+
+
+def test_status_counts_tabs_and_searches(client: TestClient) -> None:
+    """/api/status counts the open tabs and their running searches."""
+    assert client.get("/api/status").json()["tabs"] == 0
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "movetime": 60_000})
+        receive_until(ws, "state")
+        ws.send_json({"type": "move", "uci": "e2e4"})
+        receive_until(ws, "thinking")
+        status = client.get("/api/status").json()
+        assert status["tabs"] == 1 and status["searching"] == 1
+    status = client.get("/api/status").json()
+    assert status["tabs"] == 0 and status["searching"] == 0

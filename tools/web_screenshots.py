@@ -1,0 +1,115 @@
+"""Screenshots of the four pages of ``plies serve`` for the README (docs/web-*.png).
+
+Starts a real ``plies serve`` on a free port, drives the system's headless Chromium
+through each page and saves one picture per page::
+
+    python3 tools/web_screenshots.py [--out docs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+# Legal's mate: a queen sacrifice, so the evaluation graph has something to show.
+PGN = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
+
+
+def start_server() -> tuple[subprocess.Popen[str], str]:
+    """Start ``plies serve --port 0``; return it and its address once the engine is ready."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "plies", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdout is not None
+    match = None
+    while match is None:
+        line = process.stdout.readline()
+        if not line:
+            raise SystemExit("plies serve did not start")
+        match = re.search(r"(http://\S+/)", line)
+    url = match.group(1)
+    while json.loads(urllib.request.urlopen(url + "api/status").read())["engine"] == "compiling":
+        time.sleep(0.5)
+    return process, url
+
+
+def main() -> int:
+    """Take the four screenshots."""
+    from playwright.sync_api import sync_playwright
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="docs", help="directory for the PNG files")
+    out = Path(parser.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    process, url = start_server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            page = browser.new_page(viewport={"width": 1100, "height": 760})
+            page.goto(url + "#play")
+            page.wait_for_selector("body[data-engine=ready]")
+            page.select_option("#level", "t500")
+            for plies, (a, b) in enumerate((("e2", "e4"), ("g1", "f3"), ("b1", "c3")), 1):
+                page.click(f'#board rect[data-square="{a}"]')
+                page.click(f'#board rect[data-square="{b}"]')
+                page.wait_for_selector(f"#board[data-plies='{2 * plies}'][data-thinking=false]")
+            page.click('#board rect[data-square="f1"]')
+            page.screenshot(path=str(out / "web-play.png"))
+
+            page.goto(url + "#analyse")
+            page.fill("#an-pgn", PGN)
+            page.select_option("#an-movetime", "100")
+            page.click("#an-run")
+            page.wait_for_selector("#an-progress[data-done=true]", timeout=120_000)
+            for _ in range(10):
+                page.click("#an-next")
+            page.wait_for_selector("#an-board[data-index='10']")
+            page.screenshot(path=str(out / "web-analyse.png"))
+
+            page.goto(url + "#paths")
+            page.wait_for_function("document.querySelector('#p-alg-a').options.length > 0")
+            page.fill("#p-width", "41")
+            page.fill("#p-height", "25")
+            page.select_option("#p-method", "prim")
+            page.click("#p-maze")
+            page.select_option("#p-alg-a", "astar")
+            page.select_option("#p-alg-b", "bfs")
+            page.click("#p-run")
+            page.wait_for_selector("#stats-a:not(:empty)")
+            page.click("#p-finish")
+            page.screenshot(path=str(out / "web-paths.png"))
+
+            page.goto(url + "#games")
+            page.select_option("#g-ai", "-1")
+            page.click("#g-new")
+            for cell in (4, 0, 8):
+                page.click(f'#g-board button[data-cell="{cell}"]')
+                page.wait_for_selector(f'#g-board button[data-cell="{cell}"]:not([data-mark="."])')
+            page.click("#g-solve")
+            page.wait_for_selector("#g-solution[data-verdict]")
+            page.screenshot(path=str(out / "web-games.png"))
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait()
+    for name in ("play", "analyse", "paths", "games"):
+        print(out / f"web-{name}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

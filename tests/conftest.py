@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 # Test directories whose tests run the engine, in process or as `plies uci`.
-_ENGINE_DIRS = frozenset({"engine", "uci", "arena", "agents", "play", "analysis", "book"})
+_ENGINE_DIRS = frozenset(
+    {"engine", "uci", "arena", "agents", "play", "analysis", "book", "datagen"}
+)
 
 
 @pytest.fixture(scope="session", autouse=True)

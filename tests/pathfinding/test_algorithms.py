@@ -148,7 +148,7 @@ def test_fast_kernel_expands_exactly_like_the_generic_search(heuristic: str, dia
     cells = grid.free_cells()
     problem = GridProblem(grid, cells[0], cells[-1], heuristic)
     for search in (astar_search, uniform_cost_search, greedy_best_first_search):
-        fast, generic = search(problem), search(problem, generic=True)
+        fast, generic = search(problem), search(problem, engine="python")
         assert fast.cost == generic.cost
         assert fast.expanded == generic.expanded
         assert fast.max_frontier == generic.max_frontier

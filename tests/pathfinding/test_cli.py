@@ -40,7 +40,8 @@ def test_maze_on_a_map_with_pictures(tmp_path: Path, data_dir: Path,
                         "--to", "36,20", "--algorithm", "astar,jps", "--png", str(png),
                         "--gif", str(gif)], capsys)
     assert code == 0
-    rows = {line.split()[0]: line.split() for line in out.splitlines()[2:4]}
+    assert "engine: python (readable Python versions, used for pictures)" in out
+    rows = {line.split()[0]: line.split() for line in out.splitlines()[3:5]}
     assert rows["astar"][2] == rows["jps"][2]  # same optimal cost
     assert Image.open(png).size[0] > 500
     assert Image.open(gif).n_frames > 1
@@ -62,7 +63,7 @@ def test_maze_generated_random_grid_and_unreachable_goal(tmp_path: Path,
     maze.write_text("S.#..\n..#.G\n", encoding="utf-8")
     code, out, _ = run(["maze", "--map", str(maze), "--algorithm", "all"], capsys)
     assert code == 0
-    assert out.count("no path") == 7
+    assert out.count("no path") == 8
     code, out, _ = run(["maze", "--size", "30x20", "--density", "0.2", "--seed", "1",
                         "--diagonal", "--algorithm", "jps,astar"], capsys)
     assert code == 0 and "8-connected" in out
@@ -130,21 +131,56 @@ def test_graph_unreachable_and_errors(data_dir: Path, capsys: pytest.CaptureFixt
     assert code == 2 and "jps cannot run here: grids only" in one_line_error(err)
 
 
+def test_maze_engines_expand_the_same_cells(data_dir: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    tables = {}
+    for engine in ("compiled", "python"):
+        code, out, _ = run(["maze", "--map", str(data_dir / "arena.map"), "--algorithm",
+                            "bfs,ucs,astar,bidir-astar,jps", "--engine", engine], capsys)
+        assert code == 0 and f"engine: {engine}" in out
+        # Columns: algorithm, steps, cost, expanded, max frontier (time differs).
+        tables[engine] = [line.split()[:5] for line in out.splitlines()[3:8]]
+    assert tables["compiled"] == tables["python"]
+    assert [row[0] for row in tables["python"]] == ["bfs", "ucs", "astar", "bidir-astar", "jps"]
+
+
 def test_pathbench_counts_optimal_scenarios(data_dir: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    for algorithm in ("astar", "jps", "ucs", "bidirectional"):
+    for algorithm in ("astar", "jps", "ucs", "bidirectional", "bidir-astar"):
         code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
                             str(data_dir / "rooms.map.scen"), "--algorithm", algorithm], capsys)
         assert code == 0
         assert out.splitlines()[-1] == "optimal: 60/60 scenarios", algorithm
-        assert "nodes expanded: total" in out and "time: total" in out
+        assert f"{algorithm} by bucket" in out and "expanded" in out
     code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
                         str(data_dir / "rooms.map.scen"), "--algorithm", "greedy",
                         "--limit", "20"], capsys)
     last = out.splitlines()[-1]
     assert last.startswith("optimal: ") and last.endswith("/20 scenarios")
     assert int(last.split()[1].split("/")[0]) < 20
-    assert "not optimal: " in out
+    assert "not optimal (greedy): " in out
+
+
+def test_pathbench_whole_moving_ai_set_per_bucket(data_dir: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["pathbench", str(data_dir / "arena.map"),
+                        str(data_dir / "arena.map.scen"), "--repeat", "2"], capsys)
+    assert code == 0
+    lines = out.splitlines()
+    assert "130 scenarios in 13 buckets" in lines[0]
+    table = lines.index("astar by bucket (time per query)")
+    assert lines[table + 1].split() == ["bucket", "optimal", "mean", "p50", "p95", "p99", "max",
+                                        "expanded"]
+    assert [line.split()[0] for line in lines[table + 2: table + 15]] == [str(b)
+                                                                         for b in range(13)]
+    assert any(line.startswith("jps ") and "130/130" in line for line in lines)
+    assert any(line.startswith("JPS speed-up over A*: ") for line in lines)
+    assert lines[-1] == "optimal: astar 130/130, jps 130/130 scenarios"
+    code, out, _ = run(["pathbench", str(data_dir / "den312d.map"),
+                        str(data_dir / "den312d.map.scen"), "--algorithm", "all",
+                        "--no-buckets", "--engine", "python", "--limit", "12"], capsys)
+    assert code == 0 and "by bucket (time per query)" not in out
+    assert "bfs 12/12" in out.splitlines()[-1] and "bidir-astar 12/12" in out
 
 
 def test_pathbench_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -157,3 +193,9 @@ def test_pathbench_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) ->
     code, _, err = run(["pathbench", str(data_dir / "broken_terrain.map"),
                         str(data_dir / "rooms.map.scen")], capsys)
     assert code == 2 and "broken_terrain.map:6" in one_line_error(err)
+    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
+                        str(data_dir / "rooms.map.scen"), "--algorithm", "dfs"], capsys)
+    assert code == 2 and "not dfs" in one_line_error(err)
+    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
+                        str(data_dir / "rooms.map.scen"), "--repeat", "0"], capsys)
+    assert code == 2 and "--repeat must be at least 1" in one_line_error(err)

@@ -72,6 +72,8 @@ class GameRecord:
     white_index: int = 0
     black_index: int = 1
     final_fen: str = ""
+    # The kind of player fault that ended the game ('crash', 'hang', 'illegal', 'start'), if any.
+    fault: str = ""
 
     @property
     def finished(self) -> bool:
@@ -187,6 +189,7 @@ def play_game(
         try:
             player.new_game(None if seed is None else seed * 2 + (0 if side else 1))
         except PlayerError as exc:
+            record.fault = exc.kind
             return _finish(record, board, _loss(side), "abandoned",
                            f"{_COLOR_NAME[side]} ({player.name}) failed to start: {exc.detail}")
     clock = Clock(settings.tc, settings.time_margin_ms) if settings.tc is not None else None
@@ -207,6 +210,7 @@ def play_game(
         except PlayerError as exc:
             if stop is not None and stop.is_set():
                 return _finish(record, board, "*", "unterminated", "Match interrupted")
+            record.fault = exc.kind
             if exc.kind == "hang" and clock is not None:
                 return _flag(record, board, side, f"{who} loses on time (no reply, engine killed)")
             termination = "rules infraction" if exc.kind == "illegal" else "abandoned"

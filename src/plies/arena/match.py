@@ -5,6 +5,8 @@ profits from a lucky line.  Games are independent and run on ``concurrency``
 worker threads; each thread keeps its own players (an outside engine is one
 process per thread) and replaces any that crashed.  Ctrl-C or an SPRT verdict
 stops the match: the games that finished are kept, those in flight are dropped.
+With ``MatchSettings.cluster`` set the same games run on Ray workers instead
+(:mod:`plies.arena.remote`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ class GameTask:
 
 @dataclass(frozen=True)
 class MatchSettings:
-    """How many games, on how many threads, and whether to run an SPRT."""
+    """How many games, on how many threads (or Ray workers), and whether to run an SPRT."""
 
     games: int = 2
     concurrency: int = 1
@@ -43,6 +45,10 @@ class MatchSettings:
     sprt: tuple[float, float] | None = None
     sprt_alpha: float = 0.05
     sprt_beta: float = 0.05
+    # A Ray address ('auto' = a private local instance); None plays on local threads.
+    cluster: str | None = None
+    # Worker slots on the cluster (one CPU each); 0 = one per CPU the cluster offers.
+    cluster_slots: int = 0
 
 
 @dataclass
@@ -57,6 +63,10 @@ class MatchResult:
     interrupted: bool = False
     sprt_llr: float | None = None
     sprt_verdict: str | None = None
+    # Cluster runs: games replayed after a lost worker or engine, games given up, workers used.
+    replays: int = 0
+    given_up: int = 0
+    workers: list[str] = field(default_factory=list)
 
     @property
     def played(self) -> int:
@@ -137,6 +147,41 @@ class _PlayerPool:
             p.close()
 
 
+def play_task(
+    get_player: Callable[[int], Player],
+    names: Sequence[str],
+    task: GameTask,
+    game_settings: GameSettings,
+    stop: threading.Event,
+) -> GameRecord | None:
+    """Fetch the two players of ``task`` and play its game (None if already stopped)."""
+    if stop.is_set():
+        return None
+    players: list[Player] = []
+    for side, index in (("White", task.white), ("Black", task.black)):
+        try:
+            players.append(get_player(index))
+        except PlayerError as exc:
+            record = GameRecord(names[task.white], names[task.black], task.opening)
+            record.result = "0-1" if side == "White" else "1-0"
+            record.termination = "abandoned"
+            record.reason = f"{side} ({names[index]}) failed to start: {exc.detail}"
+            record.final_fen = task.opening.board().fen()
+            record.fault = exc.kind
+            return _stamp(record, task)
+    record = play_game(players[0], players[1], task.opening, game_settings, stop, task.seed)
+    return _stamp(record, task)
+
+
+def _stamp(record: GameRecord, task: GameTask) -> GameRecord:
+    """Copy the schedule's facts onto the record."""
+    record.round = task.round
+    record.pairing = task.pairing
+    record.white_index = task.white
+    record.black_index = task.black
+    return record
+
+
 def _unique_names(specs: Sequence[PlayerSpec]) -> list[str]:
     """Display names, with ``#2``, ``#3`` added where two players share a name."""
     names: list[str] = []
@@ -181,36 +226,16 @@ class Match:
         self._stop.set()
         self._pool.abort_all()
 
+    @property
+    def stopping(self) -> bool:
+        """True once the match was asked to stop (SPRT verdict, Ctrl-C or :meth:`stop`)."""
+        return self._stop.is_set()
+
     def _play(self, task: GameTask) -> GameRecord | None:
         """Worker body: fetch the players and play one game."""
-        if self._stop.is_set():
-            return None
-        players: list[Player] = []
-        for side, index in (("White", task.white), ("Black", task.black)):
-            try:
-                players.append(self._pool.get(index))
-            except PlayerError as exc:
-                record = GameRecord(self.names[task.white], self.names[task.black], task.opening)
-                record.result = "0-1" if side == "White" else "1-0"
-                record.termination = "abandoned"
-                record.reason = f"{side} ({self.names[index]}) failed to start: {exc.detail}"
-                record.final_fen = task.opening.board().fen()
-                return self._stamp(record, task)
-        record = play_game(
-            players[0], players[1], task.opening, self.game_settings, self._stop, task.seed
-        )
-        return self._stamp(record, task)
+        return play_task(self._pool.get, self.names, task, self.game_settings, self._stop)
 
-    @staticmethod
-    def _stamp(record: GameRecord, task: GameTask) -> GameRecord:
-        """Copy the schedule's facts onto the record."""
-        record.round = task.round
-        record.pairing = task.pairing
-        record.white_index = task.white
-        record.black_index = task.black
-        return record
-
-    def _collect(self, record: GameRecord) -> None:
+    def collect(self, record: GameRecord) -> None:
         """Count a finished game, run the SPRT and notify the caller."""
         if not record.finished or self._stop.is_set():
             return
@@ -232,6 +257,10 @@ class Match:
 
     def run(self) -> MatchResult:
         """Play the games; Ctrl-C stops cleanly and returns what finished."""
+        if self.settings.cluster is not None:
+            from plies.arena.remote import run_on_cluster
+
+            return run_on_cluster(self)
         workers = max(1, self.settings.concurrency)
         executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena")
         pending: set[Future[GameRecord | None]] = set()
@@ -243,7 +272,7 @@ class Match:
                     record = fut.result()
                     if record is not None:
                         with self._lock:
-                            self._collect(record)
+                            self.collect(record)
                 if self._stop.is_set():
                     break
         except KeyboardInterrupt:

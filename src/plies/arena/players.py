@@ -311,6 +311,9 @@ class UciPlayer(Player):
         engine = self.engine
         if engine is None:
             return
+        if engine.protocol.loop.is_closed():  # the process died since the last game
+            self._kill()
+            raise PlayerError("start", f"{self.name} is gone (its process ended)")
         coro = asyncio.wait_for(engine.protocol.ping(), READY_TIMEOUT_S)
         try:
             asyncio.run_coroutine_threadsafe(coro, engine.protocol.loop).result()

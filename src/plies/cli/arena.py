@@ -23,6 +23,13 @@ players:
 examples:
   plies arena random capture minimax --games 20 --depth 2
   plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
+  plies arena uci:./new uci:./old --tc 10+0.1 --games 5000 --sprt 0 5 --cluster ray://head:10001
+cluster (pip install 'plies[cluster]'):
+  --cluster auto starts a private Ray instance on this machine's cores; an address joins an
+  existing Ray cluster (every node needs plies and the engines at the same paths).  Each worker
+  keeps its engines running between games; games are written and counted by game number; a
+  game lost with a worker or an engine process is replayed.  --concurrency sets the number of
+  workers (default: one per CPU of the cluster).
 """
 
 
@@ -44,8 +51,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move")
     limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move")
     limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move (ms)")
-    p.add_argument("--concurrency", type=int, default=1, metavar="K",
-                   help="games played at once (threads; default 1)")
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help="games played at once (threads; default 1; with --cluster: workers, "
+                        "default one per cluster CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
+                        "e.g. ray://HOST:10001 (see below)")
     book = p.add_mutually_exclusive_group()
     book.add_argument("--openings", metavar="FILE",
                       help="opening book: .epd positions or .pgn lines")
@@ -91,7 +102,7 @@ def _check(args: argparse.Namespace) -> None:
     if len(args.players) < 2:
         raise CliError("a match needs at least two players")
     for name, value in (("--games", args.games), ("--concurrency", args.concurrency)):
-        if value < 1:
+        if value is not None and value < 1:
             raise CliError(f"{name} must be at least 1")
     for name, value in (("--depth", args.depth), ("--nodes", args.nodes),
                         ("--movetime", args.movetime), ("--random-openings", args.random_openings),
@@ -106,6 +117,8 @@ def _check(args: argparse.Namespace) -> None:
     for name in ("sprt_alpha", "sprt_beta"):
         if not 0 < getattr(args, name) < 0.5:
             raise CliError(f"--{name.replace('_', '-')} must be between 0 and 0.5")
+    if args.cluster is not None and not args.cluster.strip():
+        raise CliError("--cluster needs 'auto' or a Ray address")
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
 
@@ -186,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plies.arena.cluster import ClusterError
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.report import (
@@ -232,12 +246,14 @@ def run(args: argparse.Namespace) -> int:
         specs,
         MatchSettings(
             games=args.games,
-            concurrency=args.concurrency,
+            concurrency=args.concurrency or 1,
             seed=args.seed,
             gauntlet=args.gauntlet,
             sprt=(args.sprt[0], args.sprt[1]) if args.sprt else None,
             sprt_alpha=args.sprt_alpha,
             sprt_beta=args.sprt_beta,
+            cluster=args.cluster,
+            cluster_slots=args.concurrency or 0,
         ),
         settings,
         openings,
@@ -247,6 +263,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress:
             result = match.run()
+    except ClusterError as exc:
+        raise CliError(str(exc)) from None
     finally:
         if writer is not None:
             writer.close()
@@ -259,6 +277,12 @@ def run(args: argparse.Namespace) -> int:
     if args.sprt:
         out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta))
     summary = f"{result.played} of {result.scheduled} games played"
+    if args.cluster is not None:
+        err.print(f"cluster: {len(result.workers)} workers ({_hosts(result.workers)})",
+                  markup=False, highlight=False)
+        summary += f"; {result.replays} replayed after a lost worker or engine"
+        if result.given_up:
+            summary += f"; {result.given_up} given up"
     if args.pgn:
         summary += f"; PGN written to {args.pgn}"
     out.print(summary)
@@ -276,3 +300,11 @@ def _running_score(res: MatchResult) -> str:
         return f"{res.played} finished"
     return f"{res.names[a]} {s.points:g} - {s.games - s.points:g} {res.names[b]}"
 
+
+def _hosts(workers: list[str]) -> str:
+    """``host xN`` per host, from the workers' descriptions."""
+    counts: dict[str, int] = {}
+    for text in workers:
+        host = text.split(" ", 1)[0]
+        counts[host] = counts.get(host, 0) + 1
+    return ", ".join(f"{h} x{n}" for h, n in counts.items()) or "none started"

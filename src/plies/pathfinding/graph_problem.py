@@ -70,6 +70,16 @@ class GraphProblem(Problem[Hashable, Hashable]):
         gp = self._goal_pos
         return self.heuristic_scale * self._h(abs(p[0] - gp[0]), abs(p[1] - gp[1]))
 
+    def start_heuristic(self, state: Hashable) -> float:
+        """Scaled coordinate distance from the start (0 without coordinates)."""
+        start = self.graph.pos(self.initial)
+        if self.heuristic_scale == 0.0 or start is None:
+            return 0.0
+        p = self.graph.pos(state)
+        if p is None:
+            return 0.0
+        return self.heuristic_scale * self._h(abs(p[0] - start[0]), abs(p[1] - start[1]))
+
     def successors(self, state: Hashable) -> Iterable[tuple[Hashable, Hashable, float]]:
         """Out-edges as ``(target, target, weight)``."""
         return [(v, v, w) for v, w in self.graph.successors(state).items()]

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from plies.pathfinding.errors import InvalidCellError, PathfindingError
+
+if TYPE_CHECKING:
+    from plies.pathfinding.compiled.searcher import GridSearcher
 
 Cell = tuple[int, int]
 
@@ -76,7 +79,7 @@ class Grid:
             self._weights = ws
         self._padded: tuple[bytearray, list[float]] | None = None
         self._move_masks: tuple[bytes, list[tuple[tuple[int, float], ...]]] | None = None
-        self._split_moves: list[tuple[tuple[int, ...], tuple[int, ...]]] | None = None
+        self._searcher: GridSearcher | None = None
 
     # -- construction helpers -------------------------------------------------
 
@@ -296,22 +299,13 @@ class Grid:
             self._move_masks = (mask.tobytes(), table)
         return self._move_masks
 
-    def split_moves(self) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Per move mask, the index offsets of its straight moves and of its diagonal moves.
+    def searcher(self) -> GridSearcher:
+        """The compiled searches on this grid (made once, then reused; not thread-safe)."""
+        if self._searcher is None:
+            from plies.pathfinding.compiled.searcher import GridSearcher
 
-        Lets a kernel add the step cost once per expansion instead of once per
-        neighbour.  Cached.
-        """
-        if self._split_moves is None:
-            _, table = self.move_masks()
-            self._split_moves = [
-                (
-                    tuple(off for off, cost in moves if cost == 1.0),
-                    tuple(off for off, cost in moves if cost != 1.0),
-                )
-                for moves in table
-            ]
-        return self._split_moves
+            self._searcher = GridSearcher(self)
+        return self._searcher
 
     def to_padded(self, cell: Cell) -> int:
         """Index of ``cell`` in the padded layout."""

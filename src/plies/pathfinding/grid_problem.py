@@ -70,6 +70,12 @@ class GridProblem(Problem[Cell, Cell]):
         dy = abs(state[1] - self.goal[1])
         return self.heuristic_scale * self._h(dx, dy)
 
+    def start_heuristic(self, state: Cell) -> float:
+        """The chosen distance estimate from the start to ``state``."""
+        dx = abs(state[0] - self.initial[0])
+        dy = abs(state[1] - self.initial[1])
+        return self.heuristic_scale * self._h(dx, dy)
+
     def successors(self, state: Cell) -> Iterable[tuple[Cell, Cell, float]]:
         """Legal moves, the cells they reach and their costs (from the grid's move table)."""
         x, y = state

@@ -50,6 +50,10 @@ class Problem(ABC, Generic[S, A]):
         """Return an estimate of the cost from ``state`` to the goal (0 = no knowledge)."""
         return 0.0
 
+    def start_heuristic(self, state: S) -> float:
+        """Return an estimate of the cost from the start to ``state`` (for bidirectional A*)."""
+        return 0.0
+
     def successors(self, state: S) -> Iterable[tuple[A, S, float]]:
         """Yield ``(action, next_state, step_cost)`` for every action in ``state``."""
         for action in self.actions(state):

@@ -14,11 +14,17 @@ from typing import Any, TypeVar
 from plies.pathfinding.problem import Node, Problem
 from plies.pathfinding.result import SearchResult
 
+from .engine import run_compiled, use_compiled
+
 S = TypeVar("S", bound=Hashable)
 
 
-def breadth_first_search(problem: Problem[S, Any], record: bool = True) -> SearchResult[S]:
-    """Find a path with the fewest moves."""
+def breadth_first_search(
+    problem: Problem[S, Any], record: bool = True, engine: str = "auto"
+) -> SearchResult[S]:
+    """Find a path with the fewest moves (grids run compiled unless ``engine`` is "python")."""
+    if use_compiled(problem, engine):
+        return run_compiled("bfs", problem, record)  # type: ignore[arg-type, return-value]
     root: Node[S, Any] = Node(problem.initial)
     if problem.goal_test(root.state):
         return SearchResult("bfs", [root.state], 0.0, 0, 1, [], [root.state])

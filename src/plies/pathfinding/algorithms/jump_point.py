@@ -29,6 +29,7 @@ from plies.pathfinding.heuristics import SQRT2_MINUS_2
 from plies.pathfinding.result import SearchResult
 
 from .best_first import REOPEN_EPSILON
+from .engine import run_compiled, use_compiled
 
 NAME = "jps"
 
@@ -38,11 +39,18 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def jump_point_search(problem: GridProblem, record: bool = True) -> SearchResult[Cell]:
-    """Find a cheapest path on an 8-connected unweighted grid by jump point search."""
+def jump_point_search(
+    problem: GridProblem, record: bool = True, engine: str = "auto"
+) -> SearchResult[Cell]:
+    """Find a cheapest path on an 8-connected unweighted grid by jump point search.
+
+    Runs the compiled kernel unless ``engine`` is "python".
+    """
     grid = problem.grid
     if not grid.diagonal or grid.weighted:
         raise PathfindingError("jump point search needs an 8-connected grid without cell weights")
+    if use_compiled(problem, engine):
+        return run_compiled(NAME, problem, record)
     free, _ = grid.padded()
     pw = grid.padded_width
     start = grid.to_padded(problem.initial)

@@ -16,6 +16,7 @@ from .astar import astar_search
 from .bidirectional import bidirectional_search
 from .breadth_first import breadth_first_search
 from .depth_first import depth_first_search
+from .engine import check_engine
 from .greedy import greedy_best_first_search
 from .iterative_deepening import iterative_deepening_search
 from .jump_point import jump_point_search
@@ -24,7 +25,7 @@ from .uniform_cost import uniform_cost_search
 #: Default cap on iterative deepening's total expansions, so "all" stays bounded.
 IDDFS_BUDGET = 500_000
 
-Runner = Callable[[Problem[Any, Any], bool], SearchResult[Any]]
+Runner = Callable[[Problem[Any, Any], bool, str], SearchResult[Any]]
 
 
 @dataclass(frozen=True)
@@ -40,33 +41,46 @@ class Algorithm:
     run: Runner
 
 
-def _jps(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
+def _jps(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[Any]:
     """Jump point search, for grid problems only."""
     if not isinstance(problem, GridProblem):
         raise PathfindingError("jump point search works on grids only")
-    return jump_point_search(problem, record)
+    return jump_point_search(problem, record, engine)
 
 
-def _bidir(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
+def _bidir(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[Any]:
     """Bidirectional uniform-cost search."""
-    return bidirectional_search(problem, record)
+    return bidirectional_search(problem, record, False, engine)
 
 
-def _iddfs(problem: Problem[Any, Any], record: bool) -> SearchResult[Any]:
-    """Iterative deepening with the default expansion budget."""
+def _bidir_astar(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[Any]:
+    """Bidirectional A* with balanced potentials."""
+    return bidirectional_search(problem, record, True, engine)
+
+
+def _iddfs(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[Any]:
+    """Iterative deepening with the default expansion budget (Python only)."""
+    check_engine(engine)
     return iterative_deepening_search(problem, max_expansions=IDDFS_BUDGET, record=record)
+
+
+def _dfs(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[Any]:
+    """Depth-first search (Python only)."""
+    check_engine(engine)
+    return depth_first_search(problem, record)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
-        Algorithm("dfs", "depth-first", "", lambda p, r: depth_first_search(p, r)),
-        Algorithm("bfs", "breadth-first", "steps", lambda p, r: breadth_first_search(p, r)),
+        Algorithm("dfs", "depth-first", "", _dfs),
+        Algorithm("bfs", "breadth-first", "steps", breadth_first_search),
         Algorithm("iddfs", "iterative deepening", "steps", _iddfs),
-        Algorithm("ucs", "uniform cost", "cost", lambda p, r: uniform_cost_search(p, r)),
-        Algorithm("greedy", "greedy best-first", "", lambda p, r: greedy_best_first_search(p, r)),
-        Algorithm("astar", "A*", "cost", lambda p, r: astar_search(p, r)),
+        Algorithm("ucs", "uniform cost", "cost", uniform_cost_search),
+        Algorithm("greedy", "greedy best-first", "", greedy_best_first_search),
+        Algorithm("astar", "A*", "cost", astar_search),
         Algorithm("bidirectional", "bidirectional", "cost", _bidir),
+        Algorithm("bidir-astar", "bidirectional A*", "cost", _bidir_astar),
         Algorithm("jps", "jump point search", "cost", _jps),
     )
 }
@@ -76,6 +90,8 @@ ALIASES = {
     "a*": "astar",
     "a-star": "astar",
     "bidir": "bidirectional",
+    "bidirectional-astar": "bidir-astar",
+    "bidir-a*": "bidir-astar",
     "ids": "iddfs",
     "best-first": "greedy",
 }
@@ -113,7 +129,7 @@ def unsupported(algorithm: Algorithm, problem: Problem[Any, Any]) -> str | None:
 def guarantees_optimal_cost(algorithm: Algorithm, problem: Problem[Any, Any]) -> bool:
     """True when ``algorithm`` must return a cheapest path on ``problem``."""
     if algorithm.optimal == "cost":
-        if algorithm.name == "astar" and isinstance(problem, GridProblem):
+        if algorithm.name in ("astar", "bidir-astar") and isinstance(problem, GridProblem):
             return problem.heuristic_admissible
         return True
     if algorithm.optimal == "steps" and isinstance(problem, GridProblem):
@@ -122,14 +138,21 @@ def guarantees_optimal_cost(algorithm: Algorithm, problem: Problem[Any, Any]) ->
 
 
 def run_algorithm(
-    algorithm: Algorithm | str, problem: Problem[Any, Any], record: bool = True
+    algorithm: Algorithm | str,
+    problem: Problem[Any, Any],
+    record: bool = True,
+    engine: str = "auto",
 ) -> SearchResult[Any]:
-    """Run ``algorithm`` on ``problem`` and return its result with ``time_s`` filled in."""
+    """Run ``algorithm`` on ``problem`` and return its result with ``time_s`` filled in.
+
+    ``engine`` picks the compiled grid kernels or the readable Python (see ``engine.py``);
+    DFS and iterative deepening exist in Python only and ignore it.
+    """
     alg = get_algorithm(algorithm) if isinstance(algorithm, str) else algorithm
     reason = unsupported(alg, problem)
     if reason is not None:
         raise PathfindingError(f"{alg.name}: {reason}")
     t0 = time.perf_counter()
-    result = alg.run(problem, record)
+    result = alg.run(problem, record, engine)
     result.time_s = time.perf_counter() - t0
     return result

@@ -1,0 +1,195 @@
+"""``plies datagen``: training positions from seeded self-play, resumable, written as lines."""
+
+from __future__ import annotations
+
+import argparse
+
+from plies.cli.common import CliError
+
+_EPILOG = """\
+output lines (see plies.datagen for the full format):
+  FEN | result            result 1.0 / 0.5 / 0.0 from White's side
+  FEN | score | result    with --scores: the mover's search score, White's side, centipawns
+examples:
+  plies datagen out.txt --games 1000 --nodes 5000 --seed 1
+  plies datagen out.txt --games 2000 --nodes 5000 --seed 1      (continues the run above)
+  plies datagen sf.txt --player uci:/usr/games/stockfish --depth 6 --scores
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``datagen`` subcommand."""
+    p = subparsers.add_parser(
+        "datagen",
+        help="training positions (FEN | result) from seeded self-play games; resumable",
+        description=(
+            "Play seeded self-play games at a fixed node or depth budget and write their quiet "
+            "positions with the game result. Re-running the same command continues where it "
+            "stopped (Ctrl-C keeps every finished game); the same seed gives the same file."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "output", metavar="OUT", help="file to write (OUT.progress.json records progress)"
+    )
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="games in the file when done (default 100)",
+    )
+    p.add_argument(
+        "--player",
+        default="engine",
+        metavar="PLAYER",
+        help="arena player spec, e.g. engine or uci:COMMAND (default engine)",
+    )
+    p.add_argument(
+        "--opponent",
+        default="",
+        metavar="PLAYER",
+        help="a second player (default: the player against itself)",
+    )
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--nodes", type=int, default=2000, metavar="N", help="nodes per move (default 2000)"
+    )
+    budget.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (default 0)")
+    p.add_argument(
+        "--random-plies",
+        type=int,
+        default=8,
+        metavar="N",
+        help="random opening plies per game, for variety (default 8)",
+    )
+    p.add_argument(
+        "--skip-plies",
+        type=int,
+        default=16,
+        metavar="N",
+        help="write no position before ply N of a game (default 16)",
+    )
+    p.add_argument("--scores", action="store_true", help="write the search score as well")
+    p.add_argument(
+        "--max-moves",
+        type=int,
+        default=200,
+        metavar="N",
+        help="a game still running at move N is a draw (default 200)",
+    )
+    p.add_argument(
+        "--resign-score",
+        type=int,
+        default=1000,
+        metavar="CP",
+        help="a side scoring <= -CP for --resign-moves moves loses (default 1000)",
+    )
+    p.add_argument(
+        "--resign-moves",
+        type=int,
+        default=4,
+        metavar="N",
+        help="0 switches resigning off (default 4)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
+    p.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Reject impossible option values with one clear line."""
+    for name in ("games", "nodes", "depth", "max_moves"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("random_plies", "skip_plies", "resign_moves", "resign_score"):
+        if getattr(args, name) < 0:
+            raise CliError(f"--{name.replace('_', '-')} must not be negative")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the missing games, appending each one's positions; 130 if interrupted."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.arena.players import Player, PlayerError, parse_player
+    from plies.datagen import DatagenFile, DatagenFileError, DatagenSettings, play_datagen_game
+    from plies.datagen.positions import position_lines
+
+    _check(args)
+    settings = DatagenSettings(
+        player=args.player,
+        opponent=args.opponent,
+        nodes=None if args.depth is not None else args.nodes,
+        depth=args.depth,
+        seed=args.seed,
+        random_plies=args.random_plies,
+        skip_plies=args.skip_plies,
+        scores=args.scores,
+        max_moves=args.max_moves,
+        resign_score=args.resign_score,
+        resign_moves=args.resign_moves,
+    )
+    specs = []
+    for text in (args.player, args.opponent or args.player):
+        try:
+            specs.append(parse_player(text))
+        except ValueError as exc:
+            raise CliError(f"player {text!r}: {exc}") from None
+    try:
+        out = DatagenFile(args.output, settings.as_dict())
+    except DatagenFileError as exc:
+        raise CliError(str(exc)) from None
+    err = Console(stderr=True)
+    players: list[Player] = []
+    start = out.games
+    try:
+        if out.games >= args.games:
+            if not args.quiet:
+                err.print(
+                    f"{args.output} already holds {out.games} games ({out.positions} positions)"
+                )
+            return 0
+        try:
+            players.append(specs[0].create())
+            players.append(specs[1].create() if args.opponent else players[0])
+        except (PlayerError, ValueError) as exc:
+            detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
+            raise CliError(f"player could not start: {detail}") from None
+        progress = Progress(
+            TextColumn("[bold]datagen"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[positions]} positions"),
+            TimeElapsedColumn(),
+            console=err,
+            disable=args.quiet or not err.is_terminal,
+        )
+        task = progress.add_task(
+            "games", total=args.games, completed=out.games, positions=out.positions
+        )
+        with progress:
+            while out.games < args.games:
+                record = play_datagen_game(settings, out.games + 1, players[0], players[1])
+                out.commit(position_lines(record, settings.skip_plies, settings.scores))
+                progress.update(task, completed=out.games, positions=out.positions)
+    except KeyboardInterrupt:
+        if not args.quiet:
+            err.print(
+                f"interrupted: {out.games} games ({out.positions} positions) kept in "
+                f"{args.output}; run the same command to continue"
+            )
+        return 130
+    finally:
+        for player in {id(p): p for p in players}.values():
+            player.abort()
+            player.close()
+        out.close()
+    if not args.quiet:
+        err.print(
+            f"{out.games - start} games played; {args.output} holds {out.games} games, "
+            f"{out.positions} positions"
+        )
+    return 0

@@ -1,0 +1,95 @@
+"""``plies mind``: the seed's mind protocol on stdin/stdout, one FEN in, one action out."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from plies.cli.common import CliError
+
+_DESCRIPTION = """\
+Answer chess positions as a "mind": read one FEN per line on standard input and
+write one action per line, "from,to" with squares numbered 0-63 (a1=0, b1=1, ...,
+h8=63), flushed at once so that a program can talk to it line by line.
+
+"0,0" forfeits: the answer to a line that is not a readable FEN (blank lines and
+junk included) and to a position without a legal move (checkmate, stalemate).
+The process then simply goes on with the next line.  A promotion is answered
+with its two squares only; the receiver plays a queen (an agent's preferred
+under-promotion is reported with --verbose but cannot be expressed).
+"""
+
+_EPILOG = """\
+examples:
+  echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" | plies mind --agent random
+  plies mind --agent alphabeta:depth=3 < positions.fen
+  plies mind --agent engine --movetime 200
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``mind`` subcommand."""
+    p = subparsers.add_parser(
+        "mind",
+        help="answer FENs on stdin with 'from,to' actions (the seed's mind protocol)",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--agent",
+        metavar="NAME",
+        default="engine",
+        help="random, capture, minimax[:depth=N], alphabeta[:depth=N], "
+        "engine[:depth=N,nodes=N,movetime=MS,hash=MB] (default engine)",
+    )
+    p.add_argument("--depth", type=int, metavar="N", help="search depth per position")
+    p.add_argument("--nodes", type=int, metavar="N", help="node limit per position")
+    p.add_argument("--movetime", type=int, metavar="MS", help="thinking time per position")
+    p.add_argument("--seed", type=int, metavar="S", help="seed for the agent's random choices")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="on stderr: the move chosen (with its promotion piece) and why a line was forfeited",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Answer every line of standard input until it ends."""
+    from plies.agents.base import Budget
+    from plies.agents.mind import Mind
+    from plies.agents.registry import agent_from_spec
+
+    for flag, value in (("--depth", args.depth), ("--nodes", args.nodes),
+                        ("--movetime", args.movetime)):
+        if value is not None and value < 1:
+            raise CliError(f"{flag} must be at least 1, not {value}")
+    try:
+        agent = agent_from_spec(args.agent, seed=args.seed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    limited = any(v is not None for v in (args.depth, args.nodes, args.movetime))
+    budget = Budget(depth=args.depth, nodes=args.nodes, movetime_ms=args.movetime) if limited \
+        else None
+    verbose = args.verbose
+    mind = Mind(agent, budget)
+    if verbose:
+        mind.on_move = lambda move: print(f"move {move.uci()}", file=sys.stderr, flush=True)
+    # Compile now, so that the first position gets an answer as quickly as the rest.
+    agent.warm_up()
+    number = 0
+    try:
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
+            number += 1
+            action = mind(line)
+            sys.stdout.write(action + "\n")
+            sys.stdout.flush()
+            if verbose and mind.last_error is not None:
+                print(f"line {number}: {mind.last_error}", file=sys.stderr, flush=True)
+    finally:
+        agent.close()
+    return 0

@@ -1,0 +1,392 @@
+"""``plies sprt``: new build against old build (git revisions or option sets), gated by an SPRT."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.arena.builds import Build
+    from plies.arena.game import GameSettings
+    from plies.arena.openings import Opening
+    from plies.arena.pentanomial import Pentanomial
+
+_EPILOG = """\
+builds: --new / --base take a git revision (checked out into a temporary worktree and run
+as `python -m plies uci`); left out, a side is the plies that runs this command. Two option
+sets of one build: --base-options / --new-options (UCI options, Name=value,...).
+bounds: --elo0/--elo1 in normalized Elo (fishtest's default model) or, with --model
+logistic, in plain (logistic) Elo; the LLR is fishtest's pentanomial GSPRT.
+examples:
+  plies sprt --base main --new HEAD --tc 10+0.1
+  plies sprt --base HEAD~1 --elo0 0 --elo1 5 --log benchmarks/sprt-log.md --change "LMR tweak"
+  plies sprt --base-options Hash=1 --new-options Hash=64 --nodes 20000 --games 200
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``sprt`` subcommand."""
+    p = subparsers.add_parser(
+        "sprt",
+        help="new build vs old build (git revisions or option sets): paired games, "
+        "pentanomial SPRT",
+        description=(
+            "Play a new build of plies against a base build with paired openings until the "
+            "pentanomial SPRT accepts H1 (new gains at least ELO1) or H0 (at most ELO0), or "
+            "the game cap is reached; print the pair counts, Elo and LLR."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--new", metavar="REF", help="git revision of the new build (default: this one)")
+    p.add_argument("--base", metavar="REF", help="git revision of the base build (default: this)")
+    p.add_argument("--new-options", default="", metavar="OPTS", help="UCI options Name=v,...")
+    p.add_argument("--base-options", default="", metavar="OPTS", help="UCI options Name=v,...")
+    p.add_argument("--repo", metavar="DIR", help="git repository of the revisions (default: cwd)")
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--tc", default="10+0.1", metavar="TC", help="time control (default 10+0.1)")
+    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move instead")
+    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
+    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move instead")
+    p.add_argument("--elo0", type=float, default=0.0, help="H0 bound (default 0)")
+    p.add_argument("--elo1", type=float, default=5.0, help="H1 bound (default 5)")
+    p.add_argument("--model", choices=("normalized", "logistic"), default="normalized",
+                   help="Elo scale of the bounds (default normalized, as fishtest)")
+    p.add_argument("--alpha", type=float, default=0.05, help="default 0.05")
+    p.add_argument("--beta", type=float, default=0.05, help="default 0.05")
+    p.add_argument("--games", type=int, default=2000, metavar="N",
+                   help="stop without a verdict after N games (default 2000)")
+    p.add_argument("--concurrency", type=int, default=1, metavar="K", help="games at once")
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", metavar="FILE", help="opening book: .epd or .pgn")
+    book.add_argument("--book", metavar="FILE.bin", help="Polyglot book (weighted lines)")
+    p.add_argument("--random-openings", type=int, default=8, metavar="PLIES",
+                   help="without a book: PLIES random moves per pair (default 8)")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
+    p.add_argument("--max-moves", type=int, default=0, metavar="N",
+                   help="draw after N moves (default: never)")
+    p.add_argument("--time-margin", type=int, default=50, metavar="MS",
+                   help="lag forgiven before a time forfeit (default 50)")
+    p.add_argument("--pgn", metavar="OUT", help="write the games to this PGN file")
+    p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
+    p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
+    p.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Reject impossible option values with one clear line."""
+    if args.games < 2 or args.concurrency < 1:
+        raise CliError("--games must be at least 2 and --concurrency at least 1")
+    for name in ("nodes", "depth", "movetime", "random_openings"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
+    if not args.elo0 < args.elo1:
+        raise CliError("--elo0 must be below --elo1")
+    if not (0 < args.alpha < 0.5 and 0 < args.beta < 0.5):
+        raise CliError("--alpha and --beta must be between 0 and 0.5")
+    same_build = (args.new or None) == (args.base or None)
+    if same_build and args.new_options == args.base_options:
+        raise CliError("the builds are the same: give --base/--new revisions or different options")
+    if args.log and not args.change:
+        raise CliError("--log needs --change TEXT saying what was tested")
+
+
+def _game_settings(args: argparse.Namespace) -> GameSettings:
+    """Fixed nodes/depth/time, else the time control."""
+    from plies.arena.clock import TimeControl
+    from plies.arena.game import GameSettings
+
+    fixed = args.nodes is not None or args.depth is not None or args.movetime is not None
+    tc = None
+    if not fixed:
+        try:
+            tc = TimeControl.parse(args.tc)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    from plies.arena.game import Adjudication
+
+    return GameSettings(
+        tc=tc,
+        depth=args.depth,
+        nodes=args.nodes,
+        movetime_ms=args.movetime,
+        time_margin_ms=args.time_margin,
+        adjudication=Adjudication(max_moves=args.max_moves),
+    )
+
+
+def _openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
+    """One opening per game pair."""
+    from plies.arena.openings import (
+        OpeningError,
+        book_openings,
+        load_openings,
+        opening_schedule,
+    )
+
+    try:
+        if args.book:
+            return book_openings(args.book, 8, pairs, args.seed)
+        book = load_openings(args.openings) if args.openings else None
+    except OpeningError as exc:
+        raise CliError(str(exc)) from None
+    return opening_schedule(pairs, book, args.random_openings, args.seed)
+
+
+def _build(name: str, src: Path, options: str, revision: str) -> Build:
+    """A build with its options parsed."""
+    from plies.agents.registry import parse_options
+    from plies.arena.builds import Build
+
+    try:
+        opts = parse_options(options)
+    except ValueError as exc:
+        raise CliError(f"--{name}-options: {exc}") from None
+    label = name if not revision else f"{name}@{revision[:8]}"
+    return Build(label, src, tuple(opts.items()), revision)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check out and warm the builds, play until the SPRT decides, report (and log)."""
+    from plies.arena.builds import CURRENT_SRC, BuildError, checkout, repository_root
+
+    _check(args)
+    settings = _game_settings(args)
+    games = args.games + args.games % 2
+    openings = _openings(args, games // 2)
+    with contextlib.ExitStack() as stack:
+        sides: dict[str, Build] = {}
+        try:
+            repo = repository_root(Path(args.repo or ".")) if (args.new or args.base) else None
+            for name in ("new", "base"):
+                ref = getattr(args, name)
+                src, commit = CURRENT_SRC, ""
+                if ref:
+                    assert repo is not None
+                    src, commit = stack.enter_context(checkout(repo, ref))
+                sides[name] = _build(name, src, getattr(args, f"{name}_options"), commit)
+        except BuildError as exc:
+            raise CliError(str(exc)) from None
+        return _play(args, sides["new"], sides["base"], settings, openings, games)
+    return 0  # pragma: no cover  (mypy: ExitStack may swallow exceptions)
+
+
+def _play(
+    args: argparse.Namespace,
+    new: Build,
+    base: Build,
+    settings: GameSettings,
+    openings: list[Opening],
+    games: int,
+) -> int:
+    """Warm both builds, run the match with the pentanomial SPRT and print the report."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.arena.builds import BuildError, warm_up
+    from plies.arena.game import GameRecord
+    from plies.arena.match import Match, MatchResult, MatchSettings
+    from plies.arena.pairs import pentanomial
+    from plies.arena.pentanomial import sprt_llr
+    from plies.arena.pgn import PgnWriter, to_pgn
+    from plies.arena.players import PlayerError
+    from plies.arena.report import game_line
+    from plies.arena.stats import sprt_bounds, sprt_verdict
+
+    out = Console()
+    err = Console(stderr=True)
+    for src in dict.fromkeys((new.src, base.src)):
+        status = err.status(f"compiling the engine in {src} ...") if err.is_terminal else None
+        with status or contextlib.nullcontext():
+            try:
+                warm_up(src)
+            except BuildError as exc:
+                raise CliError(str(exc)) from None
+    for build in (new, base):
+        try:
+            build.spec().create().close()  # a bad option fails here, not as lost games
+        except PlayerError as exc:
+            raise CliError(f"the {build.name} build did not start: {exc.detail}") from None
+    writer = None
+    if args.pgn:
+        try:
+            writer = PgnWriter(args.pgn)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
+    lower, upper = sprt_bounds(args.alpha, args.beta)
+    state: dict[str, object] = {"llr": 0.0, "verdict": None}
+    progress = Progress(
+        TextColumn("[bold]sprt"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
+        console=err, disable=not err.is_terminal,
+    )
+    tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
+
+    def on_game(record: GameRecord, res: MatchResult) -> None:
+        """Write the game, update the pentanomial SPRT and stop at a verdict."""
+        if writer is not None:
+            writer.write(to_pgn(record, event="plies sprt", time_control=tc_tag))
+        if not args.quiet:
+            err.print(game_line(record), markup=False, highlight=False, soft_wrap=True)
+        penta = pentanomial(res.records)
+        llr = sprt_llr(penta, args.elo0, args.elo1, args.model)
+        state["llr"] = llr
+        verdict = sprt_verdict(llr, args.alpha, args.beta)
+        progress.update(task, advance=1, status=f"LLR {llr:.2f} [{lower:.2f}, {upper:.2f}]")
+        if verdict is not None and state["verdict"] is None:
+            state["verdict"] = verdict
+            match.stop()
+
+    match = Match(
+        [new.spec(), base.spec()],
+        MatchSettings(games=games, concurrency=args.concurrency, seed=args.seed),
+        settings,
+        openings,
+        on_game=on_game,
+    )
+    task = progress.add_task("games", total=games, status="")
+    try:
+        with progress:
+            result = match.run()
+    finally:
+        if writer is not None:
+            writer.close()
+    penta = pentanomial(result.records)
+    verdict = state["verdict"]
+    llr = sprt_llr(penta, args.elo0, args.elo1, args.model)
+    lines = report_lines(args, new, base, penta, llr, verdict, result.scores[(0, 1)])
+    for line in lines:
+        out.print(line, markup=False, highlight=False, soft_wrap=True)
+    interrupted = result.interrupted and verdict is None and result.played < games
+    if args.log and interrupted:
+        err.print(f"interrupted: nothing written to {args.log}", markup=False, highlight=False)
+    elif args.log:
+        _log(args, new, base, settings, penta, llr, verdict, result.scores[(0, 1)])
+        out.print(f"logged to {args.log}", markup=False, highlight=False, soft_wrap=True)
+    return 130 if interrupted else 0
+
+
+def _signed(value: float) -> str:
+    """One decimal with a sign, never "-0.0"; infinities as +inf / -inf."""
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value, 1) + 0.0:+.1f}"
+
+
+def _error(value: float) -> str:
+    """An error bar: one decimal, or inf."""
+    return "inf" if math.isinf(value) else f"{value:.1f}"
+
+
+def _fixed(value: float) -> str:
+    """Two decimals, never "-0.00"."""
+    return f"{round(value, 2) + 0.0:.2f}"
+
+
+def _verdict_text(verdict: object) -> str:
+    """Accepted (H1), rejected (H0) or no verdict."""
+    return {"H1": "H1 accepted: new passes", "H0": "H0 accepted: new fails"}.get(
+        str(verdict), "no verdict"
+    )
+
+
+def report_lines(
+    args: argparse.Namespace,
+    new: Build,
+    base: Build,
+    penta: Pentanomial,
+    llr: float,
+    verdict: object,
+    score: object,
+) -> list[str]:
+    """The game-pair report: pair counts, W/D/L, Elo with error, nElo, LLR and verdict."""
+    from plies.arena.pentanomial import normalized_elo, pair_elo_error
+    from plies.arena.stats import Score, sprt_bounds
+
+    assert isinstance(score, Score)
+    lower, upper = sprt_bounds(args.alpha, args.beta)
+    elo, err = pair_elo_error(penta)
+    c = penta.counts
+    return [
+        f"{new.name} vs {base.name}: {score.games} games, {penta.pairs} complete pairs",
+        f"W-D-L (new): {score.wins}-{score.draws}-{score.losses}, score {100 * score.mean:.1f}%",
+        f"pairs scoring 0 / 0.5 / 1 / 1.5 / 2 points: {c[0]} / {c[1]} / {c[2]} / {c[3]} / {c[4]}",
+        f"Elo (pairs) {_signed(elo)} +- {_error(err)} (95%), normalized Elo "
+        f"{_signed(normalized_elo(penta))}",
+        f"SPRT {args.model} [{args.elo0:g}, {args.elo1:g}] alpha={args.alpha:g} "
+        f"beta={args.beta:g}: LLR {_fixed(llr)} [{lower:.2f}, {upper:.2f}] - "
+        f"{_verdict_text(verdict)}",
+    ]
+
+
+def _log(
+    args: argparse.Namespace,
+    new: Build,
+    base: Build,
+    settings: GameSettings,
+    penta: Pentanomial,
+    llr: float,
+    verdict: object,
+    score: object,
+) -> None:
+    """Append the run to the SPRT log."""
+    from plies.arena.pentanomial import pair_elo_error
+    from plies.arena.sprtlog import LogEntry, append_entry
+    from plies.arena.stats import Score, sprt_bounds
+
+    assert isinstance(score, Score)
+    lower, upper = sprt_bounds(args.alpha, args.beta)
+    if settings.tc is not None:
+        control = settings.tc.pgn() + " s"
+    elif settings.nodes is not None:
+        control = f"{settings.nodes} nodes"
+    elif settings.depth is not None:
+        control = f"depth {settings.depth}"
+    else:
+        control = f"{settings.movetime_ms} ms/move"
+    elo, err = pair_elo_error(penta)
+    model = "" if args.model == "normalized" else " logistic"
+    result = {"H1": "accepted (H1)", "H0": "rejected (H0)"}.get(
+        str(verdict), f"no verdict (stopped at {score.games} games)"
+    )
+    entry = LogEntry(
+        date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M"),
+        change=args.change,
+        new=_side_text(new),
+        base=_side_text(base),
+        control=control,
+        bounds=f"[{args.elo0:g}, {args.elo1:g}]{model}" + _error_rates(args),
+        games=score.games,
+        pentanomial=penta.counts,
+        wdl=(score.wins, score.draws, score.losses),
+        elo=f"{_signed(elo)} ± {_error(err)}",
+        llr=f"{_fixed(llr)} [{lower:.2f}, {upper:.2f}]",
+        result=result,
+    )
+    try:
+        append_entry(args.log, entry)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.log}: {exc.strerror or exc}") from None
+
+
+def _error_rates(args: argparse.Namespace) -> str:
+    """Alpha and beta for the log when they are not the default 0.05."""
+    if args.alpha == 0.05 and args.beta == 0.05:
+        return ""
+    return f" alpha={args.alpha:g} beta={args.beta:g}"
+
+
+def _side_text(build: Build) -> str:
+    """A build as the log shows it: revision (or working tree) and options."""
+    where = build.revision[:10] if build.revision else "working tree"
+    if build.options:
+        where += " " + ",".join(f"{k}={v}" for k, v in build.options)
+    return where

@@ -1,0 +1,23 @@
+"""Compiled (numba) grid searches: BFS, Dijkstra, greedy, A*, bidirectional and JPS.
+
+Each kernel follows the readable version in ``plies.pathfinding.algorithms``
+step for step (same order, same tie-breaking, same costs) over the padded
+grid arrays, with a binary heap over arrays and no Python object in the
+loop.  ``GridSearcher`` is the way in: one per grid, one query with
+``run`` or many with ``batch``.
+"""
+
+from __future__ import annotations
+
+from .cachekey import purge_stale_cache
+
+purge_stale_cache()
+
+from .searcher import (  # noqa: E402 - the cache must be checked before numba loads it
+    COMPILED_ALGORITHMS,
+    BatchResult,
+    GridSearcher,
+    optimal_here,
+)
+
+__all__ = ["COMPILED_ALGORITHMS", "BatchResult", "GridSearcher", "optimal_here"]

@@ -1,0 +1,330 @@
+"""Compiled jump point search (8-connected, no corner cutting, unit weights).
+
+The readable ``algorithms.jump_point`` over arrays: the same pruning rules,
+the same jumps, the same open-list order (raw ``g + octile``, newest first
+among equal keys) and the same reopening margin, so both expand the same
+jump points in the same order.  See that module for the rules.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .bucket_queue import (
+    BUCKET_KEY,
+    FREE_ENTRY,
+    HEAD,
+    HEAP_SIZE,
+    LAST,
+    LIFO,
+    NEXT,
+    NODE,
+    OVERFLOW,
+    SLOT,
+    key_slot,
+    queue_clear,
+    queue_pop,
+    queue_push,
+)
+from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED, REOPEN_EPSILON, record
+
+SQRT2 = math.sqrt(2.0)
+
+# The eight directions in the order the readable search tries them from the start.
+_ALL_DX = np.array([1, 0, -1, 0, 1, -1, -1, 1], np.int64)
+_ALL_DY = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+
+
+_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_SHIFT58 = np.uint64(58)
+# Index of the set bit of a one-bit word w, as _BIT_INDEX[(w * _DE_BRUIJN) >> 58].
+_BIT_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+
+
+def stop_lines(free: np.ndarray, pw: int) -> np.ndarray:
+    """Where straight jumps stop, as bit lines: one bit per cell, 64 cells a word.
+
+    A jump moving east along row y stops at x when (x, y) is blocked or has a
+    forced neighbour: a cell above or below that is free at x but blocked at
+    x - 1.  Rows ``0..h-1`` of the result hold those bits for eastward jumps
+    (bit x of row y), rows ``h..2h-1`` for westward ones, then one line per
+    column for southward and for northward jumps (bit y).  Blocked cells
+    stop every jump; the kernel tells them apart from forced neighbours.
+    One spare word per line lets a scan read past the border safely.
+    """
+    f = np.pad(free.reshape(-1, pw).astype(bool), 1)  # a blocked ring: no edge cases
+    inner = f[1:-1, 1:-1]
+    up, down, left, right = f[:-2, 1:-1], f[2:, 1:-1], f[1:-1, :-2], f[1:-1, 2:]
+    up_left, up_right = f[:-2, :-2], f[:-2, 2:]
+    down_left, down_right = f[2:, :-2], f[2:, 2:]
+    east = ~inner | (up & ~up_left) | (down & ~down_left)
+    west = ~inner | (up & ~up_right) | (down & ~down_right)
+    south = ~inner | (left & ~up_left) | (right & ~up_right)
+    north = ~inner | (left & ~down_left) | (right & ~down_right)
+    height = inner.shape[0]
+    words = max(pw, height) // 64 + 2
+    out = np.zeros((2 * height + 2 * pw, words * 8), np.uint8)
+    for first, block in ((0, east), (height, west), (2 * height, south.T),
+                         (2 * height + pw, north.T)):
+        packed = np.packbits(block, axis=1, bitorder="little")
+        out[first : first + block.shape[0], : packed.shape[1]] = packed
+    return out.view("<u8").astype(np.uint64)
+
+
+@njit(cache=True, inline="always")
+def _lowest(w):  # type: ignore[no-untyped-def]
+    """Index of the lowest set bit of a non-zero uint64."""
+    return _BIT_INDEX[((w & (~w + _ONE)) * _DE_BRUIJN) >> _SHIFT58]
+
+
+@njit(cache=True, inline="always")
+def _highest(w):  # type: ignore[no-untyped-def]
+    """Index of the highest set bit of a non-zero uint64."""
+    for s in (1, 2, 4, 8, 16, 32):
+        w |= w >> np.uint64(s)
+    w ^= w >> _ONE
+    return _BIT_INDEX[(w * _DE_BRUIJN) >> _SHIFT58]
+
+
+@njit(cache=True, inline="always")
+def _octile(i, pw, gx, gy):  # type: ignore[no-untyped-def]
+    """Octile distance from padded ``i`` to ``(gx, gy)``, as the readable search sums it."""
+    dx = abs(i % pw - gx)
+    dy = abs(i // pw - gy)
+    return float(dx + dy) + OCTILE_K * float(dx if dx < dy else dy)
+
+
+@njit(cache=True)
+def _sign(v):  # type: ignore[no-untyped-def]
+    """-1, 0 or 1 as ``v`` is negative, zero or positive."""
+    return (v > 0) - (v < 0)
+
+
+@njit(cache=True)
+def jump_point_kernel(  # type: ignore[no-untyped-def]
+    free, lines, pw, start, goal, recording, g, parent, seen, closed, gen,
+    ints, reals, table, state, order,
+):
+    """Search from ``start`` to ``goal``; returns (status, expanded, max_frontier, recorded,
+    order) as ``best_first_kernel`` does.  ``parent`` links jump points."""
+    gx = goal % pw
+    gy = goal // pw
+    height = free.shape[0] // pw
+    g[start] = 0.0
+    parent[start] = -1
+    seen[start] = gen
+    state[LIFO] = 1  # newest first among equal keys, as the readable search
+    queue_push(ints, reals, table, state, _octile(start, pw, gx, gy), start)
+    open_count = 1
+    max_frontier = 1
+    expanded = 0
+    recorded = 0
+    status = NO_PATH
+    dirs_x = np.empty(8, np.int64)
+    dirs_y = np.empty(8, np.int64)
+    while state[HEAP_SIZE] > 0:
+        # FAST PATH (bucket_queue): pop the smallest key's first entry.
+        b = ints[0, SLOT]
+        e = ints[b, HEAD]
+        nxt = ints[e, NEXT]
+        if nxt < 0:
+            c = queue_pop(ints, reals, table, state)
+        else:
+            c = ints[e, NODE]
+            ints[e, NEXT] = state[FREE_ENTRY]
+            state[FREE_ENTRY] = e
+            ints[b, HEAD] = nxt
+        if closed[c] == gen:
+            continue
+        closed[c] = gen
+        open_count -= 1
+        expanded += 1
+        if recording:
+            order = record(order, recorded, c)
+            recorded += 1
+        if c == goal:
+            status = FOUND
+            break
+        gc = g[c]
+        cx = c % pw
+        cy = c // pw
+        # Step 1: the pruned directions, from the direction of travel into c.
+        p = parent[c]
+        count = 0
+        if p < 0:
+            for k in range(8):
+                dirs_x[k] = _ALL_DX[k]
+                dirs_y[k] = _ALL_DY[k]
+            count = 8
+        else:
+            dx = _sign(cx - p % pw)
+            dy = _sign(cy - p // pw)
+            if dx != 0 and dy != 0:
+                dirs_x[0], dirs_y[0] = dx, 0
+                dirs_x[1], dirs_y[1] = 0, dy
+                dirs_x[2], dirs_y[2] = dx, dy
+                count = 3
+            else:
+                dirs_x[0], dirs_y[0] = dx, dy
+                count = 1
+                if dx != 0:
+                    back = c - dx
+                    for sy in (-1, 1):
+                        if free[c + sy * pw] and not free[back + sy * pw]:
+                            dirs_x[count], dirs_y[count] = 0, sy
+                            dirs_x[count + 1], dirs_y[count + 1] = dx, sy
+                            count += 2
+                else:
+                    back = c - dy * pw
+                    for sx in (-1, 1):
+                        if free[c + sx] and not free[back + sx]:
+                            dirs_x[count], dirs_y[count] = sx, 0
+                            dirs_x[count + 1], dirs_y[count + 1] = sx, dy
+                            count += 2
+        # Step 2: jump in each direction and relax the jump point found.
+        for k in range(count):
+            dx = dirs_x[k]
+            dy = dirs_y[k]
+            # The jumps of the readable version, 64 cells at a time (``stop_lines``),
+            # written out: a call that takes arrays would cost atomic reference counts.
+            n = -1
+            diagonal = dx != 0 and dy != 0
+            cur = c
+            curx = cx
+            cury = cy
+            while True:
+                probes = 1
+                if diagonal:
+                    # A diagonal step needs both orthogonal neighbours free.
+                    nn = cur + dx + dy * pw
+                    if not (free[nn] and free[cur + dx] and free[cur + dy * pw]):
+                        break
+                    cur = nn
+                    curx += dx
+                    cury += dy
+                    if cur == goal:
+                        n = cur
+                        break
+                    probes = 2
+                hit = -1
+                for probe in range(probes):
+                    # A straight probe: along the row (dx) or the column (dy) of cur.
+                    horizontal = (diagonal and probe == 0) or (not diagonal and dx != 0)
+                    if horizontal:
+                        line = cury if dx > 0 else height + cury
+                        pos = curx
+                        step = dx
+                        goal_pos = gx if gy == cury else -1
+                    else:
+                        line = 2 * height + curx if dy > 0 else 2 * height + pw + curx
+                        pos = cury
+                        step = dy
+                        goal_pos = gy if gx == curx else -1
+                    # Scan 64 cells a word for the first stop past pos.
+                    k = pos >> 6
+                    bit = np.uint64(pos & 63)
+                    if step > 0:
+                        w = lines[line, k] & (_ALL_ONES << bit) & ~(_ONE << bit)
+                        while w == _ZERO:
+                            k += 1
+                            w = lines[line, k]
+                        t = (k << 6) + _lowest(w)
+                    else:
+                        w = lines[line, k] & ((_ONE << bit) - _ONE)
+                        while w == _ZERO:
+                            k -= 1
+                            w = lines[line, k]
+                        t = (k << 6) + _highest(w)
+                    if goal_pos >= 0 and ((step > 0 and pos < goal_pos <= t)
+                                          or (step < 0 and t <= goal_pos < pos)):
+                        t = goal_pos
+                    cell = cury * pw + t if horizontal else t * pw + curx
+                    if t != goal_pos and not free[cell]:
+                        continue
+                    hit = cell
+                    break
+                if not diagonal:
+                    n = hit
+                    break
+                if hit >= 0:
+                    n = cur
+                    break
+            if n < 0:
+                continue
+            ddx = abs(n % pw - cx)
+            ddy = abs(n // pw - cy)
+            ng = gc + (SQRT2 * ddx if ddx != 0 and ddy != 0 else float(ddx + ddy))
+            if seen[n] == gen:
+                old = g[n]
+                if ng >= old:
+                    continue
+                if closed[n] == gen:
+                    if ng >= old - REOPEN_EPSILON * (1.0 + old):
+                        continue
+                    closed[n] = 0
+                    open_count += 1
+            else:
+                seen[n] = gen
+                open_count += 1
+            g[n] = ng
+            parent[n] = c
+            f = ng + _octile(n, pw, gx, gy)
+            # FAST PATH (bucket_queue): a recycled entry under a key already open.
+            e = state[FREE_ENTRY]
+            b = state[LAST]
+            if e >= 0 and reals[b, BUCKET_KEY] != f:
+                b = ints[0, SLOT]
+                if reals[b, BUCKET_KEY] != f:
+                    # Another open key: find it in the table (-1 if it is new).
+                    wrap = table.shape[0] - 1
+                    slot = key_slot(f, wrap)
+                    b = table[slot]
+                    while b >= 0 and reals[b, BUCKET_KEY] != f:
+                        slot = (slot + 1) & wrap
+                        b = table[slot]
+            if e < 0 or b < 0:
+                queue_push(ints, reals, table, state, f, n)
+            else:
+                state[FREE_ENTRY] = ints[e, NEXT]
+                state[LAST] = b
+                ints[e, NODE] = n
+                ints[e, NEXT] = ints[b, HEAD]
+                ints[b, HEAD] = e
+        if state[OVERFLOW]:
+            status = OVERFLOWED
+            break
+        if open_count > max_frontier:
+            max_frontier = open_count
+    queue_clear(ints, reals, table, state)
+    return status, expanded, max_frontier, recorded, order
+
+
+@njit(cache=True)
+def fill_jumps(points, pw):  # type: ignore[no-untyped-def]
+    """The full cell path through consecutive jump points (straight or diagonal segments)."""
+    total = 1
+    for i in range(points.shape[0] - 1):
+        a = points[i]
+        b = points[i + 1]
+        total += max(abs(b % pw - a % pw), abs(b // pw - a // pw))
+    out = np.empty(total, np.int64)
+    out[0] = points[0]
+    k = 1
+    for i in range(points.shape[0] - 1):
+        a = points[i]
+        b = points[i + 1]
+        step = _sign(b % pw - a % pw) + _sign(b // pw - a // pw) * pw
+        c = a
+        while c != b:
+            c += step
+            out[k] = c
+            k += 1
+    return out

@@ -1,0 +1,200 @@
+"""The mind protocol: FEN in, "from,to" out, for every ladder agent, in process and over pipes."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+
+import chess
+import pytest
+
+from plies.agents import AGENT_NAMES, FORFEIT, Budget, FunctionAgent, Mind, make_agent, mind_action
+from plies.agents.mind import action_move, move_action, parse_action
+from plies.board import Board, Move
+from plies.board.squares import KNIGHT, QUEEN
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+# White to move; e8=Q (or e8=N) is the only sensible move and the engine finds it.
+PROMOTION = "8/4P3/8/8/8/8/k7/7K w - - 0 1"
+# Black to move, en passant on d3 is legal.
+EN_PASSANT = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"
+CHECKMATED = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"
+PLAYABLE = (START, KIWIPETE, PROMOTION, EN_PASSANT)
+BAD_LINES = (
+    "",
+    "   ",
+    "junk",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",  # no such colour
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",  # rank one square short
+    "8/8/8/8/8/8/8/8 w - - 0 1",  # no kings
+    "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",  # the side not to move is in check
+    "4k3/8/8/8/8/8/8/4K2P w - - 0 1",  # a pawn on the first rank
+)
+# Small limits so that every agent answers quickly.
+QUICK_OPTIONS: dict[str, dict[str, str | int]] = {
+    "random": {},
+    "capture": {},
+    "minimax": {"depth": 1},
+    "alphabeta": {"depth": 2},
+    "engine": {"depth": 3},
+}
+ANSWER_TIMEOUT = 120.0
+
+
+def assert_legal_in_python_chess(fen: str, action: str) -> chess.Move:
+    """The action, read as a receiver must (a queen for a promotion), is legal in python-chess."""
+    board = chess.Board(fen)
+    frm, to = (int(x) for x in action.split(","))
+    piece = board.piece_at(frm)
+    promotion = None
+    if piece is not None and piece.piece_type == chess.PAWN and chess.square_rank(to) in (0, 7):
+        promotion = chess.QUEEN
+    move = chess.Move(frm, to, promotion)
+    assert move in board.legal_moves, f"{action} ({move.uci()}) is not legal in {fen}"
+    return move
+
+
+def test_squares_are_numbered_from_a1_along_the_ranks() -> None:
+    """a1 = 0, h1 = 7, a2 = 8, h8 = 63; e2e4 is 12,28; castling is the king's move."""
+    assert move_action(Move.from_uci("e2e4")) == "12,28"
+    assert move_action(Move.from_uci("a1h8")) == "0,63"
+    assert move_action(Move.from_uci("e1g1")) == "4,6"
+    assert move_action(Move.null()) == FORFEIT
+    assert parse_action(" 12,28\n") == (12, 28)
+    for bad in ("", "12", "12,28,3", "a,b", "-1,5", "12,64"):
+        with pytest.raises(ValueError):
+            parse_action(bad)
+
+
+@pytest.mark.parametrize("name", AGENT_NAMES)
+def test_every_agent_answers_a_legal_action(name: str) -> None:
+    """The Python API: each ladder agent answers legal actions, checked by python-chess."""
+    agent = make_agent(name, QUICK_OPTIONS[name], seed=3)
+    mind = Mind(agent)
+    for fen in PLAYABLE:
+        action = mind(fen)
+        assert mind.last_error is None
+        assert_legal_in_python_chess(fen, action)
+        move = action_move(Board(fen), action)
+        assert move is not None and move_action(move) == action
+    assert mind_action(agent, START) != FORFEIT
+
+
+def test_bad_lines_and_finished_games_forfeit_and_the_mind_goes_on() -> None:
+    """Blank, junk and impossible FENs, checkmate and stalemate all answer "0,0", with a reason."""
+    mind = Mind(make_agent("random", seed=1))
+    for line in BAD_LINES:
+        assert mind(line) == FORFEIT
+        assert mind.last_error is not None
+    assert mind(CHECKMATED) == FORFEIT
+    assert mind.last_error == "no legal move (checkmate)"
+    assert mind(STALEMATE) == FORFEIT
+    assert mind.last_error == "no legal move (stalemate)"
+    assert_legal_in_python_chess(START, mind(START))
+    assert mind.last_error is None
+
+
+def test_an_under_promotion_is_sent_as_its_squares_and_received_as_a_queen() -> None:
+    """An agent preferring e8=N still answers "52,60"; the receiver plays e8=Q."""
+    chosen: list[Move] = []
+    knight = FunctionAgent(lambda board: Move.from_uci("e7e8n"), name="knight")
+    mind = Mind(knight, on_move=chosen.append)
+    action = mind(PROMOTION)
+    assert action == "52,60"
+    assert chosen == [Move(52, 60, KNIGHT)]
+    received = action_move(Board(PROMOTION), action)
+    assert received == Move(52, 60, QUEEN)
+    assert assert_legal_in_python_chess(PROMOTION, action).promotion == chess.QUEEN
+
+
+def test_the_engine_promotes_and_the_receiver_queens() -> None:
+    """A real agent on a promotion position: the action is e7-e8, played as a queen."""
+    action = mind_action(make_agent("engine", {"depth": 4}), PROMOTION, Budget(depth=4))
+    assert action == "52,60"
+    assert action_move(Board(PROMOTION), action) == Move(52, 60, QUEEN)
+
+
+def test_an_agent_answering_an_illegal_move_forfeits() -> None:
+    """A plugged-in function that answers nonsense gives "0,0", never an illegal action."""
+    mind = Mind(FunctionAgent(lambda board: Move.from_uci("e2e5")))
+    assert mind(START) == FORFEIT
+    assert mind.last_error is not None and "e2e5" in mind.last_error
+
+
+def test_action_move_rejects_what_is_not_a_legal_move() -> None:
+    """A receiver refuses an action naming no legal move; "0,0" is the forfeit (None)."""
+    board = Board(START)
+    assert action_move(board, "0,0") is None
+    with pytest.raises(ValueError, match="not a legal move"):
+        action_move(board, "12,36")
+
+
+class MindProcess:
+    """A ``plies mind`` subprocess spoken to line by line, each answer read before the next."""
+
+    def __init__(self, *args: str) -> None:
+        """Start ``plies mind ARGS`` with pipes for stdin and stdout."""
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "plies", "mind", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        """Forward every line the process writes."""
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line)
+
+    def ask(self, line: str) -> str:
+        """Send one line and wait for exactly one answer."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        answer = self._lines.get(timeout=ANSWER_TIMEOUT).rstrip("\n")
+        assert self._lines.empty()
+        return answer
+
+    def finish(self) -> int:
+        """Close stdin and return the exit status."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=ANSWER_TIMEOUT)
+
+
+@pytest.mark.parametrize("name", AGENT_NAMES)
+def test_plies_mind_answers_line_by_line_over_pipes(name: str) -> None:
+    """Interactive session: a legal action per FEN, "0,0" per bad line, then a clean exit."""
+    spec = name + "".join(f":depth={v}" for v in QUICK_OPTIONS[name].values())
+    mind = MindProcess("--agent", spec, "--seed", "5")
+    try:
+        for fen in (START, "", PROMOTION, "not a fen", KIWIPETE, CHECKMATED, EN_PASSANT):
+            answer = mind.ask(fen)
+            if fen in PLAYABLE:
+                assert_legal_in_python_chess(fen, answer)
+            else:
+                assert answer == FORFEIT
+        assert mind.finish() == 0
+    finally:
+        mind.proc.kill()
+
+
+def test_plies_mind_rejects_a_bad_agent_in_one_line() -> None:
+    """An unknown agent or a bad option is a one-line error, status 2."""
+    for args in (["--agent", "nobody"], ["--agent", "random", "--depth", "0"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "plies", "mind", *args],
+            input="", capture_output=True, text=True, timeout=ANSWER_TIMEOUT,
+        )
+        assert done.returncode == 2
+        assert done.stdout == ""
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -1,0 +1,230 @@
+"""The compiled grid kernels against the readable Python versions and the Moving AI answers."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from plies.pathfinding import (
+    ALGORITHMS,
+    Graph,
+    GraphProblem,
+    Grid,
+    GridProblem,
+    PathfindingError,
+    astar_search,
+    load_map,
+    load_scenarios,
+    random_grid,
+    run_algorithm,
+    unsupported,
+)
+from plies.pathfinding.compiled import COMPILED_ALGORITHMS, GridSearcher, optimal_here
+from plies.pathfinding.compiled.cachekey import purge_stale_cache, sources_hash
+from plies.pathfinding.validate import grid_path_cost, grid_path_problems
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
+MOVING_AI = ("rooms.map", "arena.map", "den312d.map")
+
+
+def _load_algorithm_cases() -> object:
+    """``grid_cases`` of the algorithm tests (every generated grid the suite has)."""
+    spec = importlib.util.spec_from_file_location("_alg_cases", Path(__file__).parent /
+                                                  "test_algorithms.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["_alg_cases"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+GRID_CASES = _load_algorithm_cases().grid_cases()  # type: ignore[attr-defined]
+
+
+def same_search(compiled: object, readable: object) -> None:
+    """Assert two SearchResults describe the same search step for step."""
+    a, b = compiled, readable
+    assert a.found == b.found  # type: ignore[attr-defined]
+    assert a.cost == b.cost  # type: ignore[attr-defined]
+    assert a.path == b.path  # type: ignore[attr-defined]
+    assert a.expanded == b.expanded  # type: ignore[attr-defined]
+    assert a.max_frontier == b.max_frontier  # type: ignore[attr-defined]
+    assert list(a.expansion_order) == list(b.expansion_order)  # type: ignore[attr-defined]
+    assert sorted(a.frontier) == sorted(b.frontier)  # type: ignore[attr-defined]
+
+
+def pairs(grid: Grid, seed: int, count: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Random start/goal pairs of free cells, reachable or not."""
+    cells = grid.free_cells()
+    rng = random.Random(seed)
+    return [(rng.choice(cells), rng.choice(cells)) for _ in range(count)] if cells else []
+
+
+@pytest.mark.parametrize(("name", "grid"), GRID_CASES, ids=[n for n, _ in GRID_CASES])
+def test_every_kernel_repeats_the_readable_search_on_every_grid(name: str, grid: Grid) -> None:
+    for k, (start, goal) in enumerate(pairs(grid, len(name) * 7919, 4)):
+        for heuristic in ("auto", "euclidean", "zero", "manhattan", "octile"):
+            problem = GridProblem(grid, start, goal, heuristic)
+            for alg in ALGORITHMS.values():
+                if alg.name not in COMPILED_ALGORITHMS or unsupported(alg, problem):
+                    continue
+                if heuristic != "auto" and alg.name not in ("astar", "greedy", "bidir-astar"):
+                    continue
+                fast = run_algorithm(alg, problem, engine="compiled")
+                slow = run_algorithm(alg, problem, engine="python")
+                try:
+                    same_search(fast, slow)
+                except AssertionError as exc:
+                    raise AssertionError(f"{alg.name} {heuristic} {start}->{goal} #{k}") from exc
+
+
+@pytest.mark.parametrize("map_name", MOVING_AI)
+def test_every_moving_ai_scenario_is_solved_at_the_optimal_length(map_name: str) -> None:
+    grid = load_map(DATA / map_name)
+    scenarios = load_scenarios(DATA / f"{map_name}.scen")
+    starts = [s.start for s in scenarios]
+    goals = [s.goal for s in scenarios]
+    optimal = np.array([s.optimal for s in scenarios])
+    searcher = GridSearcher(grid)
+    for algorithm in COMPILED_ALGORITHMS:
+        result = searcher.batch(algorithm, starts, goals)
+        assert result.seconds.shape == (len(scenarios),) and (result.seconds >= 0).all()
+        if optimal_here(algorithm, grid):
+            assert np.abs(result.costs - optimal).max() < 1e-6, algorithm
+        else:
+            assert (result.costs >= optimal - 1e-6).all(), algorithm
+    jps = searcher.batch("jps", starts, goals)
+    astar = searcher.batch("astar", starts, goals)
+    assert (jps.expanded <= astar.expanded + 1).all()
+
+
+@pytest.mark.parametrize("map_name", MOVING_AI)
+def test_moving_ai_expansions_match_the_readable_versions(map_name: str) -> None:
+    grid = load_map(DATA / map_name)
+    scenarios = load_scenarios(DATA / f"{map_name}.scen")[::9]
+    searcher = GridSearcher(grid)
+    for algorithm in COMPILED_ALGORITHMS:
+        batch = searcher.batch(algorithm, [s.start for s in scenarios],
+                               [s.goal for s in scenarios])
+        for i, s in enumerate(scenarios):
+            slow = run_algorithm(algorithm, GridProblem(grid, s.start, s.goal), False, "python")
+            assert batch.costs[i] == slow.cost, (algorithm, s.where())
+            assert batch.expanded[i] == slow.expanded, (algorithm, s.where())
+
+
+def test_paths_are_valid_and_recorded_runs_match_unrecorded_ones() -> None:
+    grid = load_map(DATA / "den312d.map")
+    searcher = grid.searcher()
+    for start, goal in pairs(grid, 3, 6):
+        for algorithm in COMPILED_ALGORITHMS:
+            seen = searcher.run(algorithm, start, goal, record=True)
+            quiet = searcher.run(algorithm, start, goal, record=False)
+            assert (seen.cost, seen.expanded, seen.path) == (quiet.cost, quiet.expanded,
+                                                              quiet.path)
+            assert len(seen.expansion_order) == seen.expanded and not quiet.expansion_order
+            if seen.path is not None:
+                assert grid_path_problems(grid, seen.path, start, goal) == []
+                assert seen.cost == pytest.approx(grid_path_cost(grid, seen.path), abs=1e-9)
+
+
+def test_a_tiny_open_list_grows_and_gives_the_same_answers() -> None:
+    grid = random_grid(60, 45, 0.2, seed=3, diagonal=True)
+    roomy, tight = GridSearcher(grid), GridSearcher(grid, queue_capacity=4)
+    queries = pairs(grid, 5, 12)
+    starts, goals = [a for a, _ in queries], [b for _, b in queries]
+    for algorithm in ("ucs", "astar", "bidirectional", "bidir-astar", "jps"):
+        a, b = roomy.batch(algorithm, starts, goals), tight.batch(algorithm, starts, goals)
+        assert (a.costs == b.costs).all() and (a.expanded == b.expanded).all()
+        one = tight.run(algorithm, starts[0], goals[0])
+        assert one.cost == a.costs[0]
+    assert tight.queue_capacity > 4
+
+
+def test_batch_agrees_with_single_queries_and_reuse_leaves_no_trace() -> None:
+    grid = random_grid(80, 50, 0.3, seed=8)
+    searcher = GridSearcher(grid)
+    queries = pairs(grid, 9, 25)
+    starts, goals = [a for a, _ in queries], [b for _, b in queries]
+    for algorithm in COMPILED_ALGORITHMS:
+        if algorithm == "jps":
+            continue
+        batch = searcher.batch(algorithm, starts, goals)
+        for i, (start, goal) in enumerate(queries):
+            fresh = GridSearcher(grid).run(algorithm, start, goal, record=False)
+            assert batch.costs[i] == fresh.cost and batch.expanded[i] == fresh.expanded
+        assert batch.found.sum() == sum(c < float("inf") for c in batch.costs)
+
+
+def test_default_api_runs_compiled_and_python_is_selectable() -> None:
+    grid = random_grid(30, 20, 0.2, seed=1, diagonal=True)
+    problem = GridProblem(grid, *pairs(grid, 2, 1)[0])
+    assert grid.searcher() is grid.searcher()
+    same_search(astar_search(problem), astar_search(problem, engine="python"))
+    with pytest.raises(PathfindingError, match="unknown engine"):
+        astar_search(problem, engine="fast")
+    graph = Graph()
+    graph.add_edge("a", "b", 1.0)
+    with pytest.raises(PathfindingError, match="grid problems only"):
+        astar_search(GraphProblem(graph, "a", "b"), engine="compiled")
+    assert astar_search(GraphProblem(graph, "a", "b")).cost == 1.0
+
+
+def test_bad_requests_get_one_line_errors() -> None:
+    grid = Grid.from_rows(["..#", "..."])
+    searcher = GridSearcher(grid)
+    with pytest.raises(PathfindingError, match="no compiled 'dfs'"):
+        searcher.run("dfs", (0, 0), (1, 1))
+    with pytest.raises(PathfindingError, match="8-connected"):
+        searcher.run("jps", (0, 0), (1, 1))
+    with pytest.raises(PathfindingError, match="goal 2,0 is on a wall"):
+        searcher.batch("astar", [(0, 0)], [(2, 0)])
+    with pytest.raises(PathfindingError, match="start 5,5 is off"):
+        searcher.run("bfs", (5, 5), (1, 1))
+    with pytest.raises(PathfindingError, match="2 starts but 1 goals"):
+        searcher.batch("astar", [(0, 0), (1, 0)], [(1, 1)])
+    with pytest.raises(PathfindingError, match="unknown heuristic"):
+        searcher.run("astar", (0, 0), (1, 1), heuristic="chebyshev")
+
+
+def test_cache_is_purged_when_a_source_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    (tmp_path / "kernel.py").write_text("x = 1\n")
+    cache = tmp_path / "__pycache__"
+    cache.mkdir()
+    assert purge_stale_cache(tmp_path)  # no stamp yet: purge and record
+    (cache / "kernel.f-1.py311.nbi").write_text("stale")
+    assert not purge_stale_cache(tmp_path)
+    assert (cache / "kernel.f-1.py311.nbi").exists()
+    before = sources_hash(tmp_path)
+    (tmp_path / "kernel.py").write_text("x = 2\n")
+    assert sources_hash(tmp_path) != before
+    assert purge_stale_cache(tmp_path)
+    assert not (cache / "kernel.f-1.py311.nbi").exists()
+
+
+def test_cache_in_numba_cache_dir_is_purged_when_a_source_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With NUMBA_CACHE_DIR set (plies.core sets it on import), numba's subdirectory is purged."""
+    from plies.core.cachedir import numba_subdir
+
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "kernel.py").write_text("x = 1\n")
+    cache_dir = tmp_path / "cache"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
+    purge_stale_cache(package)
+    sub = numba_subdir(cache_dir, package)
+    (sub / "kernel.f-1.py311.nbi").write_text("cached")
+    assert not purge_stale_cache(package)
+    assert (sub / "kernel.f-1.py311.nbi").exists()
+    (package / "helper.py").write_text("y = 2\n")  # a callee in another file changed
+    assert purge_stale_cache(package)
+    assert not (sub / "kernel.f-1.py311.nbi").exists()

@@ -73,7 +73,7 @@ def weights_without(off: str | None) -> list[int]:
 
 
 def run_uci_worker(off: str | None, warm: bool) -> int:
-    """Serve UCI with the search evaluating through ``_evaluate`` without the term ``off``.
+    """Serve UCI with the search evaluating through ``evaluate_weighted`` without ``off``.
 
     The caller must have set NUMBA_CACHE_DIR for this configuration before numba
     loads: cached search code embeds the evaluation it was compiled against.
@@ -82,14 +82,15 @@ def run_uci_worker(off: str | None, warm: bool) -> int:
     from numba import njit
 
     import plies.core.search as search
-    from plies.core.evaluate import _evaluate
+    from plies.core.evaluate import evaluate_weighted
+    from plies.core.position import Position
 
     weights = np.array(weights_without(off), dtype=np.int64)
 
     @njit(nogil=True)
-    def variant(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
+    def variant(pos: Position) -> int:
         """The evaluation with this configuration's weights frozen in."""
-        return _evaluate(bb, mb, st, att, weights)
+        return evaluate_weighted(pos, weights)
 
     # search.py imported ``evaluate`` by name; its compiled functions resolve the
     # global when they are first compiled, which has not happened yet.
@@ -161,20 +162,22 @@ def search_order_positions(roots: int, seed: int) -> list[str]:
     return fens
 
 
-def position_arrays(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Stacked core arrays (bb, mb, st) of the FENs."""
+def position_arrays(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Stacked piece bitboards and sides to move of the FENs."""
     import numpy as np
 
     from plies.board import Board
+    from plies.core import position_arrays as arrays_of
+    from plies.core.encoding import PIECE_SLOTS
 
     n = len(fens)
-    bbs = np.zeros((n, 14), dtype=np.uint64)
-    mbs = np.zeros((n, 64), dtype=np.int64)
-    sts = np.zeros((n, 8), dtype=np.int64)
+    bbs = np.zeros((n, PIECE_SLOTS), dtype=np.uint64)
+    sides = np.zeros(n, dtype=np.int64)
     for i, fen in enumerate(fens):
         b = Board(fen)
-        bbs[i], mbs[i], sts[i] = b._bb, b._mb, b._st
-    return bbs, mbs, sts
+        bbs[i] = arrays_of(b.core_position())[0]
+        sides[i] = b.turn
+    return bbs, sides
 
 
 # -- speed --------------------------------------------------------------------------------
@@ -182,77 +185,72 @@ def position_arrays(fens: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def run_speed(args: argparse.Namespace) -> int:
     """Time ``evaluate`` beside a material + PST evaluation over search-order positions."""
-    import numpy as np
     from numba import njit
 
+    from plies.board import Board
     from plies.core.bits import U64, lsb
     from plies.core.evaluate import MATERIAL_EG, MATERIAL_MG, PST_EG, PST_MG, evaluate
-    from plies.core.tables import SLIDER_ATTACKS
+    from plies.core.position import Position
 
     @njit(nogil=True)
-    def material_psqt(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
+    def material_psqt(pos: Position) -> int:
         """Peer: tapered material and piece-square tables only."""
         mg = 0
         eg = 0
         phase = 0
-        for p in range(12):
-            sign = 1 if p < 6 else -1
-            kind = p % 6
-            flip = 0 if p < 6 else 56
-            b = bb[p]
-            while b:
-                sq = lsb(b) ^ flip
-                b &= b - U64(1)
-                mg += sign * (MATERIAL_MG[kind] + PST_MG[kind, sq])
-                eg += sign * (MATERIAL_EG[kind] + PST_EG[kind, sq])
-                phase += (0, 1, 1, 2, 4, 0)[kind]
+        for color in range(2):
+            sign = 1 - 2 * color
+            flip = 56 * color
+            for kind in range(1, 7):
+                b = pos.pieces[color * 8 + kind]
+                while b:
+                    sq = lsb(b) ^ flip
+                    b &= b - U64(1)
+                    mg += sign * (MATERIAL_MG[kind] + PST_MG[kind, sq])
+                    eg += sign * (MATERIAL_EG[kind] + PST_EG[kind, sq])
+                    phase += (0, 0, 1, 1, 2, 4, 0)[kind]
         phase = min(phase, 24)
         score = (mg * phase + eg * (24 - phase)) // 24
-        return score if st[0] == 0 else -score
+        return score if pos.side == 0 else -score
 
     @njit(nogil=True)
-    def copy_only(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
+    def copy_only(pos: Position) -> int:
         """Baseline: what the timing loop itself costs per position."""
-        return int(bb[0] & U64(1)) + st[0]
+        return int(pos.pieces[0] & U64(1)) + pos.side
 
     def timer(fn: Any) -> Any:
         """A compiled loop calling ``fn`` over every position ``reps`` times."""
 
         @njit
-        def loop(
-            bbs: np.ndarray, mbs: np.ndarray, sts: np.ndarray, att: np.ndarray, reps: int
-        ) -> int:
+        def loop(pos: Position, bbs: np.ndarray, sides: np.ndarray, reps: int) -> int:
             """Sum of the scores (so nothing is optimised away)."""
-            # Whole arrays copied in element by element, as a search holds them:
-            # slicing a view per call would add reference counting to the timing.
-            bb = np.zeros(14, dtype=np.uint64)
-            mb = mbs[0].copy()
-            st = np.zeros(8, dtype=np.int64)
+            # Each position copied into one compiled position, as a search holds it.
             total = 0
             for _ in range(reps):
                 for i in range(bbs.shape[0]):
-                    for k in range(14):
-                        bb[k] = bbs[i, k]
-                    st[0] = sts[i, 0]
-                    total += fn(bb, mb, st, att)
+                    for k in range(bbs.shape[1]):
+                        pos.pieces[k] = bbs[i, k]
+                    pos.side = sides[i]
+                    total += fn(pos)
             return total
 
         return loop
 
     fens = search_order_positions(args.roots, args.seed)
-    bbs, mbs, sts = position_arrays(fens)
+    bbs, sides = position_arrays(fens)
+    scratch = Board().core_position()
     loops = {
         "evaluate": timer(evaluate),
         "material+psqt": timer(material_psqt),
         "loop only": timer(copy_only),
     }
     for loop in loops.values():
-        loop(bbs, mbs, sts, SLIDER_ATTACKS, 1)
+        loop(scratch, bbs, sides, 1)
     best = dict.fromkeys(loops, float("inf"))
     for _ in range(args.rounds):
         for name, loop in loops.items():
             start = time.process_time()
-            loop(bbs, mbs, sts, SLIDER_ATTACKS, args.reps)
+            loop(scratch, bbs, sides, args.reps)
             best[name] = min(best[name], (time.process_time() - start) / (args.reps * len(fens)))
     print(f"{len(fens)} positions in search order, best of {args.rounds} rounds (CPU time)")
     for name, t in best.items():
@@ -332,13 +330,13 @@ def run_suite(args: argparse.Namespace) -> int:
     """Score the full evaluation and each ablation against Stockfish's labels."""
     import numpy as np
 
-    from plies.core.evaluate import _evaluate
-    from plies.core.tables import SLIDER_ATTACKS
+    from plies.board import Board
+    from plies.core.evaluate import evaluate_weighted
 
     suite = build_suite(args.positions, args.depth, args.seed)
     fens = [f for f, _ in suite]
     ref = np.array([s for _, s in suite], dtype=np.float64)
-    bbs, mbs, sts = position_arrays(fens)
+    positions = [Board(fen).core_position() for fen in fens]
 
     def scores(off: str | None, only_material: bool = False) -> np.ndarray:
         """Static scores of every suite position under one configuration."""
@@ -346,7 +344,7 @@ def run_suite(args: argparse.Namespace) -> int:
         if only_material:
             w[1:] = 0
         return np.array(
-            [_evaluate(bbs[i], mbs[i], sts[i], SLIDER_ATTACKS, w) for i in range(len(fens))],
+            [evaluate_weighted(pos, w) for pos in positions],
             dtype=np.float64,
         )
 
@@ -387,8 +385,7 @@ def balanced_openings(count: int, seed: int) -> list[Any]:
 
     from plies.arena.openings import random_opening
     from plies.board import Board
-    from plies.core.evaluate import evaluate
-    from plies.core.tables import SLIDER_ATTACKS
+    from plies.core import evaluate_position
 
     rng = random.Random(seed)
     out = []
@@ -396,7 +393,7 @@ def balanced_openings(count: int, seed: int) -> list[Any]:
         opening = random_opening(6, rng)
         board: chess.Board = opening.board()
         b = Board(board.fen())
-        if abs(int(evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS))) < 100:
+        if abs(int(evaluate_position(b.core_position()))) < 100:
             out.append(opening)
     return out
 

@@ -163,7 +163,7 @@ def test_edit_in_a_callee_file_reaches_cached_callers(tmp_path: Path) -> None:
 
     movegen = copy / "plies" / "core" / "movegen.py"
     text = movegen.read_text()
-    old, new = "for kind in range(3, -1, -1):", "for kind in range(3, 0, -1):"
+    old, new = "for offset in range(3, -1, -1):", "for offset in range(3, 0, -1):"
     assert old in text
     movegen.write_text(text.replace(old, new))  # no knight promotion: one root move fewer
     after, log = _run(copy)

@@ -10,7 +10,8 @@ import pytest
 
 from plies.board import Board
 from plies.core import evaluate as ev
-from plies.core.tables import SLIDER_ATTACKS
+from plies.core import see
+from plies.core.encoding import BLACK, KING, PAWN, WHITE, piece_code
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -31,15 +32,13 @@ def mirror_fen(fen: str) -> str:
 
 def score(fen: str) -> int:
     """``evaluate`` of a FEN."""
-    b = Board(fen)
-    return int(ev.evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS))
+    return int(ev.evaluate(Board(fen).core_position()))
 
 
 def terms(fen: str) -> np.ndarray:
     """``evaluate_terms`` of a FEN."""
-    b = Board(fen)
     out = np.zeros(ev.N_TERMS, dtype=np.int64)
-    ev.evaluate_terms(b._bb, b._mb, b._st, SLIDER_ATTACKS, out)
+    ev.evaluate_terms(Board(fen).core_position(), out)
     return out
 
 
@@ -107,24 +106,26 @@ def test_up_a_queen_is_large_and_signed_for_the_mover() -> None:
     assert score(START.replace("RNBQKBNR", "RNB1KBNR")) < -800
 
 
-@pytest.mark.parametrize("kind", range(6))
+@pytest.mark.parametrize("kind", range(PAWN, KING + 1))
 def test_see_values(kind: int) -> None:
-    """SEE values follow the usual order and can be indexed by kind or by piece code."""
-    assert ev.SEE_VALUES[kind] == ev.SEE_VALUES[kind + 6] == ev.piece_value(kind)
-    assert ev.SEE_VALUES[12] == 0
-    assert list(ev.SEE_VALUES[:6]) == [100, 320, 330, 500, 900, 20000]
+    """SEE values follow the usual order and are found by kind or by piece code."""
+    value = see.SEE_VALUES[kind]
+    assert see.piece_value(piece_code(WHITE, kind)) == see.piece_value(piece_code(BLACK, kind))
+    assert see.piece_value(piece_code(BLACK, kind)) == value
+    assert see.piece_value(0) == 0
+    assert list(see.SEE_VALUES[PAWN:]) == [100, 320, 330, 500, 900, 20000]
 
 
 def test_weights_switch_terms_off() -> None:
     """With a term's weight at zero the internal evaluation drops exactly that term."""
     fen = "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R w KQkq - 4 5"
-    b = Board(fen)
-    full = ev._evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS, ev.WEIGHTS)
+    pos = Board(fen).core_position()
+    full = ev.evaluate_weighted(pos, ev.WEIGHTS)
     t = terms(fen)
     for i in range(ev.N_TERMS):
         w = ev.WEIGHTS.copy()
         w[i] = 0
-        assert ev._evaluate(b._bb, b._mb, b._st, SLIDER_ATTACKS, w) == full - t[i]
+        assert ev.evaluate_weighted(pos, w) == full - t[i]
 
 
 def term(fen: str, name: str) -> int:

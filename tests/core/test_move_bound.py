@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 from plies import Board
-from plies.core import types as ct
+from plies.core import encoding
 from plies.core.movegen import count_moves, gen_moves
-from plies.core.tables import SLIDER_ATTACKS
 
 # The two known positions with 218 legal moves, the most any reachable position has.
 MOST_MOVES = [
@@ -20,8 +19,8 @@ MOST_MOVES = [
 
 def test_bound_covers_the_argument() -> None:
     """Buffers hold at least the bound: 15 pieces of at most 27 moves, 8 king steps, 2 castlings."""
-    assert ct.MAX_LEGAL_MOVES == 415
-    assert ct.MAX_MOVES >= ct.MAX_LEGAL_MOVES
+    assert encoding.MAX_LEGAL_MOVES == 415
+    assert encoding.MAX_MOVES >= encoding.MAX_LEGAL_MOVES
 
 
 @pytest.mark.parametrize("fen", MOST_MOVES)
@@ -36,22 +35,21 @@ def test_known_218_move_positions(fen: str) -> None:
 
 def test_guard_refuses_a_short_buffer_without_writing_past_it() -> None:
     """A buffer too small for the moves raises IndexError; the slots after it stay untouched."""
-    board = Board(MOST_MOVES[0])
-    bb, mb, st, _, _ = board.core_arrays()
+    pos = Board(MOST_MOVES[0]).core_position()
     backing = np.full(300, -7, dtype=np.int64)
     with pytest.raises(IndexError, match="move buffer overflow"):
-        gen_moves(bb, mb, st, SLIDER_ATTACKS, backing[:100], False)
+        gen_moves(pos, backing[:100], False)
     assert (backing[100:] == -7).all()
-    assert count_moves(bb, mb, st, SLIDER_ATTACKS) == 218
+    assert count_moves(pos, backing[:100]) == 218
     exact = np.zeros(218, dtype=np.int64)
-    assert gen_moves(bb, mb, st, SLIDER_ATTACKS, exact, False) == 218
+    assert gen_moves(pos, exact, False) == 218
 
 
 @pytest.mark.parametrize("size", [0, 1, 5, 217])
 def test_guard_at_every_size(size: int) -> None:
     """Buffers shorter than the move list raise, whatever their size, and stay in bounds."""
-    bb, mb, st, _, _ = Board(MOST_MOVES[1]).core_arrays()
+    pos = Board(MOST_MOVES[1]).core_position()
     backing = np.full(size + 50, -7, dtype=np.int64)
     with pytest.raises(IndexError, match="move buffer overflow"):
-        gen_moves(bb, mb, st, SLIDER_ATTACKS, backing[:size], False)
+        gen_moves(pos, backing[:size], False)
     assert (backing[size:] == -7).all()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from plies import Board, Engine, Limit
 from plies.board import parse_square
-from plies.core.position import make_move, make_null
+from plies.core import position_arrays
+from plies.core.position import Position, make_move, make_null, reserve
 from plies.core.search import _is_draw
 
 
@@ -38,34 +40,36 @@ def test_quiet_move_reaching_fifty_moves_is_a_draw(engine: Engine) -> None:
     assert result.info is not None and result.info.score_cp == 0
 
 
-def _after(moves: list[str | None]) -> tuple:
-    """Core arrays after quiet UCI moves from the start, ``None`` being a null move."""
-    bb, mb, st, hist, keys = Board().core_arrays()
+def _after(moves: list[str | None]) -> tuple[Position, np.ndarray]:
+    """The core position and its keys after quiet UCI moves from the start (None: pass)."""
+    board = Board()
+    pos = board.core_position()
+    reserve(pos, len(moves))
     for text in moves:
         if text is None:
-            make_null(bb, mb, st, hist, keys)
+            make_null(pos)
         else:
             # Quiet moves only: the move integer is just from | to << 6 (flag 0).
-            make_move(bb, mb, st, hist, keys, parse_square(text[:2]) | parse_square(text[2:]) << 6)
-    return bb, st, hist, keys
+            make_move(pos, parse_square(text[:2]) | parse_square(text[2:]) << 6)
+    return pos, position_arrays(pos)[2]
 
 
 def test_repetition_across_a_null_move_is_not_a_draw() -> None:
     """Nf3, pass, Ng1, pass brings back the start position's key, but not by moves."""
-    bb, st, hist, keys = _after(["g1f3", None, "f3g1", None])
+    pos, keys = _after(["g1f3", None, "f3g1", None])
     assert keys[4] == keys[0]
-    assert not _is_draw(bb, st, hist, keys)
+    assert not _is_draw(pos)
 
 
 def test_repetition_by_moves_is_a_draw() -> None:
     """Nf3 Nf6 Ng1 Ng8 repeats the start position: a draw for the search."""
-    bb, st, hist, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8"])
+    pos, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8"])
     assert keys[4] == keys[0]
-    assert _is_draw(bb, st, hist, keys)
+    assert _is_draw(pos)
 
 
 def test_repetition_before_a_null_move_is_not_seen_after_it() -> None:
     """A repetition completed before a null move does not make positions after it draws."""
-    bb, st, hist, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8", None, "g8f6", None, "f6g8"])
+    pos, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8", None, "g8f6", None, "f6g8"])
     assert keys[8] == keys[4]
-    assert not _is_draw(bb, st, hist, keys)
+    assert not _is_draw(pos)

@@ -48,7 +48,7 @@ def test_threads_fill_one_table() -> None:
     """What a two-thread search stores is found through the main thread's table afterwards."""
     engine = Engine(hash_mb=4, threads=2)
     engine.search(Board(MIDDLEGAME), Limit(depth=6))
-    assert engine._helpers[0].info[0] > 0  # the helper searched
+    assert engine._helpers[0].counts().nodes > 0  # the helper searched
     assert int((engine._arrays.tt_data != 0).sum()) > 0
 
 

@@ -19,36 +19,72 @@ from plies.board.fen import (
 from plies.board.move import Move, Piece
 from plies.board.outcome import Outcome, Termination
 from plies.board.squares import (
+    BISHOP,
     BLACK,
     KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
     SQUARE_NAMES,
     WHITE,
     Color,
     PieceType,
     Square,
 )
-from plies.core import types as ct
-from plies.core.movegen import gen_moves
-from plies.core.position import compute_key, in_check, make_move, unmake_move
-from plies.core.tables import SLIDER_ATTACKS
+from plies.core import (
+    Position,
+    copy_position,
+    in_check,
+    key_after,
+    legal_moves,
+    new_position,
+    opponent_in_check,
+    position_arrays,
+    position_state,
+    push_move,
+    reserve,
+    unmake_move,
+)
+from plies.core.encoding import (
+    CASTLE_BK,
+    CASTLE_BQ,
+    CASTLE_WK,
+    CASTLE_WQ,
+    COLOR_SHIFT,
+    NO_SQUARE,
+    promotion_of,
+)
 
 if TYPE_CHECKING:
     import chess
 
 _DARK_SQUARES = 0xAA55AA55AA55AA55
 
+# PIECE_CODE[color][piece_type]: the core's piece code (kind 0: the colour's occupancy slot).
+PIECE_CODE = tuple(tuple((c << COLOR_SHIFT) | k for k in range(KING + 1)) for c in (WHITE, BLACK))
+
 
 # Moves are immutable and there are fewer than 65536 codes: share one Move each.
 _MOVES: dict[int, Move] = {}
 
 
-def _core_to_move(m: int) -> Move:
-    """Python ``Move`` of a core move integer."""
+def core_to_move(m: int) -> Move:
+    """Python ``Move`` of a core move integer (see ``plies.core.encoding``)."""
     move = _MOVES.get(m)
     if move is None:
-        promotion = ((m >> 12) & 3) + 2 if (m >> 15) & 1 else None
-        move = _MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion)
+        move = _MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion_of(m))
     return move
+
+
+def _kind(code: int) -> PieceType:
+    """Piece type of a piece code."""
+    return code & 7
+
+
+def _color(code: int) -> Color:
+    """Colour of a piece code."""
+    return code >> COLOR_SHIFT
 
 
 class Board:
@@ -71,39 +107,39 @@ class Board:
         """Replace the position and clear the history; on error nothing changes."""
         parsed = parse_fen(fen)
         validate(parsed)
-        bb, mb, st, hist, keys = ct.new_position_arrays()
-        for sq, code in enumerate(parsed.mailbox):
-            if code != EMPTY:
-                mb[sq] = code
-                bb[code] |= np.uint64(1 << sq)
-                bb[ct.OCC_WHITE + code // 6] |= np.uint64(1 << sq)
-        st[ct.ST_SIDE] = parsed.side
-        st[ct.ST_CASTLE] = parsed.castling
-        st[ct.ST_EP] = ct.NO_SQUARE if parsed.ep_square is None else parsed.ep_square
-        st[ct.ST_HALFMOVE] = parsed.halfmove
-        st[ct.ST_FULLMOVE] = parsed.fullmove
-        st[ct.ST_PLY] = 0
-        keys[0] = compute_key(bb, mb, st)
-        st[ct.ST_SIDE] = 1 - parsed.side
-        opponent_in_check = in_check(bb, st, SLIDER_ATTACKS)
-        st[ct.ST_SIDE] = parsed.side
-        if opponent_in_check:
+        ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
+        pos = new_position(parsed.mailbox, parsed.side, parsed.castling, ep,
+                                parsed.halfmove, parsed.fullmove)  # fmt: skip
+        if opponent_in_check(pos):
             raise InvalidFenError(
                 "invalid fen side to move: the side not to move is in check"
             )
-        self._bb, self._mb, self._st, self._hist, self._keys = bb, mb, st, hist, keys
+        self._set_position(pos)
         self._root_fen = fen.strip()
         self.move_stack = []
-        self._invalidate()
+
+    def _set_position(self, pos: Position) -> None:
+        """Adopt a compiled position and look at its arrays."""
+        self._pos = pos
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Re-read the position's arrays (after the undo stack grew) and its state."""
+        self._pieces, self._squares, self._keys = position_arrays(self._pos)
+        self._changed()
+
+    def _changed(self) -> None:
+        """Forget what was cached about the position (legal moves, state fields)."""
+        self._legal = None
+        self._legal_index = {}
+        side, castling, ep, half, full, ply = position_state(self._pos)
+        self._side, self._castling, self._ep = int(side), int(castling), int(ep)
+        self._half, self._full, self._ply = int(half), int(full), int(ply)
 
     def copy(self) -> Board:
         """An independent copy, history included."""
         other = Board.__new__(Board)
-        other._bb = self._bb.copy()
-        other._mb = self._mb.copy()
-        other._st = self._st.copy()
-        other._hist = self._hist.copy()
-        other._keys = self._keys.copy()
+        other._set_position(copy_position(self._pos))
         other._root_fen = self._root_fen
         other.move_stack = list(self.move_stack)
         other._legal = self._legal
@@ -114,69 +150,67 @@ class Board:
         """The position the history starts from."""
         return Board(self._root_fen)
 
-    def core_arrays(self) -> tuple[np.ndarray, ...]:
-        """Copies of the compiled core's arrays ``bb, mb, st, hist, keys`` (for searches)."""
-        return (self._bb.copy(), self._mb.copy(), self._st.copy(), self._hist.copy(),
-                self._keys.copy())  # fmt: skip
+    def core_position(self) -> Position:
+        """A copy of the compiled position (history included), for searches and the core."""
+        return copy_position(self._pos)
 
     # -- state ----------------------------------------------------------------
 
     @property
     def turn(self) -> Color:
         """The side to move, ``WHITE`` or ``BLACK``."""
-        return int(self._st[ct.ST_SIDE])
+        return self._side
 
     @property
     def halfmove_clock(self) -> int:
         """Plies since the last capture or pawn move."""
-        return int(self._st[ct.ST_HALFMOVE])
+        return self._half
 
     @property
     def fullmove_number(self) -> int:
         """Move number, starting at 1 and growing after each black move."""
-        return int(self._st[ct.ST_FULLMOVE])
+        return self._full
 
     @property
     def ep_square(self) -> Square | None:
         """The square a pawn just skipped with a double push, or None."""
-        ep = int(self._st[ct.ST_EP])
-        return None if ep == ct.NO_SQUARE else ep
+        return None if self._ep == NO_SQUARE else self._ep
 
     @property
     def ply(self) -> int:
         """Number of moves in ``move_stack``."""
-        return int(self._st[ct.ST_PLY])
+        return self._ply
 
     def castling_xfen(self) -> str:
         """Castling field of the FEN (``"KQkq"``, ``"-"``...)."""
-        return castling_field(int(self._st[ct.ST_CASTLE]))
+        return castling_field(self._castling)
 
     def has_kingside_castling_rights(self, color: Color) -> bool:
         """Whether ``color`` may still castle king-side (now or later)."""
-        return bool(self._st[ct.ST_CASTLE] & (1 if color == WHITE else 4))
+        return bool(self._castling & (CASTLE_WK if color == WHITE else CASTLE_BK))
 
     def has_queenside_castling_rights(self, color: Color) -> bool:
         """Whether ``color`` may still castle queen-side (now or later)."""
-        return bool(self._st[ct.ST_CASTLE] & (2 if color == WHITE else 8))
+        return bool(self._castling & (CASTLE_WQ if color == WHITE else CASTLE_BQ))
 
     def piece_at(self, sq: Square) -> Piece | None:
         """The piece on a square, or None."""
-        code = int(self._mb[sq])
-        return None if code == EMPTY else Piece(code % 6 + 1, code // 6)
+        code = int(self._squares[sq])
+        return None if code == EMPTY else Piece(_kind(code), _color(code))
 
     def piece_map(self) -> dict[Square, Piece]:
         """Every occupied square with its piece."""
-        return {sq: Piece(int(c) % 6 + 1, int(c) // 6) for sq, c in enumerate(self._mb)
+        return {sq: Piece(_kind(c), _color(c)) for sq, c in enumerate(self._squares.tolist())
                 if c != EMPTY}  # fmt: skip
 
     def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
         """Squares holding pieces of a type and colour, in ascending order."""
-        code = color * 6 + piece_type - 1
-        return [int(sq) for sq in np.flatnonzero(self._mb == code)]
+        code = PIECE_CODE[color][piece_type]
+        return [int(sq) for sq in np.flatnonzero(self._squares == code)]
 
     def king(self, color: Color) -> Square:
         """Square of the king of ``color``."""
-        return int(np.flatnonzero(self._mb == color * 6 + KING - 1)[0])
+        return int(np.flatnonzero(self._squares == PIECE_CODE[color][KING])[0])
 
     def zobrist_key(self) -> int:
         """64-bit Zobrist hash of the position (pieces, side, castling, en passant)."""
@@ -188,34 +222,27 @@ class Board:
         if self.ep_square is not None and any(self.is_en_passant(m) for m in self.legal_moves):
             ep = SQUARE_NAMES[self.ep_square]
         side = "w" if self.turn == WHITE else "b"
-        board = placement(list(self._mb))
+        board = placement(self._squares.tolist())
         return (f"{board} {side} {self.castling_xfen()} {ep} "
                 f"{self.halfmove_clock} {self.fullmove_number}")  # fmt: skip
 
     def board_fen(self) -> str:
         """Piece-placement field of the FEN."""
-        return placement(list(self._mb))
+        return placement(self._squares.tolist())
 
     # -- moves ----------------------------------------------------------------
 
-    def _invalidate(self) -> None:
-        """Forget the cached legal moves after the position changed."""
-        self._legal = None
-        self._legal_index = {}
-
-    def _core_legal(self) -> np.ndarray:
-        """Legal moves as core integers (cached until the position changes)."""
+    def core_legal(self) -> np.ndarray:
+        """Legal moves as core move integers (cached until the position changes)."""
         if self._legal is None:
-            out = np.zeros(ct.MAX_MOVES, dtype=np.int64)
-            n = gen_moves(self._bb, self._mb, self._st, SLIDER_ATTACKS, out, False)
-            self._legal = out[:n]
+            self._legal = legal_moves(self._pos)
         return self._legal
 
     def _index(self) -> dict[Move, int]:
-        """Each legal Move with its position in ``_core_legal()`` (built on demand)."""
-        legal = self._core_legal()
+        """Each legal Move with its position in ``core_legal()`` (built on demand)."""
+        legal = self.core_legal()
         if not self._legal_index and len(legal):
-            self._legal_index = {_core_to_move(m): i for i, m in enumerate(legal.tolist())}
+            self._legal_index = {core_to_move(m): i for i, m in enumerate(legal.tolist())}
         return self._legal_index
 
     @property
@@ -225,14 +252,12 @@ class Board:
 
     def _find(self, move: Move) -> int:
         """Core integer of ``move`` if it is legal here, else 0."""
-        legal = self._core_legal()
+        legal = self.core_legal()
         # Match from and to squares, then the promotion bits, without building Moves.
         hits = legal[(legal & 0xFFF) == (move.from_square | (move.to_square << 6))]
-        for m in hits:
-            code = int(m)
-            promotion = ((code >> 12) & 3) + 2 if (code >> 15) & 1 else None
-            if promotion == move.promotion:
-                return code
+        for m in hits.tolist():
+            if promotion_of(m) == move.promotion:
+                return int(m)
         return 0
 
     def is_legal(self, move: Move) -> bool:
@@ -246,34 +271,23 @@ class Board:
             raise IllegalMoveError(f"illegal move: {move.uci()} in {self.fen()}")
         return code
 
-    def _ensure_capacity(self, extra: int) -> None:
-        """Grow the undo stack so ``extra`` more moves fit."""
-        need = self.ply + extra + 2
-        if need <= self._hist.shape[0]:
-            return
-        size = max(need, 2 * self._hist.shape[0])
-        hist = np.zeros((size, ct.H_SIZE), dtype=np.int64)
-        hist[: self._hist.shape[0]] = self._hist
-        keys = np.zeros(size + 1, dtype=np.uint64)
-        keys[: self._keys.shape[0]] = self._keys
-        self._hist, self._keys = hist, keys
-
     def push(self, move: Move) -> None:
         """Play a legal move; IllegalMoveError (board unchanged) if it is not legal."""
         if not isinstance(move, Move):
             raise IllegalMoveError(f"not a move: {move!r}")
         m = self._core_move(move)
-        self._ensure_capacity(1)
-        make_move(self._bb, self._mb, self._st, self._hist, self._keys, m)
+        if push_move(self._pos, m):
+            self._refresh()
+        else:
+            self._changed()
         self.move_stack.append(move)
-        self._invalidate()
 
     def pop(self) -> Move:
         """Take back the last move and return it; IndexError if there is none."""
         if not self.move_stack:
             raise IndexError("pop from empty move stack")
-        unmake_move(self._bb, self._mb, self._st, self._hist, self._keys)
-        self._invalidate()
+        unmake_move(self._pos)
+        self._changed()
         return self.move_stack.pop()
 
     def peek(self) -> Move:
@@ -323,25 +337,24 @@ class Board:
 
     def is_capture(self, move: Move) -> bool:
         """Whether the move captures (en passant included)."""
-        return self._mb[move.to_square] != EMPTY or self.is_en_passant(move)
+        return self._squares[move.to_square] != EMPTY or self.is_en_passant(move)
 
     def is_en_passant(self, move: Move) -> bool:
         """Whether the move is an en-passant capture."""
         return (
             self.ep_square == move.to_square
-            and self._mb[move.from_square] % 6 == 0
-            and self._mb[move.from_square] != EMPTY
+            and _kind(int(self._squares[move.from_square])) == PAWN
             and abs(move.to_square - move.from_square) in (7, 9)
         )
 
     def is_castling(self, move: Move) -> bool:
         """Whether the move is a castling move (a king moving two files)."""
-        code = int(self._mb[move.from_square])
-        return code in (5, 11) and abs((move.to_square & 7) - (move.from_square & 7)) == 2
+        code = int(self._squares[move.from_square])
+        return _kind(code) == KING and abs((move.to_square & 7) - (move.from_square & 7)) == 2
 
     def is_zeroing(self, move: Move) -> bool:
         """Whether the move resets the halfmove clock (a capture or pawn move)."""
-        return self.is_capture(move) or self._mb[move.from_square] % 6 == 0
+        return self.is_capture(move) or _kind(int(self._squares[move.from_square])) == PAWN
 
     def gives_check(self, move: Move) -> bool:
         """Whether the legal move puts the opponent in check."""
@@ -355,32 +368,34 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        return bool(in_check(self._bb, self._st, SLIDER_ATTACKS))
+        return bool(in_check(self._pos))
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is checkmated."""
-        return self.is_check() and len(self._core_legal()) == 0
+        return self.is_check() and len(self.core_legal()) == 0
 
     def is_stalemate(self) -> bool:
         """Whether the side to move has no legal move and is not in check."""
-        return not self.is_check() and len(self._core_legal()) == 0
+        return not self.is_check() and len(self.core_legal()) == 0
 
     def has_insufficient_material(self, color: Color) -> bool:
         """Whether ``color`` cannot possibly checkmate (python-chess's rule)."""
-        bb = [int(x) for x in self._bb]
-        own = bb[ct.OCC_WHITE + color]
-        other = bb[ct.OCC_WHITE + 1 - color]
-        def kind(k: int) -> int:
-            """Bitboard of both colours' pieces of core kind ``k``."""
-            return bb[k] | bb[6 + k]
-        if own & (kind(0) | kind(3) | kind(4)):
+        bb = [int(x) for x in self._pieces]
+        own = bb[PIECE_CODE[color][0]]
+        other = bb[PIECE_CODE[1 - color][0]]
+
+        def kind(k: PieceType) -> int:
+            """Bitboard of both colours' pieces of type ``k``."""
+            return bb[PIECE_CODE[WHITE][k]] | bb[PIECE_CODE[BLACK][k]]
+
+        if own & (kind(PAWN) | kind(ROOK) | kind(QUEEN)):
             return False
-        if own & kind(1):
-            return own.bit_count() <= 2 and not (other & ~kind(5) & ~kind(4))
-        if own & kind(2):
-            bishops = kind(2)
+        if own & kind(KNIGHT):
+            return own.bit_count() <= 2 and not (other & ~kind(KING) & ~kind(QUEEN))
+        if own & kind(BISHOP):
+            bishops = kind(BISHOP)
             same_colour = not (bishops & _DARK_SQUARES) or not (bishops & ~_DARK_SQUARES)
-            return same_colour and not kind(0) and not kind(1)
+            return same_colour and not kind(PAWN) and not kind(KNIGHT)
         return True
 
     def is_insufficient_material(self) -> bool:
@@ -409,19 +424,18 @@ class Board:
             return True
         ply = self.ply
         low = max(0, ply - self.halfmove_clock)
-        seen = self._keys[low : ply + 1]
-        self._ensure_capacity(1)
-        for m in self._core_legal():
-            make_move(self._bb, self._mb, self._st, self._hist, self._keys, int(m))
-            key = self._keys[ply + 1]
-            unmake_move(self._bb, self._mb, self._st, self._hist, self._keys)
+        seen = self._keys[low : ply + 1].copy()
+        if reserve(self._pos, 1):
+            self._refresh()
+        for m in self.core_legal().tolist():
+            key = key_after(self._pos, m)
             if np.count_nonzero(seen == key) >= 2:
                 return True
         return False
 
     def is_fifty_moves(self) -> bool:
         """Whether 50 moves passed without capture or pawn move and a move remains."""
-        return self.halfmove_clock >= 100 and len(self._core_legal()) > 0
+        return self.halfmove_clock >= 100 and len(self.core_legal()) > 0
 
     def can_claim_fifty_moves(self) -> bool:
         """Whether the fifty-move rule can be claimed now or with the next move."""
@@ -433,7 +447,7 @@ class Board:
 
     def is_seventyfive_moves(self) -> bool:
         """Whether 75 moves passed without capture or pawn move (automatic draw)."""
-        return self.halfmove_clock >= 150 and len(self._core_legal()) > 0
+        return self.halfmove_clock >= 150 and len(self.core_legal()) > 0
 
     def can_claim_draw(self) -> bool:
         """Whether a draw by fifty moves or threefold repetition can be claimed."""
@@ -445,7 +459,7 @@ class Board:
             return Outcome(Termination.CHECKMATE, 1 - self.turn)
         if self.is_insufficient_material():
             return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
-        if len(self._core_legal()) == 0:
+        if len(self.core_legal()) == 0:
             return Outcome(Termination.STALEMATE, None)
         if self.is_seventyfive_moves():
             return Outcome(Termination.SEVENTYFIVE_MOVES, None)

@@ -6,17 +6,14 @@ from dataclasses import dataclass
 
 from plies.board.errors import InvalidFenError
 from plies.board.squares import SQUARE_NAMES
+from plies.core.encoding import NO_PIECE, PIECE_LETTERS
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-# Core piece codes (color * 6 + kind, kind 0 = pawn .. 5 = king) by FEN letter.
-PIECE_CODES = {
-    "P": 0, "N": 1, "B": 2, "R": 3, "Q": 4, "K": 5,
-    "p": 6, "n": 7, "b": 8, "r": 9, "q": 10, "k": 11,
-}  # fmt: skip
-CODE_LETTERS = "PNBRQKpnbrqk"
+# Piece codes (colour * 8 + kind, see plies.core.encoding) by FEN letter.
+PIECE_CODES = {letter: code for code, letter in enumerate(PIECE_LETTERS) if letter != "."}
 CASTLING_BITS = {"K": 1, "Q": 2, "k": 4, "q": 8}
-EMPTY = 12
+EMPTY = NO_PIECE
 MAX_PIECES = 16
 """Most pieces (king and pawns included) a colour can have: what it starts with."""
 MAX_PAWNS = 8
@@ -30,7 +27,7 @@ class ParsedFen:
     """The fields of a syntactically valid FEN, in core encoding."""
 
     mailbox: tuple[int, ...]
-    """Core piece code (or 12 for empty) on each square a1..h8."""
+    """Piece code (or NO_PIECE) on each square a1..h8."""
     side: int
     """0 for white to move, 1 for black."""
     castling: int
@@ -146,41 +143,44 @@ def validate(parsed: ParsedFen) -> None:
     written back then shows ``-``, as python-chess's does.
 
     The piece limits also bound the number of legal moves, which sizes the
-    compiled core's move buffers (``plies.core.types.MAX_LEGAL_MOVES``).
+    compiled core's move buffers (``plies.core.encoding.MAX_LEGAL_MOVES``).
     """
     mb = parsed.mailbox
-    for color, king in (("white", 5), ("black", 11)):
+    for color, king in (("white", PIECE_CODES["K"]), ("black", PIECE_CODES["k"])):
         count = mb.count(king)
         if count != 1:
             raise InvalidFenError(
                 f"invalid fen piece placement: {count} {color} kings (expected exactly 1)"
             )
-    for color, codes, pawn in (("white", range(6), 0), ("black", range(6, 12), 6)):
-        pieces = sum(mb.count(code) for code in codes)
+    for color, letters in (("white", "PNBRQK"), ("black", "pnbrqk")):
+        pieces = sum(mb.count(PIECE_CODES[letter]) for letter in letters)
         if pieces > MAX_PIECES:
             raise InvalidFenError(
                 f"invalid fen piece placement: {pieces} {color} pieces (at most {MAX_PIECES})"
             )
-        pawns = mb.count(pawn)
+        pawns = mb.count(PIECE_CODES[letters[0]])
         if pawns > MAX_PAWNS:
             raise InvalidFenError(
                 f"invalid fen piece placement: {pawns} {color} pawns (at most {MAX_PAWNS})"
             )
-    white_king, black_king = mb.index(5), mb.index(11)
+    white_king, black_king = mb.index(PIECE_CODES["K"]), mb.index(PIECE_CODES["k"])
     if max(abs(white_king % 8 - black_king % 8), abs(white_king // 8 - black_king // 8)) == 1:
         raise InvalidFenError(
             f"invalid fen piece placement: the kings touch ({SQUARE_NAMES[white_king]} and "
             f"{SQUARE_NAMES[black_king]}), so the side not to move is in check"
         )
     for sq in list(range(8)) + list(range(56, 64)):
-        if mb[sq] in (0, 6):
+        if mb[sq] in (PIECE_CODES["P"], PIECE_CODES["p"]):
             raise InvalidFenError(
                 f"invalid fen piece placement: pawn on the back rank ({SQUARE_NAMES[sq]})"
             )
-    needs = {1: (4, 5, 7, 3), 2: (4, 5, 0, 3), 4: (60, 11, 63, 9), 8: (60, 11, 56, 9)}
-    for bit, (king_sq, king, rook_sq, rook) in needs.items():
+    # Castling letter: king square, rook square.
+    needs = {"K": (4, 7), "Q": (4, 0), "k": (60, 63), "q": (60, 56)}
+    for letter, (king_sq, rook_sq) in needs.items():
+        king = PIECE_CODES["K" if letter.isupper() else "k"]
+        rook = PIECE_CODES["R" if letter.isupper() else "r"]
+        bit = CASTLING_BITS[letter]
         if parsed.castling & bit and (mb[king_sq] != king or mb[rook_sq] != rook):
-            letter = {1: "K", 2: "Q", 4: "k", 8: "q"}[bit]
             raise InvalidFenError(
                 f"invalid fen castling rights: {letter!r} without king and rook "
                 "on their starting squares"
@@ -188,9 +188,9 @@ def validate(parsed: ParsedFen) -> None:
     ep = parsed.ep_square
     if ep is not None:
         if parsed.side == 0:
-            rank_ok, pawn_sq, origin, pawn = ep // 8 == 5, ep - 8, ep + 8, 6
+            rank_ok, pawn_sq, origin, pawn = ep // 8 == 5, ep - 8, ep + 8, PIECE_CODES["p"]
         else:
-            rank_ok, pawn_sq, origin, pawn = ep // 8 == 2, ep + 8, ep - 8, 0
+            rank_ok, pawn_sq, origin, pawn = ep // 8 == 2, ep + 8, ep - 8, PIECE_CODES["P"]
         if not rank_ok or mb[pawn_sq] != pawn or mb[ep] != EMPTY or mb[origin] != EMPTY:
             raise InvalidFenError(
                 f"invalid fen en-passant square: {SQUARE_NAMES[ep]} cannot follow "
@@ -212,7 +212,7 @@ def placement(mailbox: list[int] | tuple[int, ...]) -> str:
             if empty:
                 row += str(empty)
                 empty = 0
-            row += CODE_LETTERS[code]
+            row += PIECE_LETTERS[code]
         if empty:
             row += str(empty)
         rows.append(row)

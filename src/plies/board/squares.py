@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from plies.core import encoding
+
 Color = int
-"""A colour: ``WHITE`` (0) or ``BLACK`` (1)."""
-WHITE: Color = 0
-BLACK: Color = 1
+"""A colour: ``WHITE`` (0) or ``BLACK`` (1), numbered as in ``plies.core.encoding``."""
+WHITE: Color = encoding.WHITE
+BLACK: Color = encoding.BLACK
 COLORS: tuple[Color, Color] = (WHITE, BLACK)
 COLOR_NAMES: tuple[str, str] = ("white", "black")
 
 PieceType = int
-"""A piece type, ``PAWN`` (1) to ``KING`` (6)."""
-PAWN: PieceType = 1
-KNIGHT: PieceType = 2
-BISHOP: PieceType = 3
-ROOK: PieceType = 4
-QUEEN: PieceType = 5
-KING: PieceType = 6
+"""A piece type, ``PAWN`` (1) to ``KING`` (6), numbered as in ``plies.core.encoding``."""
+PAWN: PieceType = encoding.PAWN
+KNIGHT: PieceType = encoding.KNIGHT
+BISHOP: PieceType = encoding.BISHOP
+ROOK: PieceType = encoding.ROOK
+QUEEN: PieceType = encoding.QUEEN
+KING: PieceType = encoding.KING
 PIECE_TYPES: tuple[PieceType, ...] = (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING)
 PIECE_SYMBOLS: tuple[str, ...] = ("", "p", "n", "b", "r", "q", "k")
 PIECE_NAMES: tuple[str, ...] = ("", "pawn", "knight", "bishop", "rook", "queen", "king")

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
     from plies.engine import Engine, Limit
 
     board = _board(args)

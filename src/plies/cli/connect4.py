@@ -117,7 +117,7 @@ def _meaning(score: int, moves: int) -> str:
 
 def _solve_one(moves: str, generic: bool) -> int:
     """Print the score, its meaning, the best columns and the search's statistics."""
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
     from plies.games.connect4_solver import Connect4Solver, generic_score, parse_moves
 
     try:
@@ -169,7 +169,7 @@ def _read_cases(path: Path) -> list[tuple[int, str, int | None]]:
 
 def _solve_file(path: Path) -> int:
     """Solve every position of ``path`` from a fresh table; report what matched and how fast."""
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
     from plies.games.connect4_solver import Connect4Solver, parse_moves
 
     cases = _read_cases(path)

@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     """The body of ``run``; path-finding errors become one-line CLI errors there."""
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
     from plies.pathfinding.algorithms import run_algorithm, select, unsupported
     from plies.pathfinding.compiled import COMPILED_ALGORITHMS
     from plies.pathfinding.endpoints import default_endpoints

@@ -146,7 +146,7 @@ def _run(args: argparse.Namespace) -> int:
 
     import numpy as np
 
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
     from plies.pathfinding.mapfile import load_map
     from plies.pathfinding.report import format_seconds, format_table
     from plies.pathfinding.scenario import check_against_map, load_scenarios

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     if args.depth < 1 or args.depth > 20:
         raise CliError(f"depth must be between 1 and 20, got {args.depth}")
     from plies.board import Board, InvalidFenError, divide, perft
-    from plies.core.warmup import compile_notice
+    from plies.compile_notice import compile_notice
 
     try:
         board = Board(args.fen)

@@ -1,7 +1,31 @@
-"""The compiled chess core: plain numba functions over numpy arrays.
+"""The compiled chess core: plain numba functions over four compiled types.
 
-Nothing here is called per search node from Python: the Python layers call in a
-few times per user action. See ``types`` for the move and position layouts.
+Nothing here is called per search node from Python: the Python layers
+(``plies.board``, ``plies.engine``, the UCI ``eval`` command) call in a few
+times per user action, and only through the names exported here.
+
+The types (each one argument of the compiled functions)
+    ``Position`` (``position``): bitboards, mailbox, side/castling/en passant/
+    clocks, the undo stack and the key history; ``SearchStack`` (``stack``): one
+    search thread's move-ordering memory, PV and per-ply buffers; ``Table``
+    (``tt``): the transposition table all threads share; ``SearchInfo``
+    (``info``): node counters, the node limit and the stop flag.
+
+Why numba structrefs (design notes, measured on this machine, 2026-11-26)
+    A recursive cached ``nogil`` walk of 265,720 calls touching two of nine
+    arrays cost 33-42 ns per call with nine loose arrays (each one reference
+    counted at every call), 90-96 ns with the nine in a namedtuple (every member
+    is still passed and counted), and 4 ns with the nine as fields of one
+    structref. Structrefs cache (``cache=True``), recurse, and run in parallel
+    ``nogil`` threads. Their fields are also named, so ``moves`` and ``scores``
+    (same shape, same dtype) can no longer be swapped by position. Rules that
+    keep them cheap: one structref type per concept with fields of one fixed
+    type (``structs.CoreStruct`` drops literal types, which would make new
+    types), instances built by our own cached functions (numba's Python-side
+    constructor is compiled anew in every process), and the Python layer keeps
+    its own references to the arrays inside (``StackArrays``, the table's
+    arrays, ``position_arrays``) instead of going through per-field getters.
+    A field must not be named ``st``: structref's generated constructor uses it.
 
 The compiled cache is keyed on all core sources (``cachedir``). numba caches
 each ``cache=True`` function keyed on the file that defines it only, so a
@@ -28,6 +52,91 @@ replaced, since the child may run other sources. numba's writes are atomic
 renames, so processes sharing a directory do not corrupt it.
 """
 
+from __future__ import annotations
+
+# The cache directory must be chosen before any compiled function is defined,
+# so the public names below are imported after ``configure()`` runs.
+# ruff: noqa: E402
 from plies.core.cachedir import configure
 
 configure()
+
+# No exported name equals a submodule's (``perft_nodes``, not ``perft``): a function
+# bound over its module's name hides the module from ``from plies.core import perft``.
+import numpy as np
+
+from plies.core.encoding import MAX_MOVES
+from plies.core.evaluate import TERM_NAMES, evaluate_terms
+from plies.core.evaluate import evaluate as evaluate_position
+from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
+from plies.core.movegen import gen_moves
+from plies.core.perft import divide as perft_divide
+from plies.core.perft import perft as perft_nodes
+from plies.core.position import (
+    Position,
+    copy_position,
+    in_check,
+    key_after,
+    new_position,
+    opponent_in_check,
+    position_arrays,
+    position_state,
+    push_move,
+    reserve,
+    unmake_move,
+)
+from plies.core.search import INF, search_root
+from plies.core.stack import MAX_PLY, SearchStack, StackArrays, new_stack
+from plies.core.tt import MATE, MATE_BOUND, Table, hashfull, new_table, probe
+
+
+def legal_moves(pos: Position) -> np.ndarray:
+    """The legal moves of a position as move integers (see ``plies.core.encoding``)."""
+    out = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(pos, out, False)
+    return out[:n]
+
+
+def evaluation_terms(pos: Position) -> list[tuple[str, int]]:
+    """Each evaluation term in centipawns, White's view (``TERM_NAMES`` order)."""
+    out = np.zeros(len(TERM_NAMES), dtype=np.int64)
+    evaluate_terms(pos, out)
+    return [(str(name), int(out[i])) for i, name in enumerate(TERM_NAMES)]
+
+
+__all__ = [
+    "INF",
+    "MATE",
+    "MATE_BOUND",
+    "MAX_PLY",
+    "InfoCounts",
+    "Position",
+    "SearchInfo",
+    "SearchStack",
+    "StackArrays",
+    "Table",
+    "copy_position",
+    "evaluate_position",
+    "evaluation_terms",
+    "hashfull",
+    "in_check",
+    "info_counts",
+    "key_after",
+    "legal_moves",
+    "new_info",
+    "new_position",
+    "new_stack",
+    "new_table",
+    "opponent_in_check",
+    "perft_divide",
+    "perft_nodes",
+    "position_arrays",
+    "position_state",
+    "probe",
+    "push_move",
+    "reserve",
+    "search_root",
+    "set_stop",
+    "start_info",
+    "unmake_move",
+]

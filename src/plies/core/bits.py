@@ -43,9 +43,3 @@ def popcount(b: np.uint64) -> int:
     b = (b & _M2) + ((b >> U64(2)) & _M2)
     b = (b + (b >> U64(4))) & _M4
     return int((b * _H01) >> U64(56))
-
-
-@njit(cache=True, inline="always")
-def bit(sq: int) -> np.uint64:
-    """Bitboard with only square ``sq`` set."""
-    return ONE << U64(sq)

@@ -18,8 +18,20 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import U64, lsb, popcount
+from plies.core.encoding import (
+    ALL_KINDS,
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    piece_code,
+)
+from plies.core.position import Position
 from plies.core.tables import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
-from plies.core.types import ST_SIDE
 
 TERM_NAMES: tuple[str, ...] = (
     "material",
@@ -46,17 +58,15 @@ WEIGHTS = np.array(_DEFAULT_WEIGHTS, dtype=np.int64)
 """Default weight of each term, in percent (the ablation switches terms off with 0).
 
 ``evaluate`` bakes the same numbers in as compile-time constants (a tuple), which
-saves loading and multiplying weights at every leaf; ``_evaluate(..., weights)``
+saves loading and multiplying weights at every leaf; ``evaluate_weighted(pos, weights)``
 takes any array."""
-
-SEE_VALUES = np.array([100, 320, 330, 500, 900, 20000] * 2 + [0], dtype=np.int64)
-"""Exchange values for SEE / delta pruning: by kind 0..5 or piece 0..11; EMPTY (12) is 0."""
 
 TEMPO = 12
 PHASE_MAX = 24
 
-MATERIAL_MG = np.array([85, 325, 335, 470, 950, 0], dtype=np.int64)
-MATERIAL_EG = np.array([105, 300, 320, 520, 960, 0], dtype=np.int64)
+# Indexed by piece kind (PAWN = 1 ... KING = 6; index 0 unused).
+MATERIAL_MG = np.array([0, 85, 325, 335, 470, 950, 0], dtype=np.int64)
+MATERIAL_EG = np.array([0, 105, 300, 320, 520, 960, 0], dtype=np.int64)
 
 
 def _grid(rows: list[int]) -> np.ndarray:
@@ -192,8 +202,10 @@ _KING_EG = _grid([
 ])
 # fmt: on
 
-PST_MG = np.stack([_PAWN_MG, _KNIGHT_MG, _BISHOP_MG, _ROOK_MG, _QUEEN_MG, _KING_MG])
-PST_EG = np.stack([_PAWN_EG, _KNIGHT_EG, _BISHOP_EG, _ROOK_EG, _QUEEN_EG, _KING_EG])
+_NONE = np.zeros(64, dtype=np.int64)
+# By piece kind (row 0 unused).
+PST_MG = np.stack([_NONE, _PAWN_MG, _KNIGHT_MG, _BISHOP_MG, _ROOK_MG, _QUEEN_MG, _KING_MG])
+PST_EG = np.stack([_NONE, _PAWN_EG, _KNIGHT_EG, _BISHOP_EG, _ROOK_EG, _QUEEN_EG, _KING_EG])
 
 # Pawn structure (per pawn, mg/eg).
 ISOLATED_MG, ISOLATED_EG = -12, -16
@@ -211,7 +223,8 @@ PASSED_THEIR_KING = 5
 PASSED_OUR_KING = 2
 
 # Mobility by number of safe squares reached (own pieces and squares attacked by
-# enemy pawns excluded); rows knight, bishop, rook, queen, concave in the count.
+# enemy pawns excluded); rows knight, bishop, rook, queen (kind - KNIGHT), concave
+# in the count.
 # fmt: off
 MOBILITY_MG = np.array([
     [-30, -18, -8, -2, 3, 8, 12, 15, 18] + [0] * 19,
@@ -231,7 +244,7 @@ MOBILITY_EG = np.array([
 
 # King safety (middlegame only). Attack units per king-zone square hit, by kind;
 # the penalty grows with the square of the units once two pieces join in.
-KING_ATTACK_UNITS = np.array([0, 2, 2, 3, 5, 0], dtype=np.int64)
+KING_ATTACK_UNITS = np.array([0, 0, 2, 2, 3, 5, 0], dtype=np.int64)
 KING_ATTACK_DIV = 3
 KING_ATTACK_CAP = 500
 SHIELD_NEAR = 14
@@ -389,35 +402,36 @@ _MG_ONE = 1 << 32
 
 @njit(cache=True, nogil=True)
 def _pieces(
+    pos: Position,
     pieces: np.uint64,
     kind: int,
     flip: int,
     occ: np.uint64,
     area: np.uint64,
     zone: np.uint64,
-    att: np.ndarray,
 ) -> tuple[int, int, int, int, np.uint64]:
     """Packed PST and mobility, king-zone attackers, attack units and attacks of a piece set.
 
     Not inlined in numba's IR: that made the evaluation take half as long again to
     compile, for 2% fewer instructions.
     """
+    att = pos.sliders
     pst = mob = attackers = units = 0
     attacked = U64(0)
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U64(1)
         pst += PSQ[kind, sq ^ flip]
-        if kind == 1:
+        if kind == KNIGHT:
             a = KNIGHT_ATTACKS[sq]
-        elif kind == 2:
+        elif kind == BISHOP:
             a = bishop_attacks(sq, occ, att)
-        elif kind == 3:
+        elif kind == ROOK:
             a = rook_attacks(sq, occ, att)
         else:
             a = rook_attacks(sq, occ, att) | bishop_attacks(sq, occ, att)
         attacked |= a
-        mob += MOBILITY[kind - 1, popcount(a & area)]
+        mob += MOBILITY[kind - KNIGHT, popcount(a & area)]
         hits = a & zone
         if hits:
             attackers += 1
@@ -427,8 +441,7 @@ def _pieces(
 
 @njit(cache=True, inline="always")
 def _side(
-    bb: np.ndarray,
-    att: np.ndarray,
+    pos: Position,
     c: int,
     occ: np.uint64,
     our_files: np.uint64,
@@ -445,33 +458,33 @@ def _side(
     call, the reference counting of its array arguments cost about 10% of the
     evaluation's time. The cold paths call one compiled copy, ``_side_cold``.
     """
+    bb = pos.pieces
     them = 1 - c
     flip = 56 * c
-    base = 6 * c
-    our_pawns = bb[base]
-    their_pawns = bb[6 * them]
+    our_pawns = bb[piece_code(c, PAWN)]
+    their_pawns = bb[piece_code(them, PAWN)]
     our_pawn_att = _pawn_attacks(our_pawns, c)
-    area = ~bb[12 + c] & ~_pawn_attacks(their_pawns, them)
-    our_king = lsb(bb[base + 5])
-    their_king = lsb(bb[6 * them + 5])
+    area = ~bb[piece_code(c, ALL_KINDS)] & ~_pawn_attacks(their_pawns, them)
+    our_king = lsb(bb[piece_code(c, KING)])
+    their_king = lsb(bb[piece_code(them, KING)])
 
     # Material and phase.
     n_pawns = popcount(our_pawns)
-    n_knights = popcount(bb[base + 1])
-    n_bishops = popcount(bb[base + 2])
-    n_rooks = popcount(bb[base + 3])
-    n_queens = popcount(bb[base + 4])
+    n_knights = popcount(bb[piece_code(c, KNIGHT)])
+    n_bishops = popcount(bb[piece_code(c, BISHOP)])
+    n_rooks = popcount(bb[piece_code(c, ROOK)])
+    n_queens = popcount(bb[piece_code(c, QUEEN)])
     phase = n_knights + n_bishops + 2 * n_rooks + 4 * n_queens
     material = (
-        n_pawns * MATERIAL[0] + n_knights * MATERIAL[1] + n_bishops * MATERIAL[2]
-        + n_rooks * MATERIAL[3] + n_queens * MATERIAL[4]
+        n_pawns * MATERIAL[PAWN] + n_knights * MATERIAL[KNIGHT] + n_bishops * MATERIAL[BISHOP]
+        + n_rooks * MATERIAL[ROOK] + n_queens * MATERIAL[QUEEN]
     )  # fmt: skip
 
     # Pawn placement.
-    pst = PSQ[5, our_king ^ flip]
+    pst = PSQ[KING, our_king ^ flip]
     pawns = our_pawns
     while pawns:
-        pst += PSQ[0, lsb(pawns) ^ flip]
+        pst += PSQ[PAWN, lsb(pawns) ^ flip]
         pawns &= pawns - U64(1)
 
     # Pawn structure, set-wise: isolated, doubled, connected (defended by a pawn
@@ -503,10 +516,14 @@ def _side(
 
     # Pieces: placement, mobility, pressure on the enemy king zone.
     zone = KING_ZONE[their_king]
-    pn, mn, an, un, xn = _pieces(bb[base + 1], 1, flip, occ, area, zone, att)
-    pb, mb, ab, ub, xb = _pieces(bb[base + 2], 2, flip, occ, area, zone, att)
-    pr, mr, ar, ur, xr = _pieces(bb[base + 3], 3, flip, occ, area, zone, att)
-    pq, mq, aq, uq, xq = _pieces(bb[base + 4], 4, flip, occ, area, zone, att)
+    # Kinds passed as runtime int64s: a constant argument would compile one
+    # copy of ``_pieces`` per kind.
+    knight, bishop = np.int64(KNIGHT), np.int64(BISHOP)
+    rook, queen = np.int64(ROOK), np.int64(QUEEN)
+    pn, mn, an, un, xn = _pieces(pos, bb[piece_code(c, KNIGHT)], knight, flip, occ, area, zone)
+    pb, mb, ab, ub, xb = _pieces(pos, bb[piece_code(c, BISHOP)], bishop, flip, occ, area, zone)
+    pr, mr, ar, ur, xr = _pieces(pos, bb[piece_code(c, ROOK)], rook, flip, occ, area, zone)
+    pq, mq, aq, uq, xq = _pieces(pos, bb[piece_code(c, QUEEN)], queen, flip, occ, area, zone)
     pst += pn + pb + pr + pq
     mobility = mn + mb + mr + mq
 
@@ -526,13 +543,13 @@ def _side(
     king = shelter * _MG_ONE
 
     # Rooks on files without our pawns (semi-open) or without any (open).
-    rooks = bb[base + 3] & ~our_files
+    rooks = bb[piece_code(c, ROOK)] & ~our_files
     rook_files = ROOK_OPEN * popcount(rooks & ~their_files)
     rook_files += ROOK_SEMI_OPEN * popcount(rooks & their_files)
 
     pair = BISHOP_PAIR if n_bishops >= 2 else 0
-    npm = n_knights * MATERIAL_MG[1] + n_bishops * MATERIAL_MG[2]
-    npm += n_rooks * MATERIAL_MG[3] + n_queens * MATERIAL_MG[4]
+    npm = n_knights * MATERIAL_MG[KNIGHT] + n_bishops * MATERIAL_MG[BISHOP]
+    npm += n_rooks * MATERIAL_MG[ROOK] + n_queens * MATERIAL_MG[QUEEN]
     attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
     return (
         phase, material, pst, structure, passed, mobility, king, pair, rook_files,
@@ -542,7 +559,7 @@ def _side(
 
 @njit(cache=True, inline="always")
 def _threats(
-    bb: np.ndarray,
+    pos: Position,
     c: int,
     pawn_att: np.uint64,
     minor_att: np.uint64,
@@ -551,27 +568,28 @@ def _threats(
     theirs: np.uint64,
 ) -> int:
     """Packed threats of colour ``c`` (attack sets ``ours``) on the other (``theirs``)."""
-    them = 6 * (1 - c)
-    majors = bb[them + 3] | bb[them + 4]
-    pieces = bb[them + 1] | bb[them + 2] | majors
+    bb = pos.pieces
+    them = 1 - c
+    queens = bb[piece_code(them, QUEEN)]
+    majors = bb[piece_code(them, ROOK)] | queens
+    pieces = bb[piece_code(them, KNIGHT)] | bb[piece_code(them, BISHOP)] | majors
     score = THREAT_BY_PAWN * popcount(pawn_att & pieces)
     score += THREAT_BY_MINOR * popcount(minor_att & majors)
-    score += THREAT_BY_ROOK * popcount(rook_att & bb[them + 4])
+    score += THREAT_BY_ROOK * popcount(rook_att & queens)
     score += HANGING * popcount(pieces & ours & ~theirs)
     return score
 
 
 @njit(cache=True, inline="always")
 def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
-    """Endgame scale (of 64) when colour ``c`` is the side ahead."""
-    base = 6 * c
-    if bb[base] == 0 and our_npm - their_npm < MATERIAL_MG[3]:
-        return 0 if our_npm < MATERIAL_MG[3] else SCALE_NO_PAWNS_SMALL_LEAD
-    w_bishops = bb[2]
-    b_bishops = bb[8]
+    """Endgame scale (of 64) when colour ``c`` is the side ahead (bitboards ``bb``)."""
+    if bb[piece_code(c, PAWN)] == 0 and our_npm - their_npm < MATERIAL_MG[ROOK]:
+        return 0 if our_npm < MATERIAL_MG[ROOK] else SCALE_NO_PAWNS_SMALL_LEAD
+    w_bishops = bb[piece_code(WHITE, BISHOP)]
+    b_bishops = bb[piece_code(BLACK, BISHOP)]
     if (
-        our_npm == MATERIAL_MG[2]
-        and their_npm == MATERIAL_MG[2]
+        our_npm == MATERIAL_MG[BISHOP]
+        and their_npm == MATERIAL_MG[BISHOP]
         and popcount(w_bishops) == 1
         and popcount(b_bishops) == 1
         and ((w_bishops & _DARK_SQUARES) == 0) != ((b_bishops & _DARK_SQUARES) == 0)
@@ -590,7 +608,7 @@ _SideTerms = tuple[
 
 
 @njit(cache=True, inline="always")
-def _finish(bb: np.ndarray, w: _SideTerms, b: _SideTerms) -> _RawTerms:
+def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     """Phase, endgame scale, then each term's untapered (mg, eg), white minus black."""
     phase = min(w[0] + b[0], PHASE_MAX)
     material = w[1] - b[1]
@@ -601,19 +619,21 @@ def _finish(bb: np.ndarray, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     king = w[6] - b[6]
     pair = w[7] - b[7]
     rook_files = w[8] - b[8]
-    threats = _threats(bb, 0, w[10], w[11], w[12], w[13], b[13])
-    threats -= _threats(bb, 1, b[10], b[11], b[12], b[13], w[13])
+    bb = pos.pieces
+    threats = _threats(pos, WHITE, w[10], w[11], w[12], w[13], b[13])
+    threats -= _threats(pos, BLACK, b[10], b[11], b[12], b[13], w[13])
     # Drawish patterns need a side without pawns or a lone bishop each; the test
     # is cheap and almost always false, so the full check rarely runs.
     scale = SCALE_FULL
-    if bb[0] == 0 or bb[6] == 0 or (w[9] == MATERIAL_MG[2] and b[9] == MATERIAL_MG[2]):
+    no_pawns = bb[piece_code(WHITE, PAWN)] == 0 or bb[piece_code(BLACK, PAWN)] == 0
+    if no_pawns or (w[9] == MATERIAL_MG[BISHOP] and b[9] == MATERIAL_MG[BISHOP]):
         # The side ahead in the endgame decides which patterns apply.
         total = material + pst + structure + passed + mobility + king + pair + rook_files
         eg = _eg(total + threats)
         if eg > 0:
-            scale = _scale(bb, 0, w[9], b[9])
+            scale = _scale(bb, WHITE, w[9], b[9])
         elif eg < 0:
-            scale = _scale(bb, 1, b[9], w[9])
+            scale = _scale(bb, BLACK, b[9], w[9])
     return (
         phase, scale,
         _mg(material), _eg(material), _mg(pst), _eg(pst),
@@ -625,32 +645,38 @@ def _finish(bb: np.ndarray, w: _SideTerms, b: _SideTerms) -> _RawTerms:
 
 
 @njit(cache=True, inline="always")
-def _raw(bb: np.ndarray, att: np.ndarray) -> _RawTerms:
+def _boards(pos: Position) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """Occupancy, and the files holding white pawns and black pawns."""
+    bb = pos.pieces
+    occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
+    white = bb[piece_code(WHITE, PAWN)]
+    black = bb[piece_code(BLACK, PAWN)]
+    return occ, _north_fill(white) | _south_fill(white), _north_fill(black) | _south_fill(black)
+
+
+@njit(cache=True, inline="always")
+def _raw(pos: Position) -> _RawTerms:
     """All raw terms, both colours inlined (the hot path)."""
-    occ = bb[12] | bb[13]
-    white_files = _north_fill(bb[0]) | _south_fill(bb[0])
-    black_files = _north_fill(bb[6]) | _south_fill(bb[6])
-    w = _side(bb, att, 0, occ, white_files, black_files)
-    b = _side(bb, att, 1, occ, black_files, white_files)
-    return _finish(bb, w, b)
+    occ, white_files, black_files = _boards(pos)
+    w = _side(pos, WHITE, occ, white_files, black_files)
+    b = _side(pos, BLACK, occ, black_files, white_files)
+    return _finish(pos, w, b)
 
 
 _side_cold = njit(cache=True, nogil=True)(_side.py_func)
 
 
 @njit(cache=True, nogil=True)
-def _raw_cold(bb: np.ndarray, att: np.ndarray) -> _RawTerms:
+def _raw_cold(pos: Position) -> _RawTerms:
     """All raw terms through one compiled ``_side`` (the weighted and reporting paths).
 
     Compiling a second inlined copy would double the tests' and the ablation's
     first-run compile time; these paths do not run per search node.
     """
-    occ = bb[12] | bb[13]
-    white_files = _north_fill(bb[0]) | _south_fill(bb[0])
-    black_files = _north_fill(bb[6]) | _south_fill(bb[6])
-    w = _side_cold(bb, att, 0, occ, white_files, black_files)
-    b = _side_cold(bb, att, 1, occ, black_files, white_files)
-    return _finish(bb, w, b)
+    occ, white_files, black_files = _boards(pos)
+    w = _side_cold(pos, np.int64(WHITE), occ, white_files, black_files)
+    b = _side_cold(pos, np.int64(BLACK), occ, black_files, white_files)
+    return _finish(pos, w, b)
 
 
 @njit(cache=True, inline="always")
@@ -673,49 +699,32 @@ def _combine(r: tuple[int, ...], side: int, weights: np.ndarray | tuple[int, ...
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray, weights: np.ndarray
-) -> int:
+def evaluate_weighted(pos: Position, weights: np.ndarray) -> int:
     """``evaluate`` with explicit per-term weights in percent (100 = as shipped)."""
-    return _combine(_raw_cold(bb, att), st[ST_SIDE], weights)
+    return _combine(_raw_cold(pos), pos.side, weights)
 
 
 @njit(cache=True, nogil=True)
-def evaluate(bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray) -> int:
+def evaluate(pos: Position) -> int:
     """Static evaluation in centipawns from the side to move's point of view."""
-    return _combine(_raw(bb, att), st[ST_SIDE], _DEFAULT_WEIGHTS)
+    return _combine(_raw(pos), pos.side, _DEFAULT_WEIGHTS)
 
 
 @njit(cache=True, nogil=True)
-def _evaluate_terms(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    att: np.ndarray,
-    weights: np.ndarray,
-    out: np.ndarray,
-) -> None:
+def _evaluate_terms(pos: Position, weights: np.ndarray, out: np.ndarray) -> None:
     """``evaluate_terms`` with explicit weights."""
-    r = _raw_cold(bb, att)
+    r = _raw_cold(pos)
     for t in range(T_TEMPO):
         out[t] = _taper(r[2 + 2 * t], r[3 + 2 * t], r[0], r[1], weights[t])
     tempo = (TEMPO * weights[T_TEMPO]) // 100
-    out[T_TEMPO] = tempo if st[ST_SIDE] == 0 else -tempo
+    out[T_TEMPO] = tempo if pos.side == WHITE else -tempo
 
 
 @njit(cache=True, nogil=True)
-def evaluate_terms(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, att: np.ndarray, out: np.ndarray
-) -> None:
+def evaluate_terms(pos: Position, out: np.ndarray) -> None:
     """Fill ``out`` (int64, at least N_TERMS long) with each term, white minus black.
 
     The tempo entry is the mover's bonus seen from White, so
     ``evaluate == sum(out)`` for White to move and ``-sum(out)`` for Black.
     """
-    _evaluate_terms(bb, mb, st, att, WEIGHTS, out)
-
-
-@njit(cache=True, inline="always")
-def piece_value(kind: int) -> int:
-    """Exchange value of a piece kind (or piece code) for SEE and delta pruning."""
-    return SEE_VALUES[kind]
+    _evaluate_terms(pos, WEIGHTS, out)

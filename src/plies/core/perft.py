@@ -5,72 +5,47 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plies.core.encoding import MAX_MOVES
 from plies.core.movegen import count_moves, gen_moves
-from plies.core.position import make_move, unmake_move
-from plies.core.types import MAX_MOVES
+from plies.core.position import Position, make_move, reserve, unmake_move
 
 
-@njit(cache=True)
-def _perft(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    moves: np.ndarray,
-    depth: int,
-) -> int:
+@njit(cache=True, nogil=True)
+def _perft(pos: Position, moves: np.ndarray, depth: int) -> int:
     """Recursive perft using row ``depth`` of ``moves`` as this ply's move buffer."""
     if depth == 1:
-        return count_moves(bb, mb, st, att)
+        return count_moves(pos, moves[0])
     buf = moves[depth]
-    n = gen_moves(bb, mb, st, att, buf, False)
+    n = gen_moves(pos, buf, np.bool_(False))
     total = 0
     for i in range(n):
-        make_move(bb, mb, st, hist, keys, buf[i])
-        total += _perft(bb, mb, st, hist, keys, att, moves, depth - 1)
-        unmake_move(bb, mb, st, hist, keys)
+        make_move(pos, buf[i])
+        total += _perft(pos, moves, depth - 1)
+        unmake_move(pos)
     return total
 
 
-@njit(cache=True)
-def perft(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    depth: int,
-) -> int:
+@njit(cache=True, nogil=True)
+def perft(pos: Position, depth: int) -> int:
     """Number of leaf nodes ``depth`` plies below the position (1 at depth 0)."""
     if depth <= 0:
         return 1
+    reserve(pos, depth)
     moves = np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-    return _perft(bb, mb, st, hist, keys, att, moves, depth)
+    return _perft(pos, moves, depth)
 
 
-@njit(cache=True)
-def divide(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    depth: int,
-    out_moves: np.ndarray,
-    out_counts: np.ndarray,
-) -> int:
+@njit(cache=True, nogil=True)
+def divide(pos: Position, depth: int, out_moves: np.ndarray, out_counts: np.ndarray) -> int:
     """Perft split by root move: fill ``out_moves``/``out_counts``; return the move count."""
+    reserve(pos, depth)
     moves = np.zeros((max(depth, 1) + 1, MAX_MOVES), dtype=np.int64)
-    n = gen_moves(bb, mb, st, att, out_moves, False)
+    n = gen_moves(pos, out_moves, np.bool_(False))
     for i in range(n):
         if depth <= 1:
             out_counts[i] = 1
             continue
-        make_move(bb, mb, st, hist, keys, out_moves[i])
-        out_counts[i] = _perft(bb, mb, st, hist, keys, att, moves, depth - 1)
-        unmake_move(bb, mb, st, hist, keys)
+        make_move(pos, out_moves[i])
+        out_counts[i] = _perft(pos, moves, depth - 1)
+        unmake_move(pos)
     return n

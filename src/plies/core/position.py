@@ -1,20 +1,65 @@
-"""Make and unmake moves on the position arrays, and compute attacks and keys.
+"""The position: one compiled object holding the board, the game state and the undo stack.
 
-See ``plies.core.types`` for the array layout. ``make_move`` assumes the move
-is legal (the move generator only produces legal moves); it pushes an undo
-record so ``unmake_move`` restores the position exactly, without allocating.
+``Position`` is a numba structref (see the package docstring for why): compiled
+functions take it as one argument and read its fields by name.
+
+    pieces    uint64[16]      bitboard of each piece code; slot ``color * 8`` is
+                              that colour's occupancy (see ``plies.core.encoding``)
+    squares   int64[64]       the piece on each square, or NO_PIECE
+    side, castling, ep, halfmove, fullmove, ply
+                              side to move, castling bits, en-passant square (or
+                              NO_SQUARE), the two clocks, and the number of moves
+                              made since set-up
+    undo      int64[cap, 5]   one record per move made (columns ``UNDO_*``)
+    keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
+    sliders   uint64[...]     the magic slider-attack table (shared, read-only)
+
+``keys[0 .. ply]`` is the whole game seen by repetition detection.
+``make_move`` assumes the move is legal (the generator only produces legal
+moves); it pushes an undo record so ``unmake_move`` restores the position
+exactly, without allocating. ``reserve`` grows the undo stack, the only place
+that does.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.experimental import structref
 
 from plies.core.bits import ONE, U64, ZERO, lsb
+from plies.core.encoding import (
+    ALL_KINDS,
+    BISHOP,
+    BLACK,
+    FLAG_DOUBLE,
+    FLAG_EP,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
+    KING,
+    KNIGHT,
+    NO_PIECE,
+    NO_SQUARE,
+    PAWN,
+    PIECE_SLOTS,
+    QUEEN,
+    ROOK,
+    WHITE,
+    color_of,
+    is_promotion,
+    kind_of,
+    move_flag,
+    move_from,
+    move_to,
+    piece_code,
+    promotion_kind,
+)
+from plies.core.structs import CoreStruct
 from plies.core.tables import (
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     PAWN_ATTACKS,
+    SLIDER_ATTACKS,
     ZOBRIST_CASTLE,
     ZOBRIST_EP,
     ZOBRIST_PIECE,
@@ -22,37 +67,17 @@ from plies.core.tables import (
     bishop_attacks,
     rook_attacks,
 )
-from plies.core.types import (
-    BISHOP,
-    EMPTY,
-    FLAG_DOUBLE,
-    FLAG_EP,
-    FLAG_KING_CASTLE,
-    FLAG_QUEEN_CASTLE,
-    H_CAPTURED,
-    H_CASTLE,
-    H_EP,
-    H_HALFMOVE,
-    H_MOVE,
-    KING,
-    KNIGHT,
-    NO_SQUARE,
-    OCC_WHITE,
-    PAWN,
-    QUEEN,
-    ROOK,
-    ST_CASTLE,
-    ST_EP,
-    ST_FULLMOVE,
-    ST_HALFMOVE,
-    ST_PLY,
-    ST_SIDE,
-    is_promotion,
-    move_flag,
-    move_from,
-    move_to,
-    promotion_kind,
-)
+
+# Columns of one undo record.
+UNDO_MOVE = 0
+UNDO_CAPTURED = 1
+UNDO_CASTLING = 2
+UNDO_EP = 3
+UNDO_HALFMOVE = 4
+UNDO_SIZE = 5
+
+INITIAL_CAPACITY = 512
+"""Plies of undo stack a new position has room for."""
 
 # CASTLE_MASK[sq]: castling rights kept when a move touches sq (from or to).
 _CASTLE_MASK = np.full(64, 15, dtype=np.int64)
@@ -63,42 +88,153 @@ _CASTLE_MASK[56] = 15 & ~8
 _CASTLE_MASK[63] = 15 & ~4
 _CASTLE_MASK[60] = 15 & ~12
 
+POSITION_FIELDS = (
+    "pieces", "squares", "side", "castling", "ep", "halfmove", "fullmove", "ply",
+    "undo", "keys", "sliders",
+)  # fmt: skip
+
+
+@structref.register
+class PositionType(CoreStruct):
+    """numba type of ``Position``."""
+
+
+class Position(structref.StructRefProxy):
+    """A chess position (Python handle); build it with ``new_position``."""
+
+
+structref.define_proxy(Position, PositionType, list(POSITION_FIELDS))
+
+
+@njit(cache=True)
+def _build(
+    pieces: np.ndarray,
+    squares: np.ndarray,
+    side: int,
+    castling: int,
+    ep: int,
+    halfmove: int,
+    fullmove: int,
+    undo: np.ndarray,
+    keys: np.ndarray,
+    sliders: np.ndarray,
+) -> Position:
+    """A position over the given arrays, its key computed (the ply starts at 0)."""
+    pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
+                   undo, keys, sliders)  # fmt: skip
+    keys[0] = compute_key(pos)
+    return pos
+
+
+def new_position(
+    squares: list[int] | tuple[int, ...],
+    side: int,
+    castling: int,
+    ep: int,
+    halfmove: int,
+    fullmove: int,
+) -> Position:
+    """A position from a mailbox of piece codes (a1 first) and the FEN's state fields."""
+    mailbox = np.array(squares, dtype=np.int64)
+    pieces = np.zeros(PIECE_SLOTS, dtype=np.uint64)
+    for sq, p in enumerate(squares):
+        if p != NO_PIECE:
+            pieces[p] |= np.uint64(1 << sq)
+            pieces[(p >> 3) * 8 + ALL_KINDS] |= np.uint64(1 << sq)
+    undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
+    keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
+    return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
+                  np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS)  # fmt: skip
+
+
+@njit(cache=True)
+def copy_position(pos: Position) -> Position:
+    """An independent copy (history included); the slider table stays shared."""
+    return Position(pos.pieces.copy(), pos.squares.copy(), pos.side, pos.castling, pos.ep,
+                    pos.halfmove, pos.fullmove, pos.ply, pos.undo.copy(), pos.keys.copy(),
+                    pos.sliders)  # fmt: skip
+
+
+@njit(cache=True)
+def reserve(pos: Position, extra: int) -> bool:
+    """Grow the undo stack (at least doubling) so ``extra`` more moves fit; True if it grew."""
+    need = pos.ply + extra + 2
+    size = pos.undo.shape[0]
+    if need <= size:
+        return False
+    new_size = max(need, 2 * size)
+    undo = np.zeros((new_size, UNDO_SIZE), dtype=np.int64)
+    undo[:size] = pos.undo
+    keys = np.zeros(new_size + 1, dtype=np.uint64)
+    keys[: size + 1] = pos.keys
+    pos.undo = undo
+    pos.keys = keys
+    return True
+
+
+@njit(cache=True)
+def position_state(pos: Position) -> tuple[int, int, int, int, int, int]:
+    """``(side, castling, ep, halfmove, fullmove, ply)`` for the Python layer."""
+    return pos.side, pos.castling, pos.ep, pos.halfmove, pos.fullmove, pos.ply
+
+
+@njit(cache=True)
+def position_arrays(pos: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The live ``pieces, squares, keys`` arrays (views, not copies) for the Python layer."""
+    return pos.pieces, pos.squares, pos.keys
+
 
 @njit(cache=True, inline="always")
-def attackers_to(
-    sq: int, occ: np.uint64, by: int, bb: np.ndarray, att: np.ndarray
-) -> np.uint64:
+def occupancy(pos: Position, color: int) -> np.uint64:
+    """Squares occupied by ``color``."""
+    return pos.pieces[piece_code(color, ALL_KINDS)]
+
+
+@njit(cache=True, inline="always")
+def occupied(pos: Position) -> np.uint64:
+    """Squares occupied by either colour."""
+    return pos.pieces[piece_code(WHITE, ALL_KINDS)] | pos.pieces[piece_code(BLACK, ALL_KINDS)]
+
+
+@njit(cache=True, inline="always")
+def attackers_to(pos: Position, sq: int, occ: np.uint64, by: int) -> np.uint64:
     """Pieces of colour ``by`` attacking ``sq`` with occupancy ``occ``."""
-    base = by * 6
-    result = KNIGHT_ATTACKS[sq] & bb[base + KNIGHT]
-    result |= KING_ATTACKS[sq] & bb[base + KING]
-    result |= PAWN_ATTACKS[1 - by, sq] & bb[base + PAWN]
-    queens = bb[base + QUEEN]
-    result |= rook_attacks(sq, occ, att) & (bb[base + ROOK] | queens)
-    result |= bishop_attacks(sq, occ, att) & (bb[base + BISHOP] | queens)
+    bb = pos.pieces
+    result = KNIGHT_ATTACKS[sq] & bb[piece_code(by, KNIGHT)]
+    result |= KING_ATTACKS[sq] & bb[piece_code(by, KING)]
+    result |= PAWN_ATTACKS[1 - by, sq] & bb[piece_code(by, PAWN)]
+    queens = bb[piece_code(by, QUEEN)]
+    result |= rook_attacks(sq, occ, pos.sliders) & (bb[piece_code(by, ROOK)] | queens)
+    result |= bishop_attacks(sq, occ, pos.sliders) & (bb[piece_code(by, BISHOP)] | queens)
     return result
 
 
 @njit(cache=True, inline="always")
-def king_square(bb: np.ndarray, color: int) -> int:
+def king_square(pos: Position, color: int) -> int:
     """Square of the king of ``color``."""
-    return lsb(bb[color * 6 + KING])
+    return lsb(pos.pieces[piece_code(color, KING)])
 
 
-@njit(cache=True)
-def in_check(bb: np.ndarray, st: np.ndarray, att: np.ndarray) -> bool:
+@njit(cache=True, nogil=True)
+def in_check(pos: Position) -> bool:
     """Whether the side to move is in check."""
-    us = st[ST_SIDE]
-    occ = bb[OCC_WHITE] | bb[OCC_WHITE + 1]
-    return attackers_to(king_square(bb, us), occ, 1 - us, bb, att) != ZERO
+    us = pos.side
+    return attackers_to(pos, king_square(pos, us), occupied(pos), 1 - us) != ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
+def opponent_in_check(pos: Position) -> bool:
+    """Whether the side not to move is in check (an illegal position)."""
+    them = 1 - pos.side
+    return attackers_to(pos, king_square(pos, them), occupied(pos), pos.side) != ZERO
+
+
+@njit(cache=True, nogil=True)
 def _ray_hits(sq: int, occ: np.uint64, sliders: np.uint64, straight: bool) -> bool:
     """Whether a slider in ``sliders`` sees ``sq`` along rook (or bishop) lines.
 
     Walks the rays square by square: it serves the rare en-passant key test,
-    where taking the big attack table as an argument would burden make_move.
+    where the attack-table lookup would burden make_move's inlined code.
     """
     f0 = sq & 7
     r0 = sq >> 3
@@ -122,9 +258,9 @@ def _ray_hits(sq: int, occ: np.uint64, sliders: np.uint64, straight: bool) -> bo
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ep_key_relevant(bb: np.ndarray, ep: int, side: int) -> bool:
-    """Whether ``side`` has a legal en-passant capture on ``ep``.
+    """Whether ``side`` has a legal en-passant capture on ``ep`` (bitboards ``bb``).
 
     Only then does the square belong in the Zobrist key: positions that differ
     by an en-passant square nobody can use are the same position (FIDE, and
@@ -133,44 +269,43 @@ def ep_key_relevant(bb: np.ndarray, ep: int, side: int) -> bool:
     """
     if ep == NO_SQUARE:
         return False
-    capturers = PAWN_ATTACKS[1 - side, ep] & bb[side * 6 + PAWN]
+    capturers = PAWN_ATTACKS[1 - side, ep] & bb[piece_code(side, PAWN)]
     if capturers == ZERO:
         return False
     them = 1 - side
-    base = them * 6
-    cap_sq = ep - 8 if side == 0 else ep + 8
+    cap_sq = ep - 8 if side == WHITE else ep + 8
     cap_bit = ONE << U64(cap_sq)
-    ksq = lsb(bb[side * 6 + KING])
-    occ = bb[OCC_WHITE] | bb[OCC_WHITE + 1]
-    queens = bb[base + QUEEN]
+    ksq = lsb(bb[piece_code(side, KING)])
+    occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
+    queens = bb[piece_code(them, QUEEN)]
     while capturers:
         frm = lsb(capturers)
         capturers &= capturers - ONE
         after = (occ ^ (ONE << U64(frm)) ^ cap_bit) | (ONE << U64(ep))
-        if _ray_hits(ksq, after, bb[base + ROOK] | queens, True):
+        if _ray_hits(ksq, after, bb[piece_code(them, ROOK)] | queens, np.bool_(True)):
             continue
-        if _ray_hits(ksq, after, bb[base + BISHOP] | queens, False):
+        if _ray_hits(ksq, after, bb[piece_code(them, BISHOP)] | queens, np.bool_(False)):
             continue
-        if KNIGHT_ATTACKS[ksq] & bb[base + KNIGHT]:
+        if KNIGHT_ATTACKS[ksq] & bb[piece_code(them, KNIGHT)]:
             continue
-        if PAWN_ATTACKS[side, ksq] & bb[base + PAWN] & ~cap_bit:
+        if PAWN_ATTACKS[side, ksq] & bb[piece_code(them, PAWN)] & ~cap_bit:
             continue
         return True
     return False
 
 
-@njit(cache=True)
-def compute_key(bb: np.ndarray, mb: np.ndarray, st: np.ndarray) -> np.uint64:
-    """Zobrist key of the position from scratch (used at setup and in checks)."""
+@njit(cache=True, nogil=True)
+def compute_key(pos: Position) -> np.uint64:
+    """Zobrist key of the position from scratch (used at set-up and in checks)."""
     key = ZERO
     for sq in range(64):
-        p = mb[sq]
-        if p != EMPTY:
+        p = pos.squares[sq]
+        if p != NO_PIECE:
             key ^= ZOBRIST_PIECE[p, sq]
-    key ^= ZOBRIST_CASTLE[st[ST_CASTLE]]
-    if ep_key_relevant(bb, st[ST_EP], st[ST_SIDE]):
-        key ^= ZOBRIST_EP[st[ST_EP] & 7]
-    if st[ST_SIDE] == 1:
+    key ^= ZOBRIST_CASTLE[pos.castling]
+    if ep_key_relevant(pos.pieces, pos.ep, pos.side):
+        key ^= ZOBRIST_EP[pos.ep & 7]
+    if pos.side == BLACK:
         key ^= ZOBRIST_SIDE
     return key
 
@@ -180,7 +315,7 @@ def _put(bb: np.ndarray, mb: np.ndarray, p: int, sq: int) -> None:
     """Place piece ``p`` on empty square ``sq``."""
     b = ONE << U64(sq)
     bb[p] |= b
-    bb[OCC_WHITE + p // 6] |= b
+    bb[piece_code(color_of(p), ALL_KINDS)] |= b
     mb[sq] = p
 
 
@@ -189,8 +324,8 @@ def _remove(bb: np.ndarray, mb: np.ndarray, p: int, sq: int) -> None:
     """Remove piece ``p`` from square ``sq``."""
     b = ~(ONE << U64(sq))
     bb[p] &= b
-    bb[OCC_WHITE + p // 6] &= b
-    mb[sq] = EMPTY
+    bb[piece_code(color_of(p), ALL_KINDS)] &= b
+    mb[sq] = NO_PIECE
 
 
 @njit(cache=True, inline="always")
@@ -198,161 +333,176 @@ def _move_piece(bb: np.ndarray, mb: np.ndarray, p: int, frm: int, to: int) -> No
     """Move piece ``p`` between two squares (``to`` must be empty)."""
     b = (ONE << U64(frm)) | (ONE << U64(to))
     bb[p] ^= b
-    bb[OCC_WHITE + p // 6] ^= b
-    mb[frm] = EMPTY
+    bb[piece_code(color_of(p), ALL_KINDS)] ^= b
+    mb[frm] = NO_PIECE
     mb[to] = p
 
 
-@njit(cache=True)
-def make_move(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray, m: int
-) -> None:
+@njit(cache=True, inline="always")
+def _rook_castle_squares(to: int, flag: int) -> tuple[int, int]:
+    """From and to squares of the rook in a castling move whose king lands on ``to``."""
+    if flag == FLAG_KING_CASTLE:
+        return to + 1, to - 1
+    return to - 2, to + 1
+
+
+@njit(cache=True, inline="always")
+def _push_undo(pos: Position, m: int, captured: int) -> None:
+    """Record what ``unmake`` needs before the state fields change."""
+    rec = pos.undo[pos.ply]
+    rec[UNDO_MOVE] = m
+    rec[UNDO_CAPTURED] = captured
+    rec[UNDO_CASTLING] = pos.castling
+    rec[UNDO_EP] = pos.ep
+    rec[UNDO_HALFMOVE] = pos.halfmove
+
+
+@njit(cache=True, nogil=True)
+def make_move(pos: Position, m: int) -> None:
     """Play legal move ``m``, pushing an undo record and the new key."""
-    us = st[ST_SIDE]
+    bb = pos.pieces
+    mb = pos.squares
+    us = pos.side
     them = 1 - us
     frm = move_from(m)
     to = move_to(m)
     flag = move_flag(m)
-    ply = st[ST_PLY]
-    key = keys[ply]
+    ply = pos.ply
+    key = pos.keys[ply]
+    _push_undo(pos, m, NO_PIECE)
 
-    rec = hist[ply]
-    rec[H_MOVE] = m
-    rec[H_CASTLE] = st[ST_CASTLE]
-    rec[H_EP] = st[ST_EP]
-    rec[H_HALFMOVE] = st[ST_HALFMOVE]
-
-    if st[ST_EP] != NO_SQUARE and ep_key_relevant(bb, st[ST_EP], us):
-        key ^= ZOBRIST_EP[st[ST_EP] & 7]
-    key ^= ZOBRIST_CASTLE[st[ST_CASTLE]]
+    if pos.ep != NO_SQUARE and ep_key_relevant(bb, pos.ep, us):
+        key ^= ZOBRIST_EP[pos.ep & 7]
+    key ^= ZOBRIST_CASTLE[pos.castling]
 
     p = mb[frm]
-    captured = EMPTY
-    st[ST_HALFMOVE] += 1
+    captured = NO_PIECE
+    pos.halfmove += 1
     if flag == FLAG_EP:
-        cap_sq = to - 8 if us == 0 else to + 8
+        cap_sq = to - 8 if us == WHITE else to + 8
         captured = mb[cap_sq]
         _remove(bb, mb, captured, cap_sq)
         key ^= ZOBRIST_PIECE[captured, cap_sq]
-    elif mb[to] != EMPTY:
+    elif mb[to] != NO_PIECE:
         captured = mb[to]
         _remove(bb, mb, captured, to)
         key ^= ZOBRIST_PIECE[captured, to]
-    if captured != EMPTY or p % 6 == PAWN:
-        st[ST_HALFMOVE] = 0
-    rec[H_CAPTURED] = captured
+    if captured != NO_PIECE or kind_of(p) == PAWN:
+        pos.halfmove = 0
+    pos.undo[ply, UNDO_CAPTURED] = captured
 
     _move_piece(bb, mb, p, frm, to)
     key ^= ZOBRIST_PIECE[p, frm] ^ ZOBRIST_PIECE[p, to]
     if is_promotion(m):
-        promoted = us * 6 + promotion_kind(m)
+        promoted = piece_code(us, promotion_kind(m))
         _remove(bb, mb, p, to)
         _put(bb, mb, promoted, to)
         key ^= ZOBRIST_PIECE[p, to] ^ ZOBRIST_PIECE[promoted, to]
     elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        rook = us * 6 + ROOK
-        if flag == FLAG_KING_CASTLE:
-            r_from, r_to = to + 1, to - 1
-        else:
-            r_from, r_to = to - 2, to + 1
+        rook = piece_code(us, ROOK)
+        r_from, r_to = _rook_castle_squares(to, flag)
         _move_piece(bb, mb, rook, r_from, r_to)
         key ^= ZOBRIST_PIECE[rook, r_from] ^ ZOBRIST_PIECE[rook, r_to]
 
-    st[ST_CASTLE] &= _CASTLE_MASK[frm] & _CASTLE_MASK[to]
-    key ^= ZOBRIST_CASTLE[st[ST_CASTLE]]
+    pos.castling &= _CASTLE_MASK[frm] & _CASTLE_MASK[to]
+    key ^= ZOBRIST_CASTLE[pos.castling]
 
     if flag == FLAG_DOUBLE:
-        st[ST_EP] = (frm + to) >> 1
-        if (PAWN_ATTACKS[us, st[ST_EP]] & bb[them * 6 + PAWN]) != ZERO and ep_key_relevant(
-            bb, st[ST_EP], them
+        ep = (frm + to) >> 1
+        pos.ep = ep
+        if (PAWN_ATTACKS[us, ep] & bb[piece_code(them, PAWN)]) != ZERO and ep_key_relevant(
+            bb, ep, them
         ):
-            key ^= ZOBRIST_EP[st[ST_EP] & 7]
+            key ^= ZOBRIST_EP[ep & 7]
     else:
-        st[ST_EP] = NO_SQUARE
+        pos.ep = NO_SQUARE
 
-    if us == 1:
-        st[ST_FULLMOVE] += 1
-    st[ST_SIDE] = them
+    if us == BLACK:
+        pos.fullmove += 1
+    pos.side = them
     key ^= ZOBRIST_SIDE
-    st[ST_PLY] = ply + 1
-    keys[ply + 1] = key
+    pos.ply = ply + 1
+    pos.keys[ply + 1] = key
 
 
-@njit(cache=True)
-def unmake_move(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray
-) -> int:
+@njit(cache=True, nogil=True)
+def unmake_move(pos: Position) -> int:
     """Take back the last move made; return it."""
-    ply = st[ST_PLY] - 1
-    rec = hist[ply]
-    m = rec[H_MOVE]
-    them = st[ST_SIDE]
-    us = 1 - them
+    bb = pos.pieces
+    mb = pos.squares
+    ply = pos.ply - 1
+    rec = pos.undo[ply]
+    m = rec[UNDO_MOVE]
+    us = 1 - pos.side
     frm = move_from(m)
     to = move_to(m)
     flag = move_flag(m)
 
     if is_promotion(m):
         _remove(bb, mb, mb[to], to)
-        _put(bb, mb, us * 6 + PAWN, to)
+        _put(bb, mb, piece_code(us, PAWN), to)
     elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        rook = us * 6 + ROOK
-        if flag == FLAG_KING_CASTLE:
-            r_from, r_to = to + 1, to - 1
-        else:
-            r_from, r_to = to - 2, to + 1
-        _move_piece(bb, mb, rook, r_to, r_from)
+        r_from, r_to = _rook_castle_squares(to, flag)
+        _move_piece(bb, mb, piece_code(us, ROOK), r_to, r_from)
     _move_piece(bb, mb, mb[to], to, frm)
 
-    captured = rec[H_CAPTURED]
-    if captured != EMPTY:
+    captured = rec[UNDO_CAPTURED]
+    if captured != NO_PIECE:
         if flag == FLAG_EP:
-            _put(bb, mb, captured, to - 8 if us == 0 else to + 8)
+            _put(bb, mb, captured, to - 8 if us == WHITE else to + 8)
         else:
             _put(bb, mb, captured, to)
 
-    st[ST_CASTLE] = rec[H_CASTLE]
-    st[ST_EP] = rec[H_EP]
-    st[ST_HALFMOVE] = rec[H_HALFMOVE]
-    if us == 1:
-        st[ST_FULLMOVE] -= 1
-    st[ST_SIDE] = us
-    st[ST_PLY] = ply
+    pos.castling = rec[UNDO_CASTLING]
+    pos.ep = rec[UNDO_EP]
+    pos.halfmove = rec[UNDO_HALFMOVE]
+    if us == BLACK:
+        pos.fullmove -= 1
+    pos.side = us
+    pos.ply = ply
     return m
 
 
-@njit(cache=True)
-def make_null(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray
-) -> None:
+@njit(cache=True, nogil=True)
+def make_null(pos: Position) -> None:
     """Pass the move (null move for the search); undo with ``unmake_null``."""
-    ply = st[ST_PLY]
-    key = keys[ply]
-    rec = hist[ply]
-    rec[H_MOVE] = 0
-    rec[H_CAPTURED] = EMPTY
-    rec[H_CASTLE] = st[ST_CASTLE]
-    rec[H_EP] = st[ST_EP]
-    rec[H_HALFMOVE] = st[ST_HALFMOVE]
-    us = st[ST_SIDE]
-    if st[ST_EP] != NO_SQUARE and ep_key_relevant(bb, st[ST_EP], us):
-        key ^= ZOBRIST_EP[st[ST_EP] & 7]
-    st[ST_EP] = NO_SQUARE
-    st[ST_HALFMOVE] += 1
-    st[ST_SIDE] = 1 - us
+    ply = pos.ply
+    key = pos.keys[ply]
+    _push_undo(pos, 0, NO_PIECE)
+    if pos.ep != NO_SQUARE and ep_key_relevant(pos.pieces, pos.ep, pos.side):
+        key ^= ZOBRIST_EP[pos.ep & 7]
+    pos.ep = NO_SQUARE
+    pos.halfmove += 1
+    pos.side = 1 - pos.side
     key ^= ZOBRIST_SIDE
-    st[ST_PLY] = ply + 1
-    keys[ply + 1] = key
+    pos.ply = ply + 1
+    pos.keys[ply + 1] = key
+
+
+@njit(cache=True, nogil=True)
+def unmake_null(pos: Position) -> None:
+    """Undo ``make_null``."""
+    ply = pos.ply - 1
+    rec = pos.undo[ply]
+    pos.ep = rec[UNDO_EP]
+    pos.halfmove = rec[UNDO_HALFMOVE]
+    pos.side = 1 - pos.side
+    pos.ply = ply
 
 
 @njit(cache=True)
-def unmake_null(
-    bb: np.ndarray, mb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray
-) -> None:
-    """Undo ``make_null``."""
-    ply = st[ST_PLY] - 1
-    rec = hist[ply]
-    st[ST_EP] = rec[H_EP]
-    st[ST_HALFMOVE] = rec[H_HALFMOVE]
-    st[ST_SIDE] = 1 - st[ST_SIDE]
-    st[ST_PLY] = ply
+def push_move(pos: Position, m: int) -> bool:
+    """Make room for one more move and play it (the board layer's push); True if it grew."""
+    grew = reserve(pos, np.int64(1))
+    make_move(pos, m)
+    return grew
+
+
+@njit(cache=True)
+def key_after(pos: Position, m: int) -> np.uint64:
+    """Zobrist key of the position after legal move ``m`` (the position is unchanged)."""
+    reserve(pos, np.int64(1))
+    make_move(pos, m)
+    key = pos.keys[pos.ply]
+    unmake_move(pos)
+    return key

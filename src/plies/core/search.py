@@ -4,16 +4,21 @@ One call of ``search_root`` searches the root moves to one depth inside an
 (alpha, beta) window; the Python engine layer runs iterative deepening and
 aspiration windows around it, so it can report each iteration and decide when
 to stop. Every function here is ``nogil``: the search runs in a Python thread
-while another thread may set ``info[I_STOP]`` (stop, time out) at any moment.
+while another thread may set the info block's ``stop`` at any moment.
 
-The search state lives in arrays owned by the engine (see ``SearchArrays`` in
-``plies.engine.state``): killers, history, countermoves, the triangular PV
-table, per-ply move buffers, static evaluations and the info counters.
+Every search function takes the same four objects: the ``Position``, the
+thread's ``SearchStack`` (move ordering, PV, per-ply buffers), the shared
+transposition ``Table`` and the ``SearchInfo`` block (counters and limits).
+``_negamax`` reads as the usual steps (draws, table probe, static evaluation,
+pruning, move generation and ordering, the move loop with reductions, the
+history update and the table store), each a small inlined function.
 
-Recursive calls pass no bare literals (``1``, ``True``): numba then casts the
-literal at the call, and a cached recursive function with such a cast crashes
-when loaded from the cache (numba issues 6061/6713). ``np.int64(1)`` and
-``np.bool_(True)`` carry exact types and avoid it.
+Calls of compiled (not inlined) functions pass no bare literals (``0``,
+``True``, a module constant): numba compiles a separate copy of the callee for
+each literal value, which multiplied the first-run compile, and a cached
+recursive function whose recursive call casts a literal crashes when loaded from
+the cache (numba issues 6061/6713). ``np.int64(0)`` and ``np.bool_(True)`` carry
+exact, non-literal types.
 """
 
 from __future__ import annotations
@@ -24,10 +29,39 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import ZERO, popcount
+from plies.core.encoding import (
+    BISHOP,
+    BLACK,
+    FLAG_EP,
+    KNIGHT,
+    NO_PIECE,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    is_noisy,
+    is_promotion,
+    kind_of,
+    move_flag,
+    move_from,
+    move_to,
+    piece_code,
+    promotion_kind,
+)
 from plies.core.evaluate import evaluate
+from plies.core.info import SearchInfo
 from plies.core.movegen import count_moves, gen_moves
-from plies.core.position import in_check, make_move, make_null, unmake_move, unmake_null
-from plies.core.see import SEE_VALUES, see_ge
+from plies.core.position import (
+    UNDO_MOVE,
+    Position,
+    in_check,
+    make_move,
+    make_null,
+    unmake_move,
+    unmake_null,
+)
+from plies.core.see import SEE_VALUES, piece_value, see_ge
+from plies.core.stack import MAX_PLY, QUIETS_PER_PLY, SearchStack
 from plies.core.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -35,39 +69,12 @@ from plies.core.tt import (
     MATE,
     MATE_BOUND,
     NO_EVAL,
-    P_BOUND,
-    P_DEPTH,
-    P_EVAL,
-    P_MOVE,
-    P_SCORE,
+    Table,
     probe,
     store,
 )
-from plies.core.types import (
-    BISHOP,
-    EMPTY,
-    FLAG_EP,
-    H_MOVE,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    ST_HALFMOVE,
-    ST_PLY,
-    ST_SIDE,
-)
 
-MAX_PLY = 128
 INF = 32500
-
-# Indices of the info array shared with the engine layer.
-I_NODES = 0
-I_SELDEPTH = 1
-I_STOP = 2
-I_NODE_LIMIT = 3
-I_AGE = 4
-I_ROOT_UPDATED = 5
-I_SIZE = 8
 
 # Move-ordering tiers (scores compared within one node only).
 _TT_MOVE = 2_000_000_000
@@ -79,6 +86,8 @@ _BAD_CAPTURE = -1_000_000_000
 _UNDERPROMOTION = -2_000_000_000
 
 _HISTORY_MAX = 16384
+_RAZOR_MARGIN = 300
+_QSEARCH_DELTA = 200
 
 
 def _lmr_table() -> np.ndarray:
@@ -93,61 +102,88 @@ def _lmr_table() -> np.ndarray:
 LMR = _lmr_table()
 
 
+# -- bookkeeping ---------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _poll(info: SearchInfo) -> bool:
+    """Count a node and say whether the search must stop (flag or node limit).
+
+    A stopped search counts nothing more and the limit is checked at every node,
+    so ``info.nodes`` never exceeds ``info.node_limit`` (``go nodes`` is exact).
+    """
+    if info.stop:
+        return True
+    info.nodes += 1
+    limit = info.node_limit
+    if limit > 0 and info.nodes >= limit:
+        info.stop = 1
+    return info.stop != 0
+
+
+@njit(cache=True, inline="always")
+def _note_ply(info: SearchInfo, ply: int) -> None:
+    """Record the deepest ply reached (the reported selective depth)."""
+    if ply > info.seldepth:
+        info.seldepth = ply
+
+
 @njit(cache=True, nogil=True)
-def _is_draw(bb: np.ndarray, st: np.ndarray, hist: np.ndarray, keys: np.ndarray) -> bool:
+def _is_draw(pos: Position) -> bool:
     """Fifty-move rule, any repetition (game history included), or bare minor pieces.
 
     The caller must still rule out checkmate when the halfmove clock reached 100.
     """
-    half = st[ST_HALFMOVE]
+    half = pos.halfmove
     if half >= 100:
         return True
-    p = st[ST_PLY]
-    key = keys[p]
+    p = pos.ply
+    key = pos.keys[p]
+    undo = pos.undo
     low = max(p - half, 0)
     i = p - 2
     while i >= low:
-        # A null move (H_MOVE 0) breaks the line: positions before it were not
-        # reached by moves, so the same key there is no repetition.
-        if hist[i + 1, H_MOVE] == 0 or hist[i, H_MOVE] == 0:
+        # A null move (recorded as move 0) breaks the line: positions before it
+        # were not reached by moves, so the same key there is no repetition.
+        if undo[i + 1, UNDO_MOVE] == 0 or undo[i, UNDO_MOVE] == 0:
             break
-        if i <= p - 4 and keys[i] == key:
+        if i <= p - 4 and pos.keys[i] == key:
             return True
         i -= 2
-    heavy = bb[PAWN] | bb[6 + PAWN] | bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+    bb = pos.pieces
+    heavy = ZERO
+    for kind in (PAWN, ROOK, QUEEN):
+        heavy |= bb[piece_code(WHITE, kind)] | bb[piece_code(BLACK, kind)]
     if heavy == ZERO:
-        minors = bb[KNIGHT] | bb[6 + KNIGHT] | bb[BISHOP] | bb[6 + BISHOP]
+        minors = ZERO
+        for kind in (KNIGHT, BISHOP):
+            minors |= bb[piece_code(WHITE, kind)] | bb[piece_code(BLACK, kind)]
         if popcount(minors) <= 1:
             return True
     return False
 
 
-@njit(cache=True, nogil=True)
-def _poll(info: np.ndarray) -> bool:
-    """Count a node and say whether the search must stop (flag or node limit).
-
-    A stopped search counts nothing more and the limit is checked at every node,
-    so ``info[I_NODES]`` never exceeds ``info[I_NODE_LIMIT]`` (``go nodes`` is exact).
-    """
-    if info[I_STOP]:
-        return True
-    info[I_NODES] += 1
-    limit = info[I_NODE_LIMIT]
-    if limit > 0 and info[I_NODES] >= limit:
-        info[I_STOP] = 1
-    return info[I_STOP] != 0
+@njit(cache=True, inline="always")
+def _mated_at_fifty(pos: Position, scratch: np.ndarray) -> bool:
+    """A mate given by the move that reaches the fifty-move limit is still a mate."""
+    return pos.halfmove >= 100 and in_check(pos) and count_moves(pos, scratch) == 0
 
 
-@njit(cache=True, nogil=True)
-def _victim_value(mb: np.ndarray, m: int) -> int:
+@njit(cache=True, inline="always")
+def _victim_value(pos: Position, m: int) -> int:
     """Material value of the piece a move captures (a pawn for en passant)."""
-    if (m >> 12) & 15 == FLAG_EP:
+    if move_flag(m) == FLAG_EP:
         return SEE_VALUES[PAWN]
-    victim = mb[(m >> 6) & 63]
-    return 0 if victim == EMPTY else SEE_VALUES[victim % 6]
+    return piece_value(pos.squares[move_to(m)])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, inline="always")
+def _mvv_lva(pos: Position, m: int) -> int:
+    """Most valuable victim first, then least valuable attacker."""
+    return _victim_value(pos, m) * 16 - kind_of(pos.squares[move_from(m)])
+
+
+@njit(cache=True, inline="always")
 def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
     """Swap the best-scored move of ``i..n-1`` into slot ``i`` (lazy selection sort)."""
     best = i
@@ -163,9 +199,11 @@ def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
         scores[best] = s
 
 
-@njit(cache=True, nogil=True)
-def _update_pv(pv: np.ndarray, pv_len: np.ndarray, ply: int, m: int) -> None:
+@njit(cache=True, inline="always")
+def _update_pv(stack: SearchStack, ply: int, m: int) -> None:
     """Make ``m`` followed by the child's PV the PV of this ply."""
+    pv = stack.pv
+    pv_len = stack.pv_len
     pv[ply, ply] = m
     end = pv_len[ply + 1]
     for k in range(ply + 1, end):
@@ -173,224 +211,319 @@ def _update_pv(pv: np.ndarray, pv_len: np.ndarray, ply: int, m: int) -> None:
     pv_len[ply] = max(end, ply + 1)
 
 
+@njit(cache=True, inline="always")
+def _tt_cutoff(score: int, bound: int, alpha: int, beta: int) -> bool:
+    """Whether a stored score with this bound settles the (alpha, beta) window."""
+    return (
+        bound == BOUND_EXACT
+        or (bound == BOUND_LOWER and score >= beta)
+        or (bound == BOUND_UPPER and score <= alpha)
+    )
+
+
+@njit(cache=True, inline="always")
+def _bound(best: int, alpha: int, beta: int, old_alpha: int) -> int:
+    """The bound a node's result is: failed high, exact, or failed low."""
+    if best >= beta:
+        return BOUND_LOWER
+    if alpha > old_alpha:
+        return BOUND_EXACT
+    return BOUND_UPPER
+
+
+# -- quiescence ----------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _score_noisy(pos: Position, moves: np.ndarray, scores: np.ndarray, n: int) -> None:
+    """Order captures by MVV-LVA, queen promotions by their gain, under-promotions last."""
+    for i in range(n):
+        m = moves[i]
+        value = _mvv_lva(pos, m)
+        if is_promotion(m):
+            kind = promotion_kind(m)
+            value += 16 * (SEE_VALUES[kind] - 100) if kind == QUEEN else _UNDERPROMOTION
+        scores[i] = value
+
+
+@njit(cache=True, inline="always")
+def _qsearch_skips(pos: Position, m: int, order: int, stand: int, alpha: int) -> bool:
+    """Skip under-promotions, captures that cannot reach alpha, and losing exchanges."""
+    if order <= _UNDERPROMOTION // 2:
+        return True
+    if not is_promotion(m) and stand + _victim_value(pos, m) + _QSEARCH_DELTA <= alpha:
+        return True
+    return not see_ge(pos, m, np.int64(0))
+
+
 @njit(cache=True, nogil=True)
 def _qsearch(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    pv: np.ndarray,
-    pv_len: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    probes: np.ndarray,
-    info: np.ndarray,
-    alpha: int,
-    beta: int,
-    ply: int,
-) -> int:
+    pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
+    alpha: int, beta: int, ply: int,
+) -> int:  # fmt: skip
     """Quiescence search: captures and promotions until the position is quiet."""
-    pv_len[ply] = ply
+    zero = np.int64(0)
+    stack.pv_len[ply] = ply
     if _poll(info):
         return 0
-    if ply > info[I_SELDEPTH]:
-        info[I_SELDEPTH] = ply
+    _note_ply(info, ply)
     if ply >= MAX_PLY - 1:
-        return evaluate(bb, mb, st, att)
+        return evaluate(pos)
 
     # Step 1: transposition table cut-off in non-PV nodes.
-    key = keys[st[ST_PLY]]
-    pr = probes[ply]
-    hit = probe(tt_keys, tt_data, key, ply, pr)
-    if hit and beta - alpha == 1:
-        s = pr[P_SCORE]
-        b = pr[P_BOUND]
-        if (
-            b == BOUND_EXACT
-            or (b == BOUND_LOWER and s >= beta)
-            or (b == BOUND_UPPER and s <= alpha)
-        ):
-            return s
+    key = pos.keys[pos.ply]
+    hit, _, tt_score, _, tt_bound, tt_eval = probe(table, key, ply)
+    if hit and beta - alpha == 1 and _tt_cutoff(tt_score, tt_bound, alpha, beta):
+        return tt_score
 
     # Step 2: stand pat, unless in check (then every evasion is searched).
-    checked = in_check(bb, st, att)
+    checked = in_check(pos)
     if checked:
         best = -INF
         stand = -INF
     else:
-        stand = pr[P_EVAL] if hit and pr[P_EVAL] != NO_EVAL else evaluate(bb, mb, st, att)
+        stand = tt_eval if hit and tt_eval != NO_EVAL else evaluate(pos)
         if stand >= beta:
             if not hit:
-                store(tt_keys, tt_data, key, ply, 0, stand, 0, BOUND_LOWER, info[I_AGE], stand)
+                store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
             return stand
         best = stand
         if stand > alpha:
             alpha = stand
     old_alpha = alpha
 
-    buf = moves[ply]
-    sc = scores[ply]
-    n = gen_moves(bb, mb, st, att, buf, True)
+    # Step 3: generate the noisy moves (every evasion in check) and order them.
+    buf = stack.moves[ply]
+    sc = stack.scores[ply]
+    n = gen_moves(pos, buf, np.bool_(True))
     if n == 0:
         return -MATE + ply if checked else best
+    _score_noisy(pos, buf, sc, n)
 
-    # Step 3: order by most valuable victim, least valuable attacker.
-    for i in range(n):
-        m = buf[i]
-        value = _victim_value(mb, m) * 16 - mb[m & 63] % 6
-        if (m >> 15) & 1:
-            kind = ((m >> 12) & 3) + 1
-            value += 16 * (SEE_VALUES[kind] - 100) if kind == QUEEN else _UNDERPROMOTION
-        sc[i] = value
-
+    # Step 4: search them, skipping the hopeless ones unless in check.
     best_move = 0
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
-        if not checked:
-            # Step 4: skip under-promotions, hopeless captures and losing exchanges.
-            if sc[i] <= _UNDERPROMOTION // 2:
-                continue
-            if not (m >> 15) & 1 and stand + _victim_value(mb, m) + 200 <= alpha:
-                continue
-            if not see_ge(bb, mb, att, m, 0):
-                continue
-        make_move(bb, mb, st, hist, keys, m)
-        score = -_qsearch(bb, mb, st, hist, keys, att, tt_keys, tt_data, pv, pv_len, moves,
-                          scores, probes, info, -beta, -alpha, ply + 1)  # fmt: skip
-        unmake_move(bb, mb, st, hist, keys)
-        if info[I_STOP]:
+        if not checked and _qsearch_skips(pos, m, sc[i], stand, alpha):
+            continue
+        make_move(pos, m)
+        score = -_qsearch(pos, stack, table, info, -beta, -alpha, ply + 1)
+        unmake_move(pos)
+        if info.stop:
             return 0
         if score > best:
             best = score
             if score > alpha:
                 alpha = score
                 best_move = m
-                _update_pv(pv, pv_len, ply, m)
+                _update_pv(stack, ply, m)
                 if alpha >= beta:
                     break
 
-    if best >= beta:
-        bound = BOUND_LOWER
-    elif alpha > old_alpha:
-        bound = BOUND_EXACT
-    else:
-        bound = BOUND_UPPER
-    store(tt_keys, tt_data, key, ply, best_move, best, 0, bound, info[I_AGE], stand)
+    # Step 5: store the result.
+    bound = _bound(best, alpha, beta, old_alpha)
+    store(table, key, ply, best_move, best, zero, bound, info.age, stand)
     return best
+
+
+# -- the steps of a full-width node ----------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _static_eval(pos: Position, checked: bool, hit: bool, tt_eval: int) -> int:
+    """The node's static evaluation: none in check, the table's if stored, else computed."""
+    if checked:
+        return -INF
+    if hit and tt_eval != NO_EVAL:
+        return tt_eval
+    return evaluate(pos)
+
+
+@njit(cache=True, inline="always")
+def _reverse_futility(static: int, beta: int, depth: int, improving: bool) -> bool:
+    """Far above beta at low depth: assume the node holds (reverse futility pruning)."""
+    margin = 75 * depth - (50 if improving else 0)
+    return depth <= 7 and static - margin >= beta and abs(beta) < MATE_BOUND
+
+
+@njit(cache=True, inline="always")
+def _null_move_reduction(pos: Position, static: int, beta: int, depth: int) -> int:
+    """Depth reduction of a null-move search here, or 0 when none is tried.
+
+    Passing must already fail high on the static evaluation, and the side to move
+    needs pieces: with only pawns, zugzwang makes passing a bad model.
+    """
+    us = pos.side
+    bb = pos.pieces
+    pieces = (bb[piece_code(us, KNIGHT)] | bb[piece_code(us, BISHOP)]
+              | bb[piece_code(us, ROOK)] | bb[piece_code(us, QUEEN)])  # fmt: skip
+    if depth < 3 or static < beta or pieces == ZERO:
+        return 0
+    return 3 + depth // 4 + min((static - beta) // 200, 3)
+
+
+@njit(cache=True, inline="always")
+def _previous_move(pos: Position) -> tuple[int, int]:
+    """Piece and target square of the move that led here (NO_PIECE after a null move)."""
+    if pos.ply > 0:
+        prev = pos.undo[pos.ply - 1, UNDO_MOVE]
+        if prev != 0:
+            to = move_to(prev)
+            return pos.squares[to], to
+    return NO_PIECE, 0
+
+
+@njit(cache=True, inline="always")
+def _score_moves(
+    pos: Position, stack: SearchStack, ply: int, n: int, tt_move: int, counter_move: int
+) -> None:
+    """Order: table move, good captures, killers, counter-move, history, bad captures."""
+    buf = stack.moves[ply]
+    sc = stack.scores[ply]
+    us = pos.side
+    zero = np.int64(0)
+    for i in range(n):
+        m = buf[i]
+        if m == tt_move:
+            sc[i] = _TT_MOVE
+        elif is_promotion(m) and promotion_kind(m) != QUEEN:
+            sc[i] = _UNDERPROMOTION
+        elif is_noisy(m):
+            value = _mvv_lva(pos, m)
+            if is_promotion(m):
+                value += 16 * 800
+            sc[i] = (_GOOD_CAPTURE if see_ge(pos, m, zero) else _BAD_CAPTURE) + value
+        elif m == stack.killers[ply, 0]:
+            sc[i] = _KILLER_1
+        elif m == stack.killers[ply, 1]:
+            sc[i] = _KILLER_2
+        elif m == counter_move:
+            sc[i] = _COUNTER
+        else:
+            sc[i] = stack.history[us, move_from(m), move_to(m)]
+
+
+@njit(cache=True, inline="always")
+def _quiet_prunable(depth: int, searched: int, lmp_limit: int, static: int, alpha: int) -> bool:
+    """Late-move or futility pruning of a quiet move (checks are exempted by the caller)."""
+    late = depth <= 8 and searched >= lmp_limit
+    futile = depth <= 6 and static + 100 + 100 * depth <= alpha
+    return late or futile
+
+
+@njit(cache=True, inline="always")
+def _losing_capture(pos: Position, m: int, order: int, depth: int) -> bool:
+    """A capture that loses material at shallow depth, beyond a small allowance."""
+    return order < _GOOD_CAPTURE and depth <= 6 and not see_ge(pos, m, -90 * depth)
+
+
+@njit(cache=True, inline="always")
+def _reduction(
+    depth: int, searched: int, gives_check: bool, noisy: bool, order: int, pv_node: bool,
+    improving: bool, new_depth: int,
+) -> int:  # fmt: skip
+    """Late-move reduction of a move, less for PV nodes, killers and good history."""
+    if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
+        return 0
+    r = LMR[min(depth, 63), min(searched, 63)]
+    if pv_node:
+        r -= 1
+    if not improving:
+        r += 1
+    if order >= _COUNTER:
+        r -= 1
+    elif not noisy:
+        r -= order // 6000
+    return max(0, min(r, new_depth - 1))
+
+
+@njit(cache=True, inline="always")
+def _reward_quiet(
+    pos: Position, stack: SearchStack, ply: int, best_move: int, prev_piece: int,
+    prev_to: int, depth: int, n_quiets: int,
+) -> None:  # fmt: skip
+    """A quiet refutation becomes a killer and counter-move; history rewards it, blames the rest."""
+    killers = stack.killers
+    if killers[ply, 0] != best_move:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = best_move
+    if prev_piece != NO_PIECE:
+        stack.counter[prev_piece, prev_to] = best_move
+    history = stack.history
+    us = pos.side
+    bonus = min(depth * depth * 16, 1600)
+    frm = move_from(best_move)
+    to = move_to(best_move)
+    h = history[us, frm, to]
+    history[us, frm, to] = h + bonus - h * bonus // _HISTORY_MAX
+    for k in range(n_quiets):
+        q = stack.quiets[ply, k]
+        frm = move_from(q)
+        to = move_to(q)
+        h = history[us, frm, to]
+        history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
 
 
 @njit(cache=True, nogil=True)
 def _negamax(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    counter: np.ndarray,
-    pv: np.ndarray,
-    pv_len: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    quiets: np.ndarray,
-    evals: np.ndarray,
-    probes: np.ndarray,
-    info: np.ndarray,
-    depth: int,
-    alpha: int,
-    beta: int,
-    ply: int,
-    allow_null: bool,
-) -> int:
+    pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
+    depth: int, alpha: int, beta: int, ply: int, allow_null: bool,
+) -> int:  # fmt: skip
     """Principal-variation search below the root; returns a fail-soft score."""
     yes = np.bool_(True)
     no = np.bool_(False)
-    pv_len[ply] = ply
+    stack.pv_len[ply] = ply
     if depth <= 0:
-        return _qsearch(bb, mb, st, hist, keys, att, tt_keys, tt_data, pv, pv_len, moves,
-                        scores, probes, info, alpha, beta, ply)  # fmt: skip
+        return _qsearch(pos, stack, table, info, alpha, beta, ply)
     if _poll(info):
         return 0
-    if ply > info[I_SELDEPTH]:
-        info[I_SELDEPTH] = ply
+    _note_ply(info, ply)
     pv_node = beta - alpha > 1
 
     # Step 1: draws, and mate-distance pruning (no line can beat a shorter mate).
-    # A mate given by the move that reaches the fifty-move limit is still a mate.
-    if _is_draw(bb, st, hist, keys):
-        if st[ST_HALFMOVE] >= 100 and in_check(bb, st, att) and count_moves(bb, mb, st, att) == 0:
-            return -MATE + ply
-        return 0
+    if _is_draw(pos):
+        return -MATE + ply if _mated_at_fifty(pos, stack.moves[ply]) else 0
     if ply >= MAX_PLY - 1:
-        return evaluate(bb, mb, st, att)
+        return evaluate(pos)
     alpha = max(alpha, -MATE + ply)
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
         return alpha
 
     # Step 2: transposition table; cut off in non-PV nodes with a deep enough bound.
-    key = keys[st[ST_PLY]]
-    pr = probes[ply]
-    tt_move = 0
-    hit = probe(tt_keys, tt_data, key, ply, pr)
-    if hit:
-        tt_move = pr[P_MOVE]
-        if not pv_node and pr[P_DEPTH] >= depth:
-            s = pr[P_SCORE]
-            b = pr[P_BOUND]
-            if (
-                b == BOUND_EXACT
-                or (b == BOUND_LOWER and s >= beta)
-                or (b == BOUND_UPPER and s <= alpha)
-            ):
-                return s
+    key = pos.keys[pos.ply]
+    hit, tt_move, tt_score, tt_depth, tt_bound, tt_eval = probe(table, key, ply)
+    if (hit and not pv_node and tt_depth >= depth
+            and _tt_cutoff(tt_score, tt_bound, alpha, beta)):  # fmt: skip
+        return tt_score
 
     # Step 3: static evaluation; in check we extend and skip the pruning steps.
-    us = st[ST_SIDE]
-    checked = in_check(bb, st, att)
+    checked = in_check(pos)
+    static = _static_eval(pos, checked, hit, tt_eval)
     if checked:
-        static = -INF
         depth += 1
-    elif hit and pr[P_EVAL] != NO_EVAL:
-        static = pr[P_EVAL]
-    else:
-        static = evaluate(bb, mb, st, att)
-    evals[ply] = static
-    improving = not checked and ply >= 2 and static > evals[ply - 2]
+    stack.evals[ply] = static
+    improving = not checked and ply >= 2 and static > stack.evals[ply - 2]
 
     if not pv_node and not checked:
-        # Step 4: reverse futility: far above beta at low depth, assume it holds.
-        margin = 75 * depth - (50 if improving else 0)
-        if depth <= 7 and static - margin >= beta and abs(beta) < MATE_BOUND:
+        # Step 4: reverse futility pruning.
+        if _reverse_futility(static, beta, depth, improving):
             return static
         # Step 5: null move: if passing still fails high, a real move will too.
-        # Skipped without pieces, where zugzwang makes passing a bad model.
-        base = us * 6
-        pieces = bb[base + KNIGHT] | bb[base + BISHOP] | bb[base + ROOK] | bb[base + QUEEN]
-        if allow_null and depth >= 3 and static >= beta and pieces != ZERO:
-            r = 3 + depth // 4 + min((static - beta) // 200, 3)
-            make_null(bb, mb, st, hist, keys)
-            score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,
-                              counter, pv, pv_len, moves, scores, quiets, evals, probes, info,
-                              depth - 1 - r, -beta, -beta + 1, ply + 1, no)  # fmt: skip
-            unmake_null(bb, mb, st, hist, keys)
-            if info[I_STOP]:
+        r = _null_move_reduction(pos, static, beta, depth) if allow_null else 0
+        if r > 0:
+            make_null(pos)
+            score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
+                              ply + 1, no)  # fmt: skip
+            unmake_null(pos)
+            if info.stop:
                 return 0
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
         # Step 6: razoring: hopeless at depth 1, verify with quiescence.
-        if depth == 1 and static + 300 <= alpha:
-            score = _qsearch(bb, mb, st, hist, keys, att, tt_keys, tt_data, pv, pv_len, moves,
-                             scores, probes, info, alpha, alpha + 1, ply)  # fmt: skip
+        if depth == 1 and static + _RAZOR_MARGIN <= alpha:
+            score = _qsearch(pos, stack, table, info, alpha, alpha + 1, ply)
             if score <= alpha:
                 return score
 
@@ -398,48 +531,17 @@ def _negamax(
     if tt_move == 0 and depth >= 4:
         depth -= 1
 
-    # Step 8: generate and score the moves.
-    buf = moves[ply]
-    sc = scores[ply]
-    n = gen_moves(bb, mb, st, att, buf, False)
+    # Step 8: generate and order the moves.
+    buf = stack.moves[ply]
+    sc = stack.scores[ply]
+    n = gen_moves(pos, buf, np.bool_(False))
     if n == 0:
         return -MATE + ply if checked else 0
-    counter_move = 0
-    game_ply = st[ST_PLY]
-    prev_piece = EMPTY
-    prev_to = 0
-    if game_ply > 0:
-        prev = hist[game_ply - 1, H_MOVE]
-        if prev != 0:
-            prev_to = (prev >> 6) & 63
-            prev_piece = mb[prev_to]
-            counter_move = counter[prev_piece, prev_to]
-    for i in range(n):
-        m = buf[i]
-        frm = m & 63
-        to = (m >> 6) & 63
-        if m == tt_move:
-            sc[i] = _TT_MOVE
-        elif (m >> 15) & 1 and ((m >> 12) & 3) != 3:
-            sc[i] = _UNDERPROMOTION
-        elif (m >> 14) & 3:
-            value = _victim_value(mb, m) * 16 - mb[frm] % 6
-            if (m >> 15) & 1:
-                value += 16 * 800
-            if see_ge(bb, mb, att, m, 0):
-                sc[i] = _GOOD_CAPTURE + value
-            else:
-                sc[i] = _BAD_CAPTURE + value
-        elif m == killers[ply, 0]:
-            sc[i] = _KILLER_1
-        elif m == killers[ply, 1]:
-            sc[i] = _KILLER_2
-        elif m == counter_move:
-            sc[i] = _COUNTER
-        else:
-            sc[i] = history[us, frm, to]
+    prev_piece, prev_to = _previous_move(pos)
+    counter_move = stack.counter[prev_piece, prev_to] if prev_piece != NO_PIECE else 0
+    _score_moves(pos, stack, ply, n, tt_move, counter_move)
 
-    # Step 9: search the moves, best-looking first.
+    # Step 9: search the moves, best-looking first, pruning hopeless ones.
     best = -INF
     best_move = 0
     searched = 0
@@ -450,56 +552,36 @@ def _negamax(
         _pick(buf, sc, i, n)
         m = buf[i]
         order = sc[i]
-        noisy = (m >> 14) & 3 != 0
+        noisy = is_noisy(m)
         prunable = False
         if best > -MATE_BOUND and not checked:
             if not noisy:
-                # Late-move and futility pruning of quiet moves (checks are exempt,
-                # which is only known after making the move).
-                late = depth <= 8 and searched >= lmp_limit
-                futile = depth <= 6 and static + 100 + 100 * depth <= alpha
-                prunable = late or futile
-            elif order < _GOOD_CAPTURE and depth <= 6 and not see_ge(bb, mb, att, m, -90 * depth):
-                # A losing capture at shallow depth, unless the loss is small.
+                # Checks are exempt, which is only known after making the move.
+                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha)
+            elif _losing_capture(pos, m, order, depth):
                 continue
-        make_move(bb, mb, st, hist, keys, m)
-        gives_check = in_check(bb, st, att)
+        make_move(pos, m)
+        gives_check = in_check(pos)
         if prunable and not gives_check:
-            unmake_move(bb, mb, st, hist, keys)
+            unmake_move(pos)
             continue
         new_depth = depth - 1
         if searched == 0:
-            score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,
-                              counter, pv, pv_len, moves, scores, quiets, evals, probes, info,
-                              new_depth, -beta, -alpha, ply + 1, yes)  # fmt: skip
+            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
         else:
             # Step 10: late-move reductions, then a null window, then the full window.
-            r = 0
-            if depth >= 3 and searched >= 2 and not gives_check and (not noisy or order < 0):
-                r = LMR[min(depth, 63), min(searched, 63)]
-                if pv_node:
-                    r -= 1
-                if not improving:
-                    r += 1
-                if order >= _COUNTER:
-                    r -= 1
-                elif not noisy:
-                    r -= order // 6000
-                r = max(0, min(r, new_depth - 1))
-            score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,
-                              counter, pv, pv_len, moves, scores, quiets, evals, probes, info,
-                              new_depth - r, -alpha - 1, -alpha, ply + 1, yes)  # fmt: skip
+            r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
+                           new_depth)  # fmt: skip
+            score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
+                              ply + 1, yes)  # fmt: skip
             if score > alpha and r > 0:
-                score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers,
-                                  history, counter, pv, pv_len, moves, scores, quiets, evals,
-                                  probes, info, new_depth, -alpha - 1, -alpha, ply + 1,
-                                  yes)  # fmt: skip
+                score = -_negamax(pos, stack, table, info, new_depth, -alpha - 1, -alpha,
+                                  ply + 1, yes)  # fmt: skip
             if score > alpha and score < beta:
-                score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers,
-                                  history, counter, pv, pv_len, moves, scores, quiets, evals,
-                                  probes, info, new_depth, -beta, -alpha, ply + 1, yes)  # fmt: skip
-        unmake_move(bb, mb, st, hist, keys)
-        if info[I_STOP]:
+                score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1,
+                                  yes)  # fmt: skip
+        unmake_move(pos)
+        if info.stop:
             return 0
         searched += 1
         if score > best:
@@ -507,113 +589,67 @@ def _negamax(
             if score > alpha:
                 alpha = score
                 best_move = m
-                _update_pv(pv, pv_len, ply, m)
+                _update_pv(stack, ply, m)
                 if alpha >= beta:
                     break
-        if not noisy and n_quiets < quiets.shape[1]:
-            quiets[ply, n_quiets] = m
+        if not noisy and n_quiets < QUIETS_PER_PLY:
+            stack.quiets[ply, n_quiets] = m
             n_quiets += 1
 
     # Step 11: a quiet move that refuted the node teaches killers, counters, history.
-    if best >= beta and (best_move >> 14) & 3 == 0:
-        if killers[ply, 0] != best_move:
-            killers[ply, 1] = killers[ply, 0]
-            killers[ply, 0] = best_move
-        if prev_piece != EMPTY:
-            counter[prev_piece, prev_to] = best_move
-        bonus = min(depth * depth * 16, 1600)
-        frm = best_move & 63
-        to = (best_move >> 6) & 63
-        h = history[us, frm, to]
-        history[us, frm, to] = h + bonus - h * bonus // _HISTORY_MAX
-        for k in range(n_quiets):
-            q = quiets[ply, k]
-            frm = q & 63
-            to = (q >> 6) & 63
-            h = history[us, frm, to]
-            history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
+    if best >= beta and not is_noisy(best_move):
+        _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
 
-    if best >= beta:
-        bound = BOUND_LOWER
-    elif alpha > old_alpha:
-        bound = BOUND_EXACT
-    else:
-        bound = BOUND_UPPER
-    store(tt_keys, tt_data, key, ply, best_move, best, depth, bound, info[I_AGE], static)
+    # Step 12: store the result.
+    bound = _bound(best, alpha, beta, old_alpha)
+    store(table, key, ply, best_move, best, depth, bound, info.age, static)
     return best
 
 
 @njit(cache=True, nogil=True)
 def search_root(
-    bb: np.ndarray,
-    mb: np.ndarray,
-    st: np.ndarray,
-    hist: np.ndarray,
-    keys: np.ndarray,
-    att: np.ndarray,
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
-    killers: np.ndarray,
-    history: np.ndarray,
-    counter: np.ndarray,
-    pv: np.ndarray,
-    pv_len: np.ndarray,
-    moves: np.ndarray,
-    scores: np.ndarray,
-    quiets: np.ndarray,
-    evals: np.ndarray,
-    probes: np.ndarray,
-    info: np.ndarray,
-    root_moves: np.ndarray,
-    n_root: int,
-    depth: int,
-    alpha: int,
-    beta: int,
-) -> int:
-    """Search ``root_moves[:n_root]`` to ``depth`` in (alpha, beta); best first afterwards.
+    pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
+    n_root: int, depth: int, alpha: int, beta: int,
+) -> int:  # fmt: skip
+    """Search ``stack.root_moves[:n_root]`` to ``depth`` in (alpha, beta); best first afterwards.
 
-    The best move found moves to the front of ``root_moves`` and its line is in
-    ``pv[0, :pv_len[0]]``; ``info[I_ROOT_UPDATED]`` says a move beat alpha. A
-    stopped search returns early; its partial result is only trusted for moves
-    whose scores were completed.
+    The best move found moves to the front of the root moves and its line is in
+    ``stack.pv[0, :stack.pv_len[0]]``; ``info.root_updated`` says a move beat
+    alpha. A stopped search returns early; its partial result is only trusted
+    for moves whose scores were completed.
     """
     one = np.int64(1)
     yes = np.bool_(True)
-    pv_len[0] = 0
-    info[I_ROOT_UPDATED] = 0
+    root_moves = stack.root_moves
+    stack.pv_len[0] = 0
+    info.root_updated = 0
     best = -INF
-    evals[0] = -INF if in_check(bb, st, att) else evaluate(bb, mb, st, att)
+    stack.evals[0] = -INF if in_check(pos) else evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
-        make_move(bb, mb, st, hist, keys, m)
+        make_move(pos, m)
         if i == 0:
-            score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,
-                              counter, pv, pv_len, moves, scores, quiets, evals, probes, info,
-                              depth - 1, -beta, -alpha, one, yes)  # fmt: skip
+            score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)
         else:
-            score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers, history,
-                              counter, pv, pv_len, moves, scores, quiets, evals, probes, info,
-                              depth - 1, -alpha - 1, -alpha, one, yes)  # fmt: skip
-            if score > alpha and score < beta and not info[I_STOP]:
-                score = -_negamax(bb, mb, st, hist, keys, att, tt_keys, tt_data, killers,
-                                  history, counter, pv, pv_len, moves, scores, quiets, evals,
-                                  probes, info, depth - 1, -beta, -alpha, one, yes)  # fmt: skip
-        unmake_move(bb, mb, st, hist, keys)
-        if info[I_STOP]:
+            score = -_negamax(pos, stack, table, info, depth - 1, -alpha - 1, -alpha, one, yes)
+            if score > alpha and score < beta and not info.stop:
+                score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)
+        unmake_move(pos)
+        if info.stop:
             break
         if score > best:
             best = score
         if score > alpha:
             alpha = score
-            _update_pv(pv, pv_len, 0, m)
-            info[I_ROOT_UPDATED] = 1
+            _update_pv(stack, 0, m)
+            info.root_updated = 1
             for k in range(i, 0, -1):
                 root_moves[k] = root_moves[k - 1]
             root_moves[0] = m
             if score >= beta:
                 break
-    if not info[I_STOP] and pv_len[0] > 0:
+    if not info.stop and stack.pv_len[0] > 0:
         bound = BOUND_LOWER if best >= beta else BOUND_EXACT
-        store(tt_keys, tt_data, keys[st[ST_PLY]], 0, pv[0, 0], best, depth, bound, info[I_AGE],
-              evals[0])  # fmt: skip
+        store(table, pos.keys[pos.ply], np.int64(0), stack.pv[0, 0], best, depth, bound, info.age,
+              stack.evals[0])  # fmt: skip
     return best

@@ -6,81 +6,98 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import ONE, U64, ZERO
-from plies.core.position import attackers_to
-from plies.core.tables import bishop_attacks, rook_attacks
-from plies.core.types import (
+from plies.core.encoding import (
     BISHOP,
-    EMPTY,
+    BLACK,
     FLAG_EP,
     FLAG_KING_CASTLE,
     FLAG_QUEEN_CASTLE,
     KING,
-    OCC_WHITE,
+    PAWN,
     QUEEN,
     ROOK,
+    WHITE,
+    color_of,
+    kind_of,
+    move_flag,
+    move_from,
+    move_to,
+    piece_code,
 )
+from plies.core.position import Position, attackers_to, occupancy, occupied
+from plies.core.tables import bishop_attacks, rook_attacks
 
-SEE_VALUES = np.array([100, 320, 330, 500, 900, 20000], dtype=np.int64)
+SEE_VALUES = np.array([0, 100, 320, 330, 500, 900, 20000], dtype=np.int64)
+"""Exchange value by piece kind (index 0, no piece, is worth nothing)."""
+
+
+@njit(cache=True, inline="always")
+def piece_value(piece: int) -> int:
+    """Exchange value of a piece (or kind); 0 for NO_PIECE."""
+    return SEE_VALUES[kind_of(piece)]
+
+
+@njit(cache=True, inline="always")
+def _least_valuable(pos: Position, mine: np.uint64, color: int) -> int:
+    """Kind of the least valuable piece of ``color`` among ``mine``."""
+    for kind in range(PAWN, KING + 1):
+        if mine & pos.pieces[piece_code(color, kind)]:
+            return kind
+    return KING
 
 
 @njit(cache=True, nogil=True)
-def see_ge(bb: np.ndarray, mb: np.ndarray, att: np.ndarray, m: int, threshold: int) -> bool:
+def see_ge(pos: Position, m: int, threshold: int) -> bool:
     """Whether move ``m`` wins at least ``threshold`` once all captures on its square resolve.
 
     Both sides recapture with their least valuable attacker and may stop when
     continuing would lose; sliders behind a capturer join in (x-rays). Pins are
     ignored, as usual for SEE.
     """
-    frm = m & 63
-    to = (m >> 6) & 63
-    flag = (m >> 12) & 15
+    frm = move_from(m)
+    to = move_to(m)
+    flag = move_flag(m)
     if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
         return threshold <= 0
-    victim = mb[to]
-    gain = 0
-    if flag == FLAG_EP:
-        gain = SEE_VALUES[0]
-    elif victim != EMPTY:
-        gain = SEE_VALUES[victim % 6]
+    mb = pos.squares
+    bb = pos.pieces
+    gain = SEE_VALUES[PAWN] if flag == FLAG_EP else piece_value(mb[to])
     swap = gain - threshold
     if swap < 0:
         return False
     mover = mb[frm]
-    swap = SEE_VALUES[mover % 6] - swap
+    swap = piece_value(mover) - swap
     if swap <= 0:
         return True
-    occ = (bb[OCC_WHITE] | bb[OCC_WHITE + 1]) ^ (ONE << U64(frm)) ^ (ONE << U64(to))
+    stm = color_of(mover)
+    occ = occupied(pos) ^ (ONE << U64(frm)) ^ (ONE << U64(to))
     if flag == FLAG_EP:
-        occ ^= ONE << U64(to - 8 if mover // 6 == 0 else to + 8)
-    stm = mover // 6
-    attackers = attackers_to(to, occ, 0, bb, att) | attackers_to(to, occ, 1, bb, att)
-    diag = bb[BISHOP] | bb[6 + BISHOP] | bb[QUEEN] | bb[6 + QUEEN]
-    straight = bb[ROOK] | bb[6 + ROOK] | bb[QUEEN] | bb[6 + QUEEN]
+        occ ^= ONE << U64(to - 8 if stm == WHITE else to + 8)
+    attackers = attackers_to(pos, to, occ, WHITE) | attackers_to(pos, to, occ, BLACK)
+    queens = bb[piece_code(WHITE, QUEEN)] | bb[piece_code(BLACK, QUEEN)]
+    diag = bb[piece_code(WHITE, BISHOP)] | bb[piece_code(BLACK, BISHOP)] | queens
+    straight = bb[piece_code(WHITE, ROOK)] | bb[piece_code(BLACK, ROOK)] | queens
     res = 1
     while True:
         stm = 1 - stm
         attackers &= occ
-        mine = attackers & bb[OCC_WHITE + stm]
+        mine = attackers & occupancy(pos, stm)
         if mine == ZERO:
             break
         res ^= 1
-        kind = -1
-        for k in range(6):
-            if mine & bb[stm * 6 + k]:
-                kind = k
-                break
+        kind = _least_valuable(pos, mine, stm)
         if kind == KING:
             # The king may only take last: it cannot capture into a defended square.
-            if attackers & bb[OCC_WHITE + 1 - stm]:
+            if attackers & occupancy(pos, 1 - stm):
                 res ^= 1
             break
         swap = SEE_VALUES[kind] - swap
         if swap < res:
             break
-        pick = mine & bb[stm * 6 + kind]
+        pick = mine & pos.pieces[piece_code(stm, kind)]
         occ ^= pick & (~pick + ONE)
-        if kind == 0 or kind == BISHOP or kind == QUEEN:
-            attackers |= bishop_attacks(to, occ, att) & diag
+        if kind == PAWN or kind == BISHOP or kind == QUEEN:
+            attackers |= bishop_attacks(to, occ, pos.sliders) & diag
         if kind == ROOK or kind == QUEEN:
-            attackers |= rook_attacks(to, occ, att) & straight
+            attackers |= rook_attacks(to, occ, pos.sliders) & straight
     return res == 1

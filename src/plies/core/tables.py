@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import U64
+from plies.core.encoding import BLACK, KING, PAWN, PIECE_SLOTS, WHITE
 
 ROOK_DIRS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
 BISHOP_DIRS = np.array([[1, 1], [1, -1], [-1, 1], [-1, -1]], dtype=np.int64)
@@ -144,17 +145,6 @@ def slider_mask(sq: int, dirs: np.ndarray) -> int:
     return mask
 
 
-def slider_attacks_slow(sq: int, occ: int, dirs: np.ndarray) -> int:
-    """Slider attacks walked ray by ray (reference for tests and table building)."""
-    result = 0
-    for ray in _rays(sq, dirs):
-        for s in ray:
-            result |= 1 << s
-            if occ >> s & 1:
-                break
-    return result
-
-
 def _square_table(sq: int, dirs: np.ndarray, magic: np.uint64) -> tuple[int, np.ndarray]:
     """Mask bit count and the magic-indexed attack slice of one square, built with numpy."""
     mask = slider_mask(sq, dirs)
@@ -219,14 +209,20 @@ def bishop_attacks(sq: int, occ: np.uint64, att: np.ndarray) -> np.uint64:
 
 
 def _zobrist() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.uint64]:
-    """Fixed-seed random keys: pieces on squares, castling rights, ep file, side to move."""
+    """Fixed-seed random keys: pieces (by code) on squares, castling, ep file, side to move."""
     rng = np.random.Generator(np.random.PCG64(0x706C696573))
     pieces = rng.integers(0, 2**64 - 1, size=(12, 64), dtype=np.uint64, endpoint=True)
     castle = rng.integers(0, 2**64 - 1, size=16, dtype=np.uint64, endpoint=True)
     ep = rng.integers(0, 2**64 - 1, size=8, dtype=np.uint64, endpoint=True)
     side = rng.integers(0, 2**64 - 1, size=1, dtype=np.uint64, endpoint=True)[0]
     castle[0] = 0
-    return pieces, castle, ep, side
+    # Rows by piece code (colour * 8 + kind); the draws above keep their old order
+    # (colour * 6 + kind - 1) so that keys, and with them the search, stay the same.
+    by_code = np.zeros((PIECE_SLOTS, 64), dtype=np.uint64)
+    for color in (WHITE, BLACK):
+        for kind in range(PAWN, KING + 1):
+            by_code[color * 8 + kind] = pieces[color * 6 + kind - 1]
+    return by_code, castle, ep, side
 
 
 ZOBRIST_PIECE, ZOBRIST_CASTLE, ZOBRIST_EP, ZOBRIST_SIDE = _zobrist()

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.experimental import structref
 
 from plies.core.bits import U64
+from plies.core.structs import CoreStruct
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -28,17 +30,29 @@ BOUND_EXACT = 3
 MATE = 32000
 MATE_BOUND = MATE - 512  # scores beyond this are mates, shifted by ply on store/probe
 
-# Indices of the probe result array.
-P_HIT = 0
-P_MOVE = 1
-P_SCORE = 2
-P_DEPTH = 3
-P_BOUND = 4
-P_EVAL = 5
-P_SIZE = 6
-
 NO_EVAL = -32767  # probe result when the entry holds no static evaluation
 _EVAL_BIAS = 8192
+
+
+@structref.register
+class TableType(CoreStruct):
+    """numba type of ``Table``."""
+
+
+class Table(structref.StructRefProxy):
+    """The transposition table (Python handle): ``keys`` and ``data``, one slot each.
+
+    Shared by every search thread of an engine; build it with ``new_table``.
+    """
+
+
+structref.define_proxy(Table, TableType, ["keys", "data"])
+
+
+@njit(cache=True)
+def _wrap(keys: np.ndarray, data: np.ndarray) -> Table:
+    """A table over the given arrays."""
+    return Table(keys, data)
 
 
 def allocate(megabytes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -46,6 +60,12 @@ def allocate(megabytes: int) -> tuple[np.ndarray, np.ndarray]:
     slots = max(2, (max(1, megabytes) * 1024 * 1024) // 16)
     slots = 1 << (slots.bit_length() - 1)
     return np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int64)
+
+
+def new_table(megabytes: int) -> tuple[Table, np.ndarray, np.ndarray]:
+    """An empty table of at most ``megabytes`` MB, with its ``keys`` and ``data`` arrays."""
+    keys, data = allocate(megabytes)
+    return _wrap(keys, data), keys, data
 
 
 @njit(cache=True, nogil=True)
@@ -69,31 +89,28 @@ def score_from_tt(score: int, ply: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def probe(
-    tt_keys: np.ndarray, tt_data: np.ndarray, key: np.uint64, ply: int, out: np.ndarray
-) -> bool:
-    """Look ``key`` up; on a hit fill ``out`` (move, score, depth, bound) and return True."""
-    base = np.int64(key & U64(tt_keys.shape[0] - 2))
+def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, int, int]:
+    """Look ``key`` up: ``(hit, move, score, depth, bound, static eval)``; a miss has move 0."""
+    keys = table.keys
+    base = np.int64(key & U64(keys.shape[0] - 2))
     for i in range(base, base + 2):
-        data = tt_data[i]
-        if tt_keys[i] ^ U64(data) == key and data != 0:
-            out[P_HIT] = 1
-            out[P_MOVE] = data & 0xFFFF
-            out[P_SCORE] = score_from_tt(((data >> 16) & 0xFFFF) - 32768, ply)
-            out[P_DEPTH] = ((data >> 32) & 0xFF) - 1
-            out[P_BOUND] = (data >> 40) & 3
+        data = table.data[i]
+        if keys[i] ^ U64(data) == key and data != 0:
             stored = (data >> 50) & 0x3FFF
-            out[P_EVAL] = NO_EVAL if stored == 0 else stored - _EVAL_BIAS
-            return True
-    out[P_HIT] = 0
-    out[P_MOVE] = 0
-    return False
+            return (
+                True,
+                data & 0xFFFF,
+                score_from_tt(((data >> 16) & 0xFFFF) - 32768, ply),
+                ((data >> 32) & 0xFF) - 1,
+                (data >> 40) & 3,
+                NO_EVAL if stored == 0 else stored - _EVAL_BIAS,
+            )
+    return False, 0, 0, 0, 0, NO_EVAL
 
 
 @njit(cache=True, nogil=True)
 def store(
-    tt_keys: np.ndarray,
-    tt_data: np.ndarray,
+    table: Table,
     key: np.uint64,
     ply: int,
     move: int,
@@ -104,6 +121,8 @@ def store(
     static: int,
 ) -> None:
     """Record a search result (and static eval), keeping the old best move if none is given."""
+    tt_keys = table.keys
+    tt_data = table.data
     base = np.int64(key & U64(tt_keys.shape[0] - 2))
     slot = base + 1
     for i in range(base, base + 2):
@@ -138,8 +157,9 @@ def store(
 
 
 @njit(cache=True, nogil=True)
-def hashfull(tt_data: np.ndarray, age: int) -> int:
+def hashfull(table: Table, age: int) -> int:
     """Permille of the first 1000 slots used by the current search."""
+    tt_data = table.data
     n = min(1000, tt_data.shape[0])
     used = 0
     for i in range(n):

@@ -16,23 +16,11 @@ from dataclasses import replace
 
 import numpy as np
 
+import plies.core as core
 from plies.board import Board, Move
-from plies.board.board import _core_to_move
-from plies.core import tt
-from plies.core.evaluate import evaluate as core_evaluate
-from plies.core.search import (
-    I_AGE,
-    I_NODE_LIMIT,
-    I_NODES,
-    I_ROOT_UPDATED,
-    I_SELDEPTH,
-    I_STOP,
-    INF,
-    MAX_PLY,
-    search_root,
-)
-from plies.core.tables import SLIDER_ATTACKS
-from plies.core.warmup import compile_notice
+from plies.board.board import core_to_move
+from plies.compile_notice import compile_notice
+from plies.core import INF, MAX_PLY
 from plies.engine.limits import Info, Limit, SearchResult
 from plies.engine.state import SearchArrays, available_megabytes
 from plies.engine.strength import (
@@ -53,6 +41,8 @@ DoneCallback = Callable[[SearchResult], None]
 MIN_HASH_MB = 1
 MAX_HASH_MB = 4096
 MAX_THREADS = 64
+HELPER_START_S = 0.05
+"""Longest wait for a lazy-SMP helper thread to start running before the main search."""
 NODE_CAP_FACTOR = 8
 """A strength-limited search is cut off at this many times its node budget."""
 MIN_NODE_CAP = 50_000
@@ -71,10 +61,10 @@ def node_shares(nodes: int, threads: int) -> list[int]:
 
 def _mate_moves(score: int) -> int | None:
     """Moves to mate for a mate score (negative when being mated), else None."""
-    if score > tt.MATE_BOUND:
-        return (tt.MATE - score + 1) // 2
-    if score < -tt.MATE_BOUND:
-        return -((tt.MATE + score) // 2)
+    if score > core.MATE_BOUND:
+        return (core.MATE - score + 1) // 2
+    if score < -core.MATE_BOUND:
+        return -((core.MATE + score) // 2)
     return None
 
 
@@ -214,8 +204,7 @@ class Engine:
 
     def evaluate(self, board: Board) -> int:
         """Static evaluation in centipawns from the side to move."""
-        bb, mb, st, _, _ = board.core_arrays()
-        return int(core_evaluate(bb, mb, st, SLIDER_ATTACKS))
+        return int(core.evaluate_position(board.core_position()))
 
     def is_searching(self) -> bool:
         """Whether a search started with ``start`` is still running (its callback excepted)."""
@@ -223,7 +212,7 @@ class Engine:
 
     def stop(self) -> None:
         """Ask the running search to finish now; it returns its best move so far."""
-        self._arrays.info[I_STOP] = 1
+        core.set_stop(self._arrays.info, 1)
         self._pondering = False
         self._release.set()
 
@@ -261,7 +250,7 @@ class Engine:
             self._thread.join()  # finished (not searching), but may still be in on_done
         board = board.copy()
         moves = None if searchmoves is None else list(searchmoves)
-        self._arrays.info[I_STOP] = 0
+        core.set_stop(self._arrays.info, 0)
         self._release.clear()
         # Set before the thread starts, so a ponderhit sent right after go is never lost.
         self._pondering = ponder
@@ -300,7 +289,7 @@ class Engine:
 
     def _time_up(self) -> None:
         """Hard time limit reached."""
-        self._arrays.info[I_STOP] = 1
+        core.set_stop(self._arrays.info, 1)
         self._release.set()
 
     def search(
@@ -316,7 +305,7 @@ class Engine:
         """Search ``board`` within ``limit`` and return the best move (blocking)."""
         with self._lock:
             if not _prepared:
-                self._arrays.info[I_STOP] = 0
+                core.set_stop(self._arrays.info, 0)
                 self._release.clear()
                 self._pondering = ponder
                 self._ponder_limit = limit
@@ -357,23 +346,20 @@ class Engine:
     ) -> SearchResult:
         """Iterative deepening with aspiration windows; the heart of ``search``."""
         a = self._arrays
-        legal = board._core_legal()
+        legal = board.core_legal()
         root = [int(m) for m in legal]
         if searchmoves is not None:
             wanted = {m.uci() for m in searchmoves}
-            restricted = [m for m in root if _core_to_move(m).uci() in wanted]
+            restricted = [m for m in root if core_to_move(m).uci() in wanted]
             root = restricted or root
         self._lines = []
         if not root:
             self._wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
 
-        # Step 1: position arrays with room for the deepest line.
-        bb, mb, st, hist, keys = board.core_arrays()
-        need = int(st[5]) + MAX_PLY + 4
-        if hist.shape[0] < need:
-            hist = np.concatenate([hist, np.zeros((need - hist.shape[0], hist.shape[1]), np.int64)])
-            keys = np.concatenate([keys, np.zeros(need + 1 - keys.shape[0], np.uint64)])
+        # Step 1: the position, with room for the deepest line.
+        pos = board.core_position()
+        core.reserve(pos, MAX_PLY + 2)
         a.root_moves[: len(root)] = root
         n_root = len(root)
 
@@ -381,10 +367,8 @@ class Engine:
         self._age = (self._age + 1) & 0xFF
         a.new_search()
         info = a.info
-        info[I_NODES] = 0
-        info[I_SELDEPTH] = 0
         for helper in self._helpers:
-            helper.info[:] = 0  # helpers left idle by a small node budget count nothing
+            helper.reset_info(0, self._age)  # helpers left idle by a small budget count nothing
         helpers = self._helpers
         if limit.nodes is not None:
             # Each thread gets its share of the node budget (the core stops a thread
@@ -393,8 +377,7 @@ class Engine:
             shares = node_shares(limit.nodes, len(helpers) + 1)
         else:
             shares = [0] * (len(helpers) + 1)
-        info[I_NODE_LIMIT] = shares[0]
-        info[I_AGE] = self._age
+        core.start_info(info, shares[0], self._age)
         self._white_to_move = board.turn == 0
         now = time.perf_counter()
         self._start_time = now if started_at is None else min(started_at, now)
@@ -408,16 +391,15 @@ class Engine:
                 spent_ms = (now - self._start_time) * 1000.0
                 self._arm_timer(max(0.0, budget.hard_ms - spent_ms))
         if limit.nodes is not None and limit.nodes <= 0:
-            info[I_STOP] = 1
+            core.set_stop(info, 1)
 
         max_depth = min(limit.depth or MAX_PLY - 1, MAX_PLY - 1)
 
         # Step 3: deepen until a limit says stop, helper threads filling the table.
-        position = (bb, mb, st, hist, keys)
-        workers = self._start_helpers(helpers, shares[1:], position, root, max_depth)
+        workers = self._start_helpers(helpers, shares[1:], pos, root, max_depth)
         try:
             best_code, best_line, last_info = self._deepen(
-                board, limit, on_info, ponder, (bb, mb, st, hist, keys), n_root, max_depth, root
+                board, limit, on_info, ponder, pos, n_root, max_depth, root
             )
         finally:
             self._stop_helpers(helpers, workers)
@@ -428,68 +410,84 @@ class Engine:
         self,
         helpers: list[SearchArrays],
         node_limits: list[int],
-        position: tuple[np.ndarray, ...],
+        position: core.Position,
         root: list[int],
         max_depth: int,
     ) -> list[threading.Thread]:
-        """Start the lazy-SMP helpers: the same search, sharing only the table."""
+        """Start the lazy-SMP helpers: the same search, sharing only the table.
+
+        Returns once each helper thread runs (or after ``HELPER_START_S``): on a
+        loaded machine a short main search could otherwise end before a helper
+        was ever scheduled.
+        """
         workers = []
+        started = []
         for k, helper in enumerate(helpers):
             helper.new_search()
-            helper.info[I_AGE] = self._age
-            helper.info[I_NODE_LIMIT] = node_limits[k]
+            helper.reset_info(node_limits[k], self._age)
             helper.root_moves[: len(root)] = root
-            arrays = tuple(x.copy() for x in position)
+            running = threading.Event()
             thread = threading.Thread(
                 target=self._helper_search,
-                args=(helper, arrays, len(root), k % 2, max_depth),
+                args=(helper, core.copy_position(position), len(root), k % 2, max_depth, running),
                 name=f"plies-helper-{k + 1}",
                 daemon=True,
             )
             thread.start()
             workers.append(thread)
+            started.append(running)
+        for running in started:
+            running.wait(HELPER_START_S)
         return workers
 
     @staticmethod
     def _stop_helpers(helpers: list[SearchArrays], workers: list[threading.Thread]) -> None:
         """Stop the helper threads and wait for them."""
         for helper in helpers:
-            helper.info[I_STOP] = 1
+            core.set_stop(helper.info, 1)
         for thread in workers:
             thread.join()
 
     @staticmethod
     def _helper_search(
-        a: SearchArrays, position: tuple[np.ndarray, ...], n_root: int, offset: int,
-        max_depth: int,
+        a: SearchArrays, position: core.Position, n_root: int, offset: int, max_depth: int,
+        running: threading.Event,
     ) -> None:
         """A helper's deepening loop; odd helpers run one ply ahead to diversify."""
-        bb, mb, st, hist, keys = position
+        running.set()
         for depth in range(1, max_depth + 1):
-            search_root(
-                bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
-                a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets, a.evals,
-                a.probes, a.info, a.root_moves, n_root, min(depth + offset, max_depth), -INF, INF,
-            )  # fmt: skip
-            if a.info[I_STOP]:
+            core.search_root(position, a.stack, a.table, a.info, n_root,
+                             min(depth + offset, max_depth), -INF, INF)  # fmt: skip
+            if a.stopped():
                 return
 
     def _root_search(
-        self, position: tuple[np.ndarray, ...], first: int, n_root: int, depth: int,
+        self, position: core.Position, first: int, n_root: int, depth: int,
         alpha: int, beta: int,
     ) -> int:
-        """One compiled search of ``root_moves[first:n_root]``: the lines before are excluded."""
+        """One compiled search of ``root_moves[first:n_root]``: the lines before are excluded.
+
+        The compiled search reads the first ``n`` root moves, so the excluded
+        ones are rotated behind the searched ones for the call and back after
+        it; the searched moves keep the order the search gave them.
+        """
         a = self._arrays
-        bb, mb, st, hist, keys = position
-        # A slice is a view: the search reorders the remaining moves in place.
-        return int(search_root(
-            bb, mb, st, hist, keys, SLIDER_ATTACKS, a.tt_keys, a.tt_data, a.killers,
-            a.history, a.counter, a.pv, a.pv_len, a.moves, a.scores, a.quiets,
-            a.evals, a.probes, a.info, a.root_moves[first:], n_root - first, depth, alpha, beta,
-        ))  # fmt: skip
+        moves = a.root_moves
+        if first:
+            held = moves[:n_root].copy()
+            moves[: n_root - first] = held[first:]
+            moves[n_root - first : n_root] = held[:first]
+        try:
+            return int(core.search_root(position, a.stack, a.table, a.info, n_root - first,
+                                        depth, alpha, beta))  # fmt: skip
+        finally:
+            if first:
+                searched = moves[: n_root - first].copy()
+                moves[:first] = held[:first]
+                moves[first:n_root] = searched
 
     def _aspirate(
-        self, position: tuple[np.ndarray, ...], first: int, n_root: int, depth: int,
+        self, position: core.Position, first: int, n_root: int, depth: int,
         previous: int | None,
     ) -> tuple[int | None, int | None]:
         """Search one line to ``depth`` in windows around ``previous``.
@@ -497,7 +495,6 @@ class Engine:
         Returns the score (None if the search was stopped) and the move of the
         last fail-high, which is good enough to play if time runs out.
         """
-        info = self._arrays.info
         delta = 18
         if previous is not None and depth >= 5 and _mate_moves(previous) is None:
             alpha, beta = max(previous - delta, -INF), min(previous + delta, INF)
@@ -506,7 +503,7 @@ class Engine:
         fail_high: int | None = None
         while True:
             value = self._root_search(position, first, n_root, depth, alpha, beta)
-            if info[I_STOP]:
+            if self._arrays.stopped():
                 return None, fail_high
             if value <= alpha:
                 beta = (alpha + beta) // 2
@@ -524,7 +521,7 @@ class Engine:
         limit: Limit,
         on_info: InfoCallback | None,
         ponder: bool,
-        position: tuple[np.ndarray, ...],
+        position: core.Position,
         n_root: int,
         max_depth: int,
         root: list[int],
@@ -536,7 +533,6 @@ class Engine:
         best move once lines 1..K-1 are excluded from the root.
         """
         a = self._arrays
-        info = a.info
         stability = Stability()
         best_code = root[0]
         best_line = [root[0]]
@@ -558,7 +554,7 @@ class Engine:
                 done.append((value, line))
             if stopped and not done:
                 # A move that beat the previous best in the unfinished iteration is trusted.
-                if info[I_ROOT_UPDATED] and a.pv_len[0] > 0 and depth > 1:
+                if a.counts().root_updated and a.pv_len[0] > 0 and depth > 1:
                     best_code = int(a.pv[0, 0])
                     best_line = [int(x) for x in a.pv[0, : a.pv_len[0]]]
                 break
@@ -584,11 +580,12 @@ class Engine:
                     break
                 if elapsed > self._soft_ms * scale * 0.55:
                     break
-            if info[I_NODE_LIMIT] and info[I_NODES] >= info[I_NODE_LIMIT]:
+            counts = a.counts()
+            if counts.node_limit and counts.nodes >= counts.node_limit:
                 break
             if self._node_budget is not None and 2 * self.nodes_searched() >= self._node_budget:
                 break  # the next iteration would overrun the strength budget
-            proven = _mate_moves(score) is not None and depth > 2 * (tt.MATE - abs(score)) + 6
+            proven = _mate_moves(score) is not None and depth > 2 * (core.MATE - abs(score)) + 6
             if proven and not (limit.is_unbounded() or ponder):
                 # A mate well inside the horizon cannot change with more depth.
                 break
@@ -623,20 +620,20 @@ class Engine:
         self, board: Board, depth: int, score: int, line: list[int], multipv: int, points: int
     ) -> Info:
         """The Info of one finished line."""
-        info = self._arrays.info
+        seldepth = self._arrays.counts().seldepth
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
         nodes = self.nodes_searched()
         mate = _mate_moves(score)
         cp = None if mate is not None else score
         return Info(
             depth=depth,
-            seldepth=max(int(info[I_SELDEPTH]), depth),
+            seldepth=max(int(seldepth), depth),
             score_cp=cp,
             score_mate=mate,
             nodes=nodes,
             nps=int(nodes / elapsed),
             time_ms=int(elapsed * 1000),
-            hashfull=int(tt.hashfull(self._arrays.tt_data, self._age)),
+            hashfull=int(core.hashfull(self._arrays.table, self._age)),
             pv=self._legal_line(board, line),
             multipv=multipv,
             wdl=wdl(cp, mate, points),
@@ -649,7 +646,7 @@ class Engine:
 
     def nodes_searched(self) -> int:
         """Nodes of the current (or last) search, over all threads."""
-        return int(self._arrays.info[I_NODES]) + sum(int(h.info[I_NODES]) for h in self._helpers)
+        return self._arrays.counts().nodes + sum(h.counts().nodes for h in self._helpers)
 
     @staticmethod
     def _legal_line(board: Board, line: list[int]) -> list[Move]:
@@ -657,7 +654,7 @@ class Engine:
         scratch = board.copy()
         moves: list[Move] = []
         for code in line:
-            move = _core_to_move(code)
+            move = core_to_move(code)
             if not scratch.is_legal(move):
                 break
             moves.append(move)
@@ -668,7 +665,7 @@ class Engine:
         self, board: Board, best_code: int, line: list[int], last: Info | None
     ) -> SearchResult:
         """Result with a legal best move and, if known, a legal ponder move."""
-        best = _core_to_move(best_code)
+        best = core_to_move(best_code)
         if not board.is_legal(best):
             best = board.legal_moves[0]
         pv = self._legal_line(board, line)
@@ -679,10 +676,10 @@ class Engine:
         """The table's best reply after ``move``, if it is legal."""
         after = board.copy()
         after.push(move)
-        out = np.zeros(tt.P_SIZE, dtype=np.int64)
         key = np.uint64(after.zobrist_key())
-        if tt.probe(self._arrays.tt_keys, self._arrays.tt_data, key, 0, out) and out[1]:
-            reply = _core_to_move(int(out[1]))
+        hit, move_code, _, _, _, _ = core.probe(self._arrays.table, key, 0)
+        if hit and move_code:
+            reply = core_to_move(int(move_code))
             if after.is_legal(reply):
                 return reply
         return None

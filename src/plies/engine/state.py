@@ -1,12 +1,10 @@
-"""The arrays a compiled search works in, owned by one ``Engine`` across searches."""
+"""The compiled objects a search works in, owned by one ``Engine`` across searches."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from plies.core import tt
-from plies.core.search import I_SIZE, MAX_PLY
-from plies.core.types import MAX_MOVES
+import plies.core as core
 
 _MEMINFO = "/proc/meminfo"
 
@@ -24,33 +22,29 @@ def available_megabytes() -> int | None:
 
 
 class SearchArrays:
-    """Transposition table, move-ordering memory and per-ply scratch buffers."""
+    """Transposition table (shared), and one thread's search stack and info block."""
 
-    def __init__(self, hash_mb: int, table: tuple[np.ndarray, np.ndarray] | None = None) -> None:
-        """Allocate everything; the table gets ``hash_mb`` MB unless ``table`` is shared."""
-        self.tt_keys, self.tt_data = tt.allocate(hash_mb) if table is None else table
+    def __init__(self, hash_mb: int, table: SearchArrays | None = None) -> None:
+        """Allocate everything; the table gets ``hash_mb`` MB unless ``table``'s is shared."""
         if table is None:
+            self.table, self.tt_keys, self.tt_data = core.new_table(hash_mb)
             self._touch_table()
-        self.killers = np.zeros((MAX_PLY + 2, 2), dtype=np.int64)
-        self.history = np.zeros((2, 64, 64), dtype=np.int64)
-        self.counter = np.zeros((13, 64), dtype=np.int64)
-        self.pv = np.zeros((MAX_PLY + 2, MAX_PLY + 2), dtype=np.int64)
-        self.pv_len = np.zeros(MAX_PLY + 2, dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
-        self.scores = np.zeros((MAX_PLY + 2, MAX_MOVES), dtype=np.int64)
-        self.quiets = np.zeros((MAX_PLY + 2, 64), dtype=np.int64)
-        self.evals = np.zeros(MAX_PLY + 2, dtype=np.int64)
-        self.probes = np.zeros((MAX_PLY + 2, tt.P_SIZE), dtype=np.int64)
-        self.info = np.zeros(I_SIZE, dtype=np.int64)
-        self.root_moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        else:
+            self.table, self.tt_keys, self.tt_data = table.table, table.tt_keys, table.tt_data
+        self.arrays = core.new_stack()
+        self.stack = self.arrays.compiled()
+        self.pv: np.ndarray = self.arrays.pv
+        self.pv_len: np.ndarray = self.arrays.pv_len
+        self.root_moves: np.ndarray = self.arrays.root_moves
+        self.info = core.new_info()
 
     def helper(self) -> SearchArrays:
-        """Arrays for another search thread: its own scratch, this very table (never a copy)."""
-        return SearchArrays(0, (self.tt_keys, self.tt_data))
+        """Objects for another search thread: its own stack and info, this very table."""
+        return SearchArrays(0, self)
 
     def resize_table(self, hash_mb: int) -> None:
         """Replace the transposition table with an empty one of ``hash_mb`` MB."""
-        self.tt_keys, self.tt_data = tt.allocate(hash_mb)
+        self.table, self.tt_keys, self.tt_data = core.new_table(hash_mb)
         self._touch_table()
 
     def _touch_table(self) -> None:
@@ -71,16 +65,29 @@ class SearchArrays:
 
     def clear_memory(self) -> None:
         """Forget the move-ordering memory (killers, history, countermoves), not the table."""
-        self.killers.fill(0)
-        self.history.fill(0)
-        self.counter.fill(0)
+        self.arrays.killers.fill(0)
+        self.arrays.history.fill(0)
+        self.arrays.counter.fill(0)
 
     def new_search(self) -> None:
         """Prepare for the next search: fresh killers, history kept but damped."""
-        self.killers.fill(0)
-        self.history //= 2
+        self.arrays.killers.fill(0)
+        np.floor_divide(self.arrays.history, 2, out=self.arrays.history)
         self.pv_len.fill(0)
 
     def table_megabytes(self) -> float:
         """Size of the transposition table in MB."""
         return (self.tt_keys.nbytes + self.tt_data.nbytes) / (1024 * 1024)
+
+    def reset_info(self, node_limit: int, age: int) -> None:
+        """Zero the counters and the stop flag; set the node limit and the table age."""
+        core.start_info(self.info, node_limit, age)
+        core.set_stop(self.info, 0)
+
+    def counts(self) -> core.InfoCounts:
+        """This thread's counters: nodes, seldepth, stop flag, root update, node limit."""
+        return core.InfoCounts(*core.info_counts(self.info))
+
+    def stopped(self) -> bool:
+        """Whether this thread's search was told to stop (or hit its node limit)."""
+        return bool(self.counts().stop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,9 @@ from plies.play.render import render_board
 
 if TYPE_CHECKING:
     from plies.board import Board
+
+# If the agent is not ready this soon, say that it compiles in the background.
+WARM_UP_NOTICE_S = 1.0
 
 HELP = """\
 Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command:
@@ -120,6 +124,8 @@ class PlaySession:
         self.white_at_bottom = True
         self.resigned: int | None = None
         self.colour = self.console.is_terminal and not settings.ascii_only
+        self._warm_thread: threading.Thread | None = None
+        self._warm_error: BaseException | None = None
         self._new_game()
 
     # -- game state --------------------------------------------------------------
@@ -184,9 +190,10 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until ``quit`` or end of input; return the exit status (0)."""
-        # Load (or on the very first run compile) the agent now, so its first move
-        # gets its full thinking time.
-        self.agent.warm_up()
+        # Load (or on the very first run compile) the agent in the background while
+        # the board is drawn and the human thinks; its first move waits for it.
+        self._prepare_board()
+        self._start_warm_up()
         self.say(f"You play {_colour_name(self.human)} against {self.agent.name}. "
                  "Type 'help' for commands.")
         shown = False
@@ -301,8 +308,51 @@ class PlaySession:
         self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
         return "redraw"
 
+    def _prepare_board(self) -> None:
+        """Load what the human's turns use (moves, SAN, draw claims) before the engine.
+
+        numba compiles one function at a time: done here, these never wait behind
+        the engine's long first compile in the background.
+        """
+        board = self.board.copy()
+        board.outcome(claim_draw=True)
+        for move in board.legal_moves[:1]:
+            board.san(move)
+            board.push(move)
+            board.pop()
+
+    def _start_warm_up(self) -> None:
+        """Compile or load the agent in a background thread; say so if it takes a while."""
+
+        def warm() -> None:
+            """Thread body: warm the agent up, keeping any error for the game loop."""
+            try:
+                self.agent.warm_up()
+            except BaseException as exc:  # re-raised where the agent is needed
+                self._warm_error = exc
+
+        self._warm_thread = threading.Thread(target=warm, name="play-warm-up", daemon=True)
+        self._warm_thread.start()
+        self._warm_thread.join(WARM_UP_NOTICE_S)
+        if self._warm_thread.is_alive():
+            self.say("Compiling the engine in the background (first run only, about a minute); "
+                     "you can move meanwhile.", "dim")  # fmt: skip
+
+    def _await_agent(self) -> None:
+        """Wait until the background warm-up is done (saying so if it is not yet)."""
+        thread = self._warm_thread
+        if thread is not None:
+            if thread.is_alive():
+                self.say("Waiting for the engine to finish compiling...", "dim")
+            thread.join()
+            self._warm_thread = None
+        if self._warm_error is not None:
+            error, self._warm_error = self._warm_error, None
+            raise error
+
     def _hint(self) -> None:
         """Suggest a move (from the engine if it is available)."""
+        self._await_agent()
         if self._hint_agent is None:
             self._hint_agent = self._hint_factory() if self._hint_factory else self.agent
         hinter = self._hint_agent
@@ -316,6 +366,7 @@ class PlaySession:
 
     def _agent_move(self) -> None:
         """Let the agent think (showing its progress) and play its move."""
+        self._await_agent()
         board = self.board.copy()
         ms = self.settings.movetime_ms
         budget = Budget(movetime_ms=ms) if ms else None

@@ -1,4 +1,4 @@
-"""The ``eval`` command's text: the static evaluation and, where the core offers it, its terms."""
+"""The ``eval`` command's text: the static evaluation and its terms."""
 
 from __future__ import annotations
 
@@ -30,15 +30,7 @@ def evaluation_lines(engine: Engine, board: Board) -> list[str]:
 
 
 def term_values(board: Board) -> list[tuple[str, int]]:
-    """Each evaluation term in centipawns from White's view (empty if the core lacks them)."""
-    try:
-        import numpy as np
+    """Each evaluation term in centipawns from White's view."""
+    import plies.core as core
 
-        from plies.core.evaluate import TERM_NAMES, evaluate_terms
-        from plies.core.tables import SLIDER_ATTACKS
-    except ImportError:
-        return []
-    bb, mb, st, _, _ = board.core_arrays()
-    out = np.zeros(len(TERM_NAMES) + 8, dtype=np.int64)
-    evaluate_terms(bb, mb, st, SLIDER_ATTACKS, out)
-    return [(str(name), int(out[i])) for i, name in enumerate(TERM_NAMES)]
+    return core.evaluation_terms(board.core_position())

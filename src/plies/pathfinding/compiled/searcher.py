@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from plies.core.warmup import compile_notice
+from plies.compile_notice import compile_notice
 from plies.pathfinding.errors import PathfindingError
 from plies.pathfinding.grid import DIAGONAL_MOVES, SQRT2, STRAIGHT_MOVES, Cell, Grid
 from plies.pathfinding.heuristics import admissible_on_grid, default_grid_heuristic

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -31,9 +31,3 @@ def compile_notice(
     finally:
         done.set()
         thread.join()
-
-
-def run_with_notice(func: Callable[[], object], stream: TextIO | None = None) -> None:
-    """Call ``func`` (typically a warm-up) under ``compile_notice``."""
-    with compile_notice(stream=stream):
-        func()

@@ -1,0 +1,180 @@
+"""Start-up time: how long until plies answers, cold (first run) and warm, beside Stockfish.
+
+Cold means what a new user meets: a fresh copy of the package (no ``__pycache__``)
+and an empty numba cache (a new temporary ``NUMBA_CACHE_DIR``), so everything
+compiles. Warm means the same copy run again, its cache filled by the cold runs.
+Each figure is a fresh process:
+
+    uci      ``plies uci``: seconds to ``uciok`` and to ``readyok`` (which waits for
+             the engine's compilation), beside Stockfish's ``uciok``/``readyok``
+    perft    ``plies perft 4``: seconds for the whole command (perft alone must not
+             wait for the search and evaluation to compile)
+    board    ``python -c 'Board().legal_moves'``: the first legal-move list
+
+Cold runs happen once per command, in the order perft, board, uci, each with its
+own empty cache, so each pays only for its own compilation. Warm figures are the
+median of ``--repeat`` runs. CPU seconds (user + system of the process) are
+printed beside wall seconds, with the load average before and after, because the
+machine may be shared: CPU time is the figure that other load does not inflate.
+
+Usage: python benchmarks/startup.py [--repeat N] [--no-cold]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parents[1] / "src"
+STOCKFISH = "/usr/games/stockfish"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One timed start: the moments of interest (wall seconds) and the CPU seconds used."""
+
+    marks: dict[str, float]
+    cpu: float
+
+
+def _cpu_of_children() -> float:
+    """User + system CPU seconds of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def fresh_copy(root: Path) -> Path:
+    """Copy the package sources into ``root`` without any compiled caches; return its path."""
+    target = root / "src"
+    shutil.copytree(SOURCE, target, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    return target
+
+
+def environment(src: Path, cache: Path) -> dict[str, str]:
+    """Environment running the copy in ``src`` with numba caching into ``cache``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(src)
+    env["NUMBA_CACHE_DIR"] = str(cache)
+    return env
+
+
+def time_uci(command: list[str], env: dict[str, str] | None) -> Timing:
+    """Start a UCI engine; seconds until ``uciok`` and until ``readyok``."""
+    cpu = _cpu_of_children()
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, bufsize=1, env=env,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    marks: dict[str, float] = {}
+    proc.stdin.write("uci\n")
+    proc.stdin.flush()
+    for line in proc.stdout:
+        if line.startswith("uciok"):
+            marks["uciok"] = time.perf_counter() - start
+            proc.stdin.write("isready\n")
+            proc.stdin.flush()
+        elif line.startswith("readyok"):
+            marks["readyok"] = time.perf_counter() - start
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    proc.wait(timeout=60)
+    if "readyok" not in marks:
+        raise RuntimeError(f"{' '.join(command)} never answered readyok")
+    return Timing(marks, _cpu_of_children() - cpu)
+
+
+def time_run(command: list[str], env: dict[str, str] | None, name: str) -> Timing:
+    """Run a command to completion; its wall and CPU seconds."""
+    cpu = _cpu_of_children()
+    start = time.perf_counter()
+    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {proc.stderr.strip()}")
+    return Timing({name: seconds}, _cpu_of_children() - cpu)
+
+
+def load() -> str:
+    """The 1-minute load average and the core count, for the record."""
+    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
+def commands() -> dict[str, list[str]]:
+    """The plies commands timed, by name."""
+    python = sys.executable
+    return {
+        "perft": [python, "-m", "plies", "perft", "4"],
+        "board": [python, "-c", "from plies.board import Board; Board().legal_moves"],
+        "uci": [python, "-m", "plies", "uci"],
+    }
+
+
+def measure(name: str, command: list[str], env: dict[str, str] | None) -> Timing:
+    """One timed start of a named command."""
+    if name == "uci":
+        return time_uci(command, env)
+    return time_run(command, env, name)
+
+
+def show(label: str, timing: Timing, peer: Timing | None = None) -> None:
+    """One line: each mark in seconds (beside the peer's), then the CPU seconds."""
+    parts = []
+    for mark, seconds in timing.marks.items():
+        text = f"{mark} {seconds:7.2f} s"
+        if peer is not None and mark in peer.marks:
+            text += f" (Stockfish {peer.marks[mark]:.3f} s)"
+        parts.append(text)
+    print(f"  {label:<12} {'   '.join(parts)}   CPU {timing.cpu:6.2f} s", flush=True)
+
+
+def main() -> int:
+    """Measure cold and warm starts and print them beside Stockfish's."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="warm runs per command (median)")
+    parser.add_argument("--no-cold", action="store_true",
+                        help="skip timing the cold (compiling) runs")  # fmt: skip
+    args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    stockfish = time_uci([STOCKFISH], None) if os.path.exists(STOCKFISH) else None
+    with tempfile.TemporaryDirectory(prefix="plies-startup-") as tmp:
+        root = Path(tmp)
+        src = fresh_copy(root)
+        shared = root / "cache"
+        print(f"fresh copy of {SOURCE} in {src}; {load()}", flush=True)
+        if not args.no_cold:
+            print("cold (empty numba cache for each command):")
+            for name, command in commands().items():
+                cache = root / f"cold-{name}"
+                timing = measure(name, command, environment(src, cache))
+                show(name, timing, stockfish if name == "uci" else None)
+                # Later warm runs reuse what the cold runs compiled.
+                shutil.copytree(cache, shared, dirs_exist_ok=True)
+        env = environment(src, shared)
+        if args.no_cold:
+            for name, command in commands().items():
+                measure(name, command, env)  # untimed: fills the cache
+        print(f"warm (median of {args.repeat}; {load()}):")
+        for name, command in commands().items():
+            runs = [measure(name, command, env) for _ in range(args.repeat)]
+            marks = {m: statistics.median(r.marks[m] for r in runs) for m in runs[0].marks}
+            show(name, Timing(marks, statistics.median(r.cpu for r in runs)), stockfish
+                 if name == "uci" else None)  # fmt: skip
+        print(f"done; {load()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

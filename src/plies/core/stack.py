@@ -1,0 +1,103 @@
+"""The search stack: one search thread's memory (move ordering, PV, per-ply buffers).
+
+``SearchStack`` is a numba structref over arrays the Python layer also holds
+(``StackArrays``), so the engine reads the principal variation and writes the
+root moves directly, while compiled code takes the whole stack as one argument.
+
+    killers    int64[MAX_PLY + 2, 2]   two quiet moves that refuted each ply
+    history    int64[2, 64, 64]        quiet-move success by colour, from, to
+    counter    int64[16, 64]           the refutation of the previous move (piece, to)
+    pv         int64[MAX_PLY + 2, MAX_PLY + 2]  triangular principal-variation table
+    pv_len     int64[MAX_PLY + 2]      end of each ply's line in ``pv``
+    moves      int64[MAX_PLY + 2, MAX_MOVES]  each ply's move list
+    scores     int64[MAX_PLY + 2, MAX_MOVES]  each ply's ordering scores
+    quiets     int64[MAX_PLY + 2, 64]  the quiet moves tried at each ply
+    evals      int64[MAX_PLY + 2]      static evaluation at each ply
+    root_moves int64[MAX_MOVES]        the root's moves, best first after a search
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+from numba.experimental import structref
+
+from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
+from plies.core.structs import CoreStruct
+
+MAX_PLY = 128
+"""Deepest ply the search reaches (buffers have two plies of slack)."""
+
+QUIETS_PER_PLY = 64
+
+STACK_FIELDS = (
+    "killers", "history", "counter", "pv", "pv_len", "moves", "scores", "quiets", "evals",
+    "root_moves",
+)  # fmt: skip
+
+
+@structref.register
+class SearchStackType(CoreStruct):
+    """numba type of ``SearchStack``."""
+
+
+class SearchStack(structref.StructRefProxy):
+    """One search thread's memory (Python handle); build it with ``new_stack``."""
+
+
+structref.define_proxy(SearchStack, SearchStackType, list(STACK_FIELDS))
+
+
+@njit(cache=True)
+def _wrap(
+    killers: np.ndarray, history: np.ndarray, counter: np.ndarray, pv: np.ndarray,
+    pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
+    evals: np.ndarray, root_moves: np.ndarray,
+) -> SearchStack:  # fmt: skip
+    """A stack over the given arrays."""
+    return SearchStack(killers, history, counter, pv, pv_len, moves, scores, quiets, evals,
+                       root_moves)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class StackArrays:
+    """The arrays of one ``SearchStack``, as the Python layer sees them (same memory)."""
+
+    killers: np.ndarray
+    history: np.ndarray
+    counter: np.ndarray
+    pv: np.ndarray
+    pv_len: np.ndarray
+    moves: np.ndarray
+    scores: np.ndarray
+    quiets: np.ndarray
+    evals: np.ndarray
+    root_moves: np.ndarray
+
+    def copy(self) -> StackArrays:
+        """Independent copies of every array (another thread's stack)."""
+        return StackArrays(*(np.copy(getattr(self, name)) for name in STACK_FIELDS))
+
+    def compiled(self) -> SearchStack:
+        """The compiled stack over these arrays."""
+        return _wrap(self.killers, self.history, self.counter, self.pv, self.pv_len,
+                     self.moves, self.scores, self.quiets, self.evals, self.root_moves)  # fmt: skip
+
+
+def new_stack() -> StackArrays:
+    """Zeroed arrays for one search thread."""
+    plies = MAX_PLY + 2
+    return StackArrays(
+        killers=np.zeros((plies, 2), dtype=np.int64),
+        history=np.zeros((2, 64, 64), dtype=np.int64),
+        counter=np.zeros((PIECE_SLOTS, 64), dtype=np.int64),
+        pv=np.zeros((plies, plies), dtype=np.int64),
+        pv_len=np.zeros(plies, dtype=np.int64),
+        moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),
+        scores=np.zeros((plies, MAX_MOVES), dtype=np.int64),
+        quiets=np.zeros((plies, QUIETS_PER_PLY), dtype=np.int64),
+        evals=np.zeros(plies, dtype=np.int64),
+        root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
+    )

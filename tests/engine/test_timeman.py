@@ -105,6 +105,8 @@ def test_allocate_reads_the_side_to_move_and_the_special_limits() -> None:
     assert allocate(Limit(movetime=500), True, 10).hard_ms == 490.0
     assert allocate(Limit(infinite=True, wtime=5), True, 10).hard_ms is None
     assert allocate(Limit(depth=5), True, 10).hard_ms is None
+    # Only the opponent's clock: ours is taken to be the same, never an unlimited search.
+    assert allocate(Limit(btime=1_000), True, 10).hard_ms == allocate(limit, False, 10).hard_ms
     # A GUI may send a negative clock (the overdraft): the budget is tiny, never negative.
     tiny = allocate(Limit(wtime=-50, btime=-50), True, 10)
     assert tiny.hard_ms is not None and 0 <= tiny.hard_ms <= 1.0

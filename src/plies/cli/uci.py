@@ -12,7 +12,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run the chess engine over UCI (for GUIs, lichess-bot, python-chess)",
         description=(
             "Speak the Universal Chess Interface on stdin/stdout. Besides the standard "
-            "commands: 'd' (board), 'eval', 'go perft N', 'bench [depth]', 'help'."
+            "commands: 'd' (board), 'eval', 'go perft N', 'bench [depth]', 'help'. Long "
+            "commands run in the background like a search: 'isready' is answered and 'stop' "
+            "ends them."
         ),
     )
     p.set_defaults(func=run)

@@ -199,8 +199,16 @@ class Engine:
         """Compile the search (slow only on the very first run) with a short search."""
         with compile_notice("compiling the chess engine (first run only, about a minute)..."):
             scratch = Engine(hash_mb=1)
-            scratch.search(Board(), Limit(depth=3))
-            scratch.evaluate(Board())
+            board = Board()
+            scratch.search(board, Limit(depth=3))
+            scratch.evaluate(board)
+            # Paths a game may reach only later (a table probe from Python for the
+            # ponder move, undoing a move): compiled or loaded now, not on the clock.
+            # Found missing by comparing dispatcher signatures before and after games.
+            move = board.legal_moves[0]
+            scratch._hash_reply(board, move)
+            board.push(move)
+            board.pop()
 
     def evaluate(self, board: Board) -> int:
         """Static evaluation in centipawns from the side to move."""

@@ -14,7 +14,7 @@ class Limit:
     depth: int | None = None
     """Stop after this many plies of iterative deepening."""
     nodes: int | None = None
-    """Stop after about this many nodes."""
+    """Search at most this many nodes (all threads together)."""
     movetime: int | None = None
     """Think exactly this long (minus the move overhead)."""
     wtime: int | None = None

@@ -75,14 +75,15 @@ def allocate(limit: Limit, white_to_move: bool, overhead_ms: int) -> TimeBudget:
         # "Search exactly movetime": no early stop, only the hard deadline.
         t = max(MIN_HARD_MS, float(limit.movetime - overhead_ms))
         return TimeBudget(None, t)
-    remaining = limit.wtime if white_to_move else limit.btime
+    own, other = (limit.wtime, limit.btime) if white_to_move else (limit.btime, limit.wtime)
+    # Only the opponent's clock given (a confused GUI): assume ours is the same
+    # rather than search without any limit.
+    remaining = own if own is not None else other
     if remaining is None:
         return TimeBudget(None, None)
+    inc = (limit.winc if white_to_move else limit.binc) or 0
     return clock_budget(
-        float(max(remaining, 0)),
-        float(max((limit.winc if white_to_move else limit.binc) or 0, 0)),
-        limit.movestogo,
-        float(max(overhead_ms, 0)),
+        float(max(remaining, 0)), float(max(inc, 0)), limit.movestogo, float(max(overhead_ms, 0))
     )
 
 

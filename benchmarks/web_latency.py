@@ -13,43 +13,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
-import subprocess
 import sys
 import time
-import urllib.request
 from typing import Any
 
 from websockets.sync.client import connect
 
 from plies.board import Board
 from plies.engine import Engine, Limit
+from plies.web.launch import start_serve
 from plies.web.play import PlaySession
 
 # The moves timed, each taken back (untimed) before the next.
 MOVES = ("e2e4", "g1f3", "d2d4", "b1c3")
-
-
-def start_server() -> tuple[subprocess.Popen[str], str]:
-    """Start ``plies serve --port 0``; return it and its address once the engine is ready."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "plies", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert process.stdout is not None
-    match = None
-    while match is None:
-        line = process.stdout.readline()
-        if not line:
-            raise SystemExit("plies serve did not start")
-        match = re.search(r"(http://\S+/)", line)
-    url = match.group(1)
-    while json.loads(urllib.request.urlopen(url + "api/status").read())["engine"] == "compiling":
-        time.sleep(0.2)
-    return process, url
 
 
 def receive(ws: Any, kind: str) -> dict[str, Any]:
@@ -129,7 +106,7 @@ def main() -> int:
     parser.add_argument("--movetime", type=int, default=3000, help="ms for the info-rate search")
     args = parser.parse_args()
     Engine(hash_mb=1).warm_up()
-    process, url = start_server()
+    process, url = start_serve()
     try:
         served = server_move_times(url, args.moves)
         local = local_move_times(args.moves)

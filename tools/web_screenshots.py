@@ -9,13 +9,10 @@ through each page and saves one picture per page::
 from __future__ import annotations
 
 import argparse
-import json
-import re
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
+
+from plies.web.launch import start_serve
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -26,27 +23,6 @@ ARGS = [
 PGN = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
 
 
-def start_server() -> tuple[subprocess.Popen[str], str]:
-    """Start ``plies serve --port 0``; return it and its address once the engine is ready."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "plies", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert process.stdout is not None
-    match = None
-    while match is None:
-        line = process.stdout.readline()
-        if not line:
-            raise SystemExit("plies serve did not start")
-        match = re.search(r"(http://\S+/)", line)
-    url = match.group(1)
-    while json.loads(urllib.request.urlopen(url + "api/status").read())["engine"] == "compiling":
-        time.sleep(0.5)
-    return process, url
-
-
 def main() -> int:
     """Take the four screenshots."""
     from playwright.sync_api import sync_playwright
@@ -55,7 +31,7 @@ def main() -> int:
     parser.add_argument("--out", default="docs", help="directory for the PNG files")
     out = Path(parser.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
-    process, url = start_server()
+    process, url = start_serve(0.5)
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)

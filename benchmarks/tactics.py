@@ -3,8 +3,12 @@
 Runs the plies engine in process and, for comparison, Stockfish (when installed)
 at the same time per position, and prints both solved counts.
 
+Both engines run one thread with a 128 MB table; the table is cleared before
+each position.
+
 Usage:
   python benchmarks/tactics.py [--epd tests/data/tactics/bratko-kopec.epd] [--time 5]
+  python benchmarks/tactics.py --epd tests/data/tactics/wac.epd --time 1 [--limit 100]
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from plies import Board, Engine, Limit
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_EPD = ROOT / "tests" / "data" / "tactics" / "bratko-kopec.epd"
 STOCKFISH = "/usr/games/stockfish"
+HASH_MB = 128
 
 
 def load(path: Path) -> list[tuple[str, chess.Board, set[chess.Move]]]:
@@ -40,14 +45,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--epd", type=Path, default=DEFAULT_EPD)
     parser.add_argument("--time", type=float, default=5.0, help="seconds per position")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--no-stockfish", action="store_true")
     args = parser.parse_args()
-    items = load(args.epd)
-    engine = Engine(hash_mb=128)
+    items = load(args.epd)[: args.limit]
+    engine = Engine(hash_mb=HASH_MB)
     engine.warm_up()
     stockfish = None
     if not args.no_stockfish and shutil.which(STOCKFISH):
         stockfish = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+        stockfish.configure({"Threads": 1, "Hash": HASH_MB})
     ours = theirs = 0
     for ident, board, best in items:
         engine.new_game()
@@ -57,7 +64,9 @@ def main() -> None:
         ours += ok
         line = f"{ident:8} plies {board.san(move) if move else '-':8} {'ok' if ok else '  '}"
         if stockfish is not None:
-            played = stockfish.play(board, chess.engine.Limit(time=args.time)).move
+            played = stockfish.play(
+                board, chess.engine.Limit(time=args.time), game=object()
+            ).move
             sf_ok = played in best
             theirs += sf_ok
             line += f"  stockfish {board.san(played) if played else '-':8} {'ok' if sf_ok else ''}"

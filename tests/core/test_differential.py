@@ -358,25 +358,26 @@ def test_tricky_positions(fen: str) -> None:
 
 
 def _shipped_positions() -> list[tuple[str, str | None]]:
-    """(FEN, best move SAN or None) for the mate and Bratko-Kopec files in tests/data."""
+    """(FEN, best move SAN or None) for the mate, Bratko-Kopec and WAC files in tests/data."""
     data = DATA.parent
     positions: list[tuple[str, str | None]] = []
     for name in ("mate1.fen", "mate2.fen"):
         with open(data / "mates" / name, encoding="ascii") as handle:
             positions += [(line.strip(), None) for line in handle if line.strip()]
-    with open(data / "tactics" / "bratko-kopec.epd", encoding="ascii") as handle:
-        for line in handle:
-            if line.strip():
-                fields = line.split()
-                best = line.split(" bm ")[1].split(";")[0].split()[0]
-                positions.append((" ".join(fields[:4]) + " 0 1", best))
+    for name in ("bratko-kopec.epd", "wac.epd"):
+        with open(data / "tactics" / name, encoding="ascii") as handle:
+            for line in handle:
+                if line.strip():
+                    fields = line.split()
+                    best = line.split(" bm ")[1].split(";")[0].split()[0]
+                    positions.append((" ".join(fields[:4]) + " 0 1", best))
     return positions
 
 
 def test_shipped_positions_agree() -> None:
     """The mate and tactics test positions load and agree with python-chess."""
     positions = _shipped_positions()
-    assert len(positions) == 8 + 212 + 24
+    assert len(positions) == 8 + 212 + 24 + 300
     for index, (fen, best) in enumerate(positions):
         ours, ref = Board(fen), chess.Board(fen)
         _compare_position(ours, ref, every_move=index % 8 == 0)

@@ -204,7 +204,7 @@ class Engine:
         them from the cache: the first run waits about half as long on 2 cores.
         """
         with compile_notice("compiling the chess engine (first run only, about a minute)..."):
-            with prewarm.in_workers(prewarm.SEARCH_JOBS):
+            with prewarm.in_workers(prewarm.search_jobs()):
                 # What the board and a game's moves use: this process's share.
                 board = Board()
                 move = board.legal_moves[0]

@@ -56,8 +56,19 @@ JOBS: dict[str, Callable[[], None]] = {
 }
 """What a worker can compile, by name; each is independent of the others."""
 
-SEARCH_JOBS = ("evaluation", "counting")
-"""The parts of the search compiled in workers by the engine's warm-up."""
+_COMPILES: dict[str, Any] = {"evaluation": core.evaluate_position, "counting": core.count_moves}
+"""The compiled function each job compiles."""
+
+
+def search_jobs() -> tuple[str, ...]:
+    """The jobs whose function the search calls directly (imports into ``plies.core.search``).
+
+    A job the search does not need would only take a core from the compile it waits for.
+    """
+    from plies.core import search
+
+    called = {id(value) for value in vars(search).values()}
+    return tuple(name for name, function in _COMPILES.items() if id(function) in called)
 
 
 def cache_is_cold() -> bool:

@@ -278,6 +278,8 @@ class PlaySession:
         looks_uci = bool(_UCI_RE.match(text.lower()))
         try:
             move = self.board.parse_uci(text.lower()) if looks_uci else self.board.parse_san(text)
+            if not move:  # python-chess reads "--" and "0000" as a null move: not a move here
+                raise chess.InvalidMoveError(f"null move: {text}")
         except ValueError as exc:  # python-chess's Illegal/Invalid/AmbiguousMoveError
             if isinstance(exc, chess.AmbiguousMoveError):
                 self.say(f"Ambiguous move: {text} (say which piece, e.g. Nbd2 or R1e2).")

@@ -25,7 +25,11 @@ own CPU up to the last mark: the compile workers run beside it, so on an idle
 machine with enough cores the wall time approaches the larger of ``main`` and
 ``CPU / cores``.
 
-Usage: python benchmarks/startup.py [--repeat N] [--no-cold]
+``--one-process`` adds a cold ``uci`` run with ``PLIES_NO_COMPILE_WORKERS=1``
+(everything compiled in the one process, as before the workers), so the two
+can be compared in the same run; ``--only uci,play`` times only those commands.
+
+Usage: python benchmarks/startup.py [--repeat N] [--no-cold] [--one-process] [--only NAMES]
 """
 
 from __future__ import annotations
@@ -199,9 +203,20 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="warm runs per command (median)")
     parser.add_argument("--no-cold", action="store_true",
                         help="skip timing the cold (compiling) runs")  # fmt: skip
+    parser.add_argument("--one-process", action="store_true",
+                        help="also time a cold uci start without compile workers")  # fmt: skip
+    parser.add_argument("--only", metavar="NAMES",
+                        help=f"comma-separated commands to time (of {','.join(commands())})")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    chosen = commands()
+    if args.only:
+        names = [n.strip() for n in args.only.split(",")]
+        unknown = [n for n in names if n not in chosen]
+        if unknown:
+            parser.error(f"unknown command(s) {', '.join(unknown)} (of {', '.join(chosen)})")
+        chosen = {n: chosen[n] for n in names}
     stockfish = time_uci([STOCKFISH], None) if os.path.exists(STOCKFISH) else None
     with tempfile.TemporaryDirectory(prefix="plies-startup-") as tmp:
         root = Path(tmp)
@@ -210,18 +225,22 @@ def main() -> int:
         print(f"fresh copy of {SOURCE} in {src}; {load()}", flush=True)
         if not args.no_cold:
             print("cold (empty numba cache for each command):")
-            for name, command in commands().items():
+            for name, command in chosen.items():
                 cache = root / f"cold-{name}"
                 timing = measure(name, command, environment(src, cache))
                 show(name, timing, stockfish if name == "uci" else None)
                 # Later warm runs reuse what the cold runs compiled.
                 shutil.copytree(cache, shared, dirs_exist_ok=True)
+            if args.one_process:
+                env = environment(src, root / "cold-one-process")
+                env["PLIES_NO_COMPILE_WORKERS"] = "1"
+                show("uci, 1 proc", time_uci(commands()["uci"], env), stockfish)
         env = environment(src, shared)
         if args.no_cold:
-            for name, command in commands().items():
+            for name, command in chosen.items():
                 measure(name, command, env)  # untimed: fills the cache
         print(f"warm (median of {args.repeat}; {load()}):")
-        for name, command in commands().items():
+        for name, command in chosen.items():
             runs = [measure(name, command, env) for _ in range(args.repeat)]
             marks = {m: statistics.median(r.marks[m] for r in runs) for m in runs[0].marks}
             mains = [r.main_cpu for r in runs if r.main_cpu is not None]

@@ -7,17 +7,29 @@ Each figure is a fresh process:
 
     uci      ``plies uci``: seconds to ``uciok`` and to ``readyok`` (which waits for
              the engine's compilation), beside Stockfish's ``uciok``/``readyok``
+    play     ``plies play --ascii``: seconds until the board is drawn (it must not
+             wait for any compilation), then, after the human's ``e4``, until the
+             engine's reply is printed (that waits for the engine's compilation)
     perft    ``plies perft 4``: seconds for the whole command (perft alone must not
              wait for the search and evaluation to compile)
     board    ``python -c 'Board().legal_moves'``: the first legal-move list
 
-Cold runs happen once per command, in the order perft, board, uci, each with its
-own empty cache, so each pays only for its own compilation. Warm figures are the
-median of ``--repeat`` runs. CPU seconds (user + system of the process) are
-printed beside wall seconds, with the load average before and after, because the
-machine may be shared: CPU time is the figure that other load does not inflate.
+Cold runs happen once per command, in the order perft, board, uci, play, each
+with its own empty cache, so each pays only for its own compilation. Warm
+figures are the median of ``--repeat`` runs. CPU seconds are printed beside wall
+seconds, with the load average before and after, because the machine may be
+shared: CPU time is the figure that other load does not inflate. ``CPU`` is the
+whole command's (the process and the compile workers it starts on a cold cache,
+see ``plies.engine.prewarm``); for uci and play, ``main`` is the plies process's
+own CPU up to the last mark: the compile workers run beside it, so on an idle
+machine with enough cores the wall time approaches the larger of ``main`` and
+``CPU / cores``.
 
-Usage: python benchmarks/startup.py [--repeat N] [--no-cold]
+``--one-process`` adds a cold ``uci`` run with ``PLIES_NO_COMPILE_WORKERS=1``
+(everything compiled in the one process, as before the workers), so the two
+can be compared in the same run; ``--only uci,play`` times only those commands.
+
+Usage: python benchmarks/startup.py [--repeat N] [--no-cold] [--one-process] [--only NAMES]
 """
 
 from __future__ import annotations
@@ -44,12 +56,24 @@ class Timing:
 
     marks: dict[str, float]
     cpu: float
+    main_cpu: float | None = None
 
 
 def _cpu_of_children() -> float:
     """User + system CPU seconds of this process's finished children so far."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+def _own_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of the running process ``pid`` itself (Linux), else None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # Fields 14 and 15 of proc(5), counted after the command name in parentheses.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def fresh_copy(root: Path) -> Path:
@@ -87,12 +111,40 @@ def time_uci(command: list[str], env: dict[str, str] | None) -> Timing:
         elif line.startswith("readyok"):
             marks["readyok"] = time.perf_counter() - start
             break
+    main_cpu = _own_cpu(proc.pid)
     proc.stdin.write("quit\n")
     proc.stdin.flush()
     proc.wait(timeout=60)
     if "readyok" not in marks:
         raise RuntimeError(f"{' '.join(command)} never answered readyok")
-    return Timing(marks, _cpu_of_children() - cpu)
+    return Timing(marks, _cpu_of_children() - cpu, main_cpu)
+
+
+def time_play(command: list[str], env: dict[str, str] | None) -> Timing:
+    """Start the terminal game; seconds until the board is drawn and until the reply to e4."""
+    cpu = _cpu_of_children()
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, bufsize=1, env=env,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    marks: dict[str, float] = {}
+    for line in proc.stdout:
+        if "board" not in marks and line.strip().startswith("1 "):  # the last row, White below
+            marks["board"] = time.perf_counter() - start
+            proc.stdin.write("e4\n")
+            proc.stdin.flush()
+        elif line.startswith("plies plays"):
+            marks["reply"] = time.perf_counter() - start
+            break
+    main_cpu = _own_cpu(proc.pid)
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    proc.wait(timeout=60)
+    if "reply" not in marks:
+        raise RuntimeError(f"{' '.join(command)} never replied to e4")
+    return Timing(marks, _cpu_of_children() - cpu, main_cpu)
 
 
 def time_run(command: list[str], env: dict[str, str] | None, name: str) -> Timing:
@@ -118,6 +170,7 @@ def commands() -> dict[str, list[str]]:
         "perft": [python, "-m", "plies", "perft", "4"],
         "board": [python, "-c", "from plies.board import Board; Board().legal_moves"],
         "uci": [python, "-m", "plies", "uci"],
+        "play": [python, "-m", "plies", "play", "--ascii", "--time", "0.2"],
     }
 
 
@@ -125,6 +178,8 @@ def measure(name: str, command: list[str], env: dict[str, str] | None) -> Timing
     """One timed start of a named command."""
     if name == "uci":
         return time_uci(command, env)
+    if name == "play":
+        return time_play(command, env)
     return time_run(command, env, name)
 
 
@@ -136,7 +191,10 @@ def show(label: str, timing: Timing, peer: Timing | None = None) -> None:
         if peer is not None and mark in peer.marks:
             text += f" (Stockfish {peer.marks[mark]:.3f} s)"
         parts.append(text)
-    print(f"  {label:<12} {'   '.join(parts)}   CPU {timing.cpu:6.2f} s", flush=True)
+    cpu = f"CPU {timing.cpu:6.2f} s"
+    if timing.main_cpu is not None:
+        cpu += f" (main {timing.main_cpu:.2f} s)"
+    print(f"  {label:<12} {'   '.join(parts)}   {cpu}", flush=True)
 
 
 def main() -> int:
@@ -145,9 +203,20 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="warm runs per command (median)")
     parser.add_argument("--no-cold", action="store_true",
                         help="skip timing the cold (compiling) runs")  # fmt: skip
+    parser.add_argument("--one-process", action="store_true",
+                        help="also time a cold uci start without compile workers")  # fmt: skip
+    parser.add_argument("--only", metavar="NAMES",
+                        help=f"comma-separated commands to time (of {','.join(commands())})")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    chosen = commands()
+    if args.only:
+        names = [n.strip() for n in args.only.split(",")]
+        unknown = [n for n in names if n not in chosen]
+        if unknown:
+            parser.error(f"unknown command(s) {', '.join(unknown)} (of {', '.join(chosen)})")
+        chosen = {n: chosen[n] for n in names}
     stockfish = time_uci([STOCKFISH], None) if os.path.exists(STOCKFISH) else None
     with tempfile.TemporaryDirectory(prefix="plies-startup-") as tmp:
         root = Path(tmp)
@@ -156,21 +225,27 @@ def main() -> int:
         print(f"fresh copy of {SOURCE} in {src}; {load()}", flush=True)
         if not args.no_cold:
             print("cold (empty numba cache for each command):")
-            for name, command in commands().items():
+            for name, command in chosen.items():
                 cache = root / f"cold-{name}"
                 timing = measure(name, command, environment(src, cache))
                 show(name, timing, stockfish if name == "uci" else None)
                 # Later warm runs reuse what the cold runs compiled.
                 shutil.copytree(cache, shared, dirs_exist_ok=True)
+            if args.one_process:
+                env = environment(src, root / "cold-one-process")
+                env["PLIES_NO_COMPILE_WORKERS"] = "1"
+                show("uci, 1 proc", time_uci(commands()["uci"], env), stockfish)
         env = environment(src, shared)
         if args.no_cold:
-            for name, command in commands().items():
+            for name, command in chosen.items():
                 measure(name, command, env)  # untimed: fills the cache
         print(f"warm (median of {args.repeat}; {load()}):")
-        for name, command in commands().items():
+        for name, command in chosen.items():
             runs = [measure(name, command, env) for _ in range(args.repeat)]
             marks = {m: statistics.median(r.marks[m] for r in runs) for m in runs[0].marks}
-            show(name, Timing(marks, statistics.median(r.cpu for r in runs)), stockfish
+            mains = [r.main_cpu for r in runs if r.main_cpu is not None]
+            main_cpu = statistics.median(mains) if mains else None
+            show(name, Timing(marks, statistics.median(r.cpu for r in runs), main_cpu), stockfish
                  if name == "uci" else None)  # fmt: skip
         print(f"done; {load()}")
     return 0

@@ -1,4 +1,9 @@
-"""Make first-use compilation visible: a notice when loading the core takes a while."""
+"""Make first-use compilation visible: a notice when loading the core takes a while.
+
+A caller that tells the user about the compilation itself (the terminal game
+says the engine compiles in the background) runs the work under ``quiet()``,
+so the notices of the layers below do not print a second line beside its own.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,27 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
+
+_quiet_lock = threading.Lock()
+_quiet_depth = 0
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Silence every ``compile_notice`` (in any thread) while the block runs."""
+    global _quiet_depth
+    with _quiet_lock:
+        _quiet_depth += 1
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_depth -= 1
+
+
+def is_quiet() -> bool:
+    """Whether notices are silenced now (some ``quiet()`` block is running)."""
+    return _quiet_depth > 0
 
 
 @contextmanager
@@ -20,8 +46,8 @@ def compile_notice(
     done = threading.Event()
 
     def announce() -> None:
-        """Print the notice unless the block finished first."""
-        if not done.wait(delay):
+        """Print the notice unless the block finished first or notices are silenced."""
+        if not done.wait(delay) and not is_quiet():
             print(message, file=out, flush=True)
 
     thread = threading.Thread(target=announce, daemon=True)

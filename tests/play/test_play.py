@@ -132,3 +132,16 @@ def test_render_marks_last_move_and_check() -> None:
     assert flipped.splitlines()[0].split() == list("hgfedcba")
     coloured = render_board(board, True, ascii_only=False, colour=True)
     assert "♛" in coloured.plain and coloured.spans
+
+
+def test_null_moves_are_not_moves() -> None:
+    # python-chess's SAN parser reads these as a null move; the game must not pass a turn.
+    lines = iter(["--", "0000", "Z0", "fen", "quit"])
+    console = Console(record=True, width=100, force_terminal=False)
+    session = PlaySession(make_agent("random"), Settings(), console,
+                          read_line=lambda: next(lines) + "\n")  # fmt: skip
+    assert session.run() == 0
+    text = console.export_text()
+    for word in ("--", "0000", "Z0"):
+        assert f"Not a move or command: {word!r}" in text
+    assert chess.STARTING_FEN in text

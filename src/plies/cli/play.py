@@ -41,12 +41,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _engine_available() -> bool:
-    """True if :mod:`plies.engine` can be imported."""
-    try:
-        from plies.engine import Engine  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """True if the engine's compiler (numba) is installed.
+
+    Looked up, not imported: importing numba takes a good part of a second, which
+    the board is not kept waiting for (the engine is loaded in the background).
+    """
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
 
 
 def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
@@ -95,6 +97,23 @@ def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
     return BookAgent(agent, book, seed=seed)
 
 
+def _check_fen(fen: str) -> None:
+    """Refuse a broken or finished ``--fen`` position, without compiled code (no wait)."""
+    import chess
+
+    from plies.board.fen import parse_fen, validate
+
+    try:
+        validate(parse_fen(fen))
+        board = chess.Board(fen)
+    except ValueError as exc:  # InvalidFenError is one
+        raise CliError(f"bad --fen: {exc}") from None
+    if board.was_into_check():
+        raise CliError("bad --fen: invalid fen side to move: the side not to move is in check")
+    if board.is_game_over():
+        raise CliError("the --fen position is already over")
+
+
 def run(args: argparse.Namespace) -> int:
     """Start the session."""
     from rich.console import Console
@@ -111,14 +130,7 @@ def run(args: argparse.Namespace) -> int:
     if args.time is not None and args.time <= 0:
         raise CliError("--time must be positive")
     if args.fen is not None:
-        from plies.board import Board, InvalidFenError
-
-        try:
-            board = Board(args.fen)
-        except InvalidFenError as exc:
-            raise CliError(f"bad --fen: {exc}") from None
-        if board.is_game_over():
-            raise CliError("the --fen position is already over")
+        _check_fen(args.fen)
     agent, note = _opponent(args)
     if args.book is not None:
         agent = _with_book(agent, args.book, args.seed)

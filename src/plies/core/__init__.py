@@ -69,7 +69,7 @@ from plies.core.encoding import MAX_MOVES
 from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
-from plies.core.movegen import gen_moves
+from plies.core.movegen import count_moves, gen_moves
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
@@ -108,6 +108,7 @@ __all__ = [
     "INF",
     "MATE",
     "MATE_BOUND",
+    "MAX_MOVES",
     "MAX_PLY",
     "InfoCounts",
     "Position",
@@ -116,6 +117,7 @@ __all__ = [
     "StackArrays",
     "Table",
     "copy_position",
+    "count_moves",
     "evaluate_position",
     "evaluation_terms",
     "hashfull",

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import chess
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from plies.board import Board, Piece
+    from plies.board import Board
 
 # Solid figures for both sides read best on coloured squares; the side is
 # told apart by the glyph's colour there.  Without colour the classic
@@ -28,7 +29,7 @@ LAST_DARK = "#a89030"
 CHECK = "#e05050"
 
 
-def _glyph(piece: Piece | None, ascii_only: bool, colour: bool) -> str:
+def _glyph(piece: chess.Piece | None, ascii_only: bool, colour: bool) -> str:
     """One character for a square's content."""
     if piece is None:
         return "." if ascii_only else ("·" if not colour else " ")
@@ -36,16 +37,18 @@ def _glyph(piece: Piece | None, ascii_only: bool, colour: bool) -> str:
         return piece.symbol()
     if colour:
         return _SOLID[piece.piece_type]
-    return (_OUTLINE if piece.color == 0 else _SOLID)[piece.piece_type]
+    return (_OUTLINE if piece.color == chess.WHITE else _SOLID)[piece.piece_type]
 
 
 def render_board(
-    board: Board,
+    board: chess.Board | Board,
     white_at_bottom: bool = True,
     ascii_only: bool = False,
     colour: bool = True,
 ) -> Text:
-    """The board as rich Text, files and ranks labelled on all four sides."""
+    """The board (python-chess's or plies's) as rich Text, labelled on all four sides."""
+    if not isinstance(board, chess.Board):
+        board = board.to_chess()
     last = board.move_stack[-1] if board.move_stack else None
     marked = {last.from_square, last.to_square} if last else set()
     checked = board.king(board.turn) if board.is_check() else None
@@ -66,7 +69,7 @@ def render_board(
                     bg = LAST_LIGHT if light else LAST_DARK
                 if sq == checked:
                     bg = CHECK
-                fg = "#ffffff" if piece is not None and piece.color == 0 else "#000000"
+                fg = "#ffffff" if piece is not None and piece.color == chess.WHITE else "#000000"
                 style = f"bold {fg} on {bg}"
                 text.append(f" {glyph} ", style=style)
             else:

@@ -2,6 +2,10 @@
 
 The session reads one line at a time (a move in SAN or UCI, or a command), so
 it works the same at a keyboard and with piped input; end of input quits.
+The game itself is kept on a python-chess board: drawing it and checking the
+human's moves need no compiled code, so on a first run the board is up at once
+while the agent (the engine) compiles in a background thread; only the agent
+sees a plies board, rebuilt from the game for each of its moves.
 Bad input never costs anything: one line says what was wrong and the prompt
 comes back.  While the agent thinks, its depth, score and expected line are
 shown (live on a terminal, as one summary line otherwise).
@@ -12,24 +16,28 @@ from __future__ import annotations
 import random
 import re
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import chess
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from plies.agents.base import Agent, Budget, Thought
 from plies.agents.book_agent import BookAgent
+from plies.compile_notice import quiet
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
-    from plies.board import Board
+    from plies.board import Board, Move
 
-# If the agent is not ready this soon, say that it compiles in the background.
-WARM_UP_NOTICE_S = 1.0
+# If the agent is still loading this long after the board is drawn, say that it
+# compiles in the background (loading a compiled engine takes about 0.3 s).
+WARM_UP_NOTICE_S = 0.5
 
 HELP = """\
 Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command:
@@ -69,11 +77,12 @@ def format_score(thought: Thought) -> str:
     return f"{thought.score_cp / 100:+.2f}"
 
 
-def thought_line(board: Board, thought: Thought, max_moves: int = 8) -> str:
+def thought_line(board: chess.Board, thought: Thought, max_moves: int = 8) -> str:
     """``depth 6  score +0.34  line: Nf3 Nc6 Bb5`` (the line in SAN, legal part only)."""
     line = []
     b = board.copy()
-    for move in thought.pv[:max_moves]:
+    for plies_move in thought.pv[:max_moves]:
+        move = _to_chess(plies_move)
         if not b.is_legal(move):
             break
         line.append(b.san(move))
@@ -109,8 +118,6 @@ class PlaySession:
         hint_agent: Callable[[], Agent] | None = None,
     ) -> None:
         """Set up the first game; ``read_line`` returns '' at end of input."""
-        from plies.board import Board
-
         self.agent = agent
         self.settings = settings
         self.console = console or Console(highlight=False)
@@ -118,28 +125,27 @@ class PlaySession:
         self._hint_factory = hint_agent
         self._hint_agent: Agent | None = None
         self.rng = random.Random(settings.seed)
-        self.start_fen = settings.fen or Board.STARTING_FEN
-        self.board = Board(self.start_fen)
-        self.human = 0
+        self.start_fen = settings.fen or chess.STARTING_FEN
+        self.board = chess.Board(self.start_fen)
+        self.human: chess.Color = chess.WHITE
         self.white_at_bottom = True
-        self.resigned: int | None = None
+        self.resigned: chess.Color | None = None
         self.colour = self.console.is_terminal and not settings.ascii_only
         self._warm_thread: threading.Thread | None = None
         self._warm_error: BaseException | None = None
+        self._warm_started = 0.0
         self._new_game()
 
     # -- game state --------------------------------------------------------------
 
     def _new_game(self) -> None:
         """Reset the board and pick the human's colour."""
-        from plies.board import BLACK, WHITE, Board
-
         choice = self.settings.human
         if choice == "random":
             choice = self.rng.choice(["white", "black"])
-        self.human = WHITE if choice == "white" else BLACK
-        self.white_at_bottom = self.human == WHITE
-        self.board = Board(self.start_fen)
+        self.human = chess.WHITE if choice == "white" else chess.BLACK
+        self.white_at_bottom = self.human == chess.WHITE
+        self.board = chess.Board(self.start_fen)
         self.resigned = None
         self.agent.reset(self.settings.seed)
 
@@ -147,8 +153,8 @@ class PlaySession:
         """Why the game is over (with the result), or None while it goes on."""
         if self.resigned is not None:
             loser = _colour_name(self.resigned)
-            winner = _colour_name(1 - self.resigned)
-            return f"{loser} resigns. {winner} wins ({'1-0' if self.resigned else '0-1'})."
+            winner = _colour_name(not self.resigned)
+            return f"{loser} resigns. {winner} wins ({self.result()})."
         outcome = self.board.outcome(claim_draw=True)
         if outcome is None:
             return None
@@ -160,7 +166,7 @@ class PlaySession:
     def result(self) -> str:
         """PGN result of the game so far."""
         if self.resigned is not None:
-            return "0-1" if self.resigned == 0 else "1-0"
+            return "0-1" if self.resigned == chess.WHITE else "1-0"
         outcome = self.board.outcome(claim_draw=True)
         return outcome.result() if outcome is not None else "*"
 
@@ -190,22 +196,22 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until ``quit`` or end of input; return the exit status (0)."""
-        # Load (or on the very first run compile) the agent in the background while
-        # the board is drawn and the human thinks; its first move waits for it.
-        self._prepare_board()
-        self._start_warm_up()
         self.say(f"You play {_colour_name(self.human)} against {self.agent.name}. "
                  "Type 'help' for commands.")
         shown = False
         while True:
             ending = self.ending()
+            if not shown:
+                self.show()
+                shown = True
+                # Load (on a first run: compile) the agent in the background while
+                # the human thinks. Started only now: the board is drawn first, not
+                # sharing the interpreter with the loading of numba.
+                self._start_warm_up()
             if ending is None and self.board.turn != self.human:
                 self._agent_move()
                 shown = False
                 continue
-            if not shown:
-                self.show()
-                shown = True
             if ending is not None:
                 self.say(f"Game over: {ending}", "bold")
                 self.say("Type 'new' to play again, 'undo', 'pgn [FILE]' or 'quit'.")
@@ -269,14 +275,13 @@ class PlaySession:
 
     def _human_move(self, text: str) -> str:
         """Parse and play the human's move, or explain in one line why not."""
-        from plies.board import IllegalMoveError
-
-        move = None
         looks_uci = bool(_UCI_RE.match(text.lower()))
         try:
             move = self.board.parse_uci(text.lower()) if looks_uci else self.board.parse_san(text)
-        except IllegalMoveError as exc:
-            if "ambiguous" in str(exc):
+            if not move:  # python-chess reads "--" and "0000" as a null move: not a move here
+                raise chess.InvalidMoveError(f"null move: {text}")
+        except ValueError as exc:  # python-chess's Illegal/Invalid/AmbiguousMoveError
+            if isinstance(exc, chess.AmbiguousMoveError):
                 self.say(f"Ambiguous move: {text} (say which piece, e.g. Nbd2 or R1e2).")
             elif looks_uci or _SAN_RE.match(text):
                 self.say(f"Illegal move: {text}.")
@@ -308,42 +313,43 @@ class PlaySession:
         self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
         return "redraw"
 
-    def _prepare_board(self) -> None:
-        """Load what the human's turns use (moves, SAN, draw claims) before the engine.
-
-        numba compiles one function at a time: done here, these never wait behind
-        the engine's long first compile in the background.
-        """
-        board = self.board.copy()
-        board.outcome(claim_draw=True)
-        for move in board.legal_moves[:1]:
-            board.san(move)
-            board.push(move)
-            board.pop()
-
     def _start_warm_up(self) -> None:
-        """Compile or load the agent in a background thread; say so if it takes a while."""
+        """Load the agent in a background thread (once); say so if it takes a while."""
+        if self._warm_started:
+            return
 
         def warm() -> None:
             """Thread body: warm the agent up, keeping any error for the game loop."""
             try:
-                self.agent.warm_up()
+                # The session tells the user itself: no second notice from below.
+                with quiet():
+                    self.agent.warm_up()
             except BaseException as exc:  # re-raised where the agent is needed
                 self._warm_error = exc
 
-        self._warm_thread = threading.Thread(target=warm, name="play-warm-up", daemon=True)
-        self._warm_thread.start()
-        self._warm_thread.join(WARM_UP_NOTICE_S)
-        if self._warm_thread.is_alive():
-            self.say("Compiling the engine in the background (first run only, about a minute); "
-                     "you can move meanwhile.", "dim")  # fmt: skip
+        self._warm_started = time.perf_counter()
+        thread = threading.Thread(target=warm, name="play-warm-up", daemon=True)
+        self._warm_thread = thread
+        thread.start()
+        if self.board.turn != self.human:
+            return  # the agent moves first: ``_await_agent`` tells what it waits for
+        thread.join(WARM_UP_NOTICE_S)
+        if thread.is_alive():
+            self.say("Loading the engine in the background (a first run compiles it: half a "
+                     "minute to two minutes, depending on the machine); you can move meanwhile.",
+                     "dim")  # fmt: skip
 
     def _await_agent(self) -> None:
-        """Wait until the background warm-up is done (saying so if it is not yet)."""
+        """Wait until the background warm-up is done (saying so, and how long, if not yet)."""
+        self._start_warm_up()
         thread = self._warm_thread
         if thread is not None:
             if thread.is_alive():
-                self.say("Waiting for the engine to finish compiling...", "dim")
+                so_far = time.perf_counter() - self._warm_started
+                self.say(f"Waiting for the engine to load ({so_far:.0f} s so far)...", "dim")
+                thread.join()
+                total = time.perf_counter() - self._warm_started
+                self.say(f"Engine ready after {total:.0f} s.", "dim")
             thread.join()
             self._warm_thread = None
         if self._warm_error is not None:
@@ -357,17 +363,25 @@ class PlaySession:
             self._hint_agent = self._hint_factory() if self._hint_factory else self.agent
         hinter = self._hint_agent
         budget = Budget(movetime_ms=self.settings.movetime_ms or 1000)
-        move = hinter.choose(self.board.copy(), budget)
-        if not move:
+        choice = hinter.choose(self._agent_board(), budget)
+        if not choice:
             self.say("No legal moves.")
             return
+        move = _to_chess(choice)
         extra = f" ({thought_line(self.board, hinter.last, 4)})" if hinter.last else ""
         self.say(f"Hint: {self.board.san(move)}{extra}")
+
+    def _agent_board(self) -> Board:
+        """The game as a plies board (what agents search), history included."""
+        from plies.board import Board
+
+        return Board.from_chess(self.board)
 
     def _agent_move(self) -> None:
         """Let the agent think (showing its progress) and play its move."""
         self._await_agent()
-        board = self.board.copy()
+        board = self._agent_board()
+        shown = self.board.copy()
         ms = self.settings.movetime_ms
         budget = Budget(movetime_ms=ms) if ms else None
         self.agent.last = None
@@ -377,17 +391,18 @@ class PlaySession:
 
             def update(thought: Thought) -> None:
                 """Show the latest iteration."""
-                live.update(Text("thinking: " + thought_line(board, thought), style="dim"))
+                live.update(Text("thinking: " + thought_line(shown, thought), style="dim"))
 
             self.agent.on_info = update
             with live:
-                move = self.agent.choose(board, budget)
+                choice = self.agent.choose(board, budget)
             self.agent.on_info = None
         else:
-            move = self.agent.choose(board, budget)
-        if not move or not self.board.is_legal(move):
+            choice = self.agent.choose(board, budget)
+        move = _to_chess(choice) if choice else chess.Move.null()
+        if not self.board.is_legal(move):
             # An agent must never do this; play on rather than crash the session.
-            move = self.board.legal_moves[0]
+            move = next(iter(self.board.legal_moves))
         if self.agent.last is not None:
             self.say(thought_line(self.board, self.agent.last), "dim")
         elif isinstance(self.agent, BookAgent) and self.agent.from_book:
@@ -413,10 +428,8 @@ class PlaySession:
         """The game so far in PGN, with headers."""
         import datetime
 
-        from plies.board import Board
-
         you, them = "You", f"plies ({self.agent.name})"
-        white, black = (you, them) if self.human == 0 else (them, you)
+        white, black = (you, them) if self.human == chess.WHITE else (them, you)
         headers = [
             ("Event", "plies play"),
             ("Site", "terminal"),
@@ -426,12 +439,12 @@ class PlaySession:
             ("Black", black),
             ("Result", self.result()),
         ]
-        if self.start_fen != Board.STARTING_FEN:
+        if self.start_fen != chess.STARTING_FEN:
             headers += [("SetUp", "1"), ("FEN", self.start_fen)]
         ending = self.ending()
         if ending:
             headers.append(("Termination", "normal"))
-        start = Board(self.start_fen)
+        start = chess.Board(self.start_fen)
         moves = start.variation_san(self.board.move_stack) if self.board.move_stack else ""
         body = f"{moves} {self.result()}".strip()
         if ending:
@@ -439,9 +452,14 @@ class PlaySession:
         return "\n".join(f'[{k} "{v}"]' for k, v in headers) + "\n\n" + body
 
 
-def _colour_name(color: int) -> str:
+def _colour_name(color: chess.Color) -> str:
     """'White' or 'Black'."""
-    return "White" if color == 0 else "Black"
+    return "White" if color == chess.WHITE else "Black"
+
+
+def _to_chess(move: Move) -> chess.Move:
+    """A plies move as python-chess's."""
+    return chess.Move.from_uci(move.uci())
 
 
 def _stdin_line() -> str:

@@ -182,9 +182,7 @@ class UciLoop:
     def _warm_up(self) -> None:
         """Thread body: build the engine and compile its search."""
         try:
-            from plies.board import Board
-
-            Board()  # loads the board's compiled core before anything waits for it
+            # ``warm_up`` compiles (or loads) the board's part first, then the search.
             hash_mb = self.values["Hash"]
             engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
             engine.set_option("Move Overhead", self.values["Move Overhead"])

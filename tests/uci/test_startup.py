@@ -1,0 +1,44 @@
+"""The UCI engine right after start: ``isready`` and ``go`` are answered correctly at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import chess
+import chess.engine
+
+TIMEOUT_S = 600  # a first run compiles the engine (one to two minutes on a loaded machine)
+
+
+def _talk(script: str) -> list[str]:
+    """Run ``plies uci`` on ``script`` (ending with ``quit``); its output lines."""
+    proc = subprocess.run([sys.executable, "-m", "plies", "uci"], input=script,
+                          capture_output=True, text=True, timeout=TIMEOUT_S,
+                          check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+def test_go_right_after_start_without_isready() -> None:
+    lines = _talk("uci\nposition startpos moves e2e4\ngo depth 4\nisready\nquit\n")
+    assert lines.index("uciok") < len(lines) - 1
+    best = [ln for ln in lines if ln.startswith("bestmove ")]
+    assert len(best) == 1, lines
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(best[0].split()[1]) in board.legal_moves
+    assert "readyok" in lines  # answered at once, even while the search runs
+
+
+def test_python_chess_pings_and_plays_at_once() -> None:
+    mate_in_one = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    engine = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "plies", "uci"],
+                                                 timeout=TIMEOUT_S)  # fmt: skip
+    try:
+        engine.ping()  # isready: waits for the engine to load (or compile)
+        result = engine.play(mate_in_one, chess.engine.Limit(depth=3))
+        assert result.move == chess.Move.from_uci("a1a8")
+        engine.ping()
+    finally:
+        engine.quit()

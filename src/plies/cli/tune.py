@@ -65,6 +65,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="F",
         help="blend the target: (1-F) * result + F * sigmoid(K * search score) (default 0)",
     )
+    p.add_argument(
+        "--l2",
+        type=float,
+        default=0.0,
+        metavar="L",
+        help="penalty L per (100 cp)^2 of distance from the start weights (default 0)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
@@ -81,6 +88,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--score-weight must be between 0 and 1")
     if args.lr <= 0.0:
         raise CliError("--lr must be positive")
+    if args.l2 < 0.0:
+        raise CliError("--l2 must not be negative")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
         checked_target = targets(checked, k, args.score_weight)
         start_loss = mse(evaluations(checked, w), checked_target, k)
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
-        settings = Settings(args.epochs, args.batch, args.lr, args.patience, seed=args.seed)
+        settings = Settings(
+            args.epochs, args.batch, args.lr, args.patience, seed=args.seed, l2=args.l2
+        )
 
         def show(entry: EpochReport) -> None:
             """One line per epoch."""
@@ -195,6 +206,9 @@ def run(args: argparse.Namespace) -> int:
         write_weights(args.out, rounded_mg, rounded_eg, rounded_tempo, note)
     except OSError as exc:
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+    if args.score_weight > 0.0:
+        plain = [mse(evaluations(checked, x), checked.results, k) for x in (w, rounded)]
+        say(f"loss against the results alone: {plain[0]:.6f} -> {plain[1]:.6f}")
     err.print(
         f"wrote {args.out}: validation loss {start_loss:.6f} -> {final:.6f} (rounded weights), "
         f"{len(history)} epochs, {time.perf_counter() - started:.1f} s"

@@ -96,6 +96,14 @@ class Weights:
         return Weights(self.mg.copy(), self.eg.copy(), self.tempo)
 
 
+_L2_UNIT = 100.0
+
+
+def _vector(w: Weights) -> np.ndarray:
+    """All weights as one vector: mg, eg, tempo."""
+    return np.concatenate([w.mg, w.eg, [w.tempo]])
+
+
 def evaluations(data: Features, w: Weights) -> np.ndarray:
     """The linear model's evaluation (White's side) of every row of ``data``."""
     return np.asarray(
@@ -175,6 +183,9 @@ class Settings:
     """A validation loss better by less than this does not count as better."""
     seed: int = 0
     """Seed of the batch order."""
+    l2: float = 0.0
+    """Penalty per (100 cp)^2 of a weight's distance from its start: keeps rarely seen
+    weights where they were when the data say little about them."""
 
 
 def train(
@@ -197,6 +208,7 @@ def train(
     m2 = np.zeros(size)
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     steps = 0
+    origin = _vector(start)
     best = w.copy()
     best_loss = mse(evaluations(valid_rows, w), y_valid, k) if len(valid_rows) else math.inf
     history: list[EpochReport] = []
@@ -217,6 +229,8 @@ def train(
             )  # fmt: skip
             total += loss
             grad = np.concatenate([grad_mg, grad_eg, [grad_tempo]]) / (hi - lo)
+            if settings.l2 > 0.0:
+                grad += 2.0 * settings.l2 * (_vector(w) - origin) / _L2_UNIT**2
             steps += 1
             m1 = beta1 * m1 + (1.0 - beta1) * grad
             m2 = beta2 * m2 + (1.0 - beta2) * grad * grad

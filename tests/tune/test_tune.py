@@ -11,7 +11,16 @@ from plies.cli.main import main
 from plies.core import weights
 from plies.core.layout import OFFSET
 from plies.tune.dataset import build_features, read_positions, split_rows
-from plies.tune.fit import Settings, Weights, evaluations, fit_k, mse, sigmoid, train
+from plies.tune.fit import (
+    Settings,
+    Weights,
+    evaluations,
+    fit_k,
+    mse,
+    sigmoid,
+    train,
+    tuned_mask,
+)
 from plies.tune.weights_file import (
     WeightsFileError,
     format_weights,
@@ -53,6 +62,22 @@ def test_tuner_finds_its_way_back_to_known_weights() -> None:
     error_before = np.abs(start.mg[at : at + 5] - truth.mg[at : at + 5]).sum()
     error_after = np.abs(best.mg[at : at + 5] - truth.mg[at : at + 5]).sum()
     assert error_after < error_before / 2
+
+
+def test_only_the_chosen_tables_move() -> None:
+    """With a mask (``--only``), every other weight keeps its start value exactly."""
+    data, _ = build_features(read_positions([SAMPLE]))
+    mg, eg, tempo = module_weights(weights)
+    start = Weights(mg.astype(float), eg.astype(float), float(tempo))
+    mask = tuned_mask(["passed*", "TEMPO"])
+    at, size = OFFSET["PASSED"], 4 * 8
+    assert mask[at : at + size].all() and mask[-1] and mask.sum() == 2 * size + 1
+    best, _ = train(data, data.take(np.arange(200)), start, 0.005, 0.0,
+                    Settings(epochs=2, batch=128, lr=5.0, patience=9, tuned=mask))  # fmt: skip
+    moved = np.concatenate([best.mg - start.mg, best.eg - start.eg, [best.tempo - start.tempo]])
+    assert np.all(moved[~mask] == 0.0) and np.any(moved[mask] != 0.0)
+    with pytest.raises(ValueError, match="matches no weight table"):
+        tuned_mask(["NOPE*"])
 
 
 def test_weights_module_round_trip() -> None:
@@ -100,6 +125,8 @@ def test_cli_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     bad_init.write_text("TEMPO = 1\n")
     assert main(["tune", str(SAMPLE), "--out", str(out), "--init", str(bad_init)]) == 2
     assert "MATERIAL_MG" in capsys.readouterr().err
+    assert main(["tune", str(SAMPLE), "--out", str(out), "--only", "PAWNZ"]) == 2
+    assert "--only" in capsys.readouterr().err
     assert not out.exists()
     with pytest.raises(WeightsFileError):
         read_weights(tmp_path / "nope.py")

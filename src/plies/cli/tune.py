@@ -72,6 +72,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="L",
         help="penalty L per (100 cp)^2 of distance from the start weights (default 0)",
     )
+    p.add_argument(
+        "--only",
+        metavar="TABLES",
+        help="tune only these weight tables, comma-separated, wildcards allowed "
+        "(e.g. MATERIAL,PASSED*,TEMPO; names as in core/weights.py without _MG/_EG)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
@@ -109,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
         mse,
         targets,
         train,
+        tuned_mask,
     )
     from plies.tune.weights_file import (
         WeightsFileError,
@@ -118,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
     )
 
     _check(args)
+    try:
+        mask = tuned_mask(args.only.split(",")) if args.only else None
+    except ValueError as exc:
+        raise CliError(f"--only: {exc}") from None
     err = Console(stderr=True)
 
     def say(text: str) -> None:
@@ -169,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         start_loss = mse(evaluations(checked, w), checked_target, k)
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
         settings = Settings(
-            args.epochs, args.batch, args.lr, args.patience, seed=args.seed, l2=args.l2
+            args.epochs, args.batch, args.lr, args.patience, seed=args.seed, tuned=mask,
+            l2=args.l2,
         )
 
         def show(entry: EpochReport) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from plies.core.layout import TABLES
 from plies.tune.dataset import Features
 
 
@@ -104,6 +106,20 @@ def _vector(w: Weights) -> np.ndarray:
     return np.concatenate([w.mg, w.eg, [w.tempo]])
 
 
+def tuned_mask(patterns: list[str]) -> np.ndarray:
+    """Bool mask over (mg, eg, tempo) of the tables matching any pattern (fnmatch, e.g.
+    ``PASSED*``); ValueError naming a pattern that matches nothing."""
+    names = [t.name for t in TABLES] + ["TEMPO"]
+    chosen: set[str] = set()
+    for pattern in patterns:
+        hits = fnmatch.filter(names, pattern.strip().upper())
+        if not hits:
+            raise ValueError(f"{pattern!r} matches no weight table ({', '.join(names)})")
+        chosen.update(hits)
+    per_feature = np.array([t.name in chosen for t in TABLES for _ in range(t.size)])
+    return np.concatenate([per_feature, per_feature, ["TEMPO" in chosen]]).astype(bool)
+
+
 def evaluations(data: Features, w: Weights) -> np.ndarray:
     """The linear model's evaluation (White's side) of every row of ``data``."""
     return np.asarray(
@@ -183,6 +199,8 @@ class Settings:
     """A validation loss better by less than this does not count as better."""
     seed: int = 0
     """Seed of the batch order."""
+    tuned: np.ndarray | None = None
+    """Which entries of (mg, eg, tempo) may move (bool); None for all."""
     l2: float = 0.0
     """Penalty per (100 cp)^2 of a weight's distance from its start: keeps rarely seen
     weights where they were when the data say little about them."""
@@ -231,6 +249,8 @@ def train(
             grad = np.concatenate([grad_mg, grad_eg, [grad_tempo]]) / (hi - lo)
             if settings.l2 > 0.0:
                 grad += 2.0 * settings.l2 * (_vector(w) - origin) / _L2_UNIT**2
+            if settings.tuned is not None:
+                grad[~settings.tuned] = 0.0
             steps += 1
             m1 = beta1 * m1 + (1.0 - beta1) * grad
             m2 = beta2 * m2 + (1.0 - beta2) * grad * grad

@@ -8,8 +8,11 @@ sum of the blended terms, seen from the side to move, plus a small tempo bonus;
 ``evaluate_terms`` reports the same blended terms one by one (``TERM_NAMES``), so
 the total always equals the sum of the parts.
 
-Tables are written from White's point of view with a1 = index 0; Black reads
-them through ``sq ^ 56`` (the rank mirror).
+Every weight comes from ``core/weights.py`` (written by ``plies tune``; its
+layout is ``core/layout.py``) and is compiled in as a constant; ``core/trace.py``
+counts how often each one is used, and a test keeps the two in step. The tables
+below are from White's point of view with a1 = index 0; Black reads them through
+``sq ^ 56`` (the rank mirror).
 """
 
 from __future__ import annotations

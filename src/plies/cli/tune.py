@@ -41,15 +41,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="PATH",
         help="start from this weights module (default: the engine's current weights)",
     )
-    p.add_argument("--epochs", type=int, default=100, metavar="N", help="at most N epochs")
-    p.add_argument("--batch", type=int, default=16384, metavar="N", help="rows per step")
-    p.add_argument("--lr", type=float, default=1.0, metavar="CP", help="Adam step (default 1)")
+    p.add_argument(
+        "--epochs", type=int, default=500, metavar="N", help="at most N epochs (default 500)"
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=0,
+        metavar="N",
+        help="rows per Adam step (default 0: all training rows, one step per epoch; "
+        "small batches were noisier on a few thousand games)",
+    )
+    p.add_argument(
+        "--lr", type=float, default=0.5, metavar="CP", help="Adam step size (default 0.5)"
+    )
     p.add_argument(
         "--patience",
         type=int,
-        default=3,
+        default=20,
         metavar="N",
-        help="stop after N epochs without a better validation loss (default 3)",
+        help="stop after N epochs without a better validation loss (default 20)",
     )
     p.add_argument(
         "--validation",
@@ -85,9 +96,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    for name in ("epochs", "batch", "patience"):
+    for name in ("epochs", "patience"):
         if getattr(args, name) < 1:
             raise CliError(f"--{name} must be at least 1")
+    if args.batch < 0:
+        raise CliError("--batch must not be negative")
     if not 0.0 <= args.validation < 1.0:
         raise CliError("--validation must be at least 0 and below 1")
     if not 0.0 <= args.score_weight <= 1.0:
@@ -180,8 +193,8 @@ def run(args: argparse.Namespace) -> int:
         start_loss = mse(evaluations(checked, w), checked_target, k)
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
         settings = Settings(
-            args.epochs, args.batch, args.lr, args.patience, seed=args.seed, tuned=mask,
-            l2=args.l2,
+            args.epochs, args.batch or len(train_rows), args.lr, args.patience,
+            seed=args.seed, tuned=mask, l2=args.l2,
         )
 
         def show(entry: EpochReport) -> None:
@@ -221,6 +234,8 @@ def run(args: argparse.Namespace) -> int:
     if args.score_weight > 0.0:
         plain = [mse(evaluations(checked, x), checked.results, k) for x in (w, rounded)]
         say(f"loss against the results alone: {plain[0]:.6f} -> {plain[1]:.6f}")
+    if final >= start_loss:
+        err.print("the loss did not improve: the start weights may be as good as any")
     err.print(
         f"wrote {args.out}: validation loss {start_loss:.6f} -> {final:.6f} (rounded weights), "
         f"{len(history)} epochs, {time.perf_counter() - started:.1f} s"

@@ -187,13 +187,13 @@ class EpochReport:
 class Settings:
     """Optimiser settings."""
 
-    epochs: int = 100
+    epochs: int = 500
     """Upper bound on passes over the training rows."""
-    batch: int = 16384
-    """Rows per Adam step."""
-    lr: float = 1.0
+    batch: int = 1 << 62
+    """Rows per Adam step (more than the rows: one full-batch step per epoch)."""
+    lr: float = 0.5
     """Adam step size, in centipawns."""
-    patience: int = 3
+    patience: int = 20
     """Stop after this many epochs without a better validation loss."""
     min_delta: float = 1e-7
     """A validation loss better by less than this does not count as better."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import textwrap
 from pathlib import Path
 from types import ModuleType
 
@@ -12,7 +13,7 @@ from plies.core.layout import N_FEATURES, OFFSET, TABLES, Table
 
 _HEADER = '''"""Evaluation weights in centipawns, middlegame (``_MG``) and endgame (``_EG``).
 
-Written by ``plies tune``: {note}.
+{written}
 The layout (which tables, their order and index meaning) is ``plies.core.layout``;
 ``core/evaluate.py`` compiles these numbers in, and ``core/trace.py`` counts how
 often each is used. Fixed, not tuned: the king-attack danger (units squared,
@@ -42,7 +43,8 @@ def format_weights(mg: np.ndarray, eg: np.ndarray, tempo: int, note: str) -> str
     """Source text of a weights module holding ``mg``/``eg`` (feature order) and ``tempo``."""
     if len(mg) != N_FEATURES or len(eg) != N_FEATURES:
         raise ValueError(f"expected {N_FEATURES} weights per phase, got {len(mg)} and {len(eg)}")
-    parts = [_HEADER.format(note=note), f"TEMPO = {int(tempo)}\n"]
+    written = textwrap.fill(f"Written by ``plies tune``: {note}.", width=88)
+    parts = [_HEADER.format(written=written), f"TEMPO = {int(tempo)}\n"]
     for table in TABLES:
         at = OFFSET[table.name]
         parts.append(f"\n# {table.doc}")

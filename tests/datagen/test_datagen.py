@@ -145,3 +145,18 @@ def test_ctrl_c_keeps_finished_games_and_resume_matches(tmp_path: Path) -> None:
     assert whole.read_bytes().startswith(cut.read_bytes())
     assert _datagen(cut, games) == 0
     assert cut.read_bytes() == whole.read_bytes()
+
+
+def test_concurrency_writes_the_same_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two worker processes give the bytes of a one-process run; a bad player is one line."""
+    one, two = tmp_path / "one.txt", tmp_path / "two.txt"
+    assert _datagen(one, 4) == 0
+    assert _datagen(two, 4, "--concurrency", "2") == 0
+    assert two.read_bytes() == one.read_bytes()
+    assert json.loads((tmp_path / "two.txt.progress.json").read_text())["games"] == 4
+    bad = tmp_path / "bad.txt"
+    assert _datagen(bad, 2, "--concurrency", "2", "--player", "uci:/bin/false") == 2
+    assert "worker" in capsys.readouterr().err
+    assert main(["datagen", str(tmp_path / "z.txt"), "--concurrency", "0"]) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from plies.cli.common import CliError
 
@@ -94,13 +95,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="0 switches resigning off (default 4)",
     )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="K",
+        help="games at once, in K worker processes (same file as K = 1; default 1)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    for name in ("games", "nodes", "depth", "max_moves"):
+    for name in ("games", "nodes", "depth", "max_moves", "concurrency"):
         value = getattr(args, name)
         if value is not None and value < 1:
             raise CliError(f"--{name.replace('_', '-')} must be at least 1")
@@ -111,11 +119,14 @@ def _check(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the missing games, appending each one's positions; 130 if interrupted."""
+    from concurrent.futures.process import BrokenProcessPool
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.players import Player, PlayerError, parse_player
     from plies.datagen import DatagenFile, DatagenFileError, DatagenSettings, play_datagen_game
+    from plies.datagen.pool import games_in_order
     from plies.datagen.positions import position_lines
 
     _check(args)
@@ -152,12 +163,13 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.output} already holds {out.games} games ({out.positions} positions)"
                 )
             return 0
-        try:
-            players.append(specs[0].create())
-            players.append(specs[1].create() if args.opponent else players[0])
-        except (PlayerError, ValueError) as exc:
-            detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
-            raise CliError(f"player could not start: {detail}") from None
+        if args.concurrency == 1:
+            try:
+                players.append(specs[0].create())
+                players.append(specs[1].create() if args.opponent else players[0])
+            except (PlayerError, ValueError) as exc:
+                detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
+                raise CliError(f"player could not start: {detail}") from None
         progress = Progress(
             TextColumn("[bold]datagen"),
             BarColumn(),
@@ -171,6 +183,18 @@ def run(args: argparse.Namespace) -> int:
             "games", total=args.games, completed=out.games, positions=out.positions
         )
         with progress:
+            if args.concurrency > 1:
+                games = games_in_order(settings, out.games + 1, args.games, args.concurrency)
+                with contextlib.closing(games):
+                    try:
+                        for lines in games:
+                            out.commit(lines)
+                            progress.update(
+                                task, completed=out.games, positions=out.positions
+                            )
+                    except (BrokenProcessPool, PlayerError, ValueError) as exc:
+                        detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
+                        raise CliError(f"a worker failed: {detail or 'it exited'}") from None
             while out.games < args.games:
                 record = play_datagen_game(settings, out.games + 1, players[0], players[1])
                 out.commit(position_lines(record, settings.skip_plies, settings.scores))

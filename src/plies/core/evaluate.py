@@ -8,8 +8,11 @@ sum of the blended terms, seen from the side to move, plus a small tempo bonus;
 ``evaluate_terms`` reports the same blended terms one by one (``TERM_NAMES``), so
 the total always equals the sum of the parts.
 
-Tables are written from White's point of view with a1 = index 0; Black reads
-them through ``sq ^ 56`` (the rank mirror).
+Every weight comes from ``core/weights.py`` (written by ``plies tune``; its
+layout is ``core/layout.py``) and is compiled in as a constant; ``core/trace.py``
+counts how often each one is used, and a test keeps the two in step. The tables
+below are from White's point of view with a1 = index 0; Black reads them through
+``sq ^ 56`` (the rank mirror).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plies.core import weights as w8
 from plies.core.bits import U64, lsb, popcount
 from plies.core.encoding import (
     ALL_KINDS,
@@ -61,215 +65,68 @@ WEIGHTS = np.array(_DEFAULT_WEIGHTS, dtype=np.int64)
 saves loading and multiplying weights at every leaf; ``evaluate_weighted(pos, weights)``
 takes any array."""
 
-TEMPO = 12
+TEMPO = w8.TEMPO
 PHASE_MAX = 24
 
-# Indexed by piece kind (PAWN = 1 ... KING = 6; index 0 unused).
-MATERIAL_MG = np.array([0, 85, 325, 335, 470, 950, 0], dtype=np.int64)
-MATERIAL_EG = np.array([0, 105, 300, 320, 520, 960, 0], dtype=np.int64)
+
+def _kinds(values: tuple[int, ...]) -> np.ndarray:
+    """A table indexed by piece kind (PAWN = 1 ... KING = 6; 0 and KING unused) from 5 values."""
+    return np.array([0, *values, 0], dtype=np.int64)
 
 
-def _grid(rows: list[int]) -> np.ndarray:
-    """A 64-entry table from 8 rows written rank 8 first (as a diagram reads)."""
+def _grid(rows: tuple[int, ...]) -> np.ndarray:
+    """A 64-entry table (a1 = 0) from 8 rows written rank 8 first (as a diagram reads)."""
     a = np.array(rows, dtype=np.int64).reshape(8, 8)
     return np.ascontiguousarray(a[::-1].reshape(64))
 
 
-# Piece-square tables, White's view, printed like a diagram (rank 8 on top).
-# The shapes: pawns gain by advancing and by holding the centre; minor pieces
-# want the centre and hate the rim; rooks like the seventh rank; kings hide in a
-# corner in the middlegame and walk to the centre in the endgame.
-# fmt: off
-_PAWN_MG = _grid([
-      0,   0,   0,   0,   0,   0,   0,   0,
-     30,  35,  40,  45,  45,  40,  35,  30,
-     10,  12,  18,  25,  25,  18,  12,  10,
-      2,   4,   8,  18,  18,   8,   4,   2,
-     -2,   0,   5,  14,  14,   3,   0,  -2,
-     -2,   2,   2,   4,   4,  -2,   4,  -2,
-     -4,   2,   0,  -8,  -8,   6,   8,  -4,
-      0,   0,   0,   0,   0,   0,   0,   0,
-])
-_PAWN_EG = _grid([
-      0,   0,   0,   0,   0,   0,   0,   0,
-     45,  45,  40,  35,  35,  40,  45,  45,
-     25,  25,  20,  15,  15,  20,  25,  25,
-     12,  12,   8,   5,   5,   8,  12,  12,
-      4,   4,   2,   0,   0,   2,   4,   4,
-      0,   0,   0,   0,   0,   0,   0,   0,
-      0,   0,   0,   2,   2,   0,   0,   0,
-      0,   0,   0,   0,   0,   0,   0,   0,
-])
-_KNIGHT_MG = _grid([
-    -60, -35, -25, -20, -20, -25, -35, -60,
-    -30, -15,   0,   5,   5,   0, -15, -30,
-    -20,   5,  15,  20,  20,  15,   5, -20,
-    -15,   5,  15,  25,  25,  15,   5, -15,
-    -15,   0,  12,  18,  18,  12,   0, -15,
-    -20,   0,  10,  10,  10,  10,   0, -20,
-    -30, -15,   0,   2,   2,   0, -15, -30,
-    -50, -25, -20, -15, -15, -20, -25, -50,
-])
-_KNIGHT_EG = _grid([
-    -45, -30, -20, -15, -15, -20, -30, -45,
-    -25, -10,  -5,   0,   0,  -5, -10, -25,
-    -20,  -5,   5,  10,  10,   5,  -5, -20,
-    -15,   0,  10,  15,  15,  10,   0, -15,
-    -15,   0,  10,  15,  15,  10,   0, -15,
-    -20,  -5,   5,  10,  10,   5,  -5, -20,
-    -25, -10,  -5,   0,   0,  -5, -10, -25,
-    -45, -30, -20, -15, -15, -20, -30, -45,
-])
-_BISHOP_MG = _grid([
-    -15, -10, -10, -10, -10, -10, -10, -15,
-    -10,   0,   0,   0,   0,   0,   0, -10,
-     -8,   4,   6,   8,   8,   6,   4,  -8,
-     -6,   6,   6,  10,  10,   6,   6,  -6,
-     -6,   4,  10,  10,  10,  10,   4,  -6,
-     -4,  10,   8,   8,   8,   8,  10,  -4,
-     -6,  12,   4,   2,   2,   4,  12,  -6,
-    -15,  -6, -10,  -8,  -8, -10,  -6, -15,
-])
-_BISHOP_EG = _grid([
-    -12,  -8,  -6,  -4,  -4,  -6,  -8, -12,
-     -8,  -2,   0,   2,   2,   0,  -2,  -8,
-     -6,   0,   4,   6,   6,   4,   0,  -6,
-     -4,   2,   6,   8,   8,   6,   2,  -4,
-     -4,   2,   6,   8,   8,   6,   2,  -4,
-     -6,   0,   4,   6,   6,   4,   0,  -6,
-     -8,  -2,   0,   2,   2,   0,  -2,  -8,
-    -12,  -8,  -6,  -4,  -4,  -6,  -8, -12,
-])
-_ROOK_MG = _grid([
-      5,   5,   8,  10,  10,   8,   5,   5,
-     15,  20,  20,  20,  20,  20,  20,  15,
-     -4,   0,   2,   4,   4,   2,   0,  -4,
-     -6,  -2,   0,   2,   2,   0,  -2,  -6,
-     -6,  -2,   0,   2,   2,   0,  -2,  -6,
-     -6,  -2,   0,   2,   2,   0,  -2,  -6,
-     -8,  -4,   0,   2,   2,   0,  -4,  -8,
-     -4,  -2,   2,   6,   6,   4,  -2,  -4,
-])
-_ROOK_EG = _grid([
-      8,   8,   8,   8,   8,   8,   8,   8,
-     12,  12,  12,  12,  12,  12,  12,  12,
-      4,   4,   4,   4,   4,   4,   4,   4,
-      2,   2,   2,   2,   2,   2,   2,   2,
-      0,   0,   0,   0,   0,   0,   0,   0,
-     -2,  -2,  -2,  -2,  -2,  -2,  -2,  -2,
-     -4,  -4,  -4,  -4,  -4,  -4,  -4,  -4,
-     -4,  -4,  -2,   0,   0,  -2,  -4,  -4,
-])
-_QUEEN_MG = _grid([
-    -15, -10,  -5,  -2,  -2,  -5, -10, -15,
-    -10,  -6,   0,   0,   0,   0,  -6, -10,
-     -6,   0,   4,   4,   4,   4,   0,  -6,
-     -4,   0,   4,   6,   6,   4,   0,  -4,
-     -4,   0,   4,   6,   6,   4,   0,  -4,
-     -6,   2,   4,   4,   4,   4,   2,  -6,
-    -10,  -4,   2,   2,   2,   0,  -4, -10,
-    -15, -10,  -6,   0,  -4,  -6, -10, -15,
-])
-_QUEEN_EG = _grid([
-    -20, -12,  -8,  -5,  -5,  -8, -12, -20,
-    -12,  -4,   0,   2,   2,   0,  -4, -12,
-     -8,   0,   6,   8,   8,   6,   0,  -8,
-     -5,   2,   8,  12,  12,   8,   2,  -5,
-     -5,   2,   8,  12,  12,   8,   2,  -5,
-     -8,   0,   6,   8,   8,   6,   0,  -8,
-    -12,  -4,   0,   2,   2,   0,  -4, -12,
-    -20, -12,  -8,  -5,  -5,  -8, -12, -20,
-])
-_KING_MG = _grid([
-    -50, -55, -60, -70, -70, -60, -55, -50,
-    -45, -50, -55, -65, -65, -55, -50, -45,
-    -40, -45, -50, -60, -60, -50, -45, -40,
-    -35, -40, -45, -55, -55, -45, -40, -35,
-    -25, -30, -35, -45, -45, -35, -30, -25,
-    -15, -20, -25, -30, -30, -25, -20, -15,
-      5,   5, -10, -20, -20, -10,   5,   5,
-     15,  25,  10, -10,   0,  -5,  30,  20,
-])
-_KING_EG = _grid([
-    -50, -35, -25, -20, -20, -25, -35, -50,
-    -30, -10,   0,   5,   5,   0, -10, -30,
-    -20,   5,  15,  20,  20,  15,   5, -20,
-    -20,   5,  20,  28,  28,  20,   5, -20,
-    -25,   0,  15,  25,  25,  15,   0, -25,
-    -30,  -5,   8,  15,  15,   8,  -5, -30,
-    -40, -20,  -5,   0,   0,  -5, -20, -40,
-    -60, -40, -30, -25, -25, -30, -40, -60,
-])
-# fmt: on
+def _pad(rows: tuple[tuple[int, ...], ...], width: int) -> np.ndarray:
+    """Rows of unequal length as one table, zero-padded to ``width``."""
+    return np.array([[*r] + [0] * (width - len(r)) for r in rows], dtype=np.int64)
+
+
+# Every weight lives in core/weights.py (written by ``plies tune``); the tables
+# below arrange them for the compiled code.
+MATERIAL_MG = _kinds(w8.MATERIAL_MG)
+MATERIAL_EG = _kinds(w8.MATERIAL_EG)
 
 _NONE = np.zeros(64, dtype=np.int64)
 # By piece kind (row 0 unused).
-PST_MG = np.stack([_NONE, _PAWN_MG, _KNIGHT_MG, _BISHOP_MG, _ROOK_MG, _QUEEN_MG, _KING_MG])
-PST_EG = np.stack([_NONE, _PAWN_EG, _KNIGHT_EG, _BISHOP_EG, _ROOK_EG, _QUEEN_EG, _KING_EG])
-
-# Pawn structure (per pawn, mg/eg).
-ISOLATED_MG, ISOLATED_EG = -12, -16
-DOUBLED_MG, DOUBLED_EG = -10, -22
-# Defended by a pawn or standing beside one, by relative rank.
-CONNECTED_MG = np.array([0, 0, 6, 8, 14, 24, 40, 0], dtype=np.int64)
-CONNECTED_EG = np.array([0, 0, 3, 5, 10, 20, 30, 0], dtype=np.int64)
-
-# Passed pawns by relative rank (rank 2 = index 1); worth far more in the endgame,
-# where the kings' distances to the square in front of the pawn also count.
-PASSED_MG = np.array([0, 4, 6, 12, 24, 45, 70, 0], dtype=np.int64)
-PASSED_EG = np.array([0, 10, 14, 28, 50, 85, 130, 0], dtype=np.int64)
-PASSED_KING_FACTOR = np.array([0, 0, 0, 1, 2, 4, 6, 0], dtype=np.int64)
-PASSED_THEIR_KING = 5
-PASSED_OUR_KING = 2
+PST_MG = np.stack([
+    _NONE, _grid(w8.PSQT_PAWN_MG), _grid(w8.PSQT_KNIGHT_MG), _grid(w8.PSQT_BISHOP_MG),
+    _grid(w8.PSQT_ROOK_MG), _grid(w8.PSQT_QUEEN_MG), _grid(w8.PSQT_KING_MG),
+])  # fmt: skip
+PST_EG = np.stack([
+    _NONE, _grid(w8.PSQT_PAWN_EG), _grid(w8.PSQT_KNIGHT_EG), _grid(w8.PSQT_BISHOP_EG),
+    _grid(w8.PSQT_ROOK_EG), _grid(w8.PSQT_QUEEN_EG), _grid(w8.PSQT_KING_EG),
+])  # fmt: skip
 
 # Mobility by number of safe squares reached (own pieces and squares attacked by
-# enemy pawns excluded); rows knight, bishop, rook, queen (kind - KNIGHT), concave
-# in the count.
-# fmt: off
-MOBILITY_MG = np.array([
-    [-30, -18, -8, -2, 3, 8, 12, 15, 18] + [0] * 19,
-    [-30, -20, -10, -4, 2, 7, 12, 16, 19, 22, 24, 26, 28, 30] + [0] * 14,
-    [-20, -14, -9, -5, -2, 0, 2, 4, 6, 8, 10, 11, 12, 13, 14] + [0] * 13,
-    [-20, -15, -11, -8, -5, -3, -1, 1, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-     16, 16, 17, 17, 18, 18, 19, 19],
-], dtype=np.int64)
-MOBILITY_EG = np.array([
-    [-35, -22, -12, -4, 2, 8, 12, 15, 16] + [0] * 19,
-    [-40, -26, -14, -6, 0, 6, 11, 16, 20, 23, 26, 28, 30, 32] + [0] * 14,
-    [-40, -28, -18, -10, -3, 3, 9, 15, 20, 25, 29, 32, 35, 37, 39] + [0] * 13,
-    [-35, -28, -22, -17, -12, -8, -4, 0, 3, 6, 9, 12, 15, 18, 20, 22, 24, 26, 28, 30,
-     32, 33, 34, 35, 36, 37, 38, 39],
-], dtype=np.int64)
-# fmt: on
+# enemy pawns excluded); rows knight, bishop, rook, queen (kind - KNIGHT).
+_MOBILITY_WIDTH = 28
+MOBILITY_MG = _pad(
+    (w8.MOBILITY_KNIGHT_MG, w8.MOBILITY_BISHOP_MG, w8.MOBILITY_ROOK_MG, w8.MOBILITY_QUEEN_MG),
+    _MOBILITY_WIDTH,
+)
+MOBILITY_EG = _pad(
+    (w8.MOBILITY_KNIGHT_EG, w8.MOBILITY_BISHOP_EG, w8.MOBILITY_ROOK_EG, w8.MOBILITY_QUEEN_EG),
+    _MOBILITY_WIDTH,
+)
 
-# King safety (middlegame only). Attack units per king-zone square hit, by kind;
-# the penalty grows with the square of the units once two pieces join in.
+# King safety, fixed (not tuned: it is not linear in its numbers). Attack units
+# per king-zone square hit, by kind; once two pieces join in, the middlegame
+# penalty is units squared over KING_ATTACK_DIV, halved without a queen, capped.
 KING_ATTACK_UNITS = np.array([0, 0, 2, 2, 3, 5, 0], dtype=np.int64)
 KING_ATTACK_DIV = 3
 KING_ATTACK_CAP = 500
-SHIELD_NEAR = 14
-SHIELD_FAR = 7
-KING_SEMI_OPEN_FILE = -14
-KING_OPEN_FILE = -10
 
-BISHOP_PAIR_MG, BISHOP_PAIR_EG = 30, 50
-
-# Threats, per enemy piece: attacked by a pawn, a minor piece attacking a rook or
-# queen, a rook attacking a queen, and hanging (attacked, not defended).
-THREAT_BY_PAWN_MG, THREAT_BY_PAWN_EG = 55, 35
-THREAT_BY_MINOR_MG, THREAT_BY_MINOR_EG = 35, 25
-THREAT_BY_ROOK_MG, THREAT_BY_ROOK_EG = 30, 15
-HANGING_MG, HANGING_EG = 30, 20
-
-# Endgame scale (of 64) for the side ahead: without pawns, a lead of less than a
-# rook rarely wins, and a lone minor piece never can; bishops of opposite colours
-# with nothing else but pawns draw often.
+# Endgame scale (of 64) for the side ahead, fixed: without pawns, a lead of less
+# than a rook rarely wins, and a lone minor piece never can; bishops of opposite
+# colours with nothing else but pawns draw often.
 SCALE_FULL = 64
 SCALE_NO_PAWNS_SMALL_LEAD = 16
 SCALE_OPPOSITE_BISHOPS = 32
 _DARK_SQUARES = U64(0xAA55AA55AA55AA55)
-ROOK_OPEN_MG, ROOK_OPEN_EG = 28, 10
-ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG = 12, 8
 
 
 def _masks() -> tuple[np.ndarray, ...]:
@@ -385,18 +242,24 @@ def _eg(s: int) -> int:
 PSQ = _pack(PST_MG, PST_EG)
 MATERIAL = _pack(MATERIAL_MG, MATERIAL_EG)
 MOBILITY = _pack(MOBILITY_MG, MOBILITY_EG)
-CONNECTED = _pack(CONNECTED_MG, CONNECTED_EG)
-PASSED = _pack(PASSED_MG, PASSED_EG)
-PASSED_BLOCKED = _pack(0, PASSED_EG // 2)
-ISOLATED = int(_pack(ISOLATED_MG, ISOLATED_EG))
-DOUBLED = int(_pack(DOUBLED_MG, DOUBLED_EG))
-BISHOP_PAIR = int(_pack(BISHOP_PAIR_MG, BISHOP_PAIR_EG))
-ROOK_OPEN = int(_pack(ROOK_OPEN_MG, ROOK_OPEN_EG))
-ROOK_SEMI_OPEN = int(_pack(ROOK_SEMI_OPEN_MG, ROOK_SEMI_OPEN_EG))
-THREAT_BY_PAWN = int(_pack(THREAT_BY_PAWN_MG, THREAT_BY_PAWN_EG))
-THREAT_BY_MINOR = int(_pack(THREAT_BY_MINOR_MG, THREAT_BY_MINOR_EG))
-THREAT_BY_ROOK = int(_pack(THREAT_BY_ROOK_MG, THREAT_BY_ROOK_EG))
-HANGING = int(_pack(HANGING_MG, HANGING_EG))
+CONNECTED = _pack(w8.CONNECTED_MG, w8.CONNECTED_EG)
+PASSED = _pack(w8.PASSED_MG, w8.PASSED_EG)
+PASSED_BLOCKED = _pack(w8.PASSED_BLOCKED_MG, w8.PASSED_BLOCKED_EG)
+PASSED_THEIR_KING = _pack(w8.PASSED_THEIR_KING_MG, w8.PASSED_THEIR_KING_EG)
+PASSED_OUR_KING = _pack(w8.PASSED_OUR_KING_MG, w8.PASSED_OUR_KING_EG)
+ISOLATED = int(_pack(w8.ISOLATED_MG, w8.ISOLATED_EG))
+DOUBLED = int(_pack(w8.DOUBLED_MG, w8.DOUBLED_EG))
+SHIELD_NEAR = int(_pack(w8.SHIELD_NEAR_MG, w8.SHIELD_NEAR_EG))
+SHIELD_FAR = int(_pack(w8.SHIELD_FAR_MG, w8.SHIELD_FAR_EG))
+KING_SEMI_OPEN_FILE = int(_pack(w8.KING_SEMI_OPEN_FILE_MG, w8.KING_SEMI_OPEN_FILE_EG))
+KING_OPEN_FILE = int(_pack(w8.KING_OPEN_FILE_MG, w8.KING_OPEN_FILE_EG))
+BISHOP_PAIR = int(_pack(w8.BISHOP_PAIR_MG, w8.BISHOP_PAIR_EG))
+ROOK_OPEN = int(_pack(w8.ROOK_OPEN_MG, w8.ROOK_OPEN_EG))
+ROOK_SEMI_OPEN = int(_pack(w8.ROOK_SEMI_OPEN_MG, w8.ROOK_SEMI_OPEN_EG))
+THREAT_BY_PAWN = int(_pack(w8.THREAT_BY_PAWN_MG, w8.THREAT_BY_PAWN_EG))
+THREAT_BY_MINOR = int(_pack(w8.THREAT_BY_MINOR_MG, w8.THREAT_BY_MINOR_EG))
+THREAT_BY_ROOK = int(_pack(w8.THREAT_BY_ROOK_MG, w8.THREAT_BY_ROOK_EG))
+HANGING = int(_pack(w8.HANGING_MG, w8.HANGING_EG))
 _MG_ONE = 1 << 32
 
 
@@ -507,10 +370,8 @@ def _side(
         passers &= passers - U64(1)
         rank = (sq ^ flip) >> 3
         stop = sq + 8 - 16 * c
-        passed += PASSED[rank] + PASSED_KING_FACTOR[rank] * (
-            PASSED_THEIR_KING * _distance(their_king, stop)
-            - PASSED_OUR_KING * _distance(our_king, stop)
-        )
+        passed += PASSED[rank] + PASSED_THEIR_KING[rank] * _distance(their_king, stop)
+        passed += PASSED_OUR_KING[rank] * _distance(our_king, stop)
         if (occ >> U64(stop)) & U64(1):
             passed -= PASSED_BLOCKED[rank]
 
@@ -527,8 +388,8 @@ def _side(
     pst += pn + pb + pr + pq
     mobility = mn + mb + mr + mq
 
-    # King safety (middlegame only): our pawn shield and the open files beside
-    # our king, plus our pressure on theirs once two pieces take part.
+    # King safety: our pawn shield and the open files beside our king, plus our
+    # pressure on theirs once two pieces take part (middlegame only, fixed).
     shelter = SHIELD_NEAR * popcount(our_pawns & SHIELD_1[c, our_king])
     shelter += SHIELD_FAR * popcount(our_pawns & SHIELD_2[c, our_king])
     near_files = KING_FILES[our_king & 7]
@@ -539,8 +400,8 @@ def _side(
         danger = units * units // KING_ATTACK_DIV
         if n_queens == 0:
             danger //= 2
-        shelter += min(danger, KING_ATTACK_CAP)
-    king = shelter * _MG_ONE
+        shelter += min(danger, KING_ATTACK_CAP) * _MG_ONE
+    king = shelter
 
     # Rooks on files without our pawns (semi-open) or without any (open).
     rooks = bb[piece_code(c, ROOK)] & ~our_files

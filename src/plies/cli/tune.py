@@ -1,0 +1,243 @@
+"""``plies tune``: Texel tuning of every evaluation weight on datagen (or EPD) positions."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from plies.cli.common import CliError
+
+_EPILOG = """\
+input: datagen lines ("FEN | result" or "FEN | score | result", result 1.0/0.5/0.0 from
+White's side) or EPD lines with a result (c9 "1-0" / "0-1" / "1/2-1/2", or [1.0]).
+Bad lines are counted and skipped. The same file given twice counts twice.
+output: a weights module like src/plies/core/weights.py (write it there, or copy it there,
+to compile the tuned weights into the engine).
+examples:
+  plies tune data.txt --out weights.py
+  plies tune a.txt b.txt --out src/plies/core/weights.py --score-weight 0.25
+"""
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``tune`` subcommand."""
+    p = subparsers.add_parser(
+        "tune",
+        help="Texel-tune the evaluation weights on positions with game results",
+        description=(
+            "Fit every evaluation weight (material, piece-square tables, pawn structure, "
+            "passed pawns, mobility, king safety, bishop pair, rooks, threats, tempo; "
+            "middlegame and endgame) to game results: the sigmoid scale K first, then Adam "
+            "on the mean squared error of sigmoid(K * eval), stopping when the held-out "
+            "validation loss stops improving. Writes the weights as a Python module."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("data", nargs="+", metavar="DATA", help="position files")
+    p.add_argument("--out", required=True, metavar="PATH", help="weights module to write")
+    p.add_argument(
+        "--init",
+        metavar="PATH",
+        help="start from this weights module (default: the engine's current weights)",
+    )
+    p.add_argument(
+        "--epochs", type=int, default=500, metavar="N", help="at most N epochs (default 500)"
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=0,
+        metavar="N",
+        help="rows per Adam step (default 0: all training rows, one step per epoch; "
+        "small batches were noisier on a few thousand games)",
+    )
+    p.add_argument(
+        "--lr", type=float, default=0.5, metavar="CP", help="Adam step size (default 0.5)"
+    )
+    p.add_argument(
+        "--patience",
+        type=int,
+        default=20,
+        metavar="N",
+        help="stop after N epochs without a better validation loss (default 20)",
+    )
+    p.add_argument(
+        "--validation",
+        type=float,
+        default=0.1,
+        metavar="F",
+        help="fraction of positions held out for validation (default 0.1)",
+    )
+    p.add_argument(
+        "--score-weight",
+        type=float,
+        default=0.0,
+        metavar="F",
+        help="blend the target: (1-F) * result + F * sigmoid(K * search score) (default 0)",
+    )
+    p.add_argument(
+        "--l2",
+        type=float,
+        default=0.0,
+        metavar="L",
+        help="penalty L per (100 cp)^2 of distance from the start weights (default 0)",
+    )
+    p.add_argument(
+        "--only",
+        metavar="TABLES",
+        help="tune only these weight tables, comma-separated, wildcards allowed "
+        "(e.g. MATERIAL,PASSED*,TEMPO; names as in core/weights.py without _MG/_EG)",
+    )
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
+    p.set_defaults(func=run)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Reject impossible option values with one clear line."""
+    for name in ("epochs", "patience"):
+        if getattr(args, name) < 1:
+            raise CliError(f"--{name} must be at least 1")
+    if args.batch < 0:
+        raise CliError("--batch must not be negative")
+    if not 0.0 <= args.validation < 1.0:
+        raise CliError("--validation must be at least 0 and below 1")
+    if not 0.0 <= args.score_weight <= 1.0:
+        raise CliError("--score-weight must be between 0 and 1")
+    if args.lr <= 0.0:
+        raise CliError("--lr must be positive")
+    if args.l2 < 0.0:
+        raise CliError("--l2 must not be negative")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, trace, fit K, train, write; 130 if interrupted (nothing written)."""
+    import numpy as np
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from plies.core import weights as shipped
+    from plies.tune.dataset import DataError, build_features, read_positions, split_rows
+    from plies.tune.fit import (
+        EpochReport,
+        Settings,
+        Weights,
+        evaluations,
+        fit_k,
+        mse,
+        targets,
+        train,
+        tuned_mask,
+    )
+    from plies.tune.weights_file import (
+        WeightsFileError,
+        module_weights,
+        read_weights,
+        write_weights,
+    )
+
+    _check(args)
+    try:
+        mask = tuned_mask(args.only.split(",")) if args.only else None
+    except ValueError as exc:
+        raise CliError(f"--only: {exc}") from None
+    err = Console(stderr=True)
+
+    def say(text: str) -> None:
+        """Print a progress line unless --quiet."""
+        if not args.quiet:
+            err.print(text)
+
+    started = time.perf_counter()
+    try:
+        mg, eg, tempo = read_weights(args.init) if args.init else module_weights(shipped)
+        data = read_positions(args.data)
+    except (DataError, WeightsFileError) as exc:
+        raise CliError(str(exc)) from None
+    if data.bad:
+        err.print(f"skipped {data.bad} bad lines (first: {data.first_bad})")
+    if not data.placements:
+        raise CliError("no usable positions in " + ", ".join(args.data))
+    say(f"read {len(data.placements)} positions in {time.perf_counter() - started:.1f} s")
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=args.quiet or not err.is_terminal,
+    )
+    try:
+        with progress:
+            task = progress.add_task("trace", total=len(data.placements))
+            features, bad_fens = build_features(
+                data, lambda done: progress.advance(task, done)
+            )
+        if bad_fens:
+            err.print(f"skipped {bad_fens} positions with a malformed board")
+        if len(features) < 2:
+            raise CliError("fewer than 2 usable positions: nothing to tune on")
+        say(
+            f"feature matrix: {len(features)} rows, {len(features.cols)} entries "
+            f"({time.perf_counter() - started:.1f} s)"
+        )
+        valid_index, train_index = split_rows(len(features), args.validation, args.seed)
+        n_valid = len(valid_index)
+        valid_rows = features.take(valid_index)
+        train_rows = features.take(train_index)
+        w = Weights(mg.astype(np.float64), eg.astype(np.float64), float(tempo))
+        k = fit_k(evaluations(train_rows, w), train_rows.results)
+        checked = valid_rows if n_valid else train_rows
+        checked_target = targets(checked, k, args.score_weight)
+        start_loss = mse(evaluations(checked, w), checked_target, k)
+        say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
+        settings = Settings(
+            args.epochs, args.batch or len(train_rows), args.lr, args.patience,
+            seed=args.seed, tuned=mask, l2=args.l2,
+        )
+
+        def show(entry: EpochReport) -> None:
+            """One line per epoch."""
+            mark = " *" if entry.best else ""
+            say(f"epoch {entry.epoch:3d}  train {entry.train:.6f}  "
+                f"validation {entry.validation:.6f}{mark}")  # fmt: skip
+
+        with progress:
+            epochs = progress.add_task("epochs", total=args.epochs)
+
+            def report(entry: EpochReport) -> None:
+                """Print the epoch and move the bar."""
+                show(entry)
+                progress.advance(epochs)
+
+            best, history = train(
+                train_rows, valid_rows, w, k, args.score_weight, settings, report
+            )
+    except KeyboardInterrupt:
+        err.print("interrupted: nothing written")
+        return 130
+    rounded_mg = np.rint(best.mg).astype(np.int64)
+    rounded_eg = np.rint(best.eg).astype(np.int64)
+    rounded_tempo = round(best.tempo)
+    rounded = Weights(rounded_mg.astype(np.float64), rounded_eg.astype(np.float64),
+                      float(rounded_tempo))  # fmt: skip
+    final = mse(evaluations(checked, rounded), checked_target, k)
+    note = (
+        f"{len(train_rows)} training positions, K {k:.6f}, score weight "
+        f"{args.score_weight}, {len(history)} epochs, loss {start_loss:.6f} -> {final:.6f}"
+    )
+    try:
+        write_weights(args.out, rounded_mg, rounded_eg, rounded_tempo, note)
+    except OSError as exc:
+        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+    if args.score_weight > 0.0:
+        plain = [mse(evaluations(checked, x), checked.results, k) for x in (w, rounded)]
+        say(f"loss against the results alone: {plain[0]:.6f} -> {plain[1]:.6f}")
+    if final >= start_loss:
+        err.print("the loss did not improve: the start weights may be as good as any")
+    err.print(
+        f"wrote {args.out}: validation loss {start_loss:.6f} -> {final:.6f} (rounded weights), "
+        f"{len(history)} epochs, {time.perf_counter() - started:.1f} s"
+    )
+    return 0

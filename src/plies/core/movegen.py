@@ -313,7 +313,7 @@ def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
     """Write the legal moves (or only captures and promotions) into ``out``; return count.
 
@@ -329,7 +329,7 @@ def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def count_moves(pos: Position, scratch: np.ndarray) -> int:
     """Number of legal moves, without writing them (perft's bulk counting)."""
     return _generate(pos, scratch, False, True)

@@ -21,7 +21,7 @@ from numba import njit
 from numba.experimental import structref
 
 from plies.core.bits import U64
-from plies.core.structs import CoreStruct
+from plies.core.structs import CoreStruct, register
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -34,7 +34,7 @@ NO_EVAL = -32767  # probe result when the entry holds no static evaluation
 _EVAL_BIAS = 8192
 
 
-@structref.register
+@register
 class TableType(CoreStruct):
     """numba type of ``Table``."""
 
@@ -68,7 +68,7 @@ def new_table(megabytes: int) -> tuple[Table, np.ndarray, np.ndarray]:
     return _wrap(keys, data), keys, data
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_to_tt(score: int, ply: int) -> int:
     """Make a mate score relative to the storing node."""
     if score > MATE_BOUND:
@@ -78,7 +78,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_from_tt(score: int, ply: int) -> int:
     """Make a stored mate score relative to the root again."""
     if score > MATE_BOUND:
@@ -88,7 +88,7 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, int, int]:
     """Look ``key`` up: ``(hit, move, score, depth, bound, static eval)``; a miss has move 0."""
     keys = table.keys
@@ -108,7 +108,7 @@ def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, 
     return False, 0, 0, 0, 0, NO_EVAL
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def store(
     table: Table,
     key: np.uint64,
@@ -156,7 +156,7 @@ def store(
     tt_data[slot] = data
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hashfull(table: Table, age: int) -> int:
     """Permille of the first 1000 slots used by the current search."""
     tt_data = table.data

@@ -229,7 +229,7 @@ def human(number: float) -> str:
 def print_run(position: str, run: Run, expected: int | None, base: Run | None) -> None:
     """One table row; the last column is plies' NPS divided by this run's NPS."""
     check = "" if expected is None else ("ok" if run.nodes == expected else f"WRONG ({expected})")
-    ratio = "" if base is None else f"{base.nps / run.nps:8.1f}x"
+    ratio = "" if base is None else f"{base.nps / run.nps:8.2f}x"
     cpu = "?" if run.cpu is None else f"{run.cpu:.3f}"
     print(
         f"{position:<9} {run.engine:<13} {run.depth:>5} {run.nodes:>12,} {run.seconds:>8.3f} "
@@ -264,6 +264,7 @@ def main() -> int:
     )
 
     stockfish = Stockfish(STOCKFISH) if os.path.exists(STOCKFISH) else None
+    summary: list[str] = []
     print(
         f"\n{'position':<9} {'engine':<13} {'depth':>5} {'nodes':>12} {'wall s':>8} "
         f"{'cpu s':>8} {'NPS (cpu)':>12} {'plies/it':>9}"
@@ -283,13 +284,20 @@ def main() -> int:
             print_run(pos.name, peer, expected.get(peer_depth), same)
             if stockfish is not None:
                 runs = [stockfish.perft(pos.fen, depth) for _ in range(repeat)]
-                print_run(pos.name, best(runs), expected.get(depth), deep)
+                sf = best(runs)
+                print_run(pos.name, sf, expected.get(depth), deep)
+                summary.append(
+                    f"{pos.name} perft {depth}: plies {human(deep.nps)}/s, Stockfish "
+                    f"{human(sf.nps)}/s per CPU second: plies/Stockfish = {deep.nps / sf.nps:.2f}"
+                )
     finally:
         if stockfish is not None:
             stockfish.close()
     if stockfish is None:
         print(f"(no {STOCKFISH}: Stockfish row skipped)")
     print("plies/it = plies NPS at the same depth / that engine's NPS (both per CPU second)")
+    for line in summary:
+        print(line)
 
     command = [*plies_command(), "perft", "1"]
     time_command(command)  # make sure the cache is warm

@@ -10,7 +10,7 @@ from plies.core.movegen import count_moves, gen_moves
 from plies.core.position import Position, make_move, reserve, unmake_move
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _perft(pos: Position, moves: np.ndarray, depth: int) -> int:
     """Recursive perft using row ``depth`` of ``moves`` as this ply's move buffer."""
     if depth == 1:

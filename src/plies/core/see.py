@@ -46,7 +46,7 @@ def _least_valuable(pos: Position, mine: np.uint64, color: int) -> int:
     return KING
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def see_ge(pos: Position, m: int, threshold: int) -> bool:
     """Whether move ``m`` wins at least ``threshold`` once all captures on its square resolve.
 

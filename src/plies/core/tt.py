@@ -1,8 +1,10 @@
 """Transposition table: two-entry buckets of packed 64-bit records.
 
-Each slot holds ``keys[i] = zobrist ^ data`` and ``data[i]``, so a slot torn by
-two writers (a future multi-threaded search) fails verification instead of
-returning another position's data. The data word::
+Slot ``i`` is the row ``slots[i] = (zobrist ^ data, data)`` (the data word
+held as its uint64 bit pattern), so a slot torn by two writers (the lazy-SMP
+helpers) fails verification instead of returning another position's data. A
+bucket's two slots are 32 adjacent bytes, one cache line (with separate key and
+data arrays a probe touched two lines). The data word::
 
     bits  0-15  best move (16-bit move encoding, 0 if none)
     bits 16-31  score + 32768 (mate scores stored relative to this node)
@@ -21,7 +23,7 @@ from numba import njit
 from numba.experimental import structref
 
 from plies.core.bits import U64
-from plies.core.structs import CoreStruct
+from plies.core.structs import CoreStruct, register
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2
@@ -34,41 +36,45 @@ NO_EVAL = -32767  # probe result when the entry holds no static evaluation
 _EVAL_BIAS = 8192
 
 
-@structref.register
+@register
 class TableType(CoreStruct):
     """numba type of ``Table``."""
 
 
 class Table(structref.StructRefProxy):
-    """The transposition table (Python handle): ``keys`` and ``data``, one slot each.
+    """The transposition table (Python handle): ``slots``, one (check, data) row per slot.
 
     Shared by every search thread of an engine; build it with ``new_table``.
     """
 
 
-structref.define_proxy(Table, TableType, ["keys", "data"])
+structref.define_proxy(Table, TableType, ["slots"])
 
 
 @njit(cache=True)
-def _wrap(keys: np.ndarray, data: np.ndarray) -> Table:
-    """A table over the given arrays."""
-    return Table(keys, data)
+def _wrap(slots: np.ndarray) -> Table:
+    """A table over the given slot array."""
+    return Table(slots)
 
 
-def allocate(megabytes: int) -> tuple[np.ndarray, np.ndarray]:
-    """Zeroed table arrays using at most ``megabytes`` MB (a power-of-two slot count)."""
+def allocate(megabytes: int) -> np.ndarray:
+    """Zeroed ``(slots, 2)`` uint64 rows using at most ``megabytes`` MB (a power-of-two count)."""
     slots = max(2, (max(1, megabytes) * 1024 * 1024) // 16)
     slots = 1 << (slots.bit_length() - 1)
-    return np.zeros(slots, dtype=np.uint64), np.zeros(slots, dtype=np.int64)
+    return np.zeros((slots, 2), dtype=np.uint64)
 
 
 def new_table(megabytes: int) -> tuple[Table, np.ndarray, np.ndarray]:
-    """An empty table of at most ``megabytes`` MB, with its ``keys`` and ``data`` arrays."""
-    keys, data = allocate(megabytes)
-    return _wrap(keys, data), keys, data
+    """An empty table of at most ``megabytes`` MB, with views of its key and data columns.
+
+    The views (uint64 checks, int64 data words) let the Python layer clear and
+    measure the table; together they cover its memory.
+    """
+    slots = allocate(megabytes)
+    return _wrap(slots), slots[:, 0], slots[:, 1].view(np.int64)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_to_tt(score: int, ply: int) -> int:
     """Make a mate score relative to the storing node."""
     if score > MATE_BOUND:
@@ -78,7 +84,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_from_tt(score: int, ply: int) -> int:
     """Make a stored mate score relative to the root again."""
     if score > MATE_BOUND:
@@ -88,14 +94,14 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, int, int]:
     """Look ``key`` up: ``(hit, move, score, depth, bound, static eval)``; a miss has move 0."""
-    keys = table.keys
-    base = np.int64(key & U64(keys.shape[0] - 2))
+    slots = table.slots
+    base = np.int64(key & U64(slots.shape[0] - 2))
     for i in range(base, base + 2):
-        data = table.data[i]
-        if keys[i] ^ U64(data) == key and data != 0:
+        data = np.int64(slots[i, 1])
+        if slots[i, 0] ^ U64(data) == key and data != 0:
             stored = (data >> 50) & 0x3FFF
             return (
                 True,
@@ -108,7 +114,7 @@ def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, 
     return False, 0, 0, 0, 0, NO_EVAL
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def store(
     table: Table,
     key: np.uint64,
@@ -121,24 +127,23 @@ def store(
     static: int,
 ) -> None:
     """Record a search result (and static eval), keeping the old best move if none is given."""
-    tt_keys = table.keys
-    tt_data = table.data
-    base = np.int64(key & U64(tt_keys.shape[0] - 2))
+    slots = table.slots
+    base = np.int64(key & U64(slots.shape[0] - 2))
     slot = base + 1
     for i in range(base, base + 2):
-        if tt_keys[i] ^ U64(tt_data[i]) == key:
+        if slots[i, 0] ^ slots[i, 1] == key:
             slot = i
             if move == 0:
-                move = tt_data[i] & 0xFFFF
+                move = np.int64(slots[i, 1]) & 0xFFFF
             break
     else:
-        old = tt_data[base]
+        old = np.int64(slots[base, 1])
         old_depth = ((old >> 32) & 0xFF) - 1
         old_age = (old >> 42) & 0xFF
         if old == 0 or old_age != age or depth >= old_depth:
             # The deep slot's occupant moves to the always-replace slot.
-            tt_keys[base + 1] = tt_keys[base]
-            tt_data[base + 1] = old
+            slots[base + 1, 0] = slots[base, 0]
+            slots[base + 1, 1] = slots[base, 1]
             slot = base
     depth = max(-1, min(depth, 250))
     stored = 0
@@ -152,17 +157,18 @@ def store(
         | ((age & 0xFF) << 42)
         | (stored << 50)
     )
-    tt_keys[slot] = key ^ U64(data)
-    tt_data[slot] = data
+    slots[slot, 0] = key ^ U64(data)
+    slots[slot, 1] = U64(data)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def hashfull(table: Table, age: int) -> int:
     """Permille of the first 1000 slots used by the current search."""
-    tt_data = table.data
-    n = min(1000, tt_data.shape[0])
+    slots = table.slots
+    n = min(1000, slots.shape[0])
     used = 0
     for i in range(n):
-        if tt_data[i] != 0 and ((tt_data[i] >> 42) & 0xFF) == (age & 0xFF):
+        data = np.int64(slots[i, 1])
+        if data != 0 and ((data >> 42) & 0xFF) == (age & 0xFF):
             used += 1
     return used * 1000 // n

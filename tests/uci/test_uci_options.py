@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import chess
 import chess.engine
 from tests.uci.conftest import RawUci
@@ -142,9 +145,16 @@ def test_bad_values_keep_the_old_ones(shared_uci: RawUci) -> None:
 
 
 def test_declared_range_is_the_engines() -> None:
-    """The loop declares UCI_Elo without importing the engine; both ranges must agree."""
+    """The loop declares UCI_Elo with the engine's range and default, without loading numba."""
     from plies.engine import strength
     from plies.uci import loop
+    from plies.uci.options import find_option
 
-    assert (loop.MIN_ELO, loop.MAX_ELO, loop.DEFAULT_ELO) == (
+    option = find_option(loop.OPTIONS, "UCI_Elo")
+    assert option is not None
+    assert (option.minimum, option.maximum, option.default) == (
         strength.MIN_ELO, strength.MAX_ELO, strength.DEFAULT_ELO)
+    probe = "import sys, plies.uci.loop; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "False"

@@ -20,20 +20,15 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
+
 if TYPE_CHECKING:
     from plies.engine.limits import Info
 
-MIN_ELO = 1350
-"""The weakest level offered (Stockfish 15.1's lowest ``UCI_Elo`` too)."""
-MAX_ELO = 1900
-"""The top of the scale: the engine at full strength (only its clock limits it).
-
-Measured at 5+0.05 on a loaded 2-core machine, full strength scored 17% against
-Stockfish at 2000 and 2100 while the 1800 level scored 50%: the top is set
-between. On an idle machine at 10+0.1 full strength is stronger (60% against
-Stockfish 2000), so the top may rise once the 40-game calibration is run there."""
-DEFAULT_ELO = 1800
-"""``UCI_Elo`` before a GUI sets it."""
+__all__ = [
+    "CANDIDATES", "DEFAULT_ELO", "MAX_ELO", "MIN_ELO", "Strength", "choose_line",
+    "is_full_strength", "strength_for",
+]
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""

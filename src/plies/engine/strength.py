@@ -32,18 +32,18 @@ __all__ = [
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 2000
+NODES_AT_MIN = 1500
 """Node budget per move at ``MIN_ELO``."""
-ELO_PER_DOUBLING = 95.0
+ELO_PER_DOUBLING = 115.0
 """Elo gained per doubling of the node budget."""
-SHARPEST_ELO = 2100
+SHARPEST_ELO = 2300
 """Where the temperature and loss cap below reach their sharpest values (linearly
 from ``MIN_ELO``; fixed apart from ``MAX_ELO`` so the calibrated levels keep them)."""
-TEMPERATURE_AT_MIN = 55.0
+TEMPERATURE_AT_MIN = 58.0
 """Softmax temperature (centipawns) at ``MIN_ELO``; it falls linearly to ``SHARPEST_ELO``."""
 TEMPERATURE_AT_SHARPEST = 8.0
 """Softmax temperature (centipawns) at ``SHARPEST_ELO``."""
-MAX_LOSS_AT_MIN = 110
+MAX_LOSS_AT_MIN = 115
 """The worst a picked move may score below the best one at ``MIN_ELO`` (centipawns)."""
 MAX_LOSS_AT_SHARPEST = 25
 """The same cap at ``SHARPEST_ELO``."""

@@ -10,8 +10,10 @@ then the time control and the machine's 1-minute load average over the games
 (mean and range).
 A level above plies' top ``UCI_Elo`` (its full strength) is played at that top.
 
-Usage (the issue's target, 40 games per level at 10+0.1; hours on a 2-core box):
+Usage (the issue's target, 40 games per level at 10+0.1; 15-20 minutes a level):
   python benchmarks/calibrate_elo.py --levels 1400 1800 2200 --games 40 --tc 10+0.1
+The README's figures (a loaded machine, so lag up to a second is forgiven):
+  python benchmarks/calibrate_elo.py --levels 1400 1800 2000 2200 --margin 1000
 A quick sanity check:
   nice python benchmarks/calibrate_elo.py --levels 1400 1800 2200 --games 10 --tc 5+0.05
 Not a test: the machine should be otherwise idle for figures worth quoting.
@@ -75,7 +77,9 @@ def main() -> int:
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     p.add_argument("--openings", help="EPD or PGN opening file (default: built-in lines)")
     p.add_argument("--hash", type=int, default=16, help="plies Hash in MB (default 16)")
-    p.add_argument("--margin", type=int, default=100, help="lag forgiven before a time loss (ms)")
+    p.add_argument("--margin", type=int, default=100,
+                   help="lag forgiven before a time loss (ms, default 100; on a loaded machine "
+                   "1000 keeps scheduling delays from deciding games)")
     p.add_argument("--overhead", type=int, default=SF_DEFAULT_OVERHEAD_MS,
                    help="Move Overhead of both engines in ms (default 10; raise it on a loaded "
                    "machine, where Stockfish otherwise loses on time)")

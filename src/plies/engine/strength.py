@@ -32,15 +32,15 @@ __all__ = [
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 1400
+NODES_AT_MIN = 1440
 """Node budget per move at ``MIN_ELO``."""
-ELO_PER_DOUBLING = 97.0
+ELO_PER_DOUBLING = 105.0
 """Elo gained per doubling of the node budget.
 
-Calibrated at 10+0.1 (40 games a level, README): with 2,000 nodes at 1350 and
-95 Elo a doubling, 1400 scored 58.8% and 1800 (53 k nodes) 70%; with 1,500 and
-115 Elo, 1800 (23 k nodes) scored 35%; these values (1400: 2 k nodes, 1800:
-35 k) sit between and scored 40% and 65%."""
+Calibrated at 10+0.1, 40 games a level (README): with 2,000 nodes at 1350 and
+95 Elo a doubling, 1400 (2.9 k nodes) scored 58.8% and 1800 (53 k) 70%; 1800
+at 23 k nodes scored 35%, at 35 k 65% and 60%; this curve (1400: 2 k nodes,
+1800: 28 k) scored 40% at 1400 and 56.2% at 1800."""
 SHARPEST_ELO = 2150
 """Where the temperature and loss cap below reach their sharpest values (linearly
 from ``MIN_ELO``; fixed apart from ``MAX_ELO`` so the calibrated levels keep them)."""

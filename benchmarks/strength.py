@@ -18,22 +18,30 @@ Not a test: it takes minutes to hours; the machine should be otherwise idle.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import time
+from dataclasses import dataclass, field
 
 from rich.console import Console
 
 from plies.arena.clock import TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
-from plies.arena.openings import Opening, load_openings
+from plies.arena.openings import Opening, OpeningError, load_openings
 from plies.arena.players import parse_player
 from plies.arena.report import endings_table, game_line
 from plies.arena.stats import Score, elo_error, elo_from_score, los
 
 STOCKFISH = "/usr/games/stockfish"
 SUNFISH = "sunfish-uci"
+SF_MIN_ELO = 1350
+"""Stockfish 15.1's lowest ``UCI_Elo``."""
+SF_MAX_ELO = 2850
+"""Stockfish 15.1's highest ``UCI_Elo``."""
+SF_DEFAULT_OVERHEAD_MS = 10
+"""Stockfish's own default Move Overhead."""
 
 # Balanced, well-known opening lines (UCI moves from the start); each is played
 # twice with colours swapped, so a line's bias cancels out.
@@ -62,9 +70,25 @@ def builtin_openings() -> list[Opening]:
     return [Opening(moves=tuple(line.split()), name=name) for name, line in OPENINGS]
 
 
+def openings_from(path: str | None, parser: argparse.ArgumentParser) -> list[Opening]:
+    """The openings of ``path`` (the built-in lines if None); a bad file ends with its error."""
+    if path is None:
+        return builtin_openings()
+    try:
+        return load_openings(path)
+    except OpeningError as exc:
+        parser.error(str(exc))
+
+
 def plies_player(hash_mb: int) -> str:
     """The arena spec of plies as an outside UCI engine (this interpreter, ``-m plies uci``)."""
     return f"uci:{sys.executable} -m plies uci:Hash={hash_mb},name=plies"
+
+
+def stockfish_player(elo: int, overhead_ms: int = SF_DEFAULT_OVERHEAD_MS) -> str:
+    """The arena spec of Stockfish limited to ``elo`` (one thread, 16 MB hash)."""
+    return (f"uci:{STOCKFISH}:UCI_LimitStrength=true,UCI_Elo={elo},Threads=1,Hash=16,"
+            f"Move Overhead={overhead_ms},name=stockfish-{elo}")
 
 
 def opponent_players(args: argparse.Namespace) -> list[str]:
@@ -73,10 +97,7 @@ def opponent_players(args: argparse.Namespace) -> list[str]:
     if args.opponent in ("stockfish", "both"):
         if not shutil.which(STOCKFISH):
             sys.exit(f"strength: {STOCKFISH} not found")
-        specs.append(
-            f"uci:{STOCKFISH}:UCI_LimitStrength=true,UCI_Elo={args.elo},Threads=1,Hash=16,"
-            f"name=stockfish-{args.elo}"
-        )
+        specs.append(stockfish_player(args.elo))
     if args.opponent in ("sunfish", "both"):
         if not shutil.which(SUNFISH):
             sys.exit(f"strength: {SUNFISH} not found (pip install --no-deps sunfish)")
@@ -99,9 +120,24 @@ def score_line(name: str, opponent: str, score: Score) -> str:
     )
 
 
-def play(args: argparse.Namespace, opponent: str, openings: list[Opening], out: Console) -> Score:
-    """Play one match of plies against ``opponent``; return plies' score."""
-    specs = [parse_player(plies_player(args.hash)), parse_player(opponent)]
+@dataclass
+class MatchRun:
+    """A finished match as the benchmarks report it."""
+
+    score: Score
+    """The first player's score."""
+    records: list[GameRecord]
+    """Every finished game."""
+    seconds: float
+    """Wall time of the match."""
+    loads: list[float] = field(default_factory=list)
+    """The 1-minute load average after each game (the machine's load while it ran)."""
+
+
+def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening],
+              out: Console, indent: str = "") -> MatchRun:
+    """Play the first spec against the second with ``args``' clock, openings and games."""
+    players = [parse_player(spec) for spec in specs]
     settings = GameSettings(
         tc=TimeControl.parse(args.tc),
         time_margin_ms=args.margin,
@@ -109,16 +145,17 @@ def play(args: argparse.Namespace, opponent: str, openings: list[Opening], out: 
     )
     pairs = (args.games + 1) // 2
     schedule = [openings[i % len(openings)] for i in range(pairs)]
+    loads: list[float] = []
 
     def on_game(record: GameRecord, res: MatchResult) -> None:
-        """Print each game as it finishes, with the running score."""
+        """Print each game as it finishes, with the running score; note the load."""
+        loads.append(os.getloadavg()[0])
         s = res.scores[res.pairings[0]]
-        out.print(
-            f"{game_line(record)}   [plies {s.points:g}/{s.games}]", markup=False, highlight=False
-        )
+        out.print(f"{indent}{game_line(record)}   [{players[0].name} {s.points:g}/{s.games}]",
+                  markup=False, highlight=False)
 
     match = Match(
-        specs,
+        players,
         MatchSettings(games=args.games, concurrency=args.concurrency, seed=args.seed),
         settings,
         schedule,
@@ -126,11 +163,25 @@ def play(args: argparse.Namespace, opponent: str, openings: list[Opening], out: 
     )
     start = time.perf_counter()
     result = match.run()
-    score = result.scores[result.pairings[0]]
-    out.print(f"({result.played} games in {time.perf_counter() - start:.0f} s)")
-    if result.records:
-        out.print(endings_table(result.records))
-    return score
+    seconds = time.perf_counter() - start
+    out.print(f"{indent}({result.played} games in {seconds:.0f} s)")
+    return MatchRun(result.scores[result.pairings[0]], result.records, seconds, loads)
+
+
+def load_text(loads: list[float]) -> str:
+    """``load 5.1 (3.0-7.2)``: the mean and range of the load averages seen."""
+    if not loads:
+        return "load n/a"
+    return f"load {sum(loads) / len(loads):.1f} ({min(loads):.1f}-{max(loads):.1f})"
+
+
+def play(args: argparse.Namespace, opponent: str, openings: list[Opening],
+         out: Console) -> MatchRun:
+    """Play one match of plies against ``opponent``."""
+    run = run_match([plies_player(args.hash), opponent], args, openings, out)
+    if run.records:
+        out.print(endings_table(run.records))
+    return run
 
 
 def main() -> int:
@@ -139,7 +190,8 @@ def main() -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("--opponent", choices=("stockfish", "sunfish", "both"), default="stockfish")
-    p.add_argument("--elo", type=int, default=2000, help="Stockfish UCI_Elo, 1350..2850")
+    p.add_argument("--elo", type=int, default=2000,
+                   help=f"Stockfish UCI_Elo, {SF_MIN_ELO}..{SF_MAX_ELO}")
     p.add_argument("--games", type=int, default=20, help="games per opponent (even: paired)")
     p.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (default 10+0.1)")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
@@ -149,15 +201,15 @@ def main() -> int:
     p.add_argument("--max-moves", type=int, default=200, help="draw after this many moves")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
-    if not 1350 <= args.elo <= 2850:
-        p.error("--elo must be within 1350..2850 (Stockfish 15.1's UCI_Elo range)")
+    if not SF_MIN_ELO <= args.elo <= SF_MAX_ELO:
+        p.error(f"--elo must be within {SF_MIN_ELO}..{SF_MAX_ELO} (Stockfish 15.1's UCI_Elo range)")
     if args.games < 1 or args.concurrency < 1:
         p.error("--games and --concurrency must be at least 1")
     try:
         TimeControl.parse(args.tc)
     except ValueError as exc:
         p.error(str(exc))
-    openings = load_openings(args.openings) if args.openings else builtin_openings()
+    openings = openings_from(args.openings, p)
     out = Console(soft_wrap=True)
     results = []
     for opponent in opponent_players(args):
@@ -165,8 +217,9 @@ def main() -> int:
         out.rule(f"plies vs {name}, {args.games} games at {args.tc}")
         results.append((name, play(args, opponent, openings, out)))
     out.rule("summary")
-    for name, score in results:
-        out.print(score_line("plies", name, score), markup=False, highlight=False)
+    for name, run in results:
+        out.print(f"{score_line('plies', name, run.score)}  tc {args.tc}  {load_text(run.loads)}",
+                  markup=False, highlight=False)
     return 0
 
 

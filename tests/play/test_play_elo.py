@@ -8,6 +8,8 @@ import sys
 
 import chess
 
+from plies.elo_scale import MAX_ELO, MIN_ELO
+
 ENV = {**os.environ, "COLUMNS": "120"}
 
 
@@ -30,8 +32,8 @@ def test_elo_opponent_replies_legally() -> None:
 
 
 def test_bad_elo_gets_one_line() -> None:
-    """A rating outside 1350..1900, or with --level, is refused with one line."""
-    for args, message in ((["--elo", "900"], "--elo must be between 1350 and 1900"),
+    """A rating outside the UCI_Elo scale, or with --level, is refused with one line."""
+    for args, message in ((["--elo", "900"], f"--elo must be between {MIN_ELO} and {MAX_ELO}"),
                           (["--elo", "1500", "--level", "3"], "not allowed with")):
         proc = play("", *args)
         assert proc.returncode == 2

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import chess
 import chess.engine
 from tests.uci.conftest import RawUci
@@ -21,7 +24,7 @@ def test_options_are_declared_with_bounds(uci_engine: chess.engine.SimpleEngine)
     assert (o["MultiPV"].type, o["MultiPV"].default, o["MultiPV"].min, o["MultiPV"].max) == (
         "spin", 1, 1, 256)
     assert o["UCI_LimitStrength"].type == "check" and o["UCI_LimitStrength"].default is False
-    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 1900)
+    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 2000)
     assert o["UCI_ShowWDL"].type == "check" and o["UCI_ShowWDL"].default is False
 
 
@@ -142,9 +145,16 @@ def test_bad_values_keep_the_old_ones(shared_uci: RawUci) -> None:
 
 
 def test_declared_range_is_the_engines() -> None:
-    """The loop declares UCI_Elo without importing the engine; both ranges must agree."""
+    """The loop declares UCI_Elo with the engine's range and default, without loading numba."""
     from plies.engine import strength
     from plies.uci import loop
+    from plies.uci.options import find_option
 
-    assert (loop.MIN_ELO, loop.MAX_ELO, loop.DEFAULT_ELO) == (
+    option = find_option(loop.OPTIONS, "UCI_Elo")
+    assert option is not None
+    assert (option.minimum, option.maximum, option.default) == (
         strength.MIN_ELO, strength.MAX_ELO, strength.DEFAULT_ELO)
+    probe = "import sys, plies.uci.loop; print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "False"

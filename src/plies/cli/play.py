@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError
+from plies.elo_scale import MAX_ELO, MIN_ELO
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                      help="the engine searching N plies deep (1 = weakest)")
     who.add_argument("--elo", type=int, metavar="N",
                      help="the engine playing like a player rated N on Stockfish's UCI_Elo scale "
-                     "(1350-1900)")
+                     f"({MIN_ELO}-{MAX_ELO})")
     p.add_argument("--time", type=float, metavar="SECONDS",
                    help="thinking time per move (default: 1 s for the engine)")
     p.add_argument("--fen", metavar="FEN", help="start from this position")
@@ -122,11 +123,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.level is not None and args.level < 1:
         raise CliError("--level must be at least 1")
-    if args.elo is not None:
-        from plies.engine.strength import MAX_ELO, MIN_ELO
-
-        if not MIN_ELO <= args.elo <= MAX_ELO:
-            raise CliError(f"--elo must be between {MIN_ELO} and {MAX_ELO}, got {args.elo}")
+    if args.elo is not None and not MIN_ELO <= args.elo <= MAX_ELO:
+        raise CliError(f"--elo must be between {MIN_ELO} and {MAX_ELO}, got {args.elo}")
     if args.time is not None and args.time <= 0:
         raise CliError("--time must be positive")
     if args.fen is not None:

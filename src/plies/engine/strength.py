@@ -20,35 +20,35 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
+
 if TYPE_CHECKING:
     from plies.engine.limits import Info
 
-MIN_ELO = 1350
-"""The weakest level offered (Stockfish 15.1's lowest ``UCI_Elo`` too)."""
-MAX_ELO = 1900
-"""The top of the scale: the engine at full strength (only its clock limits it).
-
-Measured at 5+0.05 on a loaded 2-core machine, full strength scored 17% against
-Stockfish at 2000 and 2100 while the 1800 level scored 50%: the top is set
-between. On an idle machine at 10+0.1 full strength is stronger (60% against
-Stockfish 2000), so the top may rise once the 40-game calibration is run there."""
-DEFAULT_ELO = 1800
-"""``UCI_Elo`` before a GUI sets it."""
+__all__ = [
+    "CANDIDATES", "DEFAULT_ELO", "MAX_ELO", "MIN_ELO", "Strength", "choose_line",
+    "is_full_strength", "strength_for",
+]
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 2000
+NODES_AT_MIN = 1440
 """Node budget per move at ``MIN_ELO``."""
-ELO_PER_DOUBLING = 95.0
-"""Elo gained per doubling of the node budget."""
-SHARPEST_ELO = 2100
+ELO_PER_DOUBLING = 105.0
+"""Elo gained per doubling of the node budget.
+
+Calibrated at 10+0.1, 40 games a level (README): with 2,000 nodes at 1350 and
+95 Elo a doubling, 1400 (2.9 k nodes) scored 58.8% and 1800 (53 k) 70%; 1800
+at 23 k nodes scored 35%, at 35 k 65% and 60%; this curve (1400: 2 k nodes,
+1800: 28 k) scored 40% at 1400 and 56.2% at 1800."""
+SHARPEST_ELO = 2150
 """Where the temperature and loss cap below reach their sharpest values (linearly
 from ``MIN_ELO``; fixed apart from ``MAX_ELO`` so the calibrated levels keep them)."""
-TEMPERATURE_AT_MIN = 55.0
+TEMPERATURE_AT_MIN = 58.0
 """Softmax temperature (centipawns) at ``MIN_ELO``; it falls linearly to ``SHARPEST_ELO``."""
 TEMPERATURE_AT_SHARPEST = 8.0
 """Softmax temperature (centipawns) at ``SHARPEST_ELO``."""
-MAX_LOSS_AT_MIN = 110
+MAX_LOSS_AT_MIN = 115
 """The worst a picked move may score below the best one at ``MIN_ELO`` (centipawns)."""
 MAX_LOSS_AT_SHARPEST = 25
 """The same cap at ``SHARPEST_ELO``."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import plies
+from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
 from plies.uci.book import BOOK_OPTIONS, UciBook
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.jobs import Canceller, Job
@@ -68,11 +69,6 @@ MAX_HASH_MB = 4096
 DEFAULT_MOVE_OVERHEAD_MS = 10  # as the engine (and Stockfish): lost per move outside the engine
 MAX_THREADS = 64
 MAX_MULTIPV = 256  # as the engine's: more lines than any position has legal moves
-# UCI_Elo's range and default, as the engine's (``plies.engine.strength``, not imported
-# here so that ``uci`` is answered before numba loads).
-MIN_ELO = 1350
-MAX_ELO = 1900
-DEFAULT_ELO = 1800
 
 # Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).
 OPTIONS: tuple[UciOption, ...] = (

@@ -86,6 +86,10 @@ _BAD_CAPTURE = -1_000_000_000
 _UNDERPROMOTION = -2_000_000_000
 
 _HISTORY_MAX = 16384
+_HISTORY_PRUNE = 4000
+"""A quiet move whose summed histories fall below minus this times depth is pruned."""
+_HISTORY_PER_PLY = 10000
+"""Summed history worth one ply of reduction, more or less."""
 _RAZOR_MARGIN = 300
 _QSEARCH_DELTA = 200
 
@@ -375,13 +379,34 @@ def _previous_move(pos: Position) -> tuple[int, int]:
 
 
 @njit(cache=True, inline="always")
+def _played_index(pos: Position, m: int) -> int:
+    """The (piece, to) index of a move about to be made (continuation-history row/column)."""
+    return pos.squares[move_from(m)] * 64 + move_to(m)
+
+
+@njit(cache=True, inline="always")
+def _followed(stack: SearchStack, ply: int, back: int) -> int:
+    """The (piece, to) index of the move made ``back`` plies before ``ply`` (0: none)."""
+    return stack.played[ply - back] if ply >= back else 0
+
+
+@njit(cache=True, inline="always")
+def _quiet_score(pos: Position, stack: SearchStack, m: int, prev1: int, prev2: int) -> int:
+    """A quiet move's history: colour-from-to plus its 1- and 2-ply continuation histories."""
+    idx = _played_index(pos, m)
+    return (stack.history[pos.side, move_from(m), move_to(m)]
+            + stack.conthist[prev1, idx] + stack.conthist[prev2, idx])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _score_moves(
     pos: Position, stack: SearchStack, ply: int, n: int, tt_move: int, counter_move: int
 ) -> None:
     """Order: table move, good captures, killers, counter-move, history, bad captures."""
     buf = stack.moves[ply]
     sc = stack.scores[ply]
-    us = pos.side
+    prev1 = _followed(stack, ply, 1)
+    prev2 = _followed(stack, ply, 2)
     zero = np.int64(0)
     for i in range(n):
         m = buf[i]
@@ -401,15 +426,19 @@ def _score_moves(
         elif m == counter_move:
             sc[i] = _COUNTER
         else:
-            sc[i] = stack.history[us, move_from(m), move_to(m)]
+            sc[i] = _quiet_score(pos, stack, m, prev1, prev2)
 
 
 @njit(cache=True, inline="always")
-def _quiet_prunable(depth: int, searched: int, lmp_limit: int, static: int, alpha: int) -> bool:
-    """Late-move or futility pruning of a quiet move (checks are exempted by the caller)."""
+def _quiet_prunable(
+    depth: int, searched: int, lmp_limit: int, static: int, alpha: int, order: int
+) -> bool:
+    """Late-move, futility or bad-history pruning of a quiet move (checks are exempted by
+    the caller); killers and the counter-move order above any history."""
     late = depth <= 8 and searched >= lmp_limit
     futile = depth <= 6 and static + 100 + 100 * depth <= alpha
-    return late or futile
+    unpromising = depth <= 4 and order < -_HISTORY_PRUNE * depth
+    return late or futile or unpromising
 
 
 @njit(cache=True, inline="always")
@@ -434,8 +463,22 @@ def _reduction(
     if order >= _COUNTER:
         r -= 1
     elif not noisy:
-        r -= order // 6000
+        r -= order // _HISTORY_PER_PLY
     return max(0, min(r, new_depth - 1))
+
+
+@njit(cache=True, inline="always")
+def _nudge_continuations(
+    pos: Position, stack: SearchStack, ply: int, m: int, bonus: int
+) -> None:
+    """Move the 1- and 2-ply continuation histories of quiet ``m`` by ``bonus`` (gravity)."""
+    cont = stack.conthist
+    idx = _played_index(pos, m)
+    for back in range(1, 3):
+        prev = _followed(stack, ply, back)
+        if prev != 0:
+            h = np.int64(cont[prev, idx])
+            cont[prev, idx] = h + bonus - h * abs(bonus) // _HISTORY_MAX
 
 
 @njit(cache=True, inline="always")
@@ -443,7 +486,7 @@ def _reward_quiet(
     pos: Position, stack: SearchStack, ply: int, best_move: int, prev_piece: int,
     prev_to: int, depth: int, n_quiets: int,
 ) -> None:  # fmt: skip
-    """A quiet refutation becomes a killer and counter-move; history rewards it, blames the rest."""
+    """A quiet refutation becomes a killer and counter-move; histories reward it, blame the rest."""
     killers = stack.killers
     if killers[ply, 0] != best_move:
         killers[ply, 1] = killers[ply, 0]
@@ -457,12 +500,14 @@ def _reward_quiet(
     to = move_to(best_move)
     h = history[us, frm, to]
     history[us, frm, to] = h + bonus - h * bonus // _HISTORY_MAX
+    _nudge_continuations(pos, stack, ply, best_move, bonus)
     for k in range(n_quiets):
         q = stack.quiets[ply, k]
         frm = move_from(q)
         to = move_to(q)
         h = history[us, frm, to]
         history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
+        _nudge_continuations(pos, stack, ply, q, -bonus)
 
 
 @njit(cache=True, nogil=True)
@@ -513,6 +558,7 @@ def _negamax(
         # Step 5: null move: if passing still fails high, a real move will too.
         r = _null_move_reduction(pos, static, beta, depth) if allow_null else 0
         if r > 0:
+            stack.played[ply] = 0
             make_null(pos)
             score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
                               ply + 1, no)  # fmt: skip
@@ -557,9 +603,10 @@ def _negamax(
         if best > -MATE_BOUND and not checked:
             if not noisy:
                 # Checks are exempt, which is only known after making the move.
-                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha)
+                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha, order)
             elif _losing_capture(pos, m, order, depth):
                 continue
+        stack.played[ply] = _played_index(pos, m)
         make_move(pos, m)
         gives_check = in_check(pos)
         if prunable and not gives_check:
@@ -627,6 +674,7 @@ def search_root(
     stack.evals[0] = -INF if in_check(pos) else evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
+        stack.played[0] = _played_index(pos, m)
         make_move(pos, m)
         if i == 0:
             score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)

@@ -91,6 +91,10 @@ _HISTORY_PRUNE = 4000
 _HISTORY_PER_PLY = 10000
 """Summed history worth one ply of reduction, more or less."""
 _RAZOR_MARGIN = 300
+_SINGULAR_DEPTH = 7
+"""Shallowest depth at which the table move is tested for singularity."""
+_SINGULAR_MARGIN = 2
+"""Centipawns per ply of depth the other moves must fall short of the table's score."""
 _QSEARCH_DELTA = 200
 
 
@@ -537,9 +541,12 @@ def _negamax(
         return alpha
 
     # Step 2: transposition table; cut off in non-PV nodes with a deep enough bound.
+    # A singular-extension search of this very node (one move excluded) must not be cut
+    # by, nor overwrite, the node's own entry.
     key = pos.keys[pos.ply]
+    excluded = stack.excluded[ply]
     hit, tt_move, tt_score, tt_depth, tt_bound, tt_eval = probe(table, key, ply)
-    if (hit and not pv_node and tt_depth >= depth
+    if (hit and excluded == 0 and not pv_node and tt_depth >= depth
             and _tt_cutoff(tt_score, tt_bound, alpha, beta)):  # fmt: skip
         return tt_score
 
@@ -577,7 +584,27 @@ def _negamax(
     if tt_move == 0 and depth >= 4:
         depth -= 1
 
-    # Step 8: generate and order the moves.
+    # Step 8: singular extension: a table move that beats every other by a margin is
+    # searched one ply deeper; if the others beat beta too, the node is cut (multi-cut);
+    # if only the table move's score does, it is searched one ply shallower.
+    extension = 0
+    if (excluded == 0 and depth >= _SINGULAR_DEPTH and tt_move != 0 and tt_depth >= depth - 3
+            and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
+        s_beta = tt_score - _SINGULAR_MARGIN * depth
+        stack.excluded[ply] = tt_move
+        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no)
+        stack.excluded[ply] = 0
+        stack.pv_len[ply] = ply
+        if info.stop:
+            return 0
+        if score < s_beta:
+            extension = 1
+        elif s_beta >= beta:
+            return s_beta
+        elif tt_score >= beta:
+            extension = -1
+
+    # Step 9: generate and order the moves.
     buf = stack.moves[ply]
     sc = stack.scores[ply]
     n = gen_moves(pos, buf, np.bool_(False))
@@ -587,7 +614,7 @@ def _negamax(
     counter_move = stack.counter[prev_piece, prev_to] if prev_piece != NO_PIECE else 0
     _score_moves(pos, stack, ply, n, tt_move, counter_move)
 
-    # Step 9: search the moves, best-looking first, pruning hopeless ones.
+    # Step 10: search the moves, best-looking first, pruning hopeless ones.
     best = -INF
     best_move = 0
     searched = 0
@@ -597,6 +624,8 @@ def _negamax(
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
+        if m == excluded:
+            continue
         order = sc[i]
         noisy = is_noisy(m)
         prunable = False
@@ -612,11 +641,11 @@ def _negamax(
         if prunable and not gives_check:
             unmake_move(pos)
             continue
-        new_depth = depth - 1
+        new_depth = depth - 1 + (extension if m == tt_move else 0)
         if searched == 0:
             score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
         else:
-            # Step 10: late-move reductions, then a null window, then the full window.
+            # Step 11: late-move reductions, then a null window, then the full window.
             r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
                            new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
@@ -643,11 +672,15 @@ def _negamax(
             stack.quiets[ply, n_quiets] = m
             n_quiets += 1
 
-    # Step 11: a quiet move that refuted the node teaches killers, counters, history.
+    # Step 12: a quiet move that refuted the node teaches killers, counters, history.
+    if best == -INF:
+        return alpha  # the only move was the excluded one
     if best >= beta and not is_noisy(best_move):
         _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
 
-    # Step 12: store the result.
+    # Step 13: store the result (not from a singular-extension search, which left a move out).
+    if excluded != 0:
+        return best
     bound = _bound(best, alpha, beta, old_alpha)
     store(table, key, ply, best_move, best, depth, bound, info.age, static)
     return best

@@ -12,6 +12,8 @@ root moves directly, while compiled code takes the whole stack as one argument.
                                        (piece, to) and this move's (piece, to)
     played     int64[MAX_PLY + 2]      (piece, to) index of the move made at each ply
                                        (0 for a null move)
+    excluded   int64[MAX_PLY + 2]      the move a singular-extension search at each ply
+                                       leaves out (0: none)
     pv         int64[MAX_PLY + 2, MAX_PLY + 2]  triangular principal-variation table
     pv_len     int64[MAX_PLY + 2]      end of each ply's line in ``pv``
     moves      int64[MAX_PLY + 2, MAX_MOVES]  each ply's move list
@@ -38,9 +40,8 @@ MAX_PLY = 128
 QUIETS_PER_PLY = 64
 
 STACK_FIELDS = (
-    "killers", "history", "counter", "conthist", "played", "pv", "pv_len", "moves", "scores",
-    "quiets", "evals",
-    "root_moves",
+    "killers", "history", "counter", "conthist", "played", "excluded", "pv", "pv_len",
+    "moves", "scores", "quiets", "evals", "root_moves",
 )  # fmt: skip
 
 
@@ -59,12 +60,13 @@ structref.define_proxy(SearchStack, SearchStackType, list(STACK_FIELDS))
 @njit(cache=True)
 def _wrap(
     killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
-    played: np.ndarray, pv: np.ndarray, pv_len: np.ndarray, moves: np.ndarray,
-    scores: np.ndarray, quiets: np.ndarray, evals: np.ndarray, root_moves: np.ndarray,
+    played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
+    pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
+    evals: np.ndarray, root_moves: np.ndarray,
 ) -> SearchStack:  # fmt: skip
     """A stack over the given arrays."""
-    return SearchStack(killers, history, counter, conthist, played, pv, pv_len, moves, scores,
-                       quiets, evals, root_moves)  # fmt: skip
+    return SearchStack(killers, history, counter, conthist, played, excluded, pv,
+                       pv_len, moves, scores, quiets, evals, root_moves)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class StackArrays:
     counter: np.ndarray
     conthist: np.ndarray
     played: np.ndarray
+    excluded: np.ndarray
     pv: np.ndarray
     pv_len: np.ndarray
     moves: np.ndarray
@@ -91,7 +94,7 @@ class StackArrays:
     def compiled(self) -> SearchStack:
         """The compiled stack over these arrays."""
         return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
-                     self.pv, self.pv_len,
+                     self.excluded, self.pv, self.pv_len,
                      self.moves, self.scores, self.quiets, self.evals, self.root_moves)  # fmt: skip
 
 
@@ -104,6 +107,7 @@ def new_stack() -> StackArrays:
         counter=np.zeros((PIECE_SLOTS, 64), dtype=np.int64),
         conthist=np.zeros((PIECE_SLOTS * 64, PIECE_SLOTS * 64), dtype=np.int16),
         played=np.zeros(plies, dtype=np.int64),
+        excluded=np.zeros(plies, dtype=np.int64),
         pv=np.zeros((plies, plies), dtype=np.int64),
         pv_len=np.zeros(plies, dtype=np.int64),
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),

@@ -41,7 +41,9 @@ def test_more_threads_cost_no_table_memory() -> None:
     finally:
         tracemalloc.stop()
     assert engine.threads == 4
-    assert peak < 8 * 1024 * 1024  # three helpers' scratch arrays, not 3 x 64 MB
+    # Three helpers' own stacks (about 3.5 MB each, 2 MB of it continuation history),
+    # not 3 x 64 MB of table.
+    assert peak < 16 * 1024 * 1024
 
 
 def test_threads_fill_one_table() -> None:

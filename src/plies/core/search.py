@@ -86,7 +86,15 @@ _BAD_CAPTURE = -1_000_000_000
 _UNDERPROMOTION = -2_000_000_000
 
 _HISTORY_MAX = 16384
+_HISTORY_PRUNE = 4000
+"""A quiet move whose summed histories fall below minus this times depth is pruned."""
+_HISTORY_PER_PLY = 10000
+"""Summed history worth one ply of reduction, more or less."""
 _RAZOR_MARGIN = 300
+_SINGULAR_DEPTH = 7
+"""Shallowest depth at which the table move is tested for singularity."""
+_SINGULAR_MARGIN = 2
+"""Centipawns per ply of depth the other moves must fall short of the table's score."""
 _QSEARCH_DELTA = 200
 
 
@@ -375,13 +383,34 @@ def _previous_move(pos: Position) -> tuple[int, int]:
 
 
 @njit(cache=True, inline="always")
+def _played_index(pos: Position, m: int) -> int:
+    """The (piece, to) index of a move about to be made (continuation-history row/column)."""
+    return pos.squares[move_from(m)] * 64 + move_to(m)
+
+
+@njit(cache=True, inline="always")
+def _followed(stack: SearchStack, ply: int, back: int) -> int:
+    """The (piece, to) index of the move made ``back`` plies before ``ply`` (0: none)."""
+    return stack.played[ply - back] if ply >= back else 0
+
+
+@njit(cache=True, inline="always")
+def _quiet_score(pos: Position, stack: SearchStack, m: int, prev1: int, prev2: int) -> int:
+    """A quiet move's history: colour-from-to plus its 1- and 2-ply continuation histories."""
+    idx = _played_index(pos, m)
+    return (stack.history[pos.side, move_from(m), move_to(m)]
+            + stack.conthist[prev1, idx] + stack.conthist[prev2, idx])  # fmt: skip
+
+
+@njit(cache=True, inline="always")
 def _score_moves(
     pos: Position, stack: SearchStack, ply: int, n: int, tt_move: int, counter_move: int
 ) -> None:
     """Order: table move, good captures, killers, counter-move, history, bad captures."""
     buf = stack.moves[ply]
     sc = stack.scores[ply]
-    us = pos.side
+    prev1 = _followed(stack, ply, 1)
+    prev2 = _followed(stack, ply, 2)
     zero = np.int64(0)
     for i in range(n):
         m = buf[i]
@@ -401,15 +430,19 @@ def _score_moves(
         elif m == counter_move:
             sc[i] = _COUNTER
         else:
-            sc[i] = stack.history[us, move_from(m), move_to(m)]
+            sc[i] = _quiet_score(pos, stack, m, prev1, prev2)
 
 
 @njit(cache=True, inline="always")
-def _quiet_prunable(depth: int, searched: int, lmp_limit: int, static: int, alpha: int) -> bool:
-    """Late-move or futility pruning of a quiet move (checks are exempted by the caller)."""
+def _quiet_prunable(
+    depth: int, searched: int, lmp_limit: int, static: int, alpha: int, order: int
+) -> bool:
+    """Late-move, futility or bad-history pruning of a quiet move (checks are exempted by
+    the caller); killers and the counter-move order above any history."""
     late = depth <= 8 and searched >= lmp_limit
     futile = depth <= 6 and static + 100 + 100 * depth <= alpha
-    return late or futile
+    unpromising = depth <= 4 and order < -_HISTORY_PRUNE * depth
+    return late or futile or unpromising
 
 
 @njit(cache=True, inline="always")
@@ -434,8 +467,22 @@ def _reduction(
     if order >= _COUNTER:
         r -= 1
     elif not noisy:
-        r -= order // 6000
+        r -= order // _HISTORY_PER_PLY
     return max(0, min(r, new_depth - 1))
+
+
+@njit(cache=True, inline="always")
+def _nudge_continuations(
+    pos: Position, stack: SearchStack, ply: int, m: int, bonus: int
+) -> None:
+    """Move the 1- and 2-ply continuation histories of quiet ``m`` by ``bonus`` (gravity)."""
+    cont = stack.conthist
+    idx = _played_index(pos, m)
+    for back in range(1, 3):
+        prev = _followed(stack, ply, back)
+        if prev != 0:
+            h = np.int64(cont[prev, idx])
+            cont[prev, idx] = h + bonus - h * abs(bonus) // _HISTORY_MAX
 
 
 @njit(cache=True, inline="always")
@@ -443,7 +490,7 @@ def _reward_quiet(
     pos: Position, stack: SearchStack, ply: int, best_move: int, prev_piece: int,
     prev_to: int, depth: int, n_quiets: int,
 ) -> None:  # fmt: skip
-    """A quiet refutation becomes a killer and counter-move; history rewards it, blames the rest."""
+    """A quiet refutation becomes a killer and counter-move; histories reward it, blame the rest."""
     killers = stack.killers
     if killers[ply, 0] != best_move:
         killers[ply, 1] = killers[ply, 0]
@@ -457,12 +504,14 @@ def _reward_quiet(
     to = move_to(best_move)
     h = history[us, frm, to]
     history[us, frm, to] = h + bonus - h * bonus // _HISTORY_MAX
+    _nudge_continuations(pos, stack, ply, best_move, bonus)
     for k in range(n_quiets):
         q = stack.quiets[ply, k]
         frm = move_from(q)
         to = move_to(q)
         h = history[us, frm, to]
         history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
+        _nudge_continuations(pos, stack, ply, q, -bonus)
 
 
 @njit(cache=True, nogil=True)
@@ -492,9 +541,12 @@ def _negamax(
         return alpha
 
     # Step 2: transposition table; cut off in non-PV nodes with a deep enough bound.
+    # A singular-extension search of this very node (one move excluded) must not be cut
+    # by, nor overwrite, the node's own entry.
     key = pos.keys[pos.ply]
+    excluded = stack.excluded[ply]
     hit, tt_move, tt_score, tt_depth, tt_bound, tt_eval = probe(table, key, ply)
-    if (hit and not pv_node and tt_depth >= depth
+    if (hit and excluded == 0 and not pv_node and tt_depth >= depth
             and _tt_cutoff(tt_score, tt_bound, alpha, beta)):  # fmt: skip
         return tt_score
 
@@ -513,6 +565,7 @@ def _negamax(
         # Step 5: null move: if passing still fails high, a real move will too.
         r = _null_move_reduction(pos, static, beta, depth) if allow_null else 0
         if r > 0:
+            stack.played[ply] = 0
             make_null(pos)
             score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
                               ply + 1, no)  # fmt: skip
@@ -531,7 +584,27 @@ def _negamax(
     if tt_move == 0 and depth >= 4:
         depth -= 1
 
-    # Step 8: generate and order the moves.
+    # Step 8: singular extension: a table move that beats every other by a margin is
+    # searched one ply deeper; if the others beat beta too, the node is cut (multi-cut);
+    # if only the table move's score does, it is searched one ply shallower.
+    extension = 0
+    if (excluded == 0 and depth >= _SINGULAR_DEPTH and tt_move != 0 and tt_depth >= depth - 3
+            and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
+        s_beta = tt_score - _SINGULAR_MARGIN * depth
+        stack.excluded[ply] = tt_move
+        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no)
+        stack.excluded[ply] = 0
+        stack.pv_len[ply] = ply
+        if info.stop:
+            return 0
+        if score < s_beta:
+            extension = 1
+        elif s_beta >= beta:
+            return s_beta
+        elif tt_score >= beta:
+            extension = -1
+
+    # Step 9: generate and order the moves.
     buf = stack.moves[ply]
     sc = stack.scores[ply]
     n = gen_moves(pos, buf, np.bool_(False))
@@ -541,7 +614,7 @@ def _negamax(
     counter_move = stack.counter[prev_piece, prev_to] if prev_piece != NO_PIECE else 0
     _score_moves(pos, stack, ply, n, tt_move, counter_move)
 
-    # Step 9: search the moves, best-looking first, pruning hopeless ones.
+    # Step 10: search the moves, best-looking first, pruning hopeless ones.
     best = -INF
     best_move = 0
     searched = 0
@@ -551,25 +624,28 @@ def _negamax(
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
+        if m == excluded:
+            continue
         order = sc[i]
         noisy = is_noisy(m)
         prunable = False
         if best > -MATE_BOUND and not checked:
             if not noisy:
                 # Checks are exempt, which is only known after making the move.
-                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha)
+                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha, order)
             elif _losing_capture(pos, m, order, depth):
                 continue
+        stack.played[ply] = _played_index(pos, m)
         make_move(pos, m)
         gives_check = in_check(pos)
         if prunable and not gives_check:
             unmake_move(pos)
             continue
-        new_depth = depth - 1
+        new_depth = depth - 1 + (extension if m == tt_move else 0)
         if searched == 0:
             score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
         else:
-            # Step 10: late-move reductions, then a null window, then the full window.
+            # Step 11: late-move reductions, then a null window, then the full window.
             r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
                            new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
@@ -596,11 +672,15 @@ def _negamax(
             stack.quiets[ply, n_quiets] = m
             n_quiets += 1
 
-    # Step 11: a quiet move that refuted the node teaches killers, counters, history.
+    # Step 12: a quiet move that refuted the node teaches killers, counters, history.
+    if best == -INF:
+        return alpha  # the only move was the excluded one
     if best >= beta and not is_noisy(best_move):
         _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
 
-    # Step 12: store the result.
+    # Step 13: store the result (not from a singular-extension search, which left a move out).
+    if excluded != 0:
+        return best
     bound = _bound(best, alpha, beta, old_alpha)
     store(table, key, ply, best_move, best, depth, bound, info.age, static)
     return best
@@ -627,6 +707,7 @@ def search_root(
     stack.evals[0] = -INF if in_check(pos) else evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
+        stack.played[0] = _played_index(pos, m)
         make_move(pos, m)
         if i == 0:
             score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)

@@ -7,6 +7,13 @@ root moves directly, while compiled code takes the whole stack as one argument.
     killers    int64[MAX_PLY + 2, 2]   two quiet moves that refuted each ply
     history    int64[2, 64, 64]        quiet-move success by colour, from, to
     counter    int64[16, 64]           the refutation of the previous move (piece, to)
+    conthist   int16[16 * 64, 16 * 64] quiet-move success after a move one or two plies
+                                       earlier (continuation history), by that move's
+                                       (piece, to) and this move's (piece, to)
+    played     int64[MAX_PLY + 2]      (piece, to) index of the move made at each ply
+                                       (0 for a null move)
+    excluded   int64[MAX_PLY + 2]      the move a singular-extension search at each ply
+                                       leaves out (0: none)
     pv         int64[MAX_PLY + 2, MAX_PLY + 2]  triangular principal-variation table
     pv_len     int64[MAX_PLY + 2]      end of each ply's line in ``pv``
     moves      int64[MAX_PLY + 2, MAX_MOVES]  each ply's move list
@@ -33,8 +40,8 @@ MAX_PLY = 128
 QUIETS_PER_PLY = 64
 
 STACK_FIELDS = (
-    "killers", "history", "counter", "pv", "pv_len", "moves", "scores", "quiets", "evals",
-    "root_moves",
+    "killers", "history", "counter", "conthist", "played", "excluded", "pv", "pv_len",
+    "moves", "scores", "quiets", "evals", "root_moves",
 )  # fmt: skip
 
 
@@ -52,13 +59,14 @@ structref.define_proxy(SearchStack, SearchStackType, list(STACK_FIELDS))
 
 @njit(cache=True)
 def _wrap(
-    killers: np.ndarray, history: np.ndarray, counter: np.ndarray, pv: np.ndarray,
+    killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
+    played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
     pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
     evals: np.ndarray, root_moves: np.ndarray,
 ) -> SearchStack:  # fmt: skip
     """A stack over the given arrays."""
-    return SearchStack(killers, history, counter, pv, pv_len, moves, scores, quiets, evals,
-                       root_moves)  # fmt: skip
+    return SearchStack(killers, history, counter, conthist, played, excluded, pv,
+                       pv_len, moves, scores, quiets, evals, root_moves)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,9 @@ class StackArrays:
     killers: np.ndarray
     history: np.ndarray
     counter: np.ndarray
+    conthist: np.ndarray
+    played: np.ndarray
+    excluded: np.ndarray
     pv: np.ndarray
     pv_len: np.ndarray
     moves: np.ndarray
@@ -82,7 +93,8 @@ class StackArrays:
 
     def compiled(self) -> SearchStack:
         """The compiled stack over these arrays."""
-        return _wrap(self.killers, self.history, self.counter, self.pv, self.pv_len,
+        return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
+                     self.excluded, self.pv, self.pv_len,
                      self.moves, self.scores, self.quiets, self.evals, self.root_moves)  # fmt: skip
 
 
@@ -93,6 +105,9 @@ def new_stack() -> StackArrays:
         killers=np.zeros((plies, 2), dtype=np.int64),
         history=np.zeros((2, 64, 64), dtype=np.int64),
         counter=np.zeros((PIECE_SLOTS, 64), dtype=np.int64),
+        conthist=np.zeros((PIECE_SLOTS * 64, PIECE_SLOTS * 64), dtype=np.int16),
+        played=np.zeros(plies, dtype=np.int64),
+        excluded=np.zeros(plies, dtype=np.int64),
         pv=np.zeros((plies, plies), dtype=np.int64),
         pv_len=np.zeros(plies, dtype=np.int64),
         moves=np.zeros((plies, MAX_MOVES), dtype=np.int64),

@@ -64,10 +64,11 @@ class SearchArrays:
         self.clear_memory()
 
     def clear_memory(self) -> None:
-        """Forget the move-ordering memory (killers, history, countermoves), not the table."""
+        """Forget the move-ordering memory (killers, histories, countermoves), not the table."""
         self.arrays.killers.fill(0)
         self.arrays.history.fill(0)
         self.arrays.counter.fill(0)
+        self.arrays.conthist.fill(0)
 
     def new_search(self) -> None:
         """Prepare for the next search: fresh killers, history kept but damped."""

@@ -223,9 +223,11 @@ def trace(pos: Position, counts: np.ndarray) -> tuple[int, int, int]:
 
 _BACK_RANKS = U64(0xFF000000000000FF)
 _PIECE_OF_BYTE = np.zeros(256, dtype=np.int64)
+# The Python function under the dispatcher: calling the compiled one at import
+# would compile it (a Python-side signature) in every process that imports this.
 for _letter, _kind in zip("pnbrqk", range(PAWN, KING + 1), strict=True):
-    _PIECE_OF_BYTE[ord(_letter.upper())] = piece_code(WHITE, _kind)
-    _PIECE_OF_BYTE[ord(_letter)] = piece_code(BLACK, _kind)
+    _PIECE_OF_BYTE[ord(_letter.upper())] = piece_code.py_func(WHITE, _kind)
+    _PIECE_OF_BYTE[ord(_letter)] = piece_code.py_func(BLACK, _kind)
 
 
 @njit(cache=True, nogil=True)

@@ -263,7 +263,7 @@ HANGING = int(_pack(w8.HANGING_MG, w8.HANGING_EG))
 _MG_ONE = 1 << 32
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _pieces(
     pos: Position,
     pieces: np.uint64,
@@ -565,7 +565,7 @@ def evaluate_weighted(pos: Position, weights: np.ndarray) -> int:
     return _combine(_raw_cold(pos), pos.side, weights)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def evaluate(pos: Position) -> int:
     """Static evaluation in centipawns from the side to move's point of view."""
     return _combine(_raw(pos), pos.side, _DEFAULT_WEIGHTS)

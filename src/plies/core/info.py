@@ -20,12 +20,12 @@ from typing import NamedTuple
 from numba import njit
 from numba.experimental import structref
 
-from plies.core.structs import CoreStruct
+from plies.core.structs import CoreStruct, register
 
 INFO_FIELDS = ("nodes", "seldepth", "stop", "node_limit", "age", "root_updated")
 
 
-@structref.register
+@register
 class SearchInfoType(CoreStruct):
     """numba type of ``SearchInfo``."""
 

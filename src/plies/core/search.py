@@ -136,7 +136,7 @@ def _note_ply(info: SearchInfo, ply: int) -> None:
         info.seldepth = ply
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _is_draw(pos: Position) -> bool:
     """Fifty-move rule, any repetition (game history included), or bare minor pieces.
 
@@ -267,7 +267,7 @@ def _qsearch_skips(pos: Position, m: int, order: int, stand: int, alpha: int) ->
     return not see_ge(pos, m, np.int64(0))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _qsearch(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
     alpha: int, beta: int, ply: int,
@@ -517,7 +517,7 @@ def _reward_quiet(
         _nudge_continuations(pos, stack, ply, q, -bonus)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
     depth: int, alpha: int, beta: int, ply: int, allow_null: bool,
@@ -689,7 +689,7 @@ def _negamax(
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def search_root(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
     n_root: int, depth: int, alpha: int, beta: int,

@@ -32,7 +32,7 @@ from numba import njit
 from numba.experimental import structref
 
 from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
-from plies.core.structs import CoreStruct
+from plies.core.structs import CoreStruct, register
 
 MAX_PLY = 128
 """Deepest ply the search reaches (buffers have two plies of slack)."""
@@ -45,7 +45,7 @@ STACK_FIELDS = (
 )  # fmt: skip
 
 
-@structref.register
+@register
 class SearchStackType(CoreStruct):
     """numba type of ``SearchStack``."""
 

@@ -1,10 +1,11 @@
 """The base of the core's compiled types (numba structrefs): fields of one fixed type each.
 
 ``register`` replaces ``numba.experimental.structref.register`` for the hot
-types (all four: the position, the table, the search stack and the info block). It defines the same field access, and also lets
-functions compiled with ``_nrt=False`` read every field and write the scalar
-ones: such functions update no reference counts at all. Why (measured
-2026-11-26, CPU time): numba's field read increfs the array it returns and
+types (all four: the position, the table, the search stack and the info
+block). It defines the same field access, and also lets functions compiled
+with ``_nrt=False`` read every field and write the scalar ones: such
+functions update no reference counts at all. Why (measured 2026-11-26, CPU
+time): numba's field read increfs the array it returns and
 decrefs it at the end of the function, each an out-of-line atomic
 ``NRT_incref``/``NRT_decref`` call; a make/unmake pair cost 83 ns, most of it
 in those calls. A function compiled without NRT may not allocate, and may only

@@ -24,7 +24,7 @@ def test_options_are_declared_with_bounds(uci_engine: chess.engine.SimpleEngine)
     assert (o["MultiPV"].type, o["MultiPV"].default, o["MultiPV"].min, o["MultiPV"].max) == (
         "spin", 1, 1, 256)
     assert o["UCI_LimitStrength"].type == "check" and o["UCI_LimitStrength"].default is False
-    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 2000)
+    assert (o["UCI_Elo"].default, o["UCI_Elo"].min, o["UCI_Elo"].max) == (1800, 1350, 2200)
     assert o["UCI_ShowWDL"].type == "check" and o["UCI_ShowWDL"].default is False
 
 

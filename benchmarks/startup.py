@@ -91,14 +91,29 @@ def environment(src: Path, cache: Path) -> dict[str, str]:
     return env
 
 
+def _spawn(command: list[str], env: dict[str, str] | None) -> subprocess.Popen[str]:
+    """Start ``command`` with line-buffered text pipes to its stdin and stdout."""
+    return subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True, bufsize=1, env=env,
+    )  # fmt: skip
+
+
+def _quit(proc: subprocess.Popen[str]) -> float | None:
+    """The process's own CPU seconds so far; then send ``quit`` and wait for it to end."""
+    assert proc.stdin is not None
+    main_cpu = _own_cpu(proc.pid)
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    proc.wait(timeout=60)
+    return main_cpu
+
+
 def time_uci(command: list[str], env: dict[str, str] | None) -> Timing:
     """Start a UCI engine; seconds until ``uciok`` and until ``readyok``."""
     cpu = _cpu_of_children()
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True, bufsize=1, env=env,
-    )  # fmt: skip
+    proc = _spawn(command, env)
     assert proc.stdin is not None and proc.stdout is not None
     marks: dict[str, float] = {}
     proc.stdin.write("uci\n")
@@ -111,10 +126,7 @@ def time_uci(command: list[str], env: dict[str, str] | None) -> Timing:
         elif line.startswith("readyok"):
             marks["readyok"] = time.perf_counter() - start
             break
-    main_cpu = _own_cpu(proc.pid)
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait(timeout=60)
+    main_cpu = _quit(proc)
     if "readyok" not in marks:
         raise RuntimeError(f"{' '.join(command)} never answered readyok")
     return Timing(marks, _cpu_of_children() - cpu, main_cpu)
@@ -124,10 +136,7 @@ def time_play(command: list[str], env: dict[str, str] | None) -> Timing:
     """Start the terminal game; seconds until the board is drawn and until the reply to e4."""
     cpu = _cpu_of_children()
     start = time.perf_counter()
-    proc = subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True, bufsize=1, env=env,
-    )  # fmt: skip
+    proc = _spawn(command, env)
     assert proc.stdin is not None and proc.stdout is not None
     marks: dict[str, float] = {}
     for line in proc.stdout:
@@ -138,10 +147,7 @@ def time_play(command: list[str], env: dict[str, str] | None) -> Timing:
         elif line.startswith("plies plays"):
             marks["reply"] = time.perf_counter() - start
             break
-    main_cpu = _own_cpu(proc.pid)
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
-    proc.wait(timeout=60)
+    main_cpu = _quit(proc)
     if "reply" not in marks:
         raise RuntimeError(f"{' '.join(command)} never replied to e4")
     return Timing(marks, _cpu_of_children() - cpu, main_cpu)

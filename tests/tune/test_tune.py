@@ -16,6 +16,7 @@ from plies.tune.fit import (
     Weights,
     evaluations,
     fit_k,
+    fit_score_k,
     mse,
     sigmoid,
     train,
@@ -39,6 +40,22 @@ def test_fit_k_recovers_a_known_k() -> None:
     for k0 in (0.004, 0.012):
         results = (rng.random(len(evals)) < sigmoid(k0 * evals)).astype(np.float64)
         assert fit_k(evals, results) == pytest.approx(k0, rel=0.05)
+
+
+def test_scores_get_their_own_scale() -> None:
+    """Scores on another engine's scale (here 3x ours) get their own K for the blend."""
+    data, _ = build_features(read_positions([SAMPLE]))
+    rng = np.random.default_rng(2)
+    ours = rng.normal(0.0, 300.0, len(data))
+    k0 = 0.006
+    data.results = (rng.random(len(data)) < sigmoid(k0 * ours)).astype(np.float64)
+    data.scores = 3.0 * ours
+    score_k = fit_score_k(data)
+    assert score_k == pytest.approx(k0 / 3.0, rel=0.25)
+    data.scores[: len(data) // 2] = np.nan  # rows without a score do not count
+    assert fit_score_k(data) == pytest.approx(k0 / 3.0, rel=0.35)
+    data.scores[:] = np.nan
+    assert fit_score_k(data) is None
 
 
 def test_tuner_finds_its_way_back_to_known_weights() -> None:

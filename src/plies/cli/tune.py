@@ -74,7 +74,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=0.0,
         metavar="F",
-        help="blend the target: (1-F) * result + F * sigmoid(K * search score) (default 0)",
+        help="blend the target: (1-F) * result + F * sigmoid(Ks * score), Ks fit so the "
+        "scores best predict the results (another engine's scale is not ours) (default 0)",
     )
     p.add_argument(
         "--l2",
@@ -125,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
         Weights,
         evaluations,
         fit_k,
+        fit_score_k,
         mse,
         targets,
         train,
@@ -188,10 +190,16 @@ def run(args: argparse.Namespace) -> int:
         train_rows = features.take(train_index)
         w = Weights(mg.astype(np.float64), eg.astype(np.float64), float(tempo))
         k = fit_k(evaluations(train_rows, w), train_rows.results)
+        score_k = fit_score_k(train_rows) if args.score_weight > 0.0 else None
+        if args.score_weight > 0.0 and score_k is None:
+            raise CliError("--score-weight needs scores (FEN | score | result lines)")
+        blend_k = k if score_k is None else score_k
         checked = valid_rows if n_valid else train_rows
-        checked_target = targets(checked, k, args.score_weight)
+        checked_target = targets(checked, blend_k, args.score_weight)
         start_loss = mse(evaluations(checked, w), checked_target, k)
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
+        if score_k is not None:
+            say(f"score K = {score_k:.6f} (the scores' own scale, fit on the same results)")
         settings = Settings(
             args.epochs, args.batch or len(train_rows), args.lr, args.patience,
             seed=args.seed, tuned=mask, l2=args.l2,
@@ -212,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.advance(epochs)
 
             best, history = train(
-                train_rows, valid_rows, w, k, args.score_weight, settings, report
+                train_rows, valid_rows, w, k, args.score_weight, settings, report, score_k
             )
     except KeyboardInterrupt:
         err.print("interrupted: nothing written")
@@ -225,7 +233,9 @@ def run(args: argparse.Namespace) -> int:
     final = mse(evaluations(checked, rounded), checked_target, k)
     note = (
         f"{len(train_rows)} training positions, K {k:.6f}, score weight "
-        f"{args.score_weight}, {len(history)} epochs, loss {start_loss:.6f} -> {final:.6f}"
+        f"{args.score_weight}"
+        + ("" if score_k is None else f" (score K {score_k:.6f})")
+        + f", {len(history)} epochs, loss {start_loss:.6f} -> {final:.6f}"
     )
     try:
         write_weights(args.out, rounded_mg, rounded_eg, rounded_tempo, note)

@@ -156,14 +156,27 @@ def fit_k(evals: np.ndarray, target: np.ndarray, low: float = 1e-4, high: float 
     return math.exp((a + b) / 2.0)
 
 
-def targets(data: Features, k: float, score_weight: float) -> np.ndarray:
-    """Results blended with sigmoid(K * search score) by ``score_weight`` (where a score exists)."""
+def fit_score_k(data: Features) -> float | None:
+    """The K that best turns the rows' search scores into their results; None without scores.
+
+    The scores may come from another engine whose centipawns are not ours (Stockfish's
+    are normalised to win chances): the blend needs their own scale, not the model's K.
+    """
+    has = ~np.isnan(data.scores)
+    if not has.any():
+        return None
+    return fit_k(data.scores[has], data.results[has])
+
+
+def targets(data: Features, score_k: float, score_weight: float) -> np.ndarray:
+    """Results blended with sigmoid(score_k * search score) by ``score_weight`` (where a
+    score exists)."""
     if score_weight <= 0.0:
         return data.results
     has = ~np.isnan(data.scores)
     out = data.results.copy()
     blended = (1.0 - score_weight) * data.results + score_weight * sigmoid(
-        k * np.nan_to_num(data.scores)
+        score_k * np.nan_to_num(data.scores)
     )
     out[has] = blended[has]
     return out
@@ -214,11 +227,16 @@ def train(
     score_weight: float,
     settings: Settings,
     report: Callable[[EpochReport], None] | None = None,
+    score_k: float | None = None,
 ) -> tuple[Weights, list[EpochReport]]:
-    """Adam on the training rows; the weights with the best validation loss and every epoch."""
+    """Adam on the training rows; the weights with the best validation loss and every epoch.
+
+    The targets blend results with sigmoid(score_k * score), score_k defaulting to ``k``.
+    """
     rng = np.random.default_rng(settings.seed)
-    y_train = targets(train_rows, k, score_weight)
-    y_valid = targets(valid_rows, k, score_weight)
+    blend_k = k if score_k is None else score_k
+    y_train = targets(train_rows, blend_k, score_weight)
+    y_valid = targets(valid_rows, blend_k, score_weight)
     w = start.copy()
     n = len(train_rows)
     size = 2 * len(w.mg) + 1

@@ -15,6 +15,7 @@ from plies.tune.fit import (
     Settings,
     Weights,
     evaluations,
+    feature_support,
     fit_k,
     fit_score_k,
     mse,
@@ -97,6 +98,24 @@ def test_only_the_chosen_tables_move() -> None:
         tuned_mask(["NOPE*"])
 
 
+def test_support_counts_evidence_per_phase() -> None:
+    """Support sums each feature's count times the row's phase share, by brute force."""
+    data, _ = build_features(read_positions([SAMPLE]))
+    support = feature_support(data)
+    n_features = len(module_weights(weights)[0])
+    mg = np.zeros(n_features)
+    eg = np.zeros(n_features)
+    for i in range(len(data)):
+        for j in range(data.indptr[i], data.indptr[i + 1]):
+            mg[data.cols[j]] += abs(int(data.vals[j])) * data.mg_factor[i]
+            eg[data.cols[j]] += abs(int(data.vals[j])) * data.eg_factor[i]
+    assert np.allclose(support[:n_features], mg) and np.allclose(support[n_features:-1], eg)
+    assert support[-1] == len(data)
+    # The pawn material weight is seen in nearly every row; a pawn on the first rank never.
+    at = OFFSET["MATERIAL"]
+    assert support[at] > 0.3 * len(data) and support[OFFSET["PSQT_PAWN"]] == 0.0
+
+
 def test_weights_module_round_trip() -> None:
     """Writing the shipped weights gives the shipped file; reading it gives the same numbers."""
     mg, eg, tempo = module_weights(weights)
@@ -123,6 +142,14 @@ def test_cli_tunes_and_writes_a_module(tmp_path: Path, capsys: pytest.CaptureFix
     err = capsys.readouterr().err
     assert "skipped 2 bad lines" in err and "K = " in err and "epoch   2" in err
     assert "801 positions" in err
+    rare = tmp_path / "rare.py"
+    assert main(["tune", str(data), "--out", str(rare), "--epochs", "2", "--lr", "5",
+                 "--min-support", "1e9"]) == 0  # fmt: skip
+    assert "held fixed for lack of evidence" in capsys.readouterr().err
+    still = read_weights(rare)
+    shipped = module_weights(weights)
+    # Only the tempo (support = every row) may move when nothing else has the evidence.
+    assert np.array_equal(still[0], shipped[0]) and np.array_equal(still[1], shipped[1])
     mg, _, _ = read_weights(out)
     assert len(mg) == len(module_weights(weights)[0])
 

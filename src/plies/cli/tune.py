@@ -90,6 +90,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="tune only these weight tables, comma-separated, wildcards allowed "
         "(e.g. MATERIAL,PASSED*,TEMPO; names as in core/weights.py without _MG/_EG)",
     )
+    p.add_argument(
+        "--min-support",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="keep a weight fixed when the training rows hold less than N positions' worth of "
+        "evidence on it (its feature's count, weighted by the row's mg or eg share); rare "
+        "weights otherwise move as fast as common ones and overfit (default 0: tune all)",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
@@ -110,6 +119,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--lr must be positive")
     if args.l2 < 0.0:
         raise CliError("--l2 must not be negative")
+    if args.min_support < 0.0:
+        raise CliError("--min-support must not be negative")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         Settings,
         Weights,
         evaluations,
+        feature_support,
         fit_k,
         fit_score_k,
         mse,
@@ -200,6 +212,11 @@ def run(args: argparse.Namespace) -> int:
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
         if score_k is not None:
             say(f"score K = {score_k:.6f} (the scores' own scale, fit on the same results)")
+        if args.min_support > 0.0:
+            supported = feature_support(train_rows) >= args.min_support
+            say(f"--min-support {args.min_support:g}: {int((~supported).sum())} of "
+                f"{len(supported)} weights held fixed for lack of evidence")  # fmt: skip
+            mask = supported if mask is None else mask & supported
         settings = Settings(
             args.epochs, args.batch or len(train_rows), args.lr, args.patience,
             seed=args.seed, tuned=mask, l2=args.l2,

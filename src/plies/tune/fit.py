@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from plies.core.layout import TABLES
+from plies.core.layout import N_FEATURES, TABLES
 from plies.tune.dataset import Features
 
 
@@ -118,6 +118,23 @@ def tuned_mask(patterns: list[str]) -> np.ndarray:
         chosen.update(hits)
     per_feature = np.array([t.name in chosen for t in TABLES for _ in range(t.size)])
     return np.concatenate([per_feature, per_feature, ["TEMPO" in chosen]]).astype(bool)
+
+
+def feature_support(data: Features) -> np.ndarray:
+    """How much evidence the rows hold on each weight, over (mg, eg, tempo).
+
+    A weight's support is the sum over rows of its feature's count times the share the
+    row gives that phase (mg: phase / 24; eg: the endgame factor): a feature seen once
+    in a full middlegame counts 1 for its mg weight and 0 for its eg weight.
+    """
+    n = len(data.mg_factor)
+    per_entry = np.repeat(np.arange(n), np.diff(data.indptr))
+    counts = np.abs(data.vals.astype(np.float64))
+    cols = data.cols.astype(np.int64)
+    mg = np.bincount(cols, weights=counts * data.mg_factor[per_entry], minlength=N_FEATURES)
+    # The endgame factor carries the scale (of 64): a drawish ending tells less.
+    eg = np.bincount(cols, weights=counts * data.eg_factor[per_entry], minlength=N_FEATURES)
+    return np.concatenate([mg, eg, [float(n)]])
 
 
 def evaluations(data: Features, w: Weights) -> np.ndarray:

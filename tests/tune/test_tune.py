@@ -59,8 +59,12 @@ def test_scores_get_their_own_scale() -> None:
     assert fit_score_k(data) is None
 
 
-def test_tuner_finds_its_way_back_to_known_weights() -> None:
-    """Targets made by the shipped weights; started from spoilt material, Adam returns."""
+@pytest.mark.parametrize(
+    ("optimizer", "batch", "lr"), [("adam", 256, 2.0), ("newton", 1 << 62, 0.2)]
+)
+def test_tuner_finds_its_way_back_to_known_weights(optimizer: str, batch: int, lr: float) -> None:
+    """Targets made by the shipped weights; started from spoilt material, both optimisers
+    return."""
     data, _ = build_features(read_positions([SAMPLE]))
     mg, eg, tempo = module_weights(weights)
     truth = Weights(mg.astype(float), eg.astype(float), float(tempo))
@@ -73,12 +77,16 @@ def test_tuner_finds_its_way_back_to_known_weights() -> None:
     valid, rows = split_rows(len(data), 0.2, seed=3)
     before = mse(evaluations(data, start), data.results, k)
     best, history = train(data.take(rows), data.take(valid), start, k, 0.0,
-                          Settings(epochs=60, batch=256, lr=2.0, patience=5))  # fmt: skip
+                          Settings(epochs=60, batch=batch, lr=lr, patience=20,
+                                   optimizer=optimizer))  # fmt: skip
     after = mse(evaluations(data, best), data.results, k)
     assert after < before / 4
     assert history[-1].validation < history[0].validation
-    error_before = np.abs(start.mg[at : at + 5] - truth.mg[at : at + 5]).sum()
-    error_after = np.abs(best.mg[at : at + 5] - truth.mg[at : at + 5]).sum()
+    # Material and the piece-square tables can trade a constant, so the check is on the
+    # evaluations the weights give, not on the material numbers themselves.
+    truth_evals = evaluations(data, truth)
+    error_before = np.abs(evaluations(data, start) - truth_evals).mean()
+    error_after = np.abs(evaluations(data, best) - truth_evals).mean()
     assert error_after < error_before / 2
 
 

@@ -6,6 +6,10 @@ import argparse
 import time
 
 from plies.cli.common import CliError
+from plies.tune import OPTIMIZERS
+
+DEFAULT_LR = {"adam": 0.5, "newton": 0.2}
+"""--lr when not given, by optimiser."""
 
 _EPILOG = """\
 input: datagen lines ("FEN | result" or "FEN | score | result", result 1.0/0.5/0.0 from
@@ -53,7 +57,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "small batches were noisier on a few thousand games)",
     )
     p.add_argument(
-        "--lr", type=float, default=0.5, metavar="CP", help="Adam step size (default 0.5)"
+        "--optimizer",
+        choices=OPTIMIZERS,
+        default="adam",
+        help="adam (every weight steps about --lr cp) or newton (each weight steps --lr "
+        "times its own Gauss-Newton step, so rarely seen weights move little) "
+        "(default adam)",
+    )
+    p.add_argument(
+        "--lr",
+        type=float,
+        metavar="X",
+        help="step size: cp per step for adam (default 0.5), share of the Newton step for "
+        "newton (default 0.2: correlated weights overshoot above about 0.3)",
     )
     p.add_argument(
         "--patience",
@@ -115,6 +131,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--validation must be at least 0 and below 1")
     if not 0.0 <= args.score_weight <= 1.0:
         raise CliError("--score-weight must be between 0 and 1")
+    if args.lr is None:
+        args.lr = DEFAULT_LR[args.optimizer]
     if args.lr <= 0.0:
         raise CliError("--lr must be positive")
     if args.l2 < 0.0:
@@ -219,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
             mask = supported if mask is None else mask & supported
         settings = Settings(
             args.epochs, args.batch or len(train_rows), args.lr, args.patience,
-            seed=args.seed, tuned=mask, l2=args.l2,
+            seed=args.seed, tuned=mask, l2=args.l2, optimizer=args.optimizer,
         )
 
         def show(entry: EpochReport) -> None:

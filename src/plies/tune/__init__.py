@@ -4,3 +4,6 @@
 matrix once; ``fit`` fits the sigmoid scale K and then the weights (Adam on the
 mean squared error); ``weights_file`` writes and reads ``core/weights.py``.
 """
+
+OPTIMIZERS = ("adam", "newton")
+"""The optimisers ``plies tune`` offers (see ``plies.tune.fit.Settings.optimizer``)."""

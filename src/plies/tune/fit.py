@@ -58,10 +58,14 @@ def _batch_gradient(
     tempo: float,
     grad_mg: np.ndarray,
     grad_eg: np.ndarray,
-) -> tuple[float, float]:
-    """Loss sum over rows lo..hi; adds d(loss sum)/d(weights) to the gradients, returns tempo's."""
+    hess_mg: np.ndarray,
+    hess_eg: np.ndarray,
+) -> tuple[float, float, float]:
+    """Loss sum over rows lo..hi; adds d(loss sum)/d(weights) to the gradients and the
+    Gauss-Newton diagonal to the hessians; returns the loss and tempo's two."""
     loss = 0.0
     grad_tempo = 0.0
+    hess_tempo = 0.0
     for i in range(lo, hi):
         m = 0.0
         e = 0.0
@@ -72,14 +76,22 @@ def _batch_gradient(
         p = 1.0 / (1.0 + math.exp(-k * value))
         diff = p - target[i]
         loss += diff * diff
-        g = 2.0 * diff * p * (1.0 - p) * k
+        slope = p * (1.0 - p) * k
+        g = 2.0 * diff * slope
+        h = 2.0 * slope * slope
         gm = g * mg_factor[i]
         ge = g * eg_factor[i]
+        hm = h * mg_factor[i] * mg_factor[i]
+        he = h * eg_factor[i] * eg_factor[i]
         for j in range(indptr[i], indptr[i + 1]):
-            grad_mg[cols[j]] += gm * vals[j]
-            grad_eg[cols[j]] += ge * vals[j]
+            v = vals[j]
+            grad_mg[cols[j]] += gm * v
+            grad_eg[cols[j]] += ge * v
+            hess_mg[cols[j]] += hm * v * v
+            hess_eg[cols[j]] += he * v * v
         grad_tempo += g * sign[i]
-    return loss, grad_tempo
+        hess_tempo += h
+    return loss, grad_tempo, hess_tempo
 
 
 @dataclass
@@ -99,6 +111,9 @@ class Weights:
 
 
 _L2_UNIT = 100.0
+_MIN_CURVE = 1e-12
+NEWTON_MAX_STEP = 10.0
+"""The most a newton step moves one weight, in centipawns."""
 
 
 def _vector(w: Weights) -> np.ndarray:
@@ -234,6 +249,10 @@ class Settings:
     l2: float = 0.0
     """Penalty per (100 cp)^2 of a weight's distance from its start: keeps rarely seen
     weights where they were when the data say little about them."""
+    optimizer: str = "adam"
+    """``adam``, or ``newton``: each weight steps by lr times its gradient over its own
+    Gauss-Newton curvature (plus the l2 term's), so a weight moves as far as its evidence
+    says and a rarely seen one little (Adam moves every weight about lr per step)."""
 
 
 def train(
@@ -268,30 +287,40 @@ def train(
     stale = 0
     grad_mg = np.zeros(len(w.mg))
     grad_eg = np.zeros(len(w.eg))
+    hess_mg = np.zeros(len(w.mg))
+    hess_eg = np.zeros(len(w.eg))
     starts = np.arange(0, n, settings.batch)
     d = train_rows
     for epoch in range(1, settings.epochs + 1):
         total = 0.0
         for lo in rng.permutation(starts):
             hi = min(lo + settings.batch, n)
-            grad_mg[:] = 0.0
-            grad_eg[:] = 0.0
-            loss, grad_tempo = _batch_gradient(
+            for a in (grad_mg, grad_eg, hess_mg, hess_eg):
+                a[:] = 0.0
+            loss, grad_tempo, hess_tempo = _batch_gradient(
                 d.indptr, d.cols, d.vals, d.mg_factor, d.eg_factor, d.fixed, d.sign, y_train,
-                lo, hi, k, w.mg, w.eg, w.tempo, grad_mg, grad_eg,
+                lo, hi, k, w.mg, w.eg, w.tempo, grad_mg, grad_eg, hess_mg, hess_eg,
             )  # fmt: skip
             total += loss
             grad = np.concatenate([grad_mg, grad_eg, [grad_tempo]]) / (hi - lo)
+            l2_curve = 2.0 * settings.l2 / _L2_UNIT**2
             if settings.l2 > 0.0:
-                grad += 2.0 * settings.l2 * (_vector(w) - origin) / _L2_UNIT**2
+                grad += l2_curve * (_vector(w) - origin)
             if settings.tuned is not None:
                 grad[~settings.tuned] = 0.0
             steps += 1
-            m1 = beta1 * m1 + (1.0 - beta1) * grad
-            m2 = beta2 * m2 + (1.0 - beta2) * grad * grad
-            step = settings.lr * (m1 / (1.0 - beta1**steps)) / (
-                np.sqrt(m2 / (1.0 - beta2**steps)) + eps
-            )
+            if settings.optimizer == "newton":
+                curve = np.concatenate([hess_mg, hess_eg, [hess_tempo]]) / (hi - lo)
+                # A weight with no curvature (never seen) has no gradient either: no step.
+                step = settings.lr * grad / np.maximum(curve + l2_curve, _MIN_CURVE)
+                # A trust region: one sample's worth of curvature must not fling a weight.
+                np.clip(step, -NEWTON_MAX_STEP, NEWTON_MAX_STEP, out=step)
+            else:
+                m1 = beta1 * m1 + (1.0 - beta1) * grad
+                m2 = beta2 * m2 + (1.0 - beta2) * grad * grad
+                step = settings.lr * (m1 / (1.0 - beta1**steps)) / (
+                    np.sqrt(m2 / (1.0 - beta2**steps)) + eps
+                )
             half = len(w.mg)
             w.mg -= step[:half]
             w.eg -= step[half : 2 * half]

@@ -18,6 +18,7 @@ from plies.tune.fit import (
     feature_support,
     fit_k,
     fit_score_k,
+    mirror_groups,
     mse,
     sigmoid,
     train,
@@ -122,6 +123,29 @@ def test_support_counts_evidence_per_phase() -> None:
     # The pawn material weight is seen in nearly every row; a pawn on the first rank never.
     at = OFFSET["MATERIAL"]
     assert support[at] > 0.3 * len(data) and support[OFFSET["PSQT_PAWN"]] == 0.0
+
+
+def test_mirrored_tables_take_one_step_per_pair() -> None:
+    """With ``--mirror``, a1/h1-style pairs move by the same amount; other tables do not tie."""
+    data, _ = build_features(read_positions([SAMPLE]))
+    mg, eg, tempo = module_weights(weights)
+    start = Weights(mg.astype(float), eg.astype(float), float(tempo))
+    groups = mirror_groups(["psqt_kn*"])
+    at = OFFSET["PSQT_KNIGHT"]
+    assert groups[at + 0] == groups[at + 7] and groups[at + 9] == groups[at + 14]
+    assert groups[at + 0] != groups[at + 1]
+    assert np.array_equal(groups[: OFFSET["PSQT_KNIGHT"]], np.arange(at))
+    best, _ = train(data, data.take(np.arange(200)), start, 0.005, 0.0,
+                    Settings(epochs=3, lr=0.2, patience=9, groups=groups,
+                             optimizer="newton"))  # fmt: skip
+    moved = best.mg[at : at + 64] - start.mg[at : at + 64]
+    mirrored = moved.reshape(8, 8)[:, ::-1].reshape(64)
+    assert np.allclose(moved, mirrored) and np.any(moved != 0.0)
+    other = OFFSET["PSQT_BISHOP"]
+    bishop = (best.mg - start.mg)[other : other + 64].reshape(8, 8)
+    assert not np.allclose(bishop, bishop[:, ::-1])
+    with pytest.raises(ValueError, match="matches no piece-square table"):
+        mirror_groups(["MATERIAL"])
 
 
 def test_weights_module_round_trip() -> None:

@@ -115,6 +115,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "evidence on it (its feature's count, weighted by the row's mg or eg share); rare "
         "weights otherwise move as fast as common ones and overfit (default 0: tune all)",
     )
+    p.add_argument(
+        "--mirror",
+        metavar="TABLES",
+        help="tie these piece-square tables' file mirrors (a1 with h1 ...), comma-separated, "
+        "wildcards allowed (e.g. 'PSQT_KNIGHT,PSQT_BISHOP,PSQT_ROOK,PSQT_QUEEN,PSQT_KING')",
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
@@ -157,8 +163,10 @@ def run(args: argparse.Namespace) -> int:
         feature_support,
         fit_k,
         fit_score_k,
+        mirror_groups,
         mse,
         targets,
+        tie,
         train,
         tuned_mask,
     )
@@ -174,6 +182,10 @@ def run(args: argparse.Namespace) -> int:
         mask = tuned_mask(args.only.split(",")) if args.only else None
     except ValueError as exc:
         raise CliError(f"--only: {exc}") from None
+    try:
+        groups = mirror_groups(args.mirror.split(",")) if args.mirror else None
+    except ValueError as exc:
+        raise CliError(f"--mirror: {exc}") from None
     err = Console(stderr=True)
 
     def say(text: str) -> None:
@@ -231,13 +243,16 @@ def run(args: argparse.Namespace) -> int:
         if score_k is not None:
             say(f"score K = {score_k:.6f} (the scores' own scale, fit on the same results)")
         if args.min_support > 0.0:
-            supported = feature_support(train_rows) >= args.min_support
+            support = feature_support(train_rows)
+            if groups is not None:
+                support = tie(support, groups)
+            supported = support >= args.min_support
             say(f"--min-support {args.min_support:g}: {int((~supported).sum())} of "
                 f"{len(supported)} weights held fixed for lack of evidence")  # fmt: skip
             mask = supported if mask is None else mask & supported
         settings = Settings(
             args.epochs, args.batch or len(train_rows), args.lr, args.patience,
-            seed=args.seed, tuned=mask, l2=args.l2, optimizer=args.optimizer,
+            seed=args.seed, tuned=mask, l2=args.l2, groups=groups, optimizer=args.optimizer,
         )
 
         def show(entry: EpochReport) -> None:

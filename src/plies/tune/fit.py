@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from plies.core.layout import N_FEATURES, TABLES
+from plies.core.layout import N_FEATURES, OFFSET, TABLES
 from plies.tune.dataset import Features
 
 
@@ -152,6 +152,33 @@ def feature_support(data: Features) -> np.ndarray:
     return np.concatenate([mg, eg, [float(n)]])
 
 
+def mirror_groups(patterns: list[str]) -> np.ndarray:
+    """Group ids over (mg, eg, tempo) tying each entry of the matching piece-square tables
+    to its file mirror (a1 with h1, b1 with g1, ...): tied weights take one shared step,
+    so a table learns half as many numbers from the same data. ValueError for a pattern
+    that matches no piece-square table."""
+    size = 2 * N_FEATURES + 1
+    groups = np.arange(size)
+    boards = [t for t in TABLES if t.size == 64]
+    for pattern in patterns:
+        hits = [t for t in boards if fnmatch.fnmatch(t.name, pattern.strip().upper())]
+        if not hits:
+            names = ", ".join(t.name for t in boards)
+            raise ValueError(f"{pattern!r} matches no piece-square table ({names})")
+        for table in hits:
+            at = OFFSET[table.name]
+            for half in (0, N_FEATURES):
+                for index in range(64):
+                    # The index is a square with a1 = 56: xor 7 mirrors the file.
+                    groups[half + at + index] = half + at + min(index, index ^ 7)
+    return groups
+
+
+def tie(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each entry replaced by the sum over its group."""
+    return np.asarray(np.bincount(groups, weights=values, minlength=len(values))[groups])
+
+
 def evaluations(data: Features, w: Weights) -> np.ndarray:
     """The linear model's evaluation (White's side) of every row of ``data``."""
     return np.asarray(
@@ -249,6 +276,9 @@ class Settings:
     l2: float = 0.0
     """Penalty per (100 cp)^2 of a weight's distance from its start: keeps rarely seen
     weights where they were when the data say little about them."""
+    groups: np.ndarray | None = None
+    """Group id of each entry of (mg, eg, tempo) (``mirror_groups``): a group's entries
+    share one step, from their summed gradient and curvature; None for no ties."""
     optimizer: str = "adam"
     """``adam``, or ``newton``: each weight steps by lr times its gradient over its own
     Gauss-Newton curvature (plus the l2 term's), so a weight moves as far as its evidence
@@ -308,11 +338,15 @@ def train(
                 grad += l2_curve * (_vector(w) - origin)
             if settings.tuned is not None:
                 grad[~settings.tuned] = 0.0
+            curve = np.concatenate([hess_mg, hess_eg, [hess_tempo]]) / (hi - lo)
+            if settings.groups is not None:
+                grad = tie(grad, settings.groups)
+                curve = tie(curve, settings.groups)
             steps += 1
             if settings.optimizer == "newton":
-                curve = np.concatenate([hess_mg, hess_eg, [hess_tempo]]) / (hi - lo)
                 # A weight with no curvature (never seen) has no gradient either: no step.
-                step = settings.lr * grad / np.maximum(curve + l2_curve, _MIN_CURVE)
+                ties = 1.0 if settings.groups is None else tie(np.ones(len(grad)), settings.groups)
+                step = settings.lr * grad / np.maximum(curve + ties * l2_curve, _MIN_CURVE)
                 # A trust region: one sample's worth of curvature must not fling a weight.
                 np.clip(step, -NEWTON_MAX_STEP, NEWTON_MAX_STEP, out=step)
             else:
@@ -321,6 +355,8 @@ def train(
                 step = settings.lr * (m1 / (1.0 - beta1**steps)) / (
                     np.sqrt(m2 / (1.0 - beta2**steps)) + eps
                 )
+            if settings.tuned is not None:
+                step[~settings.tuned] = 0.0
             half = len(w.mg)
             w.mg -= step[:half]
             w.eg -= step[half : 2 * half]

@@ -94,6 +94,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "scores best predict the results (another engine's scale is not ours) (default 0)",
     )
     p.add_argument(
+        "--score-k",
+        type=float,
+        metavar="K",
+        help="the scores' sigmoid scale for the blend (default: fit so the scores best "
+        "predict the results); the model's own K keeps the scores' centipawns as ours",
+    )
+    p.add_argument(
         "--l2",
         type=float,
         default=0.0,
@@ -143,6 +150,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--lr must be positive")
     if args.l2 < 0.0:
         raise CliError("--l2 must not be negative")
+    if args.score_k is not None and args.score_k <= 0.0:
+        raise CliError("--score-k must be positive")
     if args.min_support < 0.0:
         raise CliError("--min-support must not be negative")
 
@@ -235,13 +244,18 @@ def run(args: argparse.Namespace) -> int:
         score_k = fit_score_k(train_rows) if args.score_weight > 0.0 else None
         if args.score_weight > 0.0 and score_k is None:
             raise CliError("--score-weight needs scores (FEN | score | result lines)")
+        fitted_score_k = score_k
+        if score_k is not None and args.score_k is not None:
+            score_k = args.score_k
         blend_k = k if score_k is None else score_k
         checked = valid_rows if n_valid else train_rows
         checked_target = targets(checked, blend_k, args.score_weight)
         start_loss = mse(evaluations(checked, w), checked_target, k)
         say(f"K = {k:.6f} (fit on the training results); start loss {start_loss:.6f}")
-        if score_k is not None:
-            say(f"score K = {score_k:.6f} (the scores' own scale, fit on the same results)")
+        if fitted_score_k is not None:
+            say(f"score K = {fitted_score_k:.6f} (the scores' own scale, fit on the same results)")
+        if score_k is not None and score_k != fitted_score_k:
+            say(f"score K = {score_k:.6f} used, as given by --score-k")
         if args.min_support > 0.0:
             support = feature_support(train_rows)
             if groups is not None:

@@ -295,6 +295,9 @@ class UciPlayer(Player):
         except (chess.engine.EngineError, TimeoutError) as exc:
             engine.close()
             raise PlayerError("start", str(exc) or type(exc).__name__) from None
+        except BaseException:  # Ctrl-C: a running engine left behind would block the exit
+            engine.close()
+            raise
         self.engine = engine
         self.engine_name = engine.id.get("name", self.name)
         self.healthy = True

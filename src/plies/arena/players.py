@@ -259,6 +259,16 @@ def _option_value(text: str) -> str | int | bool:
         return text
 
 
+def _kill_process(transport: asyncio.SubprocessTransport) -> None:
+    """Kill an engine's process; one already gone (killed twice, or it quit) is fine.
+
+    Run on the engine's event loop, where an exception would only be logged, with a
+    traceback, on stderr.
+    """
+    with contextlib.suppress(ProcessLookupError):
+        transport.kill()
+
+
 # How long an engine may take to answer ``isready`` before a game (first runs may compile).
 READY_TIMEOUT_S = 300.0
 
@@ -391,7 +401,7 @@ class UciPlayer(Player):
             return
         # A closed event loop means the process is already gone.
         with contextlib.suppress(RuntimeError):
-            engine.protocol.loop.call_soon_threadsafe(engine.transport.kill)
+            engine.protocol.loop.call_soon_threadsafe(_kill_process, engine.transport)
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone."""

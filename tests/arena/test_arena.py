@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
 import shutil
+import signal
 import sys
+import time
 from pathlib import Path
 
 import chess
@@ -12,8 +15,9 @@ import chess.pgn
 import pytest
 
 from plies.arena.clock import Clock, TimeControl
-from plies.arena.game import Adjudication, GameSettings
-from plies.arena.match import Match, MatchSettings, pairings_for, schedule
+from plies.arena.game import Adjudication, GameRecord, GameSettings
+from plies.arena.interrupt import CtrlC
+from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, schedule
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
 from plies.arena.players import parse_player
@@ -229,3 +233,37 @@ def test_resign_adjudication_counts_the_losing_sides_moves() -> None:
     board.push_san("e4")
     board.push_san("e5")
     assert limit.update(board, chess.BLACK, None)[0] == "1/2-1/2"
+
+
+def test_ctrl_c_while_a_game_is_written_keeps_count_and_file_in_step() -> None:
+    """SIGINT landing inside the finished-game callback neither cuts the write nor miscounts."""
+    written: list[str] = []
+
+    def on_game(record: GameRecord, res: MatchResult) -> None:
+        """Press Ctrl-C in the middle of 'writing' the first game."""
+        if not written:
+            os.kill(os.getpid(), signal.SIGINT)
+        written.append(record.result)
+
+    specs = [parse_player(toy("a")), parse_player(toy("b"))]
+    games = 40
+    match = Match(specs, MatchSettings(games=games, seed=5), GameSettings(depth=1),
+                  opening_schedule(games // 2, None, 2, 11), on_game=on_game)
+    result = match.run()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert result.interrupted
+    assert 1 <= result.played == len(written) < games
+    assert all(r.finished for r in result.records)
+
+
+def test_ctrl_c_guard_turns_sigint_into_a_flag() -> None:
+    """Inside the guard SIGINT (even twice) only sets the flag; outside it raises again."""
+    with CtrlC() as ctrl_c:
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        assert ctrl_c.pressed
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    with pytest.raises(KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)

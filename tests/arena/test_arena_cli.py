@@ -60,29 +60,49 @@ def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
         assert len(lines) == 1 and message in lines[0], (args, proc.stderr)
 
 
+def _games_in(path: Path) -> list[chess.pgn.Game]:
+    """Every game of a PGN file."""
+    games = []
+    with path.open() as fh:
+        while (game := chess.pgn.read_game(fh)) is not None:
+            games.append(game)
+    return games
+
+
 def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
     proc = subprocess.Popen(
         [sys.executable, "-m", "plies", "arena", f"uci:{sys.executable} {TOY}:name=a",
          f"uci:{sys.executable} {TOY}:name=b", "--games", "200", "--movetime", "30",
          "--pgn", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # A hang gets every thread's stack on stderr (SIGABRT below) instead of a bare timeout.
+        env={**ENV, "PYTHONFAULTHANDLER": "1"},
         stdin=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and proc.poll() is None:
             if out.exists() and out.read_text().count("[Event ") >= 1:
                 break
-            time.sleep(0.1)
+            time.sleep(0.05)
+        assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
+        assert out.exists() and "[Event " in out.read_text(), "no game finished within 60 s"
         proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=30)
+        try:
+            stdout, stderr = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            stderr = proc.communicate(timeout=30)[1]
+            raise AssertionError("no exit within 30 s of Ctrl-C:\n" + stderr[-6000:]) from None
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, stderr
+            proc.communicate()
+    assert proc.returncode == 130, stderr[-3000:]
     assert "interrupted" in stderr
-    played = out.read_text().count("[Event ")
-    assert played >= 1
-    assert f"{played} of 200 games played" in stdout
     assert "Traceback" not in stderr
+    games = _games_in(out)
+    assert len(games) >= 1
+    assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
+    assert f"{len(games)} of 200 games played" in stdout, stdout[-1000:]

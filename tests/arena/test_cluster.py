@@ -193,19 +193,29 @@ def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path
          f"uci:{STOCKFISH}:Hash=8,name=b", "--games", "60", "--nodes", "20000",
          "--random-openings", "4", "--seed", "2", "--pgn", str(out), "--cluster", cluster.address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**cluster.env, "COLUMNS": "160"}, stdin=subprocess.DEVNULL,
+        # A hang gets every thread's stack on stderr (SIGABRT below) instead of a bare timeout.
+        env={**cluster.env, "COLUMNS": "160", "PYTHONFAULTHANDLER": "1"},
+        stdin=subprocess.DEVNULL,
     )
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and proc.poll() is None:
             if out.exists() and out.read_text().count("[Event ") >= 2:
                 break
-            time.sleep(0.2)
+            time.sleep(0.05)
+        assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
+        assert out.exists() and out.read_text().count("[Event ") >= 2, "no 2 games in 120 s"
         proc.send_signal(signal.SIGINT)
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)
+            stderr = proc.communicate(timeout=30)[1]
+            raise AssertionError("no exit within 60 s of Ctrl-C:\n" + stderr[-6000:]) from None
     finally:
         if proc.poll() is None:
             proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
     with out.open() as fh:

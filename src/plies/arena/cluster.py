@@ -277,11 +277,20 @@ class WarmPool(Generic[JobT, ResultT]):
         """Where the slots that are set up run."""
         return [s.info for s in self.slots if s.info is not None]
 
-    def run(self, jobs: Sequence[tuple[int, JobT]]) -> Iterator[JobOutcome[ResultT]]:
-        """Run every job; yield one outcome per key as each finishes (or is given up)."""
+    def run(
+        self, jobs: Sequence[tuple[int, JobT]], should_stop: Callable[[], bool] = lambda: False
+    ) -> Iterator[JobOutcome[ResultT]]:
+        """Run every job; yield one outcome per key as each finishes (or is given up).
+
+        ``should_stop`` is asked between polls; once it answers True the run ends early.
+        """
         queue: deque[_Job[JobT]] = deque(_Job(k, j) for k, j in jobs)
         last_working = time.monotonic()
-        while (queue or any(s.job is not None for s in self.slots)) and not self._cancelled:
+        while (
+            (queue or any(s.job is not None for s in self.slots))
+            and not self._cancelled
+            and not should_stop()
+        ):
             self._dispatch(queue)
             refs = [r for s in self.slots for r in (s.setup_ref, s.ref) if r is not None]
             if any(s.ready for s in self.slots):

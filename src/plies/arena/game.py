@@ -186,9 +186,13 @@ def play_game(
     board = opening.board()
     players = {chess.WHITE: white, chess.BLACK: black}
     for side, player in players.items():
+        if stop is not None and stop.is_set():  # no engine (re)start for a game never played
+            return _finish(record, board, "*", "unterminated", "Match interrupted")
         try:
             player.new_game(None if seed is None else seed * 2 + (0 if side else 1))
         except PlayerError as exc:
+            if stop is not None and stop.is_set():  # aborted by the match, not its own fault
+                return _finish(record, board, "*", "unterminated", "Match interrupted")
             record.fault = exc.kind
             return _finish(record, board, _loss(side), "abandoned",
                            f"{_COLOR_NAME[side]} ({player.name}) failed to start: {exc.detail}")

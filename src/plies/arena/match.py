@@ -17,9 +17,13 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from plies.arena.game import GameRecord, GameSettings, play_game
+from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
 from plies.arena.players import Player, PlayerError, PlayerSpec
 from plies.arena.stats import Score, sprt_llr, sprt_verdict
+
+# How often (seconds) the match loop looks at Ctrl-C and the stop flag between finished games.
+POLL_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -116,6 +120,7 @@ class _PlayerPool:
         self._local = threading.local()
         self._lock = threading.Lock()
         self.everyone: list[Player] = []
+        self._aborted = False
 
     def get(self, index: int) -> Player:
         """This thread's player for spec ``index`` (raises PlayerError if it cannot start)."""
@@ -130,11 +135,15 @@ class _PlayerPool:
             cache[index] = player
             with self._lock:
                 self.everyone.append(player)
+                aborted = self._aborted
+            if aborted:  # started while abort_all ran: it would otherwise play on unstopped
+                player.abort()
         return player
 
     def abort_all(self) -> None:
-        """Stop every player's thinking (kills outside engines)."""
+        """Stop every player's thinking (kills outside engines), now and any started later."""
         with self._lock:
+            self._aborted = True
             players = list(self.everyone)
         for p in players:
             p.abort()
@@ -264,26 +273,30 @@ class Match:
         workers = max(1, self.settings.concurrency)
         executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena")
         pending: set[Future[GameRecord | None]] = set()
-        try:
-            pending = {executor.submit(self._play, t) for t in self.tasks}
-            while pending:
-                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    record = fut.result()
-                    if record is not None:
-                        with self._lock:
-                            self.collect(record)
+        with CtrlC() as ctrl_c:
+            try:
+                pending = {executor.submit(self._play, t) for t in self.tasks}
+                while pending:
+                    done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        record = fut.result()
+                        if record is not None:
+                            with self._lock:
+                                self.collect(record)
+                    if ctrl_c.pressed:
+                        self.result.interrupted = True
+                        self.stop()
+                    if self._stop.is_set():
+                        break
+            except KeyboardInterrupt:  # where CtrlC could not take over SIGINT
+                self.result.interrupted = True
+                self.stop()
+            finally:
                 if self._stop.is_set():
-                    break
-        except KeyboardInterrupt:
-            self.result.interrupted = True
-            self.stop()
-        finally:
-            if self._stop.is_set():
-                self._pool.abort_all()
-            self._stop.set()
-            executor.shutdown(wait=True, cancel_futures=True)
-            self._pool.close_all()
+                    self._pool.abort_all()
+                self._stop.set()
+                executor.shutdown(wait=True, cancel_futures=True)
+                self._pool.close_all()
         if self.result.sprt_verdict is None and self.result.played < self.result.scheduled:
             self.result.interrupted = True
         return self.result

@@ -259,6 +259,16 @@ def _option_value(text: str) -> str | int | bool:
         return text
 
 
+def _kill_process(transport: asyncio.SubprocessTransport) -> None:
+    """Kill an engine's process; one already gone (killed twice, or it quit) is fine.
+
+    Run on the engine's event loop, where an exception would only be logged, with a
+    traceback, on stderr.
+    """
+    with contextlib.suppress(ProcessLookupError):
+        transport.kill()
+
+
 # How long an engine may take to answer ``isready`` before a game (first runs may compile).
 READY_TIMEOUT_S = 300.0
 
@@ -295,6 +305,9 @@ class UciPlayer(Player):
         except (chess.engine.EngineError, TimeoutError) as exc:
             engine.close()
             raise PlayerError("start", str(exc) or type(exc).__name__) from None
+        except BaseException:  # Ctrl-C: a running engine left behind would block the exit
+            engine.close()
+            raise
         self.engine = engine
         self.engine_name = engine.id.get("name", self.name)
         self.healthy = True
@@ -388,7 +401,7 @@ class UciPlayer(Player):
             return
         # A closed event loop means the process is already gone.
         with contextlib.suppress(RuntimeError):
-            engine.protocol.loop.call_soon_threadsafe(engine.transport.kill)
+            engine.protocol.loop.call_soon_threadsafe(_kill_process, engine.transport)
 
     def close(self) -> None:
         """Ask the engine to quit, then make sure the process is gone."""

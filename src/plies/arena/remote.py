@@ -26,6 +26,7 @@ from pathlib import Path
 
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings
+from plies.arena.interrupt import CtrlC
 from plies.arena.match import GameTask, Match, MatchResult, _unique_names, play_task
 from plies.arena.players import Player, PlayerError, PlayerSpec
 
@@ -132,18 +133,23 @@ def run_on_cluster(match: Match) -> MatchResult:
     with ray_session(address):
         slots = min(settings.cluster_slots or cluster_cpus(), max(1, len(match.tasks)))
         pool: WarmPool[GameTask, GameRecord | None] = WarmPool(make_worker, slots)
-        with pool:
+        with pool, CtrlC() as ctrl_c:
             try:
-                for outcome in pool.run([(t.round, t) for t in match.tasks]):
+                jobs = [(t.round, t) for t in match.tasks]
+                for outcome in pool.run(jobs, should_stop=lambda: ctrl_c.pressed):
                     if outcome.error:
                         res.given_up += 1
                     finished[outcome.key] = outcome.result
                     next_round = _release(match, finished, next_round)
                     res.replays = pool.replays
                     res.workers = [str(w) for w in pool.workers]
-                    if match.stopping:
+                    if match.stopping or ctrl_c.pressed:
                         break
-            except KeyboardInterrupt:
+                if ctrl_c.pressed:
+                    _release(match, finished, next_round, flush=True)
+                    res.interrupted = True
+                    match.stop()
+            except KeyboardInterrupt:  # where CtrlC could not take over SIGINT
                 _release(match, finished, next_round, flush=True)
                 res.interrupted = True
                 match.stop()

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from plies.cli.common import CliError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from plies.arena.game import GameRecord, GameSettings
     from plies.arena.match import MatchResult
     from plies.arena.openings import Opening
@@ -24,6 +26,8 @@ examples:
   plies arena random capture minimax --games 20 --depth 2
   plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
   plies arena uci:./new uci:./old --tc 10+0.1 --games 5000 --sprt 0 5 --cluster ray://head:10001
+Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
+  exit status is 130, and further presses are ignored while engines are stopped.
 cluster (pip install 'plies[cluster]'):
   --cluster auto starts a private Ray instance on this machine's cores; an address joins an
   existing Ray cluster (every node needs plies and the engines at the same paths).  Each worker
@@ -173,8 +177,11 @@ def _openings(args: argparse.Namespace) -> list[Opening]:
     return opening_schedule((args.games + 1) // 2, book, args.random_openings, args.seed)
 
 
-def _specs(args: argparse.Namespace) -> list[PlayerSpec]:
-    """Parse and try out every player once, so a typo fails before the first game."""
+def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[PlayerSpec]:
+    """Parse and try out every player once, so a typo fails before the first game.
+
+    Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
+    """
     from plies.arena.players import PlayerError, parse_player
 
     specs = []
@@ -191,6 +198,8 @@ def _specs(args: argparse.Namespace) -> list[PlayerSpec]:
         except ValueError as exc:
             raise CliError(f"player {spec.text!r}: {exc}") from None
         player.close()
+        if interrupted():
+            raise KeyboardInterrupt
     return specs
 
 
@@ -200,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.cluster import ClusterError
+    from plies.arena.interrupt import CtrlC
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.report import (
@@ -215,8 +225,13 @@ def run(args: argparse.Namespace) -> int:
     openings = _openings(args)
     out = Console()
     err = Console(stderr=True)
-    with err.status("starting players...", spinner="dots") if err.is_terminal else nullcontext():
-        specs = _specs(args)
+    # Ctrl-C while a player starts or stops is acted on once it has stopped (none left behind).
+    with CtrlC() as ctrl_c, (
+        err.status("starting players...", spinner="dots") if err.is_terminal else nullcontext()
+    ):
+        specs = _specs(args, lambda: ctrl_c.pressed)
+    if ctrl_c.pressed:  # pressed after the last player was checked
+        raise KeyboardInterrupt
     writer = None
     if args.pgn:
         try:

@@ -2,6 +2,11 @@
 
 import sys
 
-from plies.cli.main import main
+try:
+    from plies.cli.main import main
 
-sys.exit(main())
+    code = main()
+except KeyboardInterrupt:
+    # Ctrl-C before a command installs its own handling (during the imports): no traceback.
+    code = 130
+sys.exit(code)

@@ -56,7 +56,10 @@ def _skip_blas_probe() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; return the exit status."""
     _skip_blas_probe()
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except KeyboardInterrupt:
+        return 130  # Ctrl-C while the subcommands load: nothing has started yet
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:

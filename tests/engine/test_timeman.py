@@ -125,3 +125,16 @@ def test_the_clock_starts_when_go_was_read() -> None:
     result = engine.wait()
     assert result is not None and result.info is not None
     assert result.info.time_ms >= 500  # reported from the anchor, not from the thread start
+
+
+def test_slow_mover_scales_the_soft_target() -> None:
+    """Slow Mover 150 aims at 1.5 times the planned share, inside the same caps."""
+    plain = clock_budget(60_000.0, 500.0, None, DEFAULT_MOVE_OVERHEAD_MS)
+    slow = clock_budget(60_000.0, 500.0, None, DEFAULT_MOVE_OVERHEAD_MS, 1.5)
+    assert plain.soft_ms is not None and slow.soft_ms is not None
+    assert slow.soft_ms == pytest.approx(1.5 * plain.soft_ms)
+    assert slow.hard_ms is not None and slow.hard_ms <= 0.5 * 60_000.0
+    huge = clock_budget(60_000.0, 500.0, None, DEFAULT_MOVE_OVERHEAD_MS, 10.0)
+    assert huge.soft_ms == pytest.approx(0.2 * 60_000.0)  # the clock-share cap still holds
+    limit = Limit(wtime=60_000, btime=60_000, winc=500, binc=500)
+    assert allocate(limit, True, DEFAULT_MOVE_OVERHEAD_MS, 150) == slow

@@ -149,6 +149,18 @@ def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     assert declared["Move Overhead"].default == engine_module.DEFAULT_MOVE_OVERHEAD_MS
     assert declared["Threads"].default == engine.threads
     assert declared["Threads"].maximum == engine_module.MAX_THREADS
+    assert declared["Slow Mover"].default == engine.slow_mover
+
+
+def test_slow_mover_option(harness: Harness) -> None:
+    """``Slow Mover`` reaches the engine; a value out of range changes nothing."""
+    harness.send("setoption name Slow Mover value 150", "isready")
+    harness.until("readyok")
+    assert harness.loop.engine().slow_mover == 150
+    harness.send("setoption name Slow Mover value 5000", "isready")
+    assert any("option unchanged" in line for line in harness.until("readyok"))
+    assert harness.loop.engine().slow_mover == 150
+    harness.send("setoption name Slow Mover value 100")
 
 
 def test_threads_option(harness: Harness) -> None:

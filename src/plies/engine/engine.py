@@ -35,6 +35,13 @@ from plies.engine.strength import (
 )
 from plies.engine.timeman import Stability, allocate
 from plies.engine.wdl import material, wdl
+from plies.time_options import (
+    DEFAULT_MOVE_OVERHEAD_MS,
+    DEFAULT_SLOW_MOVER,
+    MAX_MOVE_OVERHEAD_MS,
+    MAX_SLOW_MOVER,
+    MIN_SLOW_MOVER,
+)
 
 InfoCallback = Callable[[Info], None]
 DoneCallback = Callable[[SearchResult], None]
@@ -50,7 +57,6 @@ MIN_NODE_CAP = 50_000
 """The smallest such cut-off: far more than any depth-1 search needs."""
 MAX_MULTIPV = 256
 """The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
-DEFAULT_MOVE_OVERHEAD_MS = 10
 """Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
 
 
@@ -82,6 +88,8 @@ class Engine:
         self._hash_mb = hash_mb
         self.move_overhead_ms = move_overhead_ms
         """Milliseconds kept in reserve per move for communication delays."""
+        self.slow_mover = DEFAULT_SLOW_MOVER
+        """Percent of the planned time per move to aim at (more: deeper now, less later)."""
         self._age = 0
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
@@ -156,7 +164,7 @@ class Engine:
         self.elo = elo
 
     def set_option(self, name: str, value: str | int | bool | None) -> None:
-        """Set an option by its UCI name (Hash, Threads, Move Overhead, Clear Hash,
+        """Set an option by its UCI name (Hash, Threads, Move Overhead, Slow Mover, Clear Hash,
         MultiPV, UCI_LimitStrength, UCI_Elo)."""
         key = name.strip().lower()
         if key == "hash":
@@ -165,9 +173,16 @@ class Engine:
             self.set_threads(int(str(value)))
         elif key == "move overhead":
             ms = int(str(value))
-            if not 0 <= ms <= 5000:
-                raise ValueError(f"move overhead must be 0..5000 ms, got {ms}")
+            if not 0 <= ms <= MAX_MOVE_OVERHEAD_MS:
+                raise ValueError(f"move overhead must be 0..{MAX_MOVE_OVERHEAD_MS} ms, got {ms}")
             self.move_overhead_ms = ms
+        elif key == "slow mover":
+            pct = int(str(value))
+            if not MIN_SLOW_MOVER <= pct <= MAX_SLOW_MOVER:
+                raise ValueError(
+                    f"slow mover must be {MIN_SLOW_MOVER}..{MAX_SLOW_MOVER} %, got {pct}"
+                )
+            self.slow_mover = pct
         elif key == "clear hash":
             self.new_game()
         elif key == "multipv":
@@ -238,7 +253,7 @@ class Engine:
             return
         self._pondering = False
         limit = self._ponder_limit or Limit(infinite=True)
-        budget = allocate(limit, self._white_to_move, self.move_overhead_ms)
+        budget = allocate(limit, self._white_to_move, self.move_overhead_ms, self.slow_mover)
         self._start_time = time.perf_counter()
         self._soft_ms = budget.soft_ms
         if budget.hard_ms is not None:
@@ -401,7 +416,7 @@ class Engine:
         if self._pondering:
             self._soft_ms = None
         else:
-            budget = allocate(limit, self._white_to_move, self.move_overhead_ms)
+            budget = allocate(limit, self._white_to_move, self.move_overhead_ms, self.slow_mover)
             self._soft_ms = budget.soft_ms
             if budget.hard_ms is not None:
                 spent_ms = (now - self._start_time) * 1000.0

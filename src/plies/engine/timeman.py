@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plies.engine.limits import Limit
+from plies.time_options import DEFAULT_SLOW_MOVER
 
 SUDDEN_DEATH_HORIZON = 40
 """Moves planned for in sudden death; a fixed horizon keeps early moves from
@@ -67,8 +68,11 @@ class TimeBudget:
     """Abort the search at this point, whatever it is doing."""
 
 
-def allocate(limit: Limit, white_to_move: bool, overhead_ms: int) -> TimeBudget:
-    """Time budget for one move under ``limit`` with ``overhead_ms`` lost per move outside."""
+def allocate(
+    limit: Limit, white_to_move: bool, overhead_ms: int, slow_mover: int = DEFAULT_SLOW_MOVER
+) -> TimeBudget:
+    """Time budget for one move under ``limit`` with ``overhead_ms`` lost per move outside,
+    the soft target scaled by ``slow_mover`` percent."""
     if limit.infinite:
         return TimeBudget(None, None)
     if limit.movetime is not None:
@@ -83,21 +87,27 @@ def allocate(limit: Limit, white_to_move: bool, overhead_ms: int) -> TimeBudget:
         return TimeBudget(None, None)
     inc = (limit.winc if white_to_move else limit.binc) or 0
     return clock_budget(
-        float(max(remaining, 0)), float(max(inc, 0)), limit.movestogo, float(max(overhead_ms, 0))
-    )
+        float(max(remaining, 0)), float(max(inc, 0)), limit.movestogo, float(max(overhead_ms, 0)),
+        slow_mover / 100.0,
+    )  # fmt: skip
 
 
 def clock_budget(
-    remaining_ms: float, inc_ms: float, movestogo: int | None, overhead_ms: float
+    remaining_ms: float,
+    inc_ms: float,
+    movestogo: int | None,
+    overhead_ms: float,
+    slow_mover: float = DEFAULT_SLOW_MOVER / 100.0,
 ) -> TimeBudget:
-    """Soft target and hard ceiling for a clock of ``remaining_ms`` (the core of ``allocate``)."""
+    """Soft target and hard ceiling for a clock of ``remaining_ms`` (the core of ``allocate``);
+    ``slow_mover`` scales this move's share of the pool (1.0 as planned)."""
     mtg = min(movestogo, MAX_HORIZON) if movestogo else SUDDEN_DEATH_HORIZON
     mtg = max(1, mtg)
     # Step 1: the time the next mtg moves can use, each move paying its overhead.
     pool = remaining_ms + inc_ms * (mtg - 1) - overhead_ms * (mtg + SPARE_OVERHEADS)
     pool = max(0.0, pool)
     # Step 2: the soft target is this move's share of the pool.
-    soft = min(pool / mtg, MAX_SOFT_SHARE * remaining_ms)
+    soft = min(slow_mover * pool / mtg, MAX_SOFT_SHARE * remaining_ms)
     # Step 3: the hard ceiling, a few soft targets but always well inside the clock.
     after_overhead = max(0.0, remaining_ms - overhead_ms)
     if mtg == 1:

@@ -29,6 +29,13 @@ from typing import TYPE_CHECKING
 
 import plies
 from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
+from plies.time_options import (
+    DEFAULT_MOVE_OVERHEAD_MS,
+    DEFAULT_SLOW_MOVER,
+    MAX_MOVE_OVERHEAD_MS,
+    MAX_SLOW_MOVER,
+    MIN_SLOW_MOVER,
+)
 from plies.uci.book import BOOK_OPTIONS, UciBook
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.jobs import Canceller, Job
@@ -66,7 +73,6 @@ ENGINE_AUTHOR = "The plies developers"
 
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
-DEFAULT_MOVE_OVERHEAD_MS = 10  # as the engine (and Stockfish): lost per move outside the engine
 MAX_THREADS = 64
 MAX_MULTIPV = 256  # as the engine's: more lines than any position has legal moves
 
@@ -75,7 +81,8 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
     UciOption("Threads", "spin", 1, 1, MAX_THREADS),
     UciOption("Clear Hash", "button"),
-    UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, 5000),
+    UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, MAX_MOVE_OVERHEAD_MS),
+    UciOption("Slow Mover", "spin", DEFAULT_SLOW_MOVER, MIN_SLOW_MOVER, MAX_SLOW_MOVER),
     UciOption("Ponder", "check", False),
     UciOption("MultiPV", "spin", 1, 1, MAX_MULTIPV),
     UciOption("UCI_LimitStrength", "check", False),

@@ -219,3 +219,14 @@ def test_threats() -> None:
     hanging = "r3k3/pp6/8/3n4/8/8/PP6/R2RK3 w - - 0 1"
     defended = "r3k3/pp6/4p3/3n4/8/8/PP6/R2RK3 w - - 0 1"
     assert term(hanging, "threats") > term(defended, "threats") >= 0
+
+
+def test_safe_checks() -> None:
+    """A knight that can check the king from a square nobody defends scores; a defended
+    square or no checking square scores nothing."""
+    safe = "6k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 1"  # Nd5-e7+ is safe (f6 is covered by g7)
+    defended = "3b2k1/5ppp/8/3N4/8/8/5PPP/6K1 w - - 0 1"  # the bishop on d8 covers e7
+    none = "6k1/5ppp/8/1N6/8/8/5PPP/6K1 w - - 0 1"
+    assert term(safe, "king_safety") > 0
+    assert term(defended, "king_safety") == 0 == term(none, "king_safety")
+    assert term(mirror_fen(safe), "king_safety") == -term(safe, "king_safety")

@@ -260,6 +260,10 @@ THREAT_BY_PAWN = int(_pack(w8.THREAT_BY_PAWN_MG, w8.THREAT_BY_PAWN_EG))
 THREAT_BY_MINOR = int(_pack(w8.THREAT_BY_MINOR_MG, w8.THREAT_BY_MINOR_EG))
 THREAT_BY_ROOK = int(_pack(w8.THREAT_BY_ROOK_MG, w8.THREAT_BY_ROOK_EG))
 HANGING = int(_pack(w8.HANGING_MG, w8.HANGING_EG))
+SAFE_CHECK_KNIGHT = int(_pack(w8.SAFE_CHECK_KNIGHT_MG, w8.SAFE_CHECK_KNIGHT_EG))
+SAFE_CHECK_BISHOP = int(_pack(w8.SAFE_CHECK_BISHOP_MG, w8.SAFE_CHECK_BISHOP_EG))
+SAFE_CHECK_ROOK = int(_pack(w8.SAFE_CHECK_ROOK_MG, w8.SAFE_CHECK_ROOK_EG))
+SAFE_CHECK_QUEEN = int(_pack(w8.SAFE_CHECK_QUEEN_MG, w8.SAFE_CHECK_QUEEN_EG))
 _MG_ONE = 1 << 32
 
 
@@ -310,12 +314,13 @@ def _side(
     our_files: np.uint64,
     their_files: np.uint64,
 ) -> tuple[
-    int, int, int, int, int, int, int, int, int, int, np.uint64, np.uint64, np.uint64, np.uint64
-]:
-    """Phase share, the packed terms (material ... rooks), then what threats need.
+    int, int, int, int, int, int, int, int, int, int,
+    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64,
+]:  # fmt: skip
+    """Phase share, the packed terms (material ... rooks), then what threats and checks need.
 
     The tail: non-pawn material (mg), then the squares attacked by our pawns, by
-    our minor pieces, by our rooks, and by anything of ours.
+    our knights, bishops, rooks and queens, and by anything of ours.
 
     Inlined in ``evaluate`` (once per colour, so the colour tests fold away): as a
     call, the reference counting of its array arguments cost about 10% of the
@@ -414,7 +419,7 @@ def _side(
     attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
     return (
         phase, material, pst, structure, passed, mobility, king, pair, rook_files,
-        npm, our_pawn_att, xn | xb, xr, attacked,
+        npm, our_pawn_att, xn, xb, xr, xq, attacked,
     )  # fmt: skip
 
 
@@ -442,6 +447,32 @@ def _threats(
 
 
 @njit(cache=True, inline="always")
+def _safe_checks(
+    pos: Position,
+    c: int,
+    occ: np.uint64,
+    knights: np.uint64,
+    bishops: np.uint64,
+    rooks: np.uint64,
+    queens: np.uint64,
+    defended: np.uint64,
+) -> int:
+    """Packed bonus of colour ``c`` for the squares its knights, bishops, rooks and queens
+    (attack sets given) could check the other king from, safely: empty or enemy-held and
+    attacked by no enemy piece (``defended``)."""
+    bb = pos.pieces
+    king = lsb(bb[piece_code(1 - c, KING)])
+    safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
+    diagonal = bishop_attacks(king, occ, pos.sliders) & safe
+    straight = rook_attacks(king, occ, pos.sliders) & safe
+    score = SAFE_CHECK_KNIGHT * popcount(KNIGHT_ATTACKS[king] & safe & knights)
+    score += SAFE_CHECK_BISHOP * popcount(diagonal & bishops)
+    score += SAFE_CHECK_ROOK * popcount(straight & rooks)
+    score += SAFE_CHECK_QUEEN * popcount((diagonal | straight) & queens)
+    return score
+
+
+@njit(cache=True, inline="always")
 def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
     """Endgame scale (of 64) when colour ``c`` is the side ahead (bitboards ``bb``)."""
     if bb[piece_code(c, PAWN)] == 0 and our_npm - their_npm < MATERIAL_MG[ROOK]:
@@ -464,8 +495,9 @@ _RawTerms = tuple[
     int, int, int, int, int, int, int, int, int, int,
 ]  # fmt: skip
 _SideTerms = tuple[
-    int, int, int, int, int, int, int, int, int, int, np.uint64, np.uint64, np.uint64, np.uint64
-]
+    int, int, int, int, int, int, int, int, int, int,
+    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64,
+]  # fmt: skip
 
 
 @njit(cache=True, inline="always")
@@ -481,8 +513,11 @@ def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     pair = w[7] - b[7]
     rook_files = w[8] - b[8]
     bb = pos.pieces
-    threats = _threats(pos, WHITE, w[10], w[11], w[12], w[13], b[13])
-    threats -= _threats(pos, BLACK, b[10], b[11], b[12], b[13], w[13])
+    threats = _threats(pos, WHITE, w[10], w[11] | w[12], w[13], w[15], b[15])
+    threats -= _threats(pos, BLACK, b[10], b[11] | b[12], b[13], b[15], w[15])
+    occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
+    king += _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15])
+    king -= _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15])
     # Drawish patterns need a side without pawns or a lone bishop each; the test
     # is cheap and almost always false, so the full check rarely runs.
     scale = SCALE_FULL

@@ -37,6 +37,7 @@ class Table(NamedTuple):
 _BOARD = "piece-square table, White's view, rank 8 first (a diagram)"
 _RANK = "by relative rank, index 0 = rank 1"
 _MOB = "by number of safe squares reached"
+_CHECK = "per square not defended by them that checks their king, reached by "
 
 TABLES: tuple[Table, ...] = (
     Table("MATERIAL", 5, T_MATERIAL, "pawn, knight, bishop, rook, queen"),
@@ -68,6 +69,10 @@ TABLES: tuple[Table, ...] = (
     Table("THREAT_BY_MINOR", 1, T_THREATS, "per enemy rook or queen attacked by a minor"),
     Table("THREAT_BY_ROOK", 1, T_THREATS, "per enemy queen attacked by a rook"),
     Table("HANGING", 1, T_THREATS, "per enemy piece attacked and not defended"),
+    Table("SAFE_CHECK_KNIGHT", 1, T_KING, _CHECK + "a knight"),
+    Table("SAFE_CHECK_BISHOP", 1, T_KING, _CHECK + "a bishop"),
+    Table("SAFE_CHECK_ROOK", 1, T_KING, _CHECK + "a rook"),
+    Table("SAFE_CHECK_QUEEN", 1, T_KING, _CHECK + "a queen"),
 )
 """Every tunable table, in feature order (``TEMPO`` follows as the last weight)."""
 

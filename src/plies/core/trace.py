@@ -82,16 +82,23 @@ F_THREAT_BY_PAWN = OFFSET["THREAT_BY_PAWN"]
 F_THREAT_BY_MINOR = OFFSET["THREAT_BY_MINOR"]
 F_THREAT_BY_ROOK = OFFSET["THREAT_BY_ROOK"]
 F_HANGING = OFFSET["HANGING"]
+F_SAFE_CHECK_KNIGHT = OFFSET["SAFE_CHECK_KNIGHT"]
+F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
+F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
+F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
 
 MAX_ENTRIES = 2 * 96
 """Bound on a position's nonzero counts: per side at most 5 material, 16 piece-square,
-7 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file
-and 4 threat entries (87 < 96)."""
+7 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
+4 threat and 4 safe-check entries (91 < 96)."""
 
 
 @njit(cache=True, nogil=True)
-def _trace_side(pos: Position, c: int, sign: int, counts: np.ndarray) -> tuple[int, np.uint64]:
-    """Add colour ``c``'s counts times ``sign``; its king danger and all squares it attacks."""
+def _trace_side(
+    pos: Position, c: int, sign: int, counts: np.ndarray, by_kind: np.ndarray
+) -> tuple[int, np.uint64]:
+    """Add colour ``c``'s counts times ``sign``; its king danger and all squares it attacks
+    (``by_kind[kind]``: the squares its pieces of each kind attack)."""
     bb = pos.pieces
     them = 1 - c
     flip = 56 * c
@@ -108,6 +115,7 @@ def _trace_side(pos: Position, c: int, sign: int, counts: np.ndarray) -> tuple[i
 
     # Material and placement of every piece (the king's placement too).
     attacked = our_pawn_att | KING_ATTACKS[our_king]
+    by_kind[:] = 0
     attackers = units = 0
     for kind in range(PAWN, KING + 1):
         pieces = bb[piece_code(c, kind)]
@@ -128,6 +136,7 @@ def _trace_side(pos: Position, c: int, sign: int, counts: np.ndarray) -> tuple[i
             else:
                 a = rook_attacks(sq, occ, pos.sliders) | bishop_attacks(sq, occ, pos.sliders)
             attacked |= a
+            by_kind[kind] |= a
             counts[F_MOBILITY[kind - KNIGHT] + popcount(a & area)] += sign
             hits = a & zone
             if hits:
@@ -210,13 +219,33 @@ def _trace_threats(pos: Position, c: int, sign: int, ours: np.uint64, theirs: np
 
 
 @njit(cache=True, nogil=True)
+def _trace_checks(pos: Position, c: int, sign: int, by_kind: np.ndarray, defended: np.uint64,
+                  counts: np.ndarray) -> None:  # fmt: skip
+    """Add colour ``c``'s safe checking squares by kind (``by_kind``: its attack sets)."""
+    bb = pos.pieces
+    occ, _, _ = _boards(pos)
+    king = lsb(bb[piece_code(1 - c, KING)])
+    safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
+    diagonal = bishop_attacks(king, occ, pos.sliders) & safe
+    straight = rook_attacks(king, occ, pos.sliders) & safe
+    counts[F_SAFE_CHECK_KNIGHT] += sign * popcount(KNIGHT_ATTACKS[king] & safe & by_kind[KNIGHT])
+    counts[F_SAFE_CHECK_BISHOP] += sign * popcount(diagonal & by_kind[BISHOP])
+    counts[F_SAFE_CHECK_ROOK] += sign * popcount(straight & by_kind[ROOK])
+    counts[F_SAFE_CHECK_QUEEN] += sign * popcount((diagonal | straight) & by_kind[QUEEN])
+
+
+@njit(cache=True, nogil=True)
 def trace(pos: Position, counts: np.ndarray) -> tuple[int, int, int]:
     """Fill ``counts`` (int64, N_FEATURES, white minus black); return (phase, scale, danger)."""
     counts[:] = 0
-    w_danger, w_attacked = _trace_side(pos, WHITE, 1, counts)
-    b_danger, b_attacked = _trace_side(pos, BLACK, -1, counts)
+    w_kinds = np.zeros(KING + 1, dtype=np.uint64)
+    b_kinds = np.zeros(KING + 1, dtype=np.uint64)
+    w_danger, w_attacked = _trace_side(pos, WHITE, 1, counts, w_kinds)
+    b_danger, b_attacked = _trace_side(pos, BLACK, -1, counts, b_kinds)
     _trace_threats(pos, WHITE, 1, w_attacked, b_attacked, counts)
     _trace_threats(pos, BLACK, -1, b_attacked, w_attacked, counts)
+    _trace_checks(pos, WHITE, 1, w_kinds, b_attacked, counts)
+    _trace_checks(pos, BLACK, -1, b_kinds, w_attacked, counts)
     raw = _raw_cold(pos)
     return raw[0], raw[1], w_danger - b_danger
 

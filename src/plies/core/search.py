@@ -61,7 +61,7 @@ from plies.core.position import (
     unmake_null,
 )
 from plies.core.see import SEE_VALUES, piece_value, see_ge
-from plies.core.stack import MAX_PLY, NOISIES_PER_PLY, QUIETS_PER_PLY, SearchStack
+from plies.core.stack import MAX_PLY, QUIETS_PER_PLY, SearchStack
 from plies.core.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -89,8 +89,6 @@ _HISTORY_MAX = 16384
 _HISTORY_PRUNE = 4000
 """A quiet move whose summed histories fall below minus this times depth is pruned."""
 _HISTORY_PER_PLY = 10000
-_CAPTHIST_SCALE = 8
-"""Capture history is divided by this before it joins the victim's value (x16) in ordering."""
 """Summed history worth one ply of reduction, more or less."""
 _RAZOR_MARGIN = 300
 _SINGULAR_DEPTH = 7
@@ -197,21 +195,6 @@ def _mvv_lva(pos: Position, m: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _capture_key(pos: Position, m: int) -> tuple[int, int, int]:
-    """The capture-history index of a noisy move: moving piece, target, captured kind."""
-    to = move_to(m)
-    captured = PAWN if move_flag(m) == FLAG_EP else kind_of(pos.squares[to])
-    return pos.squares[move_from(m)], to, captured
-
-
-@njit(cache=True, inline="always")
-def _noisy_order(pos: Position, stack: SearchStack, m: int) -> int:
-    """A noisy move's order: MVV-LVA nudged by how often this capture refuted before."""
-    piece, to, captured = _capture_key(pos, m)
-    return _mvv_lva(pos, m) + stack.capthist[piece, to, captured] // _CAPTHIST_SCALE
-
-
-@njit(cache=True, inline="always")
 def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
     """Swap the best-scored move of ``i..n-1`` into slot ``i`` (lazy selection sort)."""
     best = i
@@ -263,14 +246,11 @@ def _bound(best: int, alpha: int, beta: int, old_alpha: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _score_noisy(
-    pos: Position, stack: SearchStack, moves: np.ndarray, scores: np.ndarray, n: int
-) -> None:
-    """Order captures by MVV-LVA and capture history, queen promotions by their gain,
-    under-promotions last."""
+def _score_noisy(pos: Position, moves: np.ndarray, scores: np.ndarray, n: int) -> None:
+    """Order captures by MVV-LVA, queen promotions by their gain, under-promotions last."""
     for i in range(n):
         m = moves[i]
-        value = _noisy_order(pos, stack, m)
+        value = _mvv_lva(pos, m)
         if is_promotion(m):
             kind = promotion_kind(m)
             value += 16 * (SEE_VALUES[kind] - 100) if kind == QUEEN else _UNDERPROMOTION
@@ -329,7 +309,7 @@ def _qsearch(
     n = gen_moves(pos, buf, np.bool_(True))
     if n == 0:
         return -MATE + ply if checked else best
-    _score_noisy(pos, stack, buf, sc, n)
+    _score_noisy(pos, buf, sc, n)
 
     # Step 4: search them, skipping the hopeless ones unless in check.
     best_move = 0
@@ -442,7 +422,7 @@ def _score_moves(
         elif is_promotion(m) and promotion_kind(m) != QUEEN:
             sc[i] = _UNDERPROMOTION
         elif is_noisy(m):
-            value = _noisy_order(pos, stack, m)
+            value = _mvv_lva(pos, m)
             if is_promotion(m):
                 value += 16 * 800
             sc[i] = (_GOOD_CAPTURE if see_ge(pos, m, zero) else _BAD_CAPTURE) + value
@@ -535,27 +515,6 @@ def _reward_quiet(
         h = history[us, frm, to]
         history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
         _nudge_continuations(pos, stack, ply, q, -bonus)
-
-
-@njit(cache=True, inline="always")
-def _nudge_capture(pos: Position, stack: SearchStack, m: int, bonus: int) -> None:
-    """Move the capture history of noisy ``m`` by ``bonus`` (gravity)."""
-    piece, to, captured = _capture_key(pos, m)
-    h = stack.capthist[piece, to, captured]
-    stack.capthist[piece, to, captured] = h + bonus - h * abs(bonus) // _HISTORY_MAX
-
-
-@njit(cache=True, inline="always")
-def _reward_capture(
-    pos: Position, stack: SearchStack, ply: int, best_move: int, depth: int, n_noisies: int
-) -> None:
-    """A cut-off teaches capture history: the refuting capture (if one) gains, the captures
-    tried before it lose."""
-    bonus = min(depth * depth * 16, 1600)
-    if is_noisy(best_move):
-        _nudge_capture(pos, stack, best_move, bonus)
-    for k in range(n_noisies):
-        _nudge_capture(pos, stack, stack.noisies[ply, k], -bonus)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -663,7 +622,6 @@ def _negamax(
     best_move = 0
     searched = 0
     n_quiets = 0
-    n_noisies = 0
     old_alpha = alpha
     lmp_limit = (3 + depth * depth) // (1 if improving else 2)
     for i in range(n):
@@ -716,18 +674,12 @@ def _negamax(
         if not noisy and n_quiets < QUIETS_PER_PLY:
             stack.quiets[ply, n_quiets] = m
             n_quiets += 1
-        elif noisy and n_noisies < NOISIES_PER_PLY:
-            stack.noisies[ply, n_noisies] = m
-            n_noisies += 1
 
-    # Step 12: a quiet move that refuted the node teaches killers, counters, history; any
-    # cut-off teaches capture history.
+    # Step 12: a quiet move that refuted the node teaches killers, counters, history.
     if best == -INF:
         return alpha  # the only move was the excluded one
-    if best >= beta:
-        if not is_noisy(best_move):
-            _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
-        _reward_capture(pos, stack, ply, best_move, depth, n_noisies)
+    if best >= beta and not is_noisy(best_move):
+        _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
 
     # Step 13: store the result (not from a singular-extension search, which left a move out).
     if excluded != 0:

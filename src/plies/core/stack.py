@@ -19,9 +19,6 @@ root moves directly, while compiled code takes the whole stack as one argument.
     moves      int64[MAX_PLY + 2, MAX_MOVES]  each ply's move list
     scores     int64[MAX_PLY + 2, MAX_MOVES]  each ply's ordering scores
     quiets     int64[MAX_PLY + 2, 64]  the quiet moves tried at each ply
-    capthist   int64[16, 64, 8]        capture success by moving piece, to, captured kind
-                                       (0 for a promotion that captures nothing)
-    noisies    int64[MAX_PLY + 2, 32]  the captures and promotions tried at each ply
     evals      int64[MAX_PLY + 2]      static evaluation at each ply
     root_moves int64[MAX_MOVES]        the root's moves, best first after a search
 """
@@ -41,11 +38,10 @@ MAX_PLY = 128
 """Deepest ply the search reaches (buffers have two plies of slack)."""
 
 QUIETS_PER_PLY = 64
-NOISIES_PER_PLY = 32
 
 STACK_FIELDS = (
     "killers", "history", "counter", "conthist", "played", "excluded", "pv", "pv_len",
-    "moves", "scores", "quiets", "evals", "root_moves", "capthist", "noisies",
+    "moves", "scores", "quiets", "evals", "root_moves",
 )  # fmt: skip
 
 
@@ -66,12 +62,11 @@ def _wrap(
     killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
     played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
     pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
-    evals: np.ndarray, root_moves: np.ndarray, capthist: np.ndarray, noisies: np.ndarray,
+    evals: np.ndarray, root_moves: np.ndarray,
 ) -> SearchStack:  # fmt: skip
     """A stack over the given arrays."""
     return SearchStack(killers, history, counter, conthist, played, excluded, pv,
-                       pv_len, moves, scores, quiets, evals, root_moves, capthist,
-                       noisies)  # fmt: skip
+                       pv_len, moves, scores, quiets, evals, root_moves)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -91,8 +86,6 @@ class StackArrays:
     quiets: np.ndarray
     evals: np.ndarray
     root_moves: np.ndarray
-    capthist: np.ndarray
-    noisies: np.ndarray
 
     def copy(self) -> StackArrays:
         """Independent copies of every array (another thread's stack)."""
@@ -102,8 +95,7 @@ class StackArrays:
         """The compiled stack over these arrays."""
         return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
                      self.excluded, self.pv, self.pv_len,
-                     self.moves, self.scores, self.quiets, self.evals, self.root_moves,
-                     self.capthist, self.noisies)  # fmt: skip
+                     self.moves, self.scores, self.quiets, self.evals, self.root_moves)  # fmt: skip
 
 
 def new_stack() -> StackArrays:
@@ -123,6 +115,4 @@ def new_stack() -> StackArrays:
         quiets=np.zeros((plies, QUIETS_PER_PLY), dtype=np.int64),
         evals=np.zeros(plies, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
-        capthist=np.zeros((PIECE_SLOTS, 64, 8), dtype=np.int64),
-        noisies=np.zeros((plies, NOISIES_PER_PLY), dtype=np.int64),
     )

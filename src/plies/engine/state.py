@@ -69,7 +69,6 @@ class SearchArrays:
         self.arrays.history.fill(0)
         self.arrays.counter.fill(0)
         self.arrays.conthist.fill(0)
-        self.arrays.capthist.fill(0)
 
     def new_search(self) -> None:
         """Prepare for the next search: fresh killers, history kept but damped."""

@@ -701,12 +701,26 @@ def _negamax(
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def search_root(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
     n_root: int, depth: int, alpha: int, beta: int,
 ) -> int:  # fmt: skip
     """Search ``stack.root_moves[:n_root]`` to ``depth`` in (alpha, beta); best first afterwards.
+
+    The entry point for Python, compiled with reference counting: called from Python,
+    an ``_nrt=False`` function never releases its structref arguments, and the
+    position copied for each search leaked (see ``plies.core.entry``).
+    """
+    return _search_root(pos, stack, table, info, n_root, depth, alpha, beta)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_root(
+    pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
+    n_root: int, depth: int, alpha: int, beta: int,
+) -> int:  # fmt: skip
+    """The root search (see ``search_root``).
 
     The best move found moves to the front of the root moves and its line is in
     ``stack.pv[0, :stack.pv_len[0]]``; ``info.root_updated`` says a move beat

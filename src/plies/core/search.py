@@ -467,18 +467,15 @@ def _safe_check(pos: Position, m: int) -> int:
 @njit(cache=True, inline="always")
 def _reduction(
     depth: int, searched: int, gives_check: bool, noisy: bool, order: int, pv_node: bool,
-    improving: bool, new_depth: int, cut_node: bool,
+    improving: bool, new_depth: int,
 ) -> int:  # fmt: skip
-    """Late-move reduction of a move, less for PV nodes, killers and good history, more in
-    expected cut nodes."""
+    """Late-move reduction of a move, less for PV nodes, killers and good history."""
     if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
         return 0
     r = LMR[min(depth, 63), min(searched, 63)]
     if pv_node:
         r -= 1
     if not improving:
-        r += 1
-    if cut_node:
         r += 1
     if order >= _COUNTER:
         r -= 1
@@ -533,13 +530,9 @@ def _reward_quiet(
 @njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
-    depth: int, alpha: int, beta: int, ply: int, allow_null: bool, cut_node: bool,
+    depth: int, alpha: int, beta: int, ply: int, allow_null: bool,
 ) -> int:  # fmt: skip
-    """Principal-variation search below the root; returns a fail-soft score.
-
-    ``cut_node``: a null-window node expected to fail high (the child of a reduced or
-    first-tried null-window search, alternating down the tree); PV nodes never are.
-    """
+    """Principal-variation search below the root; returns a fail-soft score."""
     yes = np.bool_(True)
     no = np.bool_(False)
     stack.pv_len[ply] = ply
@@ -586,7 +579,7 @@ def _negamax(
             stack.played[ply] = 0
             make_null(pos)
             score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
-                              ply + 1, no, not cut_node)  # fmt: skip
+                              ply + 1, no)  # fmt: skip
             unmake_null(pos)
             if info.stop:
                 return 0
@@ -610,8 +603,7 @@ def _negamax(
             and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
         s_beta = tt_score - _SINGULAR_MARGIN * depth
         stack.excluded[ply] = tt_move
-        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no,
-                         cut_node)  # fmt: skip
+        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no)
         stack.excluded[ply] = 0
         stack.pv_len[ply] = ply
         if info.stop:
@@ -666,20 +658,19 @@ def _negamax(
             # already extended as singular).
             new_depth += _safe_check(pos, m)
         if searched == 0:
-            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes,
-                              not pv_node and not cut_node)  # fmt: skip
+            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
             r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
-                           new_depth, cut_node)  # fmt: skip
+                           new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
-                              ply + 1, yes, r > 0 or not cut_node)  # fmt: skip
+                              ply + 1, yes)  # fmt: skip
             if score > alpha and r > 0:
                 score = -_negamax(pos, stack, table, info, new_depth, -alpha - 1, -alpha,
-                                  ply + 1, yes, not cut_node)  # fmt: skip
+                                  ply + 1, yes)  # fmt: skip
             if score > alpha and score < beta:
                 score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1,
-                                  yes, no)  # fmt: skip
+                                  yes)  # fmt: skip
         unmake_move(pos)
         if info.stop:
             return 0
@@ -738,7 +729,6 @@ def _search_root(
     """
     one = np.int64(1)
     yes = np.bool_(True)
-    no = np.bool_(False)
     root_moves = stack.root_moves
     stack.pv_len[0] = 0
     info.root_updated = 0
@@ -750,11 +740,11 @@ def _search_root(
         make_move(pos, m)
         child = depth - 1 + (_safe_check(pos, m) if in_check(pos) else 0)
         if i == 0:
-            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, no)
+            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
         else:
-            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes, yes)
+            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes)
             if score > alpha and score < beta and not info.stop:
-                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, no)
+                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
         unmake_move(pos)
         if info.stop:
             break

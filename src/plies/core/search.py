@@ -457,18 +457,15 @@ def _losing_capture(pos: Position, m: int, order: int, depth: int) -> bool:
 @njit(cache=True, inline="always")
 def _reduction(
     depth: int, searched: int, gives_check: bool, noisy: bool, order: int, pv_node: bool,
-    improving: bool, new_depth: int, tt_noisy: bool,
+    improving: bool, new_depth: int,
 ) -> int:  # fmt: skip
-    """Late-move reduction of a move, less for PV nodes, killers and good history; quiet
-    moves one ply more when the table move is a capture (the quiet ones rarely refute)."""
+    """Late-move reduction of a move, less for PV nodes, killers and good history."""
     if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
         return 0
     r = LMR[min(depth, 63), min(searched, 63)]
     if pv_node:
         r -= 1
     if not improving:
-        r += 1
-    if tt_noisy and not noisy:
         r += 1
     if order >= _COUNTER:
         r -= 1
@@ -627,7 +624,6 @@ def _negamax(
     n_quiets = 0
     old_alpha = alpha
     lmp_limit = (3 + depth * depth) // (1 if improving else 2)
-    tt_noisy = tt_move != 0 and is_noisy(tt_move)
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
@@ -654,7 +650,7 @@ def _negamax(
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
             r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
-                           new_depth, tt_noisy)  # fmt: skip
+                           new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
                               ply + 1, yes)  # fmt: skip
             if score > alpha and r > 0:

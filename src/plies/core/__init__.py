@@ -66,24 +66,22 @@ configure()
 import numpy as np
 
 from plies.core.encoding import MAX_MOVES
+from plies.core.entry import gen_legal, in_check, opponent_in_check, unmake_move
 from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
-from plies.core.movegen import count_moves, gen_moves
+from plies.core.movegen import count_moves
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
     Position,
     copy_position,
-    in_check,
     key_after,
     new_position,
-    opponent_in_check,
     position_arrays,
     position_state,
     push_move,
     reserve,
-    unmake_move,
 )
 from plies.core.search import INF, search_root
 from plies.core.stack import MAX_PLY, SearchStack, StackArrays, new_stack
@@ -93,7 +91,7 @@ from plies.core.tt import MATE, MATE_BOUND, Table, hashfull, new_table, probe
 def legal_moves(pos: Position) -> np.ndarray:
     """The legal moves of a position as move integers (see ``plies.core.encoding``)."""
     out = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = gen_moves(pos, out, False)
+    n = gen_legal(pos, out)
     return out[:n]
 
 

@@ -455,6 +455,16 @@ def _losing_capture(pos: Position, m: int, order: int, depth: int) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _safe_check(pos: Position, m: int) -> int:
+    """1 if checking move ``m`` (just made) loses no material by SEE, else 0; ``pos`` is
+    back after the move on return."""
+    unmake_move(pos)
+    safe = see_ge(pos, m, np.int64(0))
+    make_move(pos, m)
+    return 1 if safe else 0
+
+
+@njit(cache=True, inline="always")
 def _reduction(
     depth: int, searched: int, gives_check: bool, noisy: bool, order: int, pv_node: bool,
     improving: bool, new_depth: int,
@@ -553,11 +563,9 @@ def _negamax(
             and _tt_cutoff(tt_score, tt_bound, alpha, beta)):  # fmt: skip
         return tt_score
 
-    # Step 3: static evaluation; in check we extend and skip the pruning steps.
+    # Step 3: static evaluation; in check we skip the pruning steps.
     checked = in_check(pos)
     static = _static_eval(pos, checked, hit, tt_eval)
-    if checked:
-        depth += 1
     stack.evals[ply] = static
     improving = not checked and ply >= 2 and static > stack.evals[ply - 2]
 
@@ -645,6 +653,10 @@ def _negamax(
             unmake_move(pos)
             continue
         new_depth = depth - 1 + (extension if m == tt_move else 0)
+        if gives_check and not (m == tt_move and extension > 0):
+            # A check that does not lose material is searched one ply deeper (unless
+            # already extended as singular).
+            new_depth += _safe_check(pos, m)
         if searched == 0:
             score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
         else:
@@ -689,12 +701,26 @@ def _negamax(
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def search_root(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
     n_root: int, depth: int, alpha: int, beta: int,
 ) -> int:  # fmt: skip
     """Search ``stack.root_moves[:n_root]`` to ``depth`` in (alpha, beta); best first afterwards.
+
+    The entry point for Python, compiled with reference counting: called from Python,
+    an ``_nrt=False`` function never releases its structref arguments, and the
+    position copied for each search leaked (see ``plies.core.entry``).
+    """
+    return _search_root(pos, stack, table, info, n_root, depth, alpha, beta)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_root(
+    pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
+    n_root: int, depth: int, alpha: int, beta: int,
+) -> int:  # fmt: skip
+    """The root search (see ``search_root``).
 
     The best move found moves to the front of the root moves and its line is in
     ``stack.pv[0, :stack.pv_len[0]]``; ``info.root_updated`` says a move beat
@@ -712,12 +738,13 @@ def search_root(
         m = root_moves[i]
         stack.played[0] = _played_index(pos, m)
         make_move(pos, m)
+        child = depth - 1 + (_safe_check(pos, m) if in_check(pos) else 0)
         if i == 0:
-            score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)
+            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
         else:
-            score = -_negamax(pos, stack, table, info, depth - 1, -alpha - 1, -alpha, one, yes)
+            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes)
             if score > alpha and score < beta and not info.stop:
-                score = -_negamax(pos, stack, table, info, depth - 1, -beta, -alpha, one, yes)
+                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
         unmake_move(pos)
         if info.stop:
             break

@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Let the Ctrl-C tests press Ctrl-C: a run started in the background inherits SIGINT
+    ignored, which the arena rightly keeps ignored (as under nohup); restoring Python's
+    handler here also gives every child process SIGINT back (exec resets caught signals)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # Test directories whose tests run the engine, in process or as `plies uci`.
 _ENGINE_DIRS = frozenset(

@@ -299,6 +299,7 @@ def run(args: argparse.Namespace) -> int:
         f"{len(train_rows)} training positions, K {k:.6f}, score weight "
         f"{args.score_weight}"
         + ("" if score_k is None else f" (score K {score_k:.6f})")
+        + ("" if not args.only else f", only {args.only} tuned (the rest as given)")
         + f", {len(history)} epochs, loss {start_loss:.6f} -> {final:.6f}"
     )
     try:

@@ -1,7 +1,8 @@
 """Evaluation weights in centipawns, middlegame (``_MG``) and endgame (``_EG``).
 
 Written by ``plies tune``: 279768 training positions, K 0.006791, score weight 1.0
-(score K 0.007660), 81 epochs, loss 0.019819 -> 0.019622.
+(score K 0.007660), only SAFE_CHECK* tuned (the rest as given), 81 epochs, loss 0.019819
+-> 0.019622.
 The layout (which tables, their order and index meaning) is ``plies.core.layout``;
 ``core/evaluate.py`` compiles these numbers in, and ``core/trace.py`` counts how
 often each is used. Fixed, not tuned: the king-attack danger (units squared,

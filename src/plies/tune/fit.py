@@ -320,6 +320,9 @@ def train(
     hess_mg = np.zeros(len(w.mg))
     hess_eg = np.zeros(len(w.eg))
     starts = np.arange(0, n, settings.batch)
+    # The l2 term's curvature, summed over each tied group like the data's (once, not per step).
+    l2_curve = 2.0 * settings.l2 / _L2_UNIT**2
+    ties = 1.0 if settings.groups is None else tie(np.ones(size), settings.groups)
     d = train_rows
     for epoch in range(1, settings.epochs + 1):
         total = 0.0
@@ -333,7 +336,6 @@ def train(
             )  # fmt: skip
             total += loss
             grad = np.concatenate([grad_mg, grad_eg, [grad_tempo]]) / (hi - lo)
-            l2_curve = 2.0 * settings.l2 / _L2_UNIT**2
             if settings.l2 > 0.0:
                 grad += l2_curve * (_vector(w) - origin)
             if settings.tuned is not None:
@@ -345,7 +347,6 @@ def train(
             steps += 1
             if settings.optimizer == "newton":
                 # A weight with no curvature (never seen) has no gradient either: no step.
-                ties = 1.0 if settings.groups is None else tie(np.ones(len(grad)), settings.groups)
                 step = settings.lr * grad / np.maximum(curve + ties * l2_curve, _MIN_CURVE)
                 # A trust region: one sample's worth of curvature must not fling a weight.
                 np.clip(step, -NEWTON_MAX_STEP, NEWTON_MAX_STEP, out=step)

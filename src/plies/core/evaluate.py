@@ -130,10 +130,7 @@ _DARK_SQUARES = U64(0xAA55AA55AA55AA55)
 
 
 def _masks() -> tuple[np.ndarray, ...]:
-    """Relative-rank, king-shield, king-file, king-zone and pawn-storm masks.
-
-    The storm mask of a king (per colour): its file and the files beside it, on
-    its rank and the ranks ahead of it."""
+    """Relative-rank, king-shield, king-file and king-zone masks."""
     rank_rel = np.zeros((2, 8), dtype=np.uint64)
     for r in range(8):
         rank_rel[0, r] = 0xFF << (8 * r)
@@ -152,19 +149,10 @@ def _masks() -> tuple[np.ndarray, ...]:
                 if 0 <= rr < 8:
                     table[c, sq] = sum(1 << (rr * 8 + x) for x in near)
     zone = KING_ATTACKS | (np.uint64(1) << np.arange(64, dtype=np.uint64))
-    storm = np.zeros((2, 64), dtype=np.uint64)
-    for sq in range(64):
-        f, r = sq % 8, sq // 8
-        for s in range(64):
-            if abs(s % 8 - f) <= 1:
-                if s // 8 >= r:
-                    storm[0, sq] |= np.uint64(1) << np.uint64(s)
-                if s // 8 <= r:
-                    storm[1, sq] |= np.uint64(1) << np.uint64(s)
-    return rank_rel, shield1, shield2, king_files, zone, storm
+    return rank_rel, shield1, shield2, king_files, zone
 
 
-RANK_REL, SHIELD_1, SHIELD_2, KING_FILES, KING_ZONE, STORM_ZONE = _masks()
+RANK_REL, SHIELD_1, SHIELD_2, KING_FILES, KING_ZONE = _masks()
 
 _NOT_A = U64(0xFEFEFEFEFEFEFEFE)
 _NOT_H = U64(0x7F7F7F7F7F7F7F7F)
@@ -259,8 +247,6 @@ PASSED = _pack(w8.PASSED_MG, w8.PASSED_EG)
 PASSED_BLOCKED = _pack(w8.PASSED_BLOCKED_MG, w8.PASSED_BLOCKED_EG)
 PASSED_THEIR_KING = _pack(w8.PASSED_THEIR_KING_MG, w8.PASSED_THEIR_KING_EG)
 PASSED_OUR_KING = _pack(w8.PASSED_OUR_KING_MG, w8.PASSED_OUR_KING_EG)
-STORM = _pack(w8.STORM_MG, w8.STORM_EG)
-STORM_BLOCKED = _pack(w8.STORM_BLOCKED_MG, w8.STORM_BLOCKED_EG)
 ISOLATED = int(_pack(w8.ISOLATED_MG, w8.ISOLATED_EG))
 DOUBLED = int(_pack(w8.DOUBLED_MG, w8.DOUBLED_EG))
 SHIELD_NEAR = int(_pack(w8.SHIELD_NEAR_MG, w8.SHIELD_NEAR_EG))
@@ -414,18 +400,6 @@ def _side(
     near_files = KING_FILES[our_king & 7]
     shelter += KING_SEMI_OPEN_FILE * popcount(near_files & ~our_files)
     shelter += KING_OPEN_FILE * popcount(near_files & ~our_files & ~their_files)
-    # Their pawns storming our king, by how far they came; one our pawn stops
-    # (directly in front of it, seen from them) counts apart.
-    storm = their_pawns & STORM_ZONE[c, our_king]
-    if storm:
-        stops = our_pawns << U64(8) if c == 0 else our_pawns >> U64(8)
-        while storm:
-            sq = lsb(storm)
-            storm &= storm - U64(1)
-            if (stops >> U64(sq)) & U64(1):
-                shelter += STORM_BLOCKED[(sq ^ flip) >> 3]
-            else:
-                shelter += STORM[(sq ^ flip) >> 3]
     if an + ab + ar + aq >= 2:
         units = un + ub + ur + uq
         danger = units * units // KING_ATTACK_DIV

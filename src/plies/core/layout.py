@@ -37,7 +37,6 @@ class Table(NamedTuple):
 _BOARD = "piece-square table, White's view, rank 8 first (a diagram)"
 _RANK = "by relative rank, index 0 = rank 1"
 _MOB = "by number of safe squares reached"
-_STORM = "per enemy pawn on our king's files, not behind it, "
 _CHECK = "per square not defended by them that checks their king, reached by "
 
 TABLES: tuple[Table, ...] = (
@@ -74,8 +73,6 @@ TABLES: tuple[Table, ...] = (
     Table("SAFE_CHECK_BISHOP", 1, T_KING, _CHECK + "a bishop"),
     Table("SAFE_CHECK_ROOK", 1, T_KING, _CHECK + "a rook"),
     Table("SAFE_CHECK_QUEEN", 1, T_KING, _CHECK + "a queen"),
-    Table("STORM", 8, T_KING, _STORM + "unblocked, by our relative rank"),
-    Table("STORM_BLOCKED", 8, T_KING, _STORM + "blocked by our pawn, by our relative rank"),
 )
 """Every tunable table, in feature order (``TEMPO`` follows as the last weight)."""
 

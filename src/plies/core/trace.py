@@ -47,7 +47,6 @@ from plies.core.evaluate import (
     RANK_REL,
     SHIELD_1,
     SHIELD_2,
-    STORM_ZONE,
     _behind,
     _boards,
     _distance,
@@ -76,8 +75,6 @@ F_SHIELD_NEAR = OFFSET["SHIELD_NEAR"]
 F_SHIELD_FAR = OFFSET["SHIELD_FAR"]
 F_KING_SEMI_OPEN_FILE = OFFSET["KING_SEMI_OPEN_FILE"]
 F_KING_OPEN_FILE = OFFSET["KING_OPEN_FILE"]
-F_STORM = OFFSET["STORM"]
-F_STORM_BLOCKED = OFFSET["STORM_BLOCKED"]
 F_BISHOP_PAIR = OFFSET["BISHOP_PAIR"]
 F_ROOK_OPEN = OFFSET["ROOK_OPEN"]
 F_ROOK_SEMI_OPEN = OFFSET["ROOK_SEMI_OPEN"]
@@ -90,10 +87,10 @@ F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
 F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
 F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
 
-MAX_ENTRIES = 2 * 104
+MAX_ENTRIES = 2 * 96
 """Bound on a position's nonzero counts: per side at most 5 material, 16 piece-square,
 7 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
-4 threat, 4 safe-check and 12 storm entries (103 < 104)."""
+4 threat and 4 safe-check entries (91 < 96)."""
 
 
 @njit(cache=True, nogil=True)
@@ -175,15 +172,6 @@ def _trace_side(
     near_files = KING_FILES[our_king & 7]
     counts[F_KING_SEMI_OPEN_FILE] += sign * popcount(near_files & ~our_files)
     counts[F_KING_OPEN_FILE] += sign * popcount(near_files & ~our_files & ~their_files)
-    storm = their_pawns & STORM_ZONE[c, our_king]
-    stops = our_pawns << U64(8) if c == 0 else our_pawns >> U64(8)
-    while storm:
-        sq = lsb(storm)
-        storm &= storm - U64(1)
-        if (stops >> U64(sq)) & U64(1):
-            counts[F_STORM_BLOCKED + ((sq ^ flip) >> 3)] += sign
-        else:
-            counts[F_STORM + ((sq ^ flip) >> 3)] += sign
     danger = 0
     if attackers >= 2:
         danger = units * units // KING_ATTACK_DIV

@@ -2,8 +2,7 @@
 
 Written by ``plies tune``: 279768 training positions, K 0.006791, score weight 1.0
 (score K 0.007660), only SAFE_CHECK* tuned (the rest as given), 81 epochs, loss 0.019819
--> 0.019622; then only STORM* (K 0.006753, 129 epochs, validation loss 0.019618 ->
-0.019263).
+-> 0.019622.
 The layout (which tables, their order and index meaning) is ``plies.core.layout``;
 ``core/evaluate.py`` compiles these numbers in, and ``core/trace.py`` counts how
 often each is used. Fixed, not tuned: the king-attack danger (units squared,
@@ -272,11 +271,3 @@ SAFE_CHECK_ROOK_EG = 10
 # per square not defended by them that checks their king, reached by a queen
 SAFE_CHECK_QUEEN_MG = 26
 SAFE_CHECK_QUEEN_EG = 20
-
-# per enemy pawn on our king's files, not behind it, unblocked, by our relative rank
-STORM_MG = (0, 27, -10, -4, 1, 15, 6, 0)
-STORM_EG = (0, 80, 36, 31, 15, 4, -4, 0)
-
-# per enemy pawn on our king's files, not behind it, blocked by our pawn, by our relative rank
-STORM_BLOCKED_MG = (0, 0, -16, -1, -1, 19, 19, 0)
-STORM_BLOCKED_EG = (0, 0, 3, -1, -6, -12, -12, 0)

@@ -198,21 +198,6 @@ def _behind(b: np.uint64, color: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
-def _backward(
-    our_pawns: np.uint64, their_pawns: np.uint64, our_files: np.uint64, c: int
-) -> np.uint64:
-    """Colour ``c``'s backward pawns: not isolated, no pawn of ours beside or behind on a
-    neighbouring file to support it, and an enemy pawn holding or guarding its stop square."""
-    if c == 0:
-        supported = _sideways(_north_fill(our_pawns))
-        stop_held = (their_pawns | _pawn_attacks(their_pawns, 1)) >> U64(8)
-    else:
-        supported = _sideways(_south_fill(our_pawns))
-        stop_held = (their_pawns | _pawn_attacks(their_pawns, 0)) << U64(8)
-    return our_pawns & _sideways(our_files) & ~supported & stop_held
-
-
-@njit(cache=True, inline="always")
 def _distance(a: int, b: int) -> int:
     """King-step (Chebyshev) distance between two squares."""
     df = abs((a & 7) - (b & 7))
@@ -262,8 +247,6 @@ PASSED = _pack(w8.PASSED_MG, w8.PASSED_EG)
 PASSED_BLOCKED = _pack(w8.PASSED_BLOCKED_MG, w8.PASSED_BLOCKED_EG)
 PASSED_THEIR_KING = _pack(w8.PASSED_THEIR_KING_MG, w8.PASSED_THEIR_KING_EG)
 PASSED_OUR_KING = _pack(w8.PASSED_OUR_KING_MG, w8.PASSED_OUR_KING_EG)
-BACKWARD = int(_pack(w8.BACKWARD_MG, w8.BACKWARD_EG))
-BACKWARD_OPEN = int(_pack(w8.BACKWARD_OPEN_MG, w8.BACKWARD_OPEN_EG))
 ISOLATED = int(_pack(w8.ISOLATED_MG, w8.ISOLATED_EG))
 DOUBLED = int(_pack(w8.DOUBLED_MG, w8.DOUBLED_EG))
 SHIELD_NEAR = int(_pack(w8.SHIELD_NEAR_MG, w8.SHIELD_NEAR_EG))
@@ -380,10 +363,6 @@ def _side(
     connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
     for r in range(2, 7):
         structure += CONNECTED[r] * popcount(connected & RANK_REL[c, r])
-    backward = _backward(our_pawns, their_pawns, our_files, c)
-    opposed = _behind(their_pawns, c)
-    structure += BACKWARD * popcount(backward & opposed)
-    structure += BACKWARD_OPEN * popcount(backward & ~opposed)
 
     # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
     # Their pawns' paths run toward our side: the squares behind them as we see it.

@@ -73,8 +73,6 @@ TABLES: tuple[Table, ...] = (
     Table("SAFE_CHECK_BISHOP", 1, T_KING, _CHECK + "a bishop"),
     Table("SAFE_CHECK_ROOK", 1, T_KING, _CHECK + "a rook"),
     Table("SAFE_CHECK_QUEEN", 1, T_KING, _CHECK + "a queen"),
-    Table("BACKWARD", 1, T_PAWNS, "per backward pawn with an enemy pawn ahead on its file"),
-    Table("BACKWARD_OPEN", 1, T_PAWNS, "per backward pawn without one"),
 )
 """Every tunable table, in feature order (``TEMPO`` follows as the last weight)."""
 

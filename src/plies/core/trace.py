@@ -47,7 +47,6 @@ from plies.core.evaluate import (
     RANK_REL,
     SHIELD_1,
     SHIELD_2,
-    _backward,
     _behind,
     _boards,
     _distance,
@@ -87,13 +86,11 @@ F_SAFE_CHECK_KNIGHT = OFFSET["SAFE_CHECK_KNIGHT"]
 F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
 F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
 F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
-F_BACKWARD = OFFSET["BACKWARD"]
-F_BACKWARD_OPEN = OFFSET["BACKWARD_OPEN"]
 
 MAX_ENTRIES = 2 * 96
 """Bound on a position's nonzero counts: per side at most 5 material, 16 piece-square,
-9 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
-4 threat and 4 safe-check entries (93 < 96)."""
+7 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
+4 threat and 4 safe-check entries (91 < 96)."""
 
 
 @njit(cache=True, nogil=True)
@@ -153,10 +150,6 @@ def _trace_side(
     connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
     for r in range(2, 7):
         counts[F_CONNECTED + r] += sign * popcount(connected & RANK_REL[c, r])
-    backward = _backward(our_pawns, their_pawns, our_files, c)
-    opposed = _behind(their_pawns, c)
-    counts[F_BACKWARD] += sign * popcount(backward & opposed)
-    counts[F_BACKWARD_OPEN] += sign * popcount(backward & ~opposed)
 
     # Passed pawns.
     their_span = _behind(their_pawns, c)

@@ -2,7 +2,7 @@
 
 Written by ``plies tune``: 279768 training positions, K 0.006791, score weight 1.0
 (score K 0.007660), only SAFE_CHECK* tuned (the rest as given), 81 epochs, loss 0.019819
--> 0.019622; then only BACKWARD* (validation loss 0.019618 -> 0.019412, -1.0%).
+-> 0.019622.
 The layout (which tables, their order and index meaning) is ``plies.core.layout``;
 ``core/evaluate.py`` compiles these numbers in, and ``core/trace.py`` counts how
 often each is used. Fixed, not tuned: the king-attack danger (units squared,
@@ -271,11 +271,3 @@ SAFE_CHECK_ROOK_EG = 10
 # per square not defended by them that checks their king, reached by a queen
 SAFE_CHECK_QUEEN_MG = 26
 SAFE_CHECK_QUEEN_EG = 20
-
-# per backward pawn with an enemy pawn ahead on its file
-BACKWARD_MG = -10
-BACKWARD_EG = -10
-
-# per backward pawn without one
-BACKWARD_OPEN_MG = -20
-BACKWARD_OPEN_EG = -27

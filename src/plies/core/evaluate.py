@@ -247,8 +247,6 @@ PASSED = _pack(w8.PASSED_MG, w8.PASSED_EG)
 PASSED_BLOCKED = _pack(w8.PASSED_BLOCKED_MG, w8.PASSED_BLOCKED_EG)
 PASSED_THEIR_KING = _pack(w8.PASSED_THEIR_KING_MG, w8.PASSED_THEIR_KING_EG)
 PASSED_OUR_KING = _pack(w8.PASSED_OUR_KING_MG, w8.PASSED_OUR_KING_EG)
-BISHOP_PAWNS = _pack(w8.BISHOP_PAWNS_MG, w8.BISHOP_PAWNS_EG)
-BISHOP_BLOCKED = int(_pack(w8.BISHOP_BLOCKED_MG, w8.BISHOP_BLOCKED_EG))
 ISOLATED = int(_pack(w8.ISOLATED_MG, w8.ISOLATED_EG))
 DOUBLED = int(_pack(w8.DOUBLED_MG, w8.DOUBLED_EG))
 SHIELD_NEAR = int(_pack(w8.SHIELD_NEAR_MG, w8.SHIELD_NEAR_EG))
@@ -365,18 +363,6 @@ def _side(
     connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
     for r in range(2, 7):
         structure += CONNECTED[r] * popcount(connected & RANK_REL[c, r])
-
-    # Bishops hemmed in by our pawns on their colour, the more so when blocked.
-    our_bishops = bb[piece_code(c, BISHOP)]
-    if our_bishops:
-        blocked = our_pawns & (occ >> U64(8) if c == 0 else occ << U64(8))
-        for colour in (_DARK_SQUARES, ~_DARK_SQUARES):
-            n = popcount(our_bishops & colour)
-            if n:
-                bad = BISHOP_PAWNS[popcount(our_pawns & colour)]
-                bad += BISHOP_BLOCKED * popcount(blocked & colour)
-                structure += n * bad
-
 
     # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
     # Their pawns' paths run toward our side: the squares behind them as we see it.

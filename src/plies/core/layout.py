@@ -73,8 +73,6 @@ TABLES: tuple[Table, ...] = (
     Table("SAFE_CHECK_BISHOP", 1, T_KING, _CHECK + "a bishop"),
     Table("SAFE_CHECK_ROOK", 1, T_KING, _CHECK + "a rook"),
     Table("SAFE_CHECK_QUEEN", 1, T_KING, _CHECK + "a queen"),
-    Table("BISHOP_PAWNS", 9, T_PAWNS, "per bishop, by our pawns on its square colour"),
-    Table("BISHOP_BLOCKED", 1, T_PAWNS, "per bishop, per our blocked pawn on its colour"),
 )
 """Every tunable table, in feature order (``TEMPO`` follows as the last weight)."""
 

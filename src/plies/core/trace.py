@@ -39,7 +39,6 @@ from plies.core.encoding import (
     piece_code,
 )
 from plies.core.evaluate import (
-    _DARK_SQUARES,
     KING_ATTACK_CAP,
     KING_ATTACK_DIV,
     KING_ATTACK_UNITS,
@@ -87,13 +86,11 @@ F_SAFE_CHECK_KNIGHT = OFFSET["SAFE_CHECK_KNIGHT"]
 F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
 F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
 F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
-F_BISHOP_PAWNS = OFFSET["BISHOP_PAWNS"]
-F_BISHOP_BLOCKED = OFFSET["BISHOP_BLOCKED"]
 
 MAX_ENTRIES = 2 * 96
 """Bound on a position's nonzero counts: per side at most 5 material, 16 piece-square,
-9 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
-4 threat and 4 safe-check entries (93 < 96)."""
+7 structure, 4 per passed pawn (8 pawns), 16 mobility, 4 shelter, 1 pair, 2 rook-file,
+4 threat and 4 safe-check entries (91 < 96)."""
 
 
 @njit(cache=True, nogil=True)
@@ -153,13 +150,6 @@ def _trace_side(
     connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
     for r in range(2, 7):
         counts[F_CONNECTED + r] += sign * popcount(connected & RANK_REL[c, r])
-    our_bishops = bb[piece_code(c, BISHOP)]
-    blocked = our_pawns & (occ >> U64(8) if c == 0 else occ << U64(8))
-    for colour in (_DARK_SQUARES, ~_DARK_SQUARES):
-        n = popcount(our_bishops & colour)
-        if n:
-            counts[F_BISHOP_PAWNS + popcount(our_pawns & colour)] += sign * n
-            counts[F_BISHOP_BLOCKED] += sign * n * popcount(blocked & colour)
 
     # Passed pawns.
     their_span = _behind(their_pawns, c)

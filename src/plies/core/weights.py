@@ -2,8 +2,7 @@
 
 Written by ``plies tune``: 279768 training positions, K 0.006791, score weight 1.0
 (score K 0.007660), only SAFE_CHECK* tuned (the rest as given), 81 epochs, loss 0.019819
--> 0.019622; then only BISHOP_PAWNS and BISHOP_BLOCKED (validation loss 0.019618 ->
-0.019427, -1.0%).
+-> 0.019622.
 The layout (which tables, their order and index meaning) is ``plies.core.layout``;
 ``core/evaluate.py`` compiles these numbers in, and ``core/trace.py`` counts how
 often each is used. Fixed, not tuned: the king-attack danger (units squared,
@@ -272,11 +271,3 @@ SAFE_CHECK_ROOK_EG = 10
 # per square not defended by them that checks their king, reached by a queen
 SAFE_CHECK_QUEEN_MG = 26
 SAFE_CHECK_QUEEN_EG = 20
-
-# per bishop, by our pawns on its square colour
-BISHOP_PAWNS_MG = (8, 15, 9, 5, -1, -5, -5, -10, -4)
-BISHOP_PAWNS_EG = (19, 4, 2, -4, -12, -13, -6, 1, -1)
-
-# per bishop, per our blocked pawn on its colour
-BISHOP_BLOCKED_MG = -4
-BISHOP_BLOCKED_EG = -12

@@ -70,7 +70,7 @@ from plies.core.entry import gen_legal, in_check, opponent_in_check, unmake_move
 from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
-from plies.core.movegen import count_moves
+from plies.core.movegen import count_moves, legal_prefix
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
@@ -123,6 +123,7 @@ __all__ = [
     "info_counts",
     "key_after",
     "legal_moves",
+    "legal_prefix",
     "new_info",
     "new_position",
     "new_stack",

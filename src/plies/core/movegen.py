@@ -57,12 +57,21 @@ from plies.core.encoding import (
     KNIGHT,
     NO_SQUARE,
     PAWN,
+    PROMOTION_BIT,
     QUEEN,
     ROOK,
     WHITE,
     piece_code,
 )
-from plies.core.position import Position, attackers_to, king_square, occupancy
+from plies.core.position import (
+    Position,
+    attackers_to,
+    king_square,
+    make_move,
+    occupancy,
+    reserve,
+    unmake_move,
+)
 from plies.core.tables import (
     BETWEEN,
     KING_ATTACKS,
@@ -375,3 +384,40 @@ def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
 def count_moves(pos: Position, scratch: np.ndarray) -> int:
     """Number of legal moves, without writing them (perft's bulk counting)."""
     return _generate(pos, scratch, False, True)
+
+
+@njit(cache=True, inline="always")
+def _named_move(m: int) -> int:
+    """What a move's name says (from, to, promotion), its other flags left out."""
+    if m & PROMOTION_BIT:
+        return m & (0xFFF | PROMOTION_BIT | (3 << FLAG_SHIFT))
+    return m & 0xFFF
+
+
+@njit(cache=True, nogil=True)
+def legal_prefix(pos: Position, line: np.ndarray, scratch: np.ndarray) -> int:
+    """How many moves of ``line`` can be played in turn from ``pos``.
+
+    A move of the line is legal when a generated move has its squares and
+    promotion (as ``Board.is_legal`` decides). One compiled call for a whole line
+    (the engine checks each reported principal variation) instead of two calls per
+    move. ``pos`` may grow its undo stack but is otherwise unchanged on return;
+    ``scratch`` holds ``MAX_MOVES`` moves.
+    """
+    reserve(pos, line.shape[0])
+    n = 0
+    for i in range(line.shape[0]):
+        count = gen_moves(pos, scratch, np.bool_(False))
+        wanted = _named_move(line[i])
+        found = 0
+        for j in range(count):
+            if _named_move(scratch[j]) == wanted:
+                found = scratch[j]
+                break
+        if found == 0:
+            break
+        make_move(pos, found)
+        n += 1
+    for _ in range(n):
+        unmake_move(pos)
+    return n

@@ -60,9 +60,11 @@ from plies.core.encoding import (
 )
 from plies.core.structs import CoreStruct, register
 from plies.core.tables import (
+    BISHOP_PSEUDO,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
     PAWN_ATTACKS,
+    ROOK_PSEUDO,
     SLIDER_ATTACKS,
     ZOBRIST_CASTLE,
     ZOBRIST_EP,
@@ -222,6 +224,29 @@ def attackers_to(pos: Position, sq: int, occ: np.uint64, by: int) -> np.uint64:
 
 
 @njit(cache=True, inline="always")
+def square_attacked(pos: Position, sq: int, occ: np.uint64, by: int) -> bool:
+    """Whether colour ``by`` attacks ``sq`` with occupancy ``occ`` (``attackers_to`` != 0).
+
+    The slider lookups, the costly part, run only for sliders on a line through
+    ``sq``: the usual case (no check) mostly skips them.
+    """
+    bb = pos.pieces
+    leapers = KNIGHT_ATTACKS[sq] & bb[piece_code(by, KNIGHT)]
+    leapers |= KING_ATTACKS[sq] & bb[piece_code(by, KING)]
+    leapers |= PAWN_ATTACKS[1 - by, sq] & bb[piece_code(by, PAWN)]
+    if leapers != ZERO:
+        return True
+    queens = bb[piece_code(by, QUEEN)]
+    straight = bb[piece_code(by, ROOK)] | queens
+    if ROOK_PSEUDO[sq] & straight and rook_attacks(sq, occ, pos.sliders) & straight:
+        return True
+    diagonal = bb[piece_code(by, BISHOP)] | queens
+    return (BISHOP_PSEUDO[sq] & diagonal) != ZERO and (
+        bishop_attacks(sq, occ, pos.sliders) & diagonal
+    ) != ZERO
+
+
+@njit(cache=True, inline="always")
 def king_square(pos: Position, color: int) -> int:
     """Square of the king of ``color``."""
     return lsb(pos.pieces[piece_code(color, KING)])
@@ -231,14 +256,14 @@ def king_square(pos: Position, color: int) -> int:
 def in_check(pos: Position) -> bool:
     """Whether the side to move is in check."""
     us = pos.side
-    return attackers_to(pos, king_square(pos, us), occupied(pos), 1 - us) != ZERO
+    return square_attacked(pos, king_square(pos, us), occupied(pos), 1 - us)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def opponent_in_check(pos: Position) -> bool:
     """Whether the side not to move is in check (an illegal position)."""
     them = 1 - pos.side
-    return attackers_to(pos, king_square(pos, them), occupied(pos), pos.side) != ZERO
+    return square_attacked(pos, king_square(pos, them), occupied(pos), pos.side)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -194,6 +194,12 @@ def _build_sliders() -> tuple[np.ndarray, ...]:
 ) = _build_sliders()  # fmt: skip
 
 
+# Slider attacks on an empty board: a slider that is not on one of these lines
+# cannot attack the square, whatever stands between (a cheap test before a lookup).
+ROOK_PSEUDO = SLIDER_ATTACKS[ROOK_OFFSETS].copy()
+BISHOP_PSEUDO = SLIDER_ATTACKS[BISHOP_OFFSETS].copy()
+
+
 @njit(cache=True, inline="always")
 def rook_attacks(sq: int, occ: np.uint64, att: np.ndarray) -> np.uint64:
     """Squares a rook on ``sq`` attacks given occupancy ``occ``."""

@@ -114,17 +114,11 @@ MOBILITY_EG = _pad(
 )
 
 # King safety, fixed (not tuned: it is not linear in its numbers). Attack units
-# per king-zone square hit, by kind, plus units per safe checking square; once two
-# pieces join in, the middlegame penalty is units squared over KING_ATTACK_DIV,
-# halved without a queen, capped.
+# per king-zone square hit, by kind; once two pieces join in, the middlegame
+# penalty is units squared over KING_ATTACK_DIV, halved without a queen, capped.
 KING_ATTACK_UNITS = np.array([0, 0, 2, 2, 3, 5, 0], dtype=np.int64)
-KING_CHECK_UNITS = 3
-"""Attack units per safe checking square (any kind): a check the defence cannot stop
-feeds the same quadratic danger as pressure on the king zone."""
 KING_ATTACK_DIV = 3
 KING_ATTACK_CAP = 500
-NO_ATTACK = -1
-"""Attack units of a side with fewer than two pieces on the enemy king zone (no danger)."""
 
 # Endgame scale (of 64) for the side ahead, fixed: without pawns, a lead of less
 # than a rook rarely wins, and a lone minor piece never can; bishops of opposite
@@ -321,13 +315,12 @@ def _side(
     their_files: np.uint64,
 ) -> tuple[
     int, int, int, int, int, int, int, int, int, int,
-    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, int,
+    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64,
 ]:  # fmt: skip
     """Phase share, the packed terms (material ... rooks), then what threats and checks need.
 
     The tail: non-pawn material (mg), then the squares attacked by our pawns, by
-    our knights, bishops, rooks and queens, and by anything of ours, then our
-    attack units on their king (``NO_ATTACK`` with fewer than two attackers).
+    our knights, bishops, rooks and queens, and by anything of ours.
 
     Inlined in ``evaluate`` (once per colour, so the colour tests fold away): as a
     call, the reference counting of its array arguments cost about 10% of the
@@ -407,8 +400,12 @@ def _side(
     near_files = KING_FILES[our_king & 7]
     shelter += KING_SEMI_OPEN_FILE * popcount(near_files & ~our_files)
     shelter += KING_OPEN_FILE * popcount(near_files & ~our_files & ~their_files)
-    # The danger itself needs the safe checks, which need the other side's attacks.
-    units = un + ub + ur + uq if an + ab + ar + aq >= 2 else NO_ATTACK
+    if an + ab + ar + aq >= 2:
+        units = un + ub + ur + uq
+        danger = units * units // KING_ATTACK_DIV
+        if n_queens == 0:
+            danger //= 2
+        shelter += min(danger, KING_ATTACK_CAP) * _MG_ONE
     king = shelter
 
     # Rooks on files without our pawns (semi-open) or without any (open).
@@ -422,7 +419,7 @@ def _side(
     attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
     return (
         phase, material, pst, structure, passed, mobility, king, pair, rook_files,
-        npm, our_pawn_att, xn, xb, xr, xq, attacked, units,
+        npm, our_pawn_att, xn, xb, xr, xq, attacked,
     )  # fmt: skip
 
 
@@ -450,19 +447,6 @@ def _threats(
 
 
 @njit(cache=True, inline="always")
-def king_danger(units: int, checks: int, has_queen: bool) -> int:
-    """Middlegame danger to a king from ``units`` of zone pressure (``NO_ATTACK``: none) and
-    ``checks`` safe checking squares, by the side attacking it."""
-    if units == NO_ATTACK:
-        return 0
-    total = units + KING_CHECK_UNITS * checks
-    danger = total * total // KING_ATTACK_DIV
-    if not has_queen:
-        danger //= 2
-    return min(danger, KING_ATTACK_CAP)
-
-
-@njit(cache=True, inline="always")
 def _safe_checks(
     pos: Position,
     c: int,
@@ -472,22 +456,20 @@ def _safe_checks(
     rooks: np.uint64,
     queens: np.uint64,
     defended: np.uint64,
-) -> tuple[int, int]:
+) -> int:
     """Packed bonus of colour ``c`` for the squares its knights, bishops, rooks and queens
     (attack sets given) could check the other king from, safely: empty or enemy-held and
-    attacked by no enemy piece (``defended``), and how many such checks there are."""
+    attacked by no enemy piece (``defended``)."""
     bb = pos.pieces
     king = lsb(bb[piece_code(1 - c, KING)])
     safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
     diagonal = bishop_attacks(king, occ, pos.sliders) & safe
     straight = rook_attacks(king, occ, pos.sliders) & safe
-    n_knight = popcount(KNIGHT_ATTACKS[king] & safe & knights)
-    n_bishop = popcount(diagonal & bishops)
-    n_rook = popcount(straight & rooks)
-    n_queen = popcount((diagonal | straight) & queens)
-    score = SAFE_CHECK_KNIGHT * n_knight + SAFE_CHECK_BISHOP * n_bishop
-    score += SAFE_CHECK_ROOK * n_rook + SAFE_CHECK_QUEEN * n_queen
-    return score, n_knight + n_bishop + n_rook + n_queen
+    score = SAFE_CHECK_KNIGHT * popcount(KNIGHT_ATTACKS[king] & safe & knights)
+    score += SAFE_CHECK_BISHOP * popcount(diagonal & bishops)
+    score += SAFE_CHECK_ROOK * popcount(straight & rooks)
+    score += SAFE_CHECK_QUEEN * popcount((diagonal | straight) & queens)
+    return score
 
 
 @njit(cache=True, inline="always")
@@ -514,7 +496,7 @@ _RawTerms = tuple[
 ]  # fmt: skip
 _SideTerms = tuple[
     int, int, int, int, int, int, int, int, int, int,
-    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, int,
+    np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64,
 ]  # fmt: skip
 
 
@@ -534,13 +516,8 @@ def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     threats = _threats(pos, WHITE, w[10], w[11] | w[12], w[13], w[15], b[15])
     threats -= _threats(pos, BLACK, b[10], b[11] | b[12], b[13], b[15], w[15])
     occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
-    w_checks, w_count = _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15])
-    b_checks, b_count = _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15])
-    king += w_checks - b_checks
-    w_queen = bb[piece_code(WHITE, QUEEN)] != 0
-    b_queen = bb[piece_code(BLACK, QUEEN)] != 0
-    danger = king_danger(w[16], w_count, w_queen) - king_danger(b[16], b_count, b_queen)
-    king += danger * _MG_ONE
+    king += _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15])
+    king -= _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15])
     # Drawish patterns need a side without pawns or a lone bishop each; the test
     # is cheap and almost always false, so the full check rarely runs.
     scale = SCALE_FULL

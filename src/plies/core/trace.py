@@ -39,10 +39,11 @@ from plies.core.encoding import (
     piece_code,
 )
 from plies.core.evaluate import (
+    KING_ATTACK_CAP,
+    KING_ATTACK_DIV,
     KING_ATTACK_UNITS,
     KING_FILES,
     KING_ZONE,
-    NO_ATTACK,
     RANK_REL,
     SHIELD_1,
     SHIELD_2,
@@ -52,7 +53,6 @@ from plies.core.evaluate import (
     _pawn_attacks,
     _raw_cold,
     _sideways,
-    king_danger,
 )
 from plies.core.layout import N_FEATURES, OFFSET
 from plies.core.position import Position
@@ -97,9 +97,8 @@ MAX_ENTRIES = 2 * 96
 def _trace_side(
     pos: Position, c: int, sign: int, counts: np.ndarray, by_kind: np.ndarray
 ) -> tuple[int, np.uint64]:
-    """Add colour ``c``'s counts times ``sign``; its attack units on their king (``NO_ATTACK``
-    with fewer than two attackers) and all squares it attacks (``by_kind[kind]``: the
-    squares its pieces of each kind attack)."""
+    """Add colour ``c``'s counts times ``sign``; its king danger and all squares it attacks
+    (``by_kind[kind]``: the squares its pieces of each kind attack)."""
     bb = pos.pieces
     them = 1 - c
     flip = 56 * c
@@ -173,8 +172,12 @@ def _trace_side(
     near_files = KING_FILES[our_king & 7]
     counts[F_KING_SEMI_OPEN_FILE] += sign * popcount(near_files & ~our_files)
     counts[F_KING_OPEN_FILE] += sign * popcount(near_files & ~our_files & ~their_files)
-    if attackers < 2:
-        units = NO_ATTACK
+    danger = 0
+    if attackers >= 2:
+        danger = units * units // KING_ATTACK_DIV
+        if bb[piece_code(c, QUEEN)] == 0:
+            danger //= 2
+        danger = min(danger, KING_ATTACK_CAP)
 
     # Rook files and the bishop pair.
     rooks = bb[piece_code(c, ROOK)] & ~our_files
@@ -182,7 +185,7 @@ def _trace_side(
     counts[F_ROOK_SEMI_OPEN] += sign * popcount(rooks & their_files)
     if popcount(bb[piece_code(c, BISHOP)]) >= 2:
         counts[F_BISHOP_PAIR] += sign
-    return units, attacked
+    return danger, attacked
 
 
 @njit(cache=True, nogil=True)
@@ -217,24 +220,18 @@ def _trace_threats(pos: Position, c: int, sign: int, ours: np.uint64, theirs: np
 
 @njit(cache=True, nogil=True)
 def _trace_checks(pos: Position, c: int, sign: int, by_kind: np.ndarray, defended: np.uint64,
-                  counts: np.ndarray) -> int:  # fmt: skip
-    """Add colour ``c``'s safe checking squares by kind (``by_kind``: its attack sets);
-    return how many there are."""
+                  counts: np.ndarray) -> None:  # fmt: skip
+    """Add colour ``c``'s safe checking squares by kind (``by_kind``: its attack sets)."""
     bb = pos.pieces
     occ, _, _ = _boards(pos)
     king = lsb(bb[piece_code(1 - c, KING)])
     safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
     diagonal = bishop_attacks(king, occ, pos.sliders) & safe
     straight = rook_attacks(king, occ, pos.sliders) & safe
-    n_knight = popcount(KNIGHT_ATTACKS[king] & safe & by_kind[KNIGHT])
-    n_bishop = popcount(diagonal & by_kind[BISHOP])
-    n_rook = popcount(straight & by_kind[ROOK])
-    n_queen = popcount((diagonal | straight) & by_kind[QUEEN])
-    counts[F_SAFE_CHECK_KNIGHT] += sign * n_knight
-    counts[F_SAFE_CHECK_BISHOP] += sign * n_bishop
-    counts[F_SAFE_CHECK_ROOK] += sign * n_rook
-    counts[F_SAFE_CHECK_QUEEN] += sign * n_queen
-    return n_knight + n_bishop + n_rook + n_queen
+    counts[F_SAFE_CHECK_KNIGHT] += sign * popcount(KNIGHT_ATTACKS[king] & safe & by_kind[KNIGHT])
+    counts[F_SAFE_CHECK_BISHOP] += sign * popcount(diagonal & by_kind[BISHOP])
+    counts[F_SAFE_CHECK_ROOK] += sign * popcount(straight & by_kind[ROOK])
+    counts[F_SAFE_CHECK_QUEEN] += sign * popcount((diagonal | straight) & by_kind[QUEEN])
 
 
 @njit(cache=True, nogil=True)
@@ -243,15 +240,12 @@ def trace(pos: Position, counts: np.ndarray) -> tuple[int, int, int]:
     counts[:] = 0
     w_kinds = np.zeros(KING + 1, dtype=np.uint64)
     b_kinds = np.zeros(KING + 1, dtype=np.uint64)
-    w_units, w_attacked = _trace_side(pos, WHITE, 1, counts, w_kinds)
-    b_units, b_attacked = _trace_side(pos, BLACK, -1, counts, b_kinds)
+    w_danger, w_attacked = _trace_side(pos, WHITE, 1, counts, w_kinds)
+    b_danger, b_attacked = _trace_side(pos, BLACK, -1, counts, b_kinds)
     _trace_threats(pos, WHITE, 1, w_attacked, b_attacked, counts)
     _trace_threats(pos, BLACK, -1, b_attacked, w_attacked, counts)
-    w_checks = _trace_checks(pos, WHITE, 1, w_kinds, b_attacked, counts)
-    b_checks = _trace_checks(pos, BLACK, -1, b_kinds, w_attacked, counts)
-    bb = pos.pieces
-    w_danger = king_danger(w_units, w_checks, bb[piece_code(WHITE, QUEEN)] != 0)
-    b_danger = king_danger(b_units, b_checks, bb[piece_code(BLACK, QUEEN)] != 0)
+    _trace_checks(pos, WHITE, 1, w_kinds, b_attacked, counts)
+    _trace_checks(pos, BLACK, -1, b_kinds, w_attacked, counts)
     raw = _raw_cold(pos)
     return raw[0], raw[1], w_danger - b_danger
 

@@ -70,6 +70,7 @@ from plies.core.tt import (
     MATE_BOUND,
     NO_EVAL,
     Table,
+    prefetch,
     probe,
     store,
 )
@@ -319,6 +320,7 @@ def _qsearch(
         if not checked and _qsearch_skips(pos, m, sc[i], stand, alpha):
             continue
         make_move(pos, m)
+        prefetch(table, pos.keys[pos.ply])
         score = -_qsearch(pos, stack, table, info, -beta, -alpha, ply + 1)
         unmake_move(pos)
         if info.stop:
@@ -652,6 +654,8 @@ def _negamax(
         if prunable and not gives_check:
             unmake_move(pos)
             continue
+        # The child probes the table first thing: start loading its bucket now.
+        prefetch(table, pos.keys[pos.ply])
         new_depth = depth - 1 + (extension if m == tt_move else 0)
         if gives_check and not (m == tt_move and extension > 0):
             # A check that does not lose material is searched one ply deeper (unless

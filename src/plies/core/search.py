@@ -246,29 +246,10 @@ def _bound(best: int, alpha: int, beta: int, old_alpha: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _refined_eval(raw: int, hit: bool, tt_score: int, tt_bound: int) -> int:
-    """The static evaluation moved to the table's score when that bound says it is off."""
-    if not hit or abs(tt_score) >= MATE_BOUND:
-        return raw
-    if tt_bound == BOUND_EXACT:
-        return tt_score
-    if tt_bound == BOUND_LOWER and tt_score > raw:
-        return tt_score
-    if tt_bound == BOUND_UPPER and tt_score < raw:
-        return tt_score
-    return raw
-
-
-@njit(cache=True, inline="always")
-def _score_noisy(
-    pos: Position, moves: np.ndarray, scores: np.ndarray, n: int, tt_move: int
-) -> None:
-    """Table move first, captures by MVV-LVA, queen promotions by gain, under-promotions last."""
+def _score_noisy(pos: Position, moves: np.ndarray, scores: np.ndarray, n: int) -> None:
+    """Order captures by MVV-LVA, queen promotions by their gain, under-promotions last."""
     for i in range(n):
         m = moves[i]
-        if m == tt_move:
-            scores[i] = _TT_MOVE
-            continue
         value = _mvv_lva(pos, m)
         if is_promotion(m):
             kind = promotion_kind(m)
@@ -302,23 +283,20 @@ def _qsearch(
 
     # Step 1: transposition table cut-off in non-PV nodes.
     key = pos.keys[pos.ply]
-    hit, tt_move, tt_score, _, tt_bound, tt_eval = probe(table, key, ply)
+    hit, _, tt_score, _, tt_bound, tt_eval = probe(table, key, ply)
     if hit and beta - alpha == 1 and _tt_cutoff(tt_score, tt_bound, alpha, beta):
         return tt_score
 
-    # Step 2: stand pat, unless in check (then every evasion is searched). A stored
-    # score that bounds the evaluation from the right side is a better guess of it.
+    # Step 2: stand pat, unless in check (then every evasion is searched).
     checked = in_check(pos)
     if checked:
         best = -INF
         stand = -INF
-        raw = -INF
     else:
-        raw = tt_eval if hit and tt_eval != NO_EVAL else evaluate(pos)
-        stand = _refined_eval(raw, hit, tt_score, tt_bound)
+        stand = tt_eval if hit and tt_eval != NO_EVAL else evaluate(pos)
         if stand >= beta:
             if not hit:
-                store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, raw)
+                store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
             return stand
         best = stand
         if stand > alpha:
@@ -331,7 +309,7 @@ def _qsearch(
     n = gen_moves(pos, buf, np.bool_(True))
     if n == 0:
         return -MATE + ply if checked else best
-    _score_noisy(pos, buf, sc, n, tt_move)
+    _score_noisy(pos, buf, sc, n)
 
     # Step 4: search them, skipping the hopeless ones unless in check.
     best_move = 0
@@ -356,7 +334,7 @@ def _qsearch(
 
     # Step 5: store the result.
     bound = _bound(best, alpha, beta, old_alpha)
-    store(table, key, ply, best_move, best, zero, bound, info.age, raw)
+    store(table, key, ply, best_move, best, zero, bound, info.age, stand)
     return best
 
 

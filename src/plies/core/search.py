@@ -96,10 +96,6 @@ _SINGULAR_DEPTH = 7
 _SINGULAR_MARGIN = 2
 """Centipawns per ply of depth the other moves must fall short of the table's score."""
 _QSEARCH_DELTA = 200
-_SEE_QUIET_DEPTH = 8
-"""Deepest depth at which quiet moves losing material by SEE are pruned."""
-_SEE_QUIET_MARGIN = 30
-"""SEE loss (times depth squared) a pruned quiet move must exceed."""
 
 
 def _lmr_table() -> np.ndarray:
@@ -459,12 +455,6 @@ def _losing_capture(pos: Position, m: int, order: int, depth: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _losing_quiet(pos: Position, m: int, depth: int) -> bool:
-    """A quiet move that hangs material by SEE at shallow depth, beyond a small allowance."""
-    return depth <= _SEE_QUIET_DEPTH and not see_ge(pos, m, -_SEE_QUIET_MARGIN * depth * depth)
-
-
-@njit(cache=True, inline="always")
 def _safe_check(pos: Position, m: int) -> int:
     """1 if checking move ``m`` (just made) loses no material by SEE, else 0; ``pos`` is
     back after the move on return."""
@@ -653,8 +643,7 @@ def _negamax(
         if best > -MATE_BOUND and not checked:
             if not noisy:
                 # Checks are exempt, which is only known after making the move.
-                prunable = (_quiet_prunable(depth, searched, lmp_limit, static, alpha, order)
-                            or _losing_quiet(pos, m, depth))  # fmt: skip
+                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha, order)
             elif _losing_capture(pos, m, order, depth):
                 continue
         stack.played[ply] = _played_index(pos, m)

@@ -354,6 +354,18 @@ def _static_eval(pos: Position, checked: bool, hit: bool, tt_eval: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def _improving(stack: SearchStack, ply: int, static: int) -> bool:
+    """Whether the evaluation rose since our last move (or the one before, if we were in
+    check then); with no evaluation to compare, assume it did."""
+    evals = stack.evals
+    if ply >= 2 and evals[ply - 2] != -INF:
+        return static > evals[ply - 2]
+    if ply >= 4 and evals[ply - 4] != -INF:
+        return static > evals[ply - 4]
+    return True
+
+
+@njit(cache=True, inline="always")
 def _reverse_futility(static: int, beta: int, depth: int, improving: bool) -> bool:
     """Far above beta at low depth: assume the node holds (reverse futility pruning)."""
     margin = 75 * depth - (50 if improving else 0)
@@ -569,7 +581,7 @@ def _negamax(
     checked = in_check(pos)
     static = _static_eval(pos, checked, hit, tt_eval)
     stack.evals[ply] = static
-    improving = not checked and ply >= 2 and static > stack.evals[ply - 2]
+    improving = not checked and _improving(stack, ply, static)
 
     if not pv_node and not checked:
         # Step 4: reverse futility pruning.

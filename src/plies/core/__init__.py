@@ -1,5 +1,9 @@
 """The compiled chess core: plain numba functions over four compiled types.
 
+The learnt evaluation (``nnue``: ``load_net``, ``attach_net``) rides on the
+position: a position given a net keeps its accumulators move by move, and the
+search evaluates with it.
+
 Nothing here is called per search node from Python: the Python layers
 (``plies.board``, ``plies.engine``, the UCI ``eval`` command) call in a few
 times per user action, and only through the names exported here.
@@ -71,6 +75,14 @@ from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
 from plies.core.movegen import count_moves, legal_prefix
+from plies.core.nnue import (
+    Net,
+    attach_net,
+    default_net_path,
+    load_net,
+    net_evaluate,
+    net_output,
+)
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
@@ -78,9 +90,11 @@ from plies.core.position import (
     copy_position,
     key_after,
     new_position,
+    pop_null,
     position_arrays,
     position_state,
     push_move,
+    push_null,
     reserve,
 )
 from plies.core.search import INF, search_root
@@ -109,13 +123,16 @@ __all__ = [
     "MAX_MOVES",
     "MAX_PLY",
     "InfoCounts",
+    "Net",
     "Position",
     "SearchInfo",
     "SearchStack",
     "StackArrays",
     "Table",
+    "attach_net",
     "copy_position",
     "count_moves",
+    "default_net_path",
     "evaluate_position",
     "evaluation_terms",
     "hashfull",
@@ -124,6 +141,9 @@ __all__ = [
     "key_after",
     "legal_moves",
     "legal_prefix",
+    "load_net",
+    "net_evaluate",
+    "net_output",
     "new_info",
     "new_position",
     "new_stack",
@@ -131,10 +151,12 @@ __all__ = [
     "opponent_in_check",
     "perft_divide",
     "perft_nodes",
+    "pop_null",
     "position_arrays",
     "position_state",
     "probe",
     "push_move",
+    "push_null",
     "reserve",
     "search_root",
     "set_stop",

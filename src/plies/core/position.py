@@ -13,12 +13,19 @@ functions take it as one argument and read its fields by name.
     undo      int64[cap, 5]   one record per move made (columns ``UNDO_*``)
     keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
     sliders   uint64[...]     the magic slider-attack table (shared, read-only)
+    use_net   int64           1: the search evaluates with the net below (``plies.core.nnue``)
+    acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
+                              (``acc[ply]`` is current; one empty row without a net)
+    ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[2H],
+                              int64), shared and read-only; empty arrays without a net
 
 ``keys[0 .. ply]`` is the whole game seen by repetition detection.
 ``make_move`` assumes the move is legal (the generator only produces legal
 moves); it pushes an undo record so ``unmake_move`` restores the position
-exactly, without allocating. ``reserve`` grows the undo stack, the only place
-that does.
+exactly, without allocating. ``reserve`` grows the undo stack (and the
+accumulator stack), the only place that does. With a net (``use_net``), a move
+also derives ``acc[ply + 1]`` from ``acc[ply]`` (only the changed pieces); without
+one that costs a single test of ``use_net`` per move.
 
 The per-node functions (make/unmake, check tests) are compiled with
 ``_nrt=False``: they update no reference counts, which made a make/unmake pair
@@ -31,6 +38,7 @@ import numpy as np
 from numba import njit
 from numba.experimental import structref
 
+from plies.core import nnue
 from plies.core.bits import ONE, U64, ZERO, lsb
 from plies.core.encoding import (
     ALL_KINDS,
@@ -96,7 +104,7 @@ _CASTLE_MASK[60] = 15 & ~12
 
 POSITION_FIELDS = (
     "pieces", "squares", "side", "castling", "ep", "halfmove", "fullmove", "ply",
-    "undo", "keys", "sliders",
+    "undo", "keys", "sliders", "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b",
 )  # fmt: skip
 
 
@@ -124,10 +132,14 @@ def _build(
     undo: np.ndarray,
     keys: np.ndarray,
     sliders: np.ndarray,
+    acc: np.ndarray,
+    ft_w: np.ndarray,
+    ft_b: np.ndarray,
 ) -> Position:
-    """A position over the given arrays, its key computed (the ply starts at 0)."""
+    """A position over the given arrays, its key computed (the ply starts at 0, no net)."""
     pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
-                   undo, keys, sliders)  # fmt: skip
+                   undo, keys, sliders, np.int64(0), acc, ft_w, ft_b, ft_b,
+                   np.int64(0))  # fmt: skip
     keys[0] = compute_key(pos)
     return pos
 
@@ -150,20 +162,25 @@ def new_position(
     undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
     keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
     return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
-                  np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS)  # fmt: skip
+                  np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
+                  nnue.empty_accumulators(), nnue.NO_NET_WEIGHT, nnue.NO_NET_ROW)  # fmt: skip
 
 
 @njit(cache=True)
 def copy_position(pos: Position) -> Position:
-    """An independent copy (history included); the slider table stays shared."""
+    """An independent copy (history and accumulators included); tables and net stay shared."""
     return Position(pos.pieces.copy(), pos.squares.copy(), pos.side, pos.castling, pos.ep,
                     pos.halfmove, pos.fullmove, pos.ply, pos.undo.copy(), pos.keys.copy(),
-                    pos.sliders)  # fmt: skip
+                    pos.sliders, pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w,
+                    pos.out_b)  # fmt: skip
 
 
 @njit(cache=True)
 def reserve(pos: Position, extra: int) -> bool:
-    """Grow the undo stack (at least doubling) so ``extra`` more moves fit; True if it grew."""
+    """Grow the undo stack (at least doubling) so ``extra`` more moves fit; True if it grew.
+
+    A position with a net grows its accumulator stack alongside (one row per key).
+    """
     need = pos.ply + extra + 2
     size = pos.undo.shape[0]
     if need <= size:
@@ -183,6 +200,15 @@ def reserve(pos: Position, extra: int) -> bool:
         keys[i] = old_keys[i]
     pos.undo = undo
     pos.keys = keys
+    if pos.use_net:
+        old_acc = pos.acc
+        hidden = old_acc.shape[2]
+        acc = np.zeros((new_size + 1, 2, hidden), dtype=np.int16)
+        for i in range(size + 1):
+            for p in range(2):
+                for j in range(hidden):
+                    acc[i, p, j] = old_acc[i, p, j]
+        pos.acc = acc
     return True
 
 
@@ -460,6 +486,33 @@ def make_move(pos: Position, m: int) -> None:
     key ^= ZOBRIST_SIDE
     pos.ply = ply + 1
     pos.keys[ply + 1] = key
+    if pos.use_net:
+        _net_move(pos, ply, m, p, captured)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _net_move(pos: Position, ply: int, m: int, moved: int, captured: int) -> None:
+    """Derive the net's accumulators of ``ply + 1`` from those of ``ply`` (``m`` was made).
+
+    ``moved`` is the piece that left the from square (the pawn of a promotion).
+    """
+    frm = move_from(m)
+    to = move_to(m)
+    flag = move_flag(m)
+    placed = pos.squares[to]
+    acc = pos.acc
+    w = pos.ft_w
+    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
+        rook = piece_code(color_of(moved), ROOK)
+        r_from, r_to = _rook_castle_squares(to, flag)
+        nnue.add_add_sub_sub(acc, ply, w, placed, to, rook, r_to, moved, frm, rook, r_from)
+    elif captured != NO_PIECE:
+        cap_sq = to
+        if flag == FLAG_EP:
+            cap_sq = to - 8 if color_of(moved) == WHITE else to + 8
+        nnue.add_sub_sub(acc, ply, w, placed, to, moved, frm, captured, cap_sq)
+    else:
+        nnue.add_sub(acc, ply, w, placed, to, moved, frm)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -514,6 +567,8 @@ def make_null(pos: Position) -> None:
     key ^= ZOBRIST_SIDE
     pos.ply = ply + 1
     pos.keys[ply + 1] = key
+    if pos.use_net:
+        nnue.copy_up(pos.acc, ply)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -533,6 +588,19 @@ def push_move(pos: Position, m: int) -> bool:
     grew = reserve(pos, np.int64(1))
     make_move(pos, m)
     return grew
+
+
+@njit(cache=True)
+def push_null(pos: Position) -> None:
+    """Make room for one more ply and pass the move (``make_null`` for the Python layer)."""
+    reserve(pos, np.int64(1))
+    make_null(pos)
+
+
+@njit(cache=True)
+def pop_null(pos: Position) -> None:
+    """Undo ``push_null``."""
+    unmake_null(pos)
 
 
 @njit(cache=True)

@@ -28,6 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
+from plies.core import nnue
 from plies.core.bits import ZERO, popcount
 from plies.core.encoding import (
     BISHOP,
@@ -112,6 +113,14 @@ LMR = _lmr_table()
 
 
 # -- bookkeeping ---------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _evaluate(pos: Position) -> int:
+    """The static evaluation every search step uses: the net if the position has one."""
+    if pos.use_net:
+        return nnue.evaluate(pos)
+    return evaluate(pos)
 
 
 @njit(cache=True, inline="always")
@@ -280,7 +289,7 @@ def _qsearch(
         return 0
     _note_ply(info, ply)
     if ply >= MAX_PLY - 1:
-        return evaluate(pos)
+        return _evaluate(pos)
 
     # Step 1: transposition table cut-off in non-PV nodes.
     key = pos.keys[pos.ply]
@@ -294,7 +303,7 @@ def _qsearch(
         best = -INF
         stand = -INF
     else:
-        stand = tt_eval if hit and tt_eval != NO_EVAL else evaluate(pos)
+        stand = tt_eval if hit and tt_eval != NO_EVAL else _evaluate(pos)
         if stand >= beta:
             if not hit:
                 store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
@@ -350,7 +359,7 @@ def _static_eval(pos: Position, checked: bool, hit: bool, tt_eval: int) -> int:
         return -INF
     if hit and tt_eval != NO_EVAL:
         return tt_eval
-    return evaluate(pos)
+    return _evaluate(pos)
 
 
 @njit(cache=True, inline="always")
@@ -561,7 +570,7 @@ def _negamax(
     if _is_draw(pos):
         return -MATE + ply if _mated_at_fifty(pos, stack.moves[ply]) else 0
     if ply >= MAX_PLY - 1:
-        return evaluate(pos)
+        return _evaluate(pos)
     alpha = max(alpha, -MATE + ply)
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
@@ -749,7 +758,9 @@ def _search_root(
     stack.pv_len[0] = 0
     info.root_updated = 0
     best = -INF
-    stack.evals[0] = -INF if in_check(pos) else evaluate(pos)
+    if pos.use_net:
+        nnue.refresh(pos)  # callers keep no accumulators: the root's are computed here
+    stack.evals[0] = -INF if in_check(pos) else _evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
         stack.played[0] = _played_index(pos, m)

@@ -113,6 +113,11 @@ class Engine:
         self._lines_wanted = 1
         self._lines: list[Info] = []
         self._node_budget: int | None = None
+        self.eval_file = ""
+        """The net file set by ``EvalFile`` ("": the packaged default net, if any)."""
+        self.use_net = False
+        """Whether the search evaluates with the net (``UseNet``) when one is loaded."""
+        self._net: core.Net | None = None
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -163,11 +168,77 @@ class Engine:
             raise ValueError(f"UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got {elo}")
         self.elo = elo
 
+    @property
+    def net(self) -> core.Net | None:
+        """The net the search evaluates with (None: the classical evaluation)."""
+        return self._net if self.use_net else None
+
+    def _load_net(self, path: str) -> core.Net | None:
+        """The net of ``path`` ("": the packaged default, None if there is none)."""
+        if path:
+            return core.load_net(path)
+        default = core.default_net_path()
+        return None if default is None else core.load_net(default)
+
+    def set_eval_file(self, path: str) -> None:
+        """Load the net file ``path`` ("": the packaged default); a bad file raises ValueError
+        and changes nothing. Clears the table, whose evaluations came from the old net."""
+        self._require_idle()
+        path = path.strip()
+        net = self._load_net(path) if self.use_net or path else None
+        self.eval_file = path
+        self._net = net
+        self.new_game()
+
+    def set_use_net(self, on: bool) -> None:
+        """Evaluate with the net (loading it now if needed) or with the classical evaluation.
+
+        A net file that cannot be read raises ValueError and changes nothing; with no
+        net at all (no ``EvalFile``, no packaged default) the classical evaluation
+        stays in use (``net_warning`` says so). Clears the table.
+        """
+        self._require_idle()
+        if on and self._net is None:
+            self._net = self._load_net(self.eval_file)
+        self.use_net = on
+        self.new_game()
+
+    def net_warning(self) -> str | None:
+        """Why ``UseNet`` is on and the classical evaluation still runs, if it is so."""
+        if self.use_net and self._net is None:
+            return "UseNet: no net to use (EvalFile is empty and no default net is installed); " \
+                   "using the classical evaluation"  # fmt: skip
+        return None
+
+    def evaluation_name(self) -> str:
+        """Which evaluation the search uses, for a user (the net's file and width, or classical)."""
+        net = self.net
+        if net is None:
+            return "classical evaluation"
+        return f"net {net.source} (hidden {net.hidden})"
+
+    def _search_position(self, board: Board) -> core.Position:
+        """The position a search of ``board`` runs on: the board's own, or with the net a copy
+        carrying it (the board's position never gets accumulators to keep)."""
+        pos = board.core_position()
+        net = self.net
+        if net is not None:
+            pos = core.copy_position(pos)
+            core.attach_net(pos, net)
+        return pos
+
     def set_option(self, name: str, value: str | int | bool | None) -> None:
         """Set an option by its UCI name (Hash, Threads, Move Overhead, Slow Mover, Clear Hash,
-        MultiPV, UCI_LimitStrength, UCI_Elo)."""
+        MultiPV, UCI_LimitStrength, UCI_Elo, EvalFile, UseNet)."""
         key = name.strip().lower()
-        if key == "hash":
+        if key == "evalfile":
+            self.set_eval_file("" if value is None else str(value))
+        elif key == "usenet":
+            text = str(value).strip().lower()
+            if text not in ("true", "false"):
+                raise ValueError(f"UseNet must be true or false, got {value!r}")
+            self.set_use_net(text == "true")
+        elif key == "hash":
             self.set_hash(int(str(value)))
         elif key == "threads":
             self.set_threads(int(str(value)))
@@ -228,13 +299,19 @@ class Engine:
                 scratch = Engine(hash_mb=1)
             scratch.search(board, Limit(depth=3))
             scratch.evaluate(board)
+            # The net's set-up and evaluation entry points (tiny), so UseNet costs no compile.
+            spare = core.copy_position(board.core_position())
+            core.attach_net(spare, None)
+            core.net_evaluate(spare)
             # Paths a game may reach only later (a table probe from Python for the
             # ponder move): compiled or loaded now, not on the clock.
             # Found missing by comparing dispatcher signatures before and after games.
             scratch._hash_reply(board, move)
 
     def evaluate(self, board: Board) -> int:
-        """Static evaluation in centipawns from the side to move."""
+        """Static evaluation in centipawns from the side to move (the net's, when in use)."""
+        if self.net is not None:
+            return core.net_evaluate(self._search_position(board))
         return int(core.evaluate_position(board.core_position()))
 
     def is_searching(self) -> bool:
@@ -388,8 +465,8 @@ class Engine:
             self._wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
 
-        # Step 1: the position, with room for the deepest line.
-        pos = board.core_position()
+        # Step 1: the position (with the net, if in use), with room for the deepest line.
+        pos = self._search_position(board)
         core.reserve(pos, MAX_PLY + 2)
         a.root_moves[: len(root)] = root
         n_root = len(root)

@@ -15,15 +15,23 @@ def _pawns(cp: float) -> str:
 
 
 def evaluation_lines(engine: Engine, board: Board) -> list[str]:
-    """Lines for ``eval``: the total (side to move and White's view), then the per-term table."""
+    """Lines for ``eval``: the total (side to move and White's view), then the per-term table.
+
+    With a net in use the total is the net's, and the table (the classical
+    evaluation's terms) is labelled as such.
+    """
     score = engine.evaluate(board)
     white = score if board.turn == 0 else -score
     lines = [
         f"Static evaluation: {_pawns(score)} (side to move), {_pawns(white)} (White's view)",
     ]
+    net = engine.net
+    if net is not None:
+        lines.append(f"Evaluated by: net {net.source} (hidden {net.hidden})")
     terms = term_values(board)
     if terms:
-        lines += ["", f"{'term':<14}{'White':>9}"]
+        title = "classical" if net is not None else "term"
+        lines += ["", f"{title:<14}{'White':>9}"]
         lines += [f"{name:<14}{_pawns(value):>9}" for name, value in terms]
         lines.append(f"{'total':<14}{_pawns(sum(v for _, v in terms)):>9}")
     return lines

@@ -40,6 +40,7 @@ from plies.uci.book import BOOK_OPTIONS, UciBook
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.jobs import Canceller, Job
 from plies.uci.lines import bestmove_line, info_line
+from plies.uci.net import NET_OPTION_NAMES, NET_OPTIONS, net_status
 from plies.uci.options import OptionValue, UciOption, find_option
 from plies.uci.protocol import (
     COMMAND_NAMES,
@@ -89,6 +90,7 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("UCI_Elo", "spin", DEFAULT_ELO, MIN_ELO, MAX_ELO),
     UciOption("UCI_ShowWDL", "check", False),
     *BOOK_OPTIONS,
+    *NET_OPTIONS,
 )
 
 # After this long without the engine being ready, ``isready`` says why it waits.
@@ -571,6 +573,13 @@ class UciLoop:
             engine.new_game()
         elif option.name in ("Ponder", "UCI_ShowWDL"):
             pass  # read by the loop (``go ponder`` drives pondering; WDL is printed here)
+        elif option.name in NET_OPTION_NAMES:
+            try:
+                engine.set_option(option.name, value)
+            except ValueError as exc:  # an unreadable net file: the evaluation stays as it was
+                self.out.info_string(f"option unchanged: {shorten(str(exc), 200)}")
+                return
+            self.out.info_string(net_status(engine))
         else:
             engine.set_option(option.name, value)
         if option.type != "button":

@@ -1,0 +1,387 @@
+"""The learnt evaluation ("net"): loading, quantising, accumulators and output, compiled.
+
+The contract with the trainer (``plies train``) is ``/work/notes/nnue-spec.md``,
+summarised here. The net is (768 -> H) x 2 perspectives -> SCReLU -> 1:
+
+    feature(p, piece of colour c and kind k on square s)
+        = (0 if c == p else 384) + (k - 1) * 64 + (s if p == WHITE else s ^ 56)
+    acc_p = ft_bias + sum of ft_weight[feature(p, ...)] over the pieces
+    eval  = SCALE * (out_bias + out_weight[:H] . screlu(acc_stm)
+                              + out_weight[H:] . screlu(acc_other)),  screlu(x) = clamp(x, 0, 1)^2
+
+The core runs it in exact integers (QA = 255, QB = 64): int16 accumulators
+(``ft_* * QA``), int16 output weights (``* QB``) and an int64 output bias
+(``* QA * QB``). With every float weight in [-1.98, 1.98] (the file is refused
+otherwise) an accumulator of 32 pieces stays below 1.98 * 255 * 33 < 2^15 and
+the output sum fits int64 for any H.
+
+The accumulators live in the position (``Position.acc``, int16[cap + 1, 2, H],
+one row pair per ply), next to the quantised weights (fields, not compile-time
+constants: a new net needs no recompile). ``make_move`` derives ply + 1's
+accumulators from ply's with the few ``add_sub*`` row updates a move needs;
+``unmake_move`` just returns to the lower ply. The search refreshes the root's
+accumulators (``refresh``) before it starts, so callers need not maintain them.
+
+Every per-node function is ``_nrt=False`` (no reference counting, see
+``plies.core.structs``) and works on whole contiguous int16 rows so LLVM
+vectorises the loops. The functions below take the position as ``pos`` without
+importing its type: ``core/position.py`` imports this module for its
+make/unmake hooks.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from plies.core.bits import popcount
+from plies.core.encoding import (
+    BISHOP,
+    KNIGHT,
+    NO_PIECE,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    piece_code,
+)
+from plies.core.tt import MATE_BOUND
+
+if TYPE_CHECKING:
+    from plies.core.position import Position
+
+QA = 255
+"""Quantisation of the feature transformer (weights, biases, accumulators)."""
+QB = 64
+"""Quantisation of the output weights."""
+SCALE = 400
+"""Centipawns per unit of the net's raw output."""
+FORMAT = 1
+"""The only file format this reader accepts (the ``format`` entry)."""
+N_INPUTS = 768
+"""Input features per perspective: 2 colours x 6 kinds x 64 squares."""
+WEIGHT_LIMIT = np.float32(1.98)
+"""Largest magnitude of any weight or bias (the trainer clips to it)."""
+MAX_HIDDEN = 1024
+"""Widest hidden layer accepted (its accumulators are copied with every position)."""
+MAX_EVAL = MATE_BOUND - 1
+"""The net's evaluation is clamped to this, so it never reads as a mate score."""
+CANNOT_WIN_DIVISOR = 16
+"""A side with no pawns and at most one minor piece keeps 1/16 of its advantage."""
+FIFTY_MOVE_SPAN = 200
+"""The evaluation fades by halfmove / FIFTY_MOVE_SPAN (half gone at the fifty-move draw)."""
+
+DEFAULT_NET = Path(__file__).resolve().parent / "nets" / "default.npz"
+"""Where the packaged net lives (absent until one is trained and shipped)."""
+
+_SHAPES = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
+"""Every entry a net file must hold."""
+
+
+@dataclass(frozen=True)
+class Net:
+    """A quantised net, ready for the core (arrays C-contiguous, never written)."""
+
+    ft_weight: np.ndarray
+    """int16 [768, H]: feature-transformer weights times QA, one row per feature."""
+    ft_bias: np.ndarray
+    """int16 [H]: feature-transformer biases times QA."""
+    out_weight: np.ndarray
+    """int16 [2H]: output weights times QB (side to move's half first)."""
+    out_bias: int
+    """Output bias times QA * QB."""
+    source: str
+    """Where the net came from (its path)."""
+
+    @property
+    def hidden(self) -> int:
+        """H, the width of one perspective's accumulator."""
+        return int(self.ft_bias.shape[0])
+
+
+def _refuse(source: str, reason: str) -> ValueError:
+    """The one-line error for a net file that cannot be used."""
+    return ValueError(f"net file {source!r}: {reason}")
+
+
+def _float_array(arrays: dict[str, np.ndarray], name: str, shape: tuple[int, ...],
+                 source: str) -> np.ndarray:  # fmt: skip
+    """Entry ``name`` as float32 of exactly ``shape``, finite and within the weight limit."""
+    raw = arrays[name]
+    if raw.shape != shape:
+        raise _refuse(source, f"{name} has shape {raw.shape}, expected {shape}")
+    if raw.dtype.kind not in "fiu":
+        raise _refuse(source, f"{name} has dtype {raw.dtype}, expected float32")
+    values = raw.astype(np.float32)
+    # NaN fails this comparison too.
+    if not bool(np.all(np.abs(values) <= WEIGHT_LIMIT)):
+        raise _refuse(source, f"{name} has values outside [-{WEIGHT_LIMIT}, {WEIGHT_LIMIT}]")
+    return values
+
+
+def _single(arrays: dict[str, np.ndarray], name: str, source: str) -> float:
+    """The one number held by entry ``name``."""
+    raw = arrays[name]
+    if raw.size != 1 or raw.dtype.kind not in "fiu":
+        raise _refuse(source, f"{name} must hold one number, got shape {raw.shape} {raw.dtype}")
+    return float(raw.reshape(-1)[0])
+
+
+def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
+    """Check a net's float arrays against the spec and quantise them (ValueError if unfit)."""
+    missing = [name for name in _SHAPES if name not in arrays]
+    if missing:
+        raise _refuse(source, f"missing {', '.join(missing)}")
+    fmt = _single(arrays, "format", source)
+    if fmt != FORMAT:
+        raise _refuse(source, f"format {fmt:g} is not the supported format {FORMAT}")
+    scale = _single(arrays, "scale", source)
+    if scale != SCALE:
+        raise _refuse(source, f"scale {scale:g}, expected {SCALE}")
+    ft_shape = arrays["ft_weight"].shape
+    if len(ft_shape) != 2 or ft_shape[0] != N_INPUTS or not 1 <= ft_shape[1] <= MAX_HIDDEN:
+        raise _refuse(source, f"ft_weight has shape {ft_shape}, expected ({N_INPUTS}, H) "
+                              f"with 1 <= H <= {MAX_HIDDEN}")  # fmt: skip
+    hidden = int(ft_shape[1])
+    ft_weight = _float_array(arrays, "ft_weight", (N_INPUTS, hidden), source)
+    ft_bias = _float_array(arrays, "ft_bias", (hidden,), source)
+    out_weight = _float_array(arrays, "out_weight", (2 * hidden,), source)
+    out_bias = _float_array(arrays, "out_bias", (1,), source)
+    return Net(
+        ft_weight=np.ascontiguousarray(np.rint(ft_weight * QA).astype(np.int16)),
+        ft_bias=np.ascontiguousarray(np.rint(ft_bias * QA).astype(np.int16)),
+        out_weight=np.ascontiguousarray(np.rint(out_weight * QB).astype(np.int16)),
+        out_bias=int(np.rint(np.float64(out_bias[0]) * QA * QB)),
+        source=source,
+    )
+
+
+def load_net(path: str | os.PathLike[str]) -> Net:
+    """Read and quantise a ``.npz`` net file; a one-line ValueError if it is unusable."""
+    source = str(path)
+    if not source:
+        raise ValueError("net file: no path given")
+    if not os.path.isfile(source):
+        raise _refuse(source, "no such file")
+    try:
+        data = np.load(source, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise _refuse(source, "not an .npz archive (a single array)")
+        with data:
+            arrays = {name: np.asarray(data[name]) for name in data.files}
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        raise _refuse(source, f"not a readable .npz archive ({type(exc).__name__})") from None
+    except ValueError as exc:
+        if str(exc).startswith("net file"):
+            raise
+        raise _refuse(source, "not a readable .npz archive (pickled or corrupt data)") from None
+    return quantise(arrays, source)
+
+
+def default_net_path() -> Path | None:
+    """The packaged net, if this install ships one."""
+    return DEFAULT_NET if DEFAULT_NET.is_file() else None
+
+
+# -- the compiled part --------------------------------------------------------------------
+
+
+NO_NET_WEIGHT = np.zeros((0, 0), dtype=np.int16)
+"""Feature weights of a position without a net (never read: its ``use_net`` is 0)."""
+NO_NET_ROW = np.zeros(0, dtype=np.int16)
+"""Bias and output weights of a position without a net."""
+
+
+def empty_accumulators() -> np.ndarray:
+    """The accumulator stack of a position without a net (no room, never written)."""
+    return np.zeros((1, 2, 0), dtype=np.int16)
+
+
+@njit(cache=True, inline="always")
+def feature(persp: int, piece: int, sq: int) -> int:
+    """Input index of ``piece`` on ``sq`` seen from perspective ``persp`` (spec's ``index``)."""
+    color = piece >> 3
+    kind_row = ((piece & 7) - 1) * 64
+    if persp == WHITE:
+        return color * 384 + kind_row + sq
+    return (1 - color) * 384 + kind_row + (sq ^ 56)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def add_sub(acc: np.ndarray, ply: int, w: np.ndarray,
+            add_piece: int, add_sq: int, sub_piece: int, sub_sq: int) -> None:  # fmt: skip
+    """acc[ply + 1] = acc[ply] + one feature - another, both perspectives (a quiet move)."""
+    for p in range(2):
+        src = acc[ply, p]
+        dst = acc[ply + 1, p]
+        a = w[feature(p, add_piece, add_sq)]
+        s = w[feature(p, sub_piece, sub_sq)]
+        for j in range(src.shape[0]):
+            dst[j] = src[j] + a[j] - s[j]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, add_piece: int, add_sq: int,
+                sub_piece: int, sub_sq: int, sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
+    """acc[ply + 1] = acc[ply] + one feature - two (a capture)."""
+    for p in range(2):
+        src = acc[ply, p]
+        dst = acc[ply + 1, p]
+        a = w[feature(p, add_piece, add_sq)]
+        s = w[feature(p, sub_piece, sub_sq)]
+        s2 = w[feature(p, sub2_piece, sub2_sq)]
+        for j in range(src.shape[0]):
+            dst[j] = src[j] + a[j] - s[j] - s2[j]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def add_add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, add_piece: int, add_sq: int,
+                    add2_piece: int, add2_sq: int, sub_piece: int, sub_sq: int,
+                    sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
+    """acc[ply + 1] = acc[ply] + two features - two (castling: king and rook move)."""
+    for p in range(2):
+        src = acc[ply, p]
+        dst = acc[ply + 1, p]
+        a = w[feature(p, add_piece, add_sq)]
+        a2 = w[feature(p, add2_piece, add2_sq)]
+        s = w[feature(p, sub_piece, sub_sq)]
+        s2 = w[feature(p, sub2_piece, sub2_sq)]
+        for j in range(src.shape[0]):
+            dst[j] = src[j] + a[j] + a2[j] - s[j] - s2[j]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def copy_up(acc: np.ndarray, ply: int) -> None:
+    """acc[ply + 1] = acc[ply] (a null move changes no piece)."""
+    for p in range(2):
+        src = acc[ply, p]
+        dst = acc[ply + 1, p]
+        for j in range(src.shape[0]):
+            dst[j] = src[j]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def refresh(pos: Position) -> None:
+    """Recompute the accumulators of the current ply from the board."""
+    w = pos.ft_w
+    bias = pos.ft_b
+    squares = pos.squares
+    for p in range(2):
+        row = pos.acc[pos.ply, p]
+        for j in range(row.shape[0]):
+            row[j] = bias[j]
+        for sq in range(64):
+            piece = squares[sq]
+            if piece != NO_PIECE:
+                f = w[feature(p, piece, sq)]
+                for j in range(row.shape[0]):
+                    row[j] += f[j]
+
+
+@njit(cache=True, inline="always")
+def _half(acc: np.ndarray, w: np.ndarray, offset: int) -> int:
+    """sum over j of clamp(acc[j], 0, QA)^2 * w[offset + j], in int64."""
+    total = np.int64(0)
+    for j in range(acc.shape[0]):
+        v = min(max(np.int64(acc[j]), 0), QA)
+        total += v * v * w[offset + j]
+    return total
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def output(pos: Position) -> int:
+    """The spec's quantised output at the current ply, centipawns for the side to move."""
+    ply = pos.ply
+    us = pos.acc[ply, pos.side]
+    total = _half(us, pos.out_w, 0) + _half(pos.acc[ply, 1 - pos.side], pos.out_w, us.shape[0])
+    return ((total // QA) + pos.out_b) * SCALE // (QA * QB)
+
+
+@njit(cache=True, inline="always")
+def _toward_zero(v: int, num: int, den: int) -> int:
+    """v * num / den rounded toward zero (so a colour-flipped position gets exactly -v)."""
+    if v >= 0:
+        return v * num // den
+    return -((-v) * num // den)
+
+
+@njit(cache=True, inline="always")
+def _cannot_win(bb: np.ndarray, color: int) -> bool:
+    """Whether ``color`` has no pawn, rook or queen and at most one minor piece."""
+    if bb[piece_code(color, PAWN)] | bb[piece_code(color, ROOK)] | bb[piece_code(color, QUEEN)]:
+        return False
+    return popcount(bb[piece_code(color, KNIGHT)] | bb[piece_code(color, BISHOP)]) <= 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def evaluate(pos: Position) -> int:
+    """The search's net evaluation: ``output``, faded by the fifty-move clock, a side
+    that cannot mate held near zero, clamped below the mate scores."""
+    v = output(pos)
+    v = _toward_zero(v, FIFTY_MOVE_SPAN - min(pos.halfmove, 100), FIFTY_MOVE_SPAN)
+    ahead = pos.side if v > 0 else 1 - pos.side
+    if v != 0 and _cannot_win(pos.pieces, ahead):
+        v = _toward_zero(v, 1, CANNOT_WIN_DIVISOR)
+    return min(max(v, -MAX_EVAL), MAX_EVAL)
+
+
+@njit(cache=True, nogil=True)
+def _install(pos: Position, ft_w: np.ndarray, ft_b: np.ndarray, out_w: np.ndarray,
+             out_b: int, use: int) -> None:  # fmt: skip
+    """Give the position these weights and accumulators as deep as its undo stack."""
+    pos.ft_w = ft_w
+    pos.ft_b = ft_b
+    pos.out_w = out_w
+    pos.out_b = out_b
+    rows = pos.undo.shape[0] + 1 if use else 1
+    pos.acc = np.zeros((rows, 2, ft_b.shape[0]), dtype=np.int16)
+    pos.use_net = use
+
+
+@njit(cache=True, nogil=True)
+def _refreshed_output(pos: Position) -> int:
+    """``output`` after a refresh (the reference-counted entry point for Python)."""
+    refresh(pos)
+    return output(pos)
+
+
+@njit(cache=True, nogil=True)
+def _refreshed_evaluate(pos: Position) -> int:
+    """``evaluate`` after a refresh (the reference-counted entry point for Python)."""
+    refresh(pos)
+    return evaluate(pos)
+
+
+@njit(cache=True)
+def accumulators(pos: Position) -> np.ndarray:
+    """The live accumulator stack (not a copy), for tests and tools."""
+    return pos.acc
+
+
+def attach_net(pos: Position, net: Net | None) -> None:
+    """Make ``pos`` evaluate with ``net`` in the search (None: back to the classical one).
+
+    Only a position the caller owns should get a net: every move made on it
+    then also updates its accumulators.
+    """
+    if net is None:
+        _install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_ROW, np.int64(0), np.int64(0))
+    else:
+        _install(pos, net.ft_weight, net.ft_bias, net.out_weight, np.int64(net.out_bias),
+                 np.int64(1))  # fmt: skip
+
+
+def net_output(pos: Position) -> int:
+    """The spec's quantised output of the position's net, centipawns for the side to move."""
+    return int(_refreshed_output(pos))
+
+
+def net_evaluate(pos: Position) -> int:
+    """The net evaluation the search uses, centipawns for the side to move."""
+    return int(_refreshed_evaluate(pos))

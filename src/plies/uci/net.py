@@ -1,0 +1,32 @@
+"""The UCI side of the learnt evaluation: the ``EvalFile`` and ``UseNet`` options.
+
+``EvalFile`` names a ``.npz`` net (empty: the net installed with plies, if
+any) and ``UseNet`` switches the search to it. Each change clears the hash and
+is answered with one ``info string`` naming the evaluation now in use; a net
+file that cannot be read is refused with its reason and nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from plies.uci.options import UciOption
+
+if TYPE_CHECKING:
+    from plies.engine import Engine
+
+NET_OPTIONS: tuple[UciOption, ...] = (
+    UciOption("EvalFile", "string", ""),
+    UciOption("UseNet", "check", False),
+)
+"""The net options declared to GUIs."""
+
+NET_OPTION_NAMES = frozenset(o.name for o in NET_OPTIONS)
+
+
+def net_status(engine: Engine) -> str:
+    """One line: the evaluation the engine now searches with, or why not the net."""
+    warning = engine.net_warning()
+    if warning is not None:
+        return warning
+    return f"evaluation: {engine.evaluation_name()}"

@@ -1,0 +1,281 @@
+"""The net's compiled inference against the spec (/work/notes/nnue-spec.md), with small random nets.
+
+The nets are written by the tests themselves (seeded), so nothing here depends
+on a trained file. Weights are drawn on the quantisation grid (multiples of
+1/QA, 1/QB, 1/(QA*QB)), so the float reference of the spec and the core's
+integer arithmetic differ only by the floor divisions of the output (< 2 cp).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+import plies.core as core
+from plies.board import Board
+from plies.board.board import core_to_move
+from plies.core import nnue
+from plies.engine import Engine, Limit
+
+HIDDEN = 32
+TOLERANCE_CP = 2.0
+
+FENS = (
+    chess.STARTING_FEN,
+    # Kiwipete: castling both ways for both sides, many captures.
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    # Promotions with and without capture for both sides, and an en-passant capture.
+    "1n1nk3/PPP5/8/3pP3/8/8/5ppp/K4N1R w - d6 0 1",
+    "r3k2r/8/8/8/3pP3/8/8/R3K2R b KQkq e3 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+)
+
+
+def _special(m: int) -> bool:
+    """Whether a core move is a capture, castling, en passant or promotion (flag != 0, 1)."""
+    return (m >> 12) & 15 not in (0, 1)
+
+
+def random_arrays(seed: int, hidden: int = HIDDEN) -> dict[str, np.ndarray]:
+    """A random net on the quantisation grid, every weight within the spec's range."""
+    rng = np.random.default_rng(seed)
+    limit_a = int(1.98 * nnue.QA)
+    ft_weight = np.clip(np.rint(rng.normal(0, 0.12 * nnue.QA, (nnue.N_INPUTS, hidden))),
+                        -limit_a, limit_a) / nnue.QA  # fmt: skip
+    ft_bias = rng.integers(-int(0.3 * nnue.QA), int(0.9 * nnue.QA), hidden) / nnue.QA
+    out_weight = rng.integers(-int(1.98 * nnue.QB), int(1.98 * nnue.QB), 2 * hidden) / nnue.QB
+    out_bias = rng.integers(-nnue.QA * nnue.QB, nnue.QA * nnue.QB, 1) / (nnue.QA * nnue.QB)
+    return {
+        "ft_weight": ft_weight.astype(np.float32),
+        "ft_bias": ft_bias.astype(np.float32),
+        "out_weight": out_weight.astype(np.float32),
+        "out_bias": out_bias.astype(np.float32),
+        "scale": np.array([400.0], dtype=np.float32),
+        "format": np.array([1], dtype=np.int64),
+    }
+
+
+def write_net(path: Path, arrays: dict[str, np.ndarray]) -> Path:
+    """Save ``arrays`` as an .npz net file."""
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    return path
+
+
+def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
+    """The spec's float evaluation (centipawns, side to move), straight from its formulas."""
+    ft_weight = arrays["ft_weight"].astype(np.float64)
+    hidden = ft_weight.shape[1]
+    acc = [arrays["ft_bias"].astype(np.float64).copy() for _ in range(2)]
+    for sq, piece in board.piece_map().items():
+        c = 0 if piece.color == chess.WHITE else 1
+        for p in (0, 1):
+            kind_row = (piece.piece_type - 1) * 64
+            acc[p] += ft_weight[(0 if c == p else 384) + kind_row + (sq if p == 0 else sq ^ 56)]
+    stm = 0 if board.turn == chess.WHITE else 1
+    out = arrays["out_weight"].astype(np.float64)
+
+    def screlu(x: np.ndarray) -> np.ndarray:
+        """clamp(x, 0, 1) squared."""
+        return np.asarray(np.clip(x, 0.0, 1.0) ** 2)
+
+    raw = (float(arrays["out_bias"][0]) + float(out[:hidden] @ screlu(acc[stm]))
+           + float(out[hidden:] @ screlu(acc[1 - stm])))  # fmt: skip
+    return raw * 400.0
+
+
+@pytest.fixture(scope="module")
+def net_arrays() -> dict[str, np.ndarray]:
+    """The arrays of the module's random net."""
+    return random_arrays(7)
+
+
+@pytest.fixture(scope="module")
+def net(net_arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory) -> core.Net:
+    """The module's random net, loaded from a file as users load theirs."""
+    return core.load_net(write_net(tmp_path_factory.mktemp("net") / "random.npz", net_arrays))
+
+
+def _position(fen: str, net: core.Net) -> core.Position:
+    """An owned position of ``fen`` carrying ``net``."""
+    pos = core.copy_position(Board(fen).core_position())
+    core.attach_net(pos, net)
+    return pos
+
+
+def _accumulators(pos: core.Position) -> np.ndarray:
+    """The live accumulator stack of ``pos``."""
+    return np.asarray(nnue.accumulators(pos))
+
+
+def test_incremental_accumulators_equal_a_refresh(
+    net: core.Net, net_arrays: dict[str, np.ndarray]
+) -> None:
+    """After random lines (castling, en passant, promotions, captures, null moves) every
+    ply's incremental accumulators equal a full refresh, and so after unmaking back."""
+    rng = random.Random(11)
+    kinds_seen: set[int] = set()
+    evaluated = 0
+    for fen in FENS:
+        for _ in range(2):
+            pos = _position(fen, net)
+            board = chess.Board(fen)
+            core.net_output(pos)  # the refresh at ply 0, as the search root does
+            line: list[int] = []
+            for _ply in range(40):
+                moves = [int(m) for m in core.legal_moves(pos)]
+                if not moves:
+                    break
+                if not board.is_check() and rng.random() < 0.1:
+                    core.push_null(pos)
+                    board.push(chess.Move.null())
+                    line.append(0)
+                    continue
+                special = [m for m in moves if _special(m)]
+                m = rng.choice(special if special and rng.random() < 0.6 else moves)
+                kinds_seen.add((m >> 12) & 15)
+                core.push_move(pos, m)
+                board.push(chess.Move.from_uci(core_to_move(m).uci()))
+                line.append(m)
+            stack = _accumulators(pos)[: len(line) + 1].copy()
+            # Top down: each ply's refresh overwrites only rows already saved.
+            for k in range(len(line), -1, -1):
+                q = core.net_output(pos)
+                assert np.array_equal(_accumulators(pos)[k], stack[k]), (fen, k)
+                assert abs(reference(board, net_arrays) - q) <= TOLERANCE_CP, board.fen()
+                evaluated += 1
+                if k:
+                    if line[k - 1]:
+                        core.unmake_move(pos)
+                    else:
+                        core.pop_null(pos)
+                    board.pop()
+            # Replayed from the refreshed root, the line gives the same accumulators again.
+            for m in line:
+                core.push_move(pos, m) if m else core.push_null(pos)
+            assert np.array_equal(_accumulators(pos)[: len(line) + 1], stack)
+    # Castling (2, 3), capture (4), en passant (5), promotion (8-11), capture-promotion (12-15).
+    assert {2, 3, 4, 5} <= kinds_seen
+    assert kinds_seen & {8, 9, 10, 11} and kinds_seen & {12, 13, 14, 15}
+    assert evaluated > 300
+
+
+def test_eval_matches_the_float_reference_on_many_positions(
+    net: core.Net, net_arrays: dict[str, np.ndarray]
+) -> None:
+    """Quantised output == the spec's float formula within rounding, either side to move."""
+    tactics = Path(__file__).resolve().parents[1] / "data" / "tactics"
+    fens = list(FENS)
+    for path in (tactics / "bratko-kopec.epd", tactics / "wac.epd"):
+        for line in path.read_text(encoding="utf-8").splitlines()[:80]:
+            parts = line.split()
+            if len(parts) >= 4:
+                fens.append(" ".join(parts[:4]) + " 0 1")
+    sides = set()
+    for fen in fens:
+        board = chess.Board(fen)
+        if not board.is_valid():
+            continue
+        sides.add(board.turn)
+        q = core.net_output(_position(board.fen(), net))
+        assert abs(reference(board, net_arrays) - q) <= TOLERANCE_CP, fen
+    assert sides == {chess.WHITE, chess.BLACK}
+
+
+def test_off_grid_weights_round_to_the_nearest_step(tmp_path: Path) -> None:
+    """Off-grid float weights quantise to round(w * QA); then the output is the spec's."""
+    arrays = random_arrays(3)
+    rng = np.random.default_rng(5)
+    jitter = rng.uniform(-0.49, 0.49, arrays["ft_weight"].shape) / nnue.QA
+    arrays["ft_weight"] = np.clip(arrays["ft_weight"] + jitter, -1.98, 1.98).astype(np.float32)
+    loaded = core.load_net(write_net(tmp_path / "jitter.npz", arrays))
+    assert np.array_equal(loaded.ft_weight, np.rint(arrays["ft_weight"] * nnue.QA))
+    grid = dict(arrays, ft_weight=(loaded.ft_weight / nnue.QA).astype(np.float32))
+    board = chess.Board(FENS[1])
+    q = core.net_output(_position(FENS[1], loaded))
+    assert abs(reference(board, grid) - q) <= TOLERANCE_CP
+
+
+def test_colour_mirror_gets_the_same_eval(net: core.Net) -> None:
+    """Board flipped, colours and side to move swapped: the same evaluation, exactly."""
+    for fen in FENS:
+        board = chess.Board(fen)
+        mirrored = board.mirror()
+        a = _position(board.fen(), net)
+        b = _position(mirrored.fen(), net)
+        assert core.net_output(a) == core.net_output(b)
+        assert core.net_evaluate(a) == core.net_evaluate(b)
+
+
+def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
+    """A search on the net: a legal move, a score below the mate range, the net in use."""
+    engine = Engine(hash_mb=1)
+    engine.set_option("EvalFile", net.source)
+    engine.set_option("UseNet", "true")
+    assert engine.net is not None and engine.net_warning() is None
+    for fen in (FENS[0], FENS[2]):
+        board = Board(fen)
+        result = engine.search(board, Limit(depth=5))
+        assert result.best_move is not None and board.is_legal(result.best_move)
+        assert result.info is not None and result.info.score_cp is not None
+        assert abs(result.info.score_cp) < core.MATE_BOUND
+        assert board.fen() == Board(fen).fen()  # the board's own position was not touched
+    # The net, not the classical evaluation, gave the static evaluation.
+    board = Board(FENS[1])
+    assert engine.evaluate(board) == core.net_evaluate(_position(FENS[1], net))
+    engine.set_option("UseNet", "false")
+    assert engine.evaluate(board) == core.evaluate_position(board.core_position())
+
+
+def _bad(tmp_path: Path, name: str, **changes: np.ndarray | None) -> Path:
+    """A net file with some entries changed (None: left out)."""
+    arrays: dict[str, np.ndarray] = {}
+    for key, value in random_arrays(1, 4).items():
+        if key in changes:
+            replacement = changes[key]
+            if replacement is not None:
+                arrays[key] = replacement
+        else:
+            arrays[key] = value
+    return write_net(tmp_path / name, arrays)
+
+
+def test_bad_net_files_raise_one_line_errors(tmp_path: Path) -> None:
+    """Missing key, wrong format, wrong shapes, out-of-range weights, not an npz: ValueError."""
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"this is not a zip archive at all")
+    npy = tmp_path / "plain.npy"
+    np.save(npy, np.zeros(3))
+    cases = {
+        _bad(tmp_path, "nobias.npz", ft_bias=None): "missing ft_bias",
+        _bad(tmp_path, "v2.npz", format=np.array([2])): "format 2",
+        _bad(tmp_path, "shape.npz", ft_weight=np.zeros((700, 4), np.float32)): "ft_weight",
+        _bad(tmp_path, "out.npz", out_weight=np.zeros(5, np.float32)): "out_weight",
+        _bad(tmp_path, "big.npz", out_bias=np.array([2.5], np.float32)): "outside",
+        _bad(tmp_path, "nan.npz", ft_bias=np.full(4, np.nan, np.float32)): "outside",
+        _bad(tmp_path, "scale.npz", scale=np.array([300.0], np.float32)): "scale",
+        junk: "not a readable",
+        npy: "not",
+        tmp_path / "absent.npz": "no such file",
+        tmp_path: "no such file",
+    }
+    for path, reason in cases.items():
+        with pytest.raises(ValueError) as caught:
+            core.load_net(path)
+        text = str(caught.value)
+        assert "\n" not in text and reason in text, text
+
+
+def test_a_position_without_a_net_is_unchanged() -> None:
+    """No net: an empty accumulator stack that moves never touch, and the classical search."""
+    board = Board(FENS[1])
+    pos = board.core_position()
+    assert _accumulators(pos).shape == (1, 2, 0)
+    for m in core.legal_moves(pos)[:5]:
+        core.push_move(pos, int(m))
+        core.unmake_move(pos)
+    assert _accumulators(pos).shape == (1, 2, 0)
+    assert core.perft_nodes(core.copy_position(pos), 3) == 97862

@@ -1,0 +1,81 @@
+"""The EvalFile and UseNet options through python-chess and raw UCI, with a small random net."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+from tests.core.test_nnue import random_arrays, write_net
+from tests.uci.conftest import RawUci, open_engine
+
+import plies.core as core
+
+
+@pytest.fixture(scope="module")
+def net_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random net of width 16 in a file."""
+    return write_net(tmp_path_factory.mktemp("uci-net") / "net16.npz", random_arrays(21, 16))
+
+
+def test_python_chess_searches_with_the_net(net_file: Path) -> None:
+    """Declared options; with UseNet and EvalFile the engine plays legal moves on the net's
+    evaluation (another score than the classical one), and switches back."""
+    engine = open_engine()
+    try:
+        options = engine.options
+        assert options["UseNet"].type == "check" and options["UseNet"].default is False
+        assert options["EvalFile"].type == "string"
+        assert options["EvalFile"].default in ("", "<empty>")
+        board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+        limit = chess.engine.Limit(depth=4)
+        classical = engine.analyse(board, limit)
+        engine.configure({"EvalFile": str(net_file), "UseNet": True})
+        with_net = engine.analyse(board, limit)
+        played = engine.play(board, chess.engine.Limit(depth=3))
+        assert played.move is not None and played.move in board.legal_moves
+        for info in (classical, with_net):
+            score = info["score"].white()
+            assert not score.is_mate() and abs(score.score() or 0) < core.MATE_BOUND
+        assert with_net["score"] != classical["score"]
+        engine.configure({"UseNet": False})
+        again = engine.analyse(board, limit)
+        assert again["score"] == classical["score"] and again["nodes"] == classical["nodes"]
+    finally:
+        engine.quit()
+
+
+def test_bad_eval_file_is_refused_in_one_line(net_file: Path, tmp_path: Path) -> None:
+    """A missing or broken EvalFile: one info string, the engine keeps searching; UseNet
+    without a net says so; a good file is named; ``eval`` reports the net."""
+    uci = RawUci()
+    try:
+        uci.ready()
+        uci.drain(0.05)
+        broken = tmp_path / "broken.npz"
+        broken.write_text("not a net", encoding="utf-8")
+        for path in (tmp_path / "absent.npz", broken):
+            uci.send(f"setoption name EvalFile value {path}")
+            lines = uci.ready()[:-1]
+            assert len(lines) == 1 and lines[0].startswith("info string option unchanged: net file")
+        uci.send("setoption name UseNet value true")
+        (line,) = uci.ready()[:-1]
+        if core.default_net_path() is None:
+            assert line.startswith("info string UseNet: no net to use")
+        else:
+            assert line.startswith("info string evaluation: net")
+        uci.send("position startpos moves e2e4", "go depth 3")
+        assert uci.expect("bestmove")[-1].split()[1] != "(none)"
+        uci.send(f"setoption name EvalFile value {net_file}")
+        (line,) = uci.ready()[:-1]
+        assert line == f"info string evaluation: net {net_file} (hidden 16)"
+        uci.send("eval")
+        got = uci.ready()
+        assert any(x.startswith("Static evaluation:") for x in got)
+        assert f"Evaluated by: net {net_file} (hidden 16)" in got
+        uci.send("go depth 3")
+        assert uci.expect("bestmove")[-1].split()[1] != "(none)"
+        assert uci.proc.poll() is None
+    finally:
+        assert uci.close() == 0

@@ -218,12 +218,11 @@ class Engine:
         return f"net {net.source} (hidden {net.hidden})"
 
     def _search_position(self, board: Board) -> core.Position:
-        """The position a search of ``board`` runs on: the board's own, or with the net a copy
-        carrying it (the board's position never gets accumulators to keep)."""
+        """The position a search of ``board`` runs on (the board's copy), carrying the net
+        if one is in use."""
         pos = board.core_position()
         net = self.net
         if net is not None:
-            pos = core.copy_position(pos)
             core.attach_net(pos, net)
         return pos
 

@@ -48,7 +48,7 @@ def test_python_chess_searches_with_the_net(net_file: Path) -> None:
 
 def test_bad_eval_file_is_refused_in_one_line(net_file: Path, tmp_path: Path) -> None:
     """A missing or broken EvalFile: one info string, the engine keeps searching; UseNet
-    without a net says so; a good file is named; ``eval`` reports the net."""
+    without a net says so; a good file is named; ``eval`` and ``bench`` use the net."""
     uci = RawUci()
     try:
         uci.ready()
@@ -76,6 +76,9 @@ def test_bad_eval_file_is_refused_in_one_line(net_file: Path, tmp_path: Path) ->
         assert f"Evaluated by: net {net_file} (hidden 16)" in got
         uci.send("go depth 3")
         assert uci.expect("bestmove")[-1].split()[1] != "(none)"
+        uci.send("bench 2")
+        got = uci.expect("Nodes/second")
+        assert f"info string bench with the net {net_file} (hidden 16)" in got
         assert uci.proc.poll() is None
     finally:
         assert uci.close() == 0

@@ -203,6 +203,13 @@ class Engine:
         self.use_net = on
         self.new_game()
 
+    def set_net(self, net: core.Net | None) -> None:
+        """Search with this loaded net (None: the classical evaluation); clears the table."""
+        self._require_idle()
+        self._net = net
+        self.use_net = net is not None
+        self.new_game()
+
     def net_warning(self) -> str | None:
         """Why ``UseNet`` is on and the classical evaluation still runs, if it is so."""
         if self.use_net and self._net is None:

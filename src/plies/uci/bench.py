@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from plies.core import Net
     from plies.uci.jobs import Canceller
 
 # Depth for ``plies bench`` and the UCI ``bench`` command.
@@ -81,11 +82,13 @@ def run_bench(
     on_position: Callable[[BenchPosition], None] | None = None,
     hash_mb: int = BENCH_HASH_MB,
     canceller: Canceller | None = None,
+    net: Net | None = None,
 ) -> BenchResult:
     """Search every bench position to ``depth`` with a fresh, warmed-up engine.
 
     Once ``canceller`` is cancelled the search in progress stops and the result
-    holds only the positions finished before.
+    holds only the positions finished before. With ``net`` the engine evaluates
+    with it (another node count: the signature is the classical engine's).
     """
     from plies.board import Board
     from plies.engine import Engine, Limit
@@ -94,6 +97,8 @@ def run_bench(
         raise ValueError(f"bench depth must be at least 1, got {depth}")
     engine = Engine(hash_mb)
     engine.warm_up()
+    if net is not None:
+        engine.set_net(net)
     if canceller is not None:
         canceller.watch(engine)
     done: list[BenchPosition] = []

@@ -622,12 +622,14 @@ class UciLoop:
         from plies.uci.bench import DEFAULT_DEPTH, bench_lines, run_bench
 
         self.finish_search()
-        self.engine()  # make sure compilation is not charged to the bench
+        net = self.engine().net  # (waiting for compilation, not charged to the bench)
         depth = command.depth or DEFAULT_DEPTH
+        if net is not None:
+            self.out.info_string(f"bench with the net {net.source} (hidden {net.hidden})")
 
         def body(canceller: Canceller) -> None:
             """Search the bench positions; a stopped bench reports the positions it finished."""
-            result = run_bench(depth, canceller=canceller)
+            result = run_bench(depth, canceller=canceller, net=net)
             if canceller.cancelled:
                 self.out.info_string(
                     f"bench stopped after {len(result.positions)} positions; totals below"

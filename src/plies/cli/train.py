@@ -45,35 +45,48 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--epochs", type=int, default=30, metavar="N", help="passes over the data (default 30)"
     )
     p.add_argument(
-        "--lr", type=float, default=0.005, metavar="X",
+        "--lr",
+        type=float,
+        default=0.005,
+        metavar="X",
         help="Adam's start rate, cosine-decayed to 2%% of it by the end (default 0.005)",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--batch", type=int, default=4096, metavar="N", help="positions per step (default 4096)"
     )
     p.add_argument(
-        "--wdl", type=float, default=0.25, metavar="F",
+        "--wdl",
+        type=float,
+        default=0.25,
+        metavar="F",
         help="weight of the game result in the target, the rest the score (default 0.25)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--val", type=float, default=0.02, metavar="F",
+        "--val",
+        type=float,
+        default=0.02,
+        metavar="F",
         help="share of positions held out for validation, in blocks of 256 consecutive "
         "lines so no game sits on both sides (default 0.02)",
-    )  # fmt: skip
+    )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="start weights and shuffles")
     p.add_argument(
-        "--threads", type=int, default=1, metavar="N",
+        "--threads",
+        type=int,
+        default=1,
+        metavar="N",
         help="threads sharing each batch (default 1; a given count gives the same net "
         "for the same seed)",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--init", metavar="PATH", help="start from this net file (its H wins over --hidden)"
     )
     p.add_argument(
-        "--hce", action="store_true",
+        "--hce",
+        action="store_true",
         help="also print the handcrafted evaluation's loss on the validation positions "
         "(same target; its scale fit to them), for comparison",
-    )  # fmt: skip
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
 
@@ -118,12 +131,16 @@ def run(args: argparse.Namespace) -> int:
         except DataError as exc:
             raise CliError(str(exc)) from None
         if report.bad:
-            err.print(f"{path}: skipped {report.bad} malformed lines (first: {report.first_bad})",
-                      highlight=False)  # fmt: skip
+            err.print(
+                f"{path}: skipped {report.bad} malformed lines (first: {report.first_bad})",
+                highlight=False,
+            )
         if report.unterminated:
             say(f"{path}: left out an unfinished last line (no newline)")
-        say(f"{path}: {len(data)} positions of {report.lines} lines "
-            f"({report.big_scores} with |score| >= 3000 skipped)")  # fmt: skip
+        say(
+            f"{path}: {len(data)} positions of {report.lines} lines "
+            f"({report.big_scores} with |score| >= 3000 skipped)"
+        )
         parts.append(data)
     data = combine(parts)
     if len(data) < 2:
@@ -139,14 +156,20 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--val leaves no training positions")
     checked = valid_rows if len(valid_rows) else train_rows
     start_loss = loss(data, target, checked, net)
-    say(f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
-        f"wdl {args.wdl}; start validation loss {start_loss:.6f}")  # fmt: skip
+    say(
+        f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
+        f"wdl {args.wdl}; start validation loss {start_loss:.6f}"
+    )
     settings = Settings(args.epochs, args.batch, args.lr, args.threads, args.seed)
     progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), console=err, transient=True,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
         disable=args.quiet or not err.is_terminal,
-    )  # fmt: skip
+    )
 
     with progress:
         task = progress.add_task("epoch 1", total=len(train_rows))
@@ -154,15 +177,23 @@ def run(args: argparse.Namespace) -> int:
         def show(entry: EpochReport) -> None:
             """One line per epoch; the bar starts over."""
             mark = " *" if entry.best else ""
-            say(f"epoch {entry.epoch:3d}  train {entry.train:.6f}  validation "
+            say(
+                f"epoch {entry.epoch:3d}  train {entry.train:.6f}  validation "
                 f"{entry.validation:.6f}  {entry.positions_per_s:,.0f} pos/s  "
-                f"lr {entry.lr:.6f}{mark}")  # fmt: skip
+                f"lr {entry.lr:.6f}{mark}"
+            )
             progress.reset(task, description=f"epoch {entry.epoch + 1}")
 
         outcome = train(
-            data, target, train_rows, valid_rows, net, settings, show,
+            data,
+            target,
+            train_rows,
+            valid_rows,
+            net,
+            settings,
+            show,
             lambda done: progress.advance(task, done),
-        )  # fmt: skip
+        )
     if outcome.interrupted:
         err.print(f"interrupted after {len(outcome.history)} epochs: writing the best net so far")
     try:
@@ -180,7 +211,9 @@ def run(args: argparse.Namespace) -> int:
         from plies.train.hce import hce_loss
 
         hce, k = hce_loss(args.data, data, target, valid_rows)
-        err.print(f"handcrafted evaluation, same validation positions and target: loss "
-                  f"{hce:.6f} (its scale fit: sigmoid(eval * {k:.6f}))",
-                  highlight=False)  # fmt: skip
+        err.print(
+            f"handcrafted evaluation, same validation positions and target: loss "
+            f"{hce:.6f} (its scale fit: sigmoid(eval * {k:.6f}))",
+            highlight=False,
+        )
     return 130 if outcome.interrupted else 0

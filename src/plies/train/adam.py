@@ -7,7 +7,7 @@ import math
 import numpy as np
 from numba import njit
 
-from plies.train.network import WEIGHT_LIMIT, Network
+from plies.train.network import CLIP, Network
 
 BETA1 = 0.9
 BETA2 = 0.999
@@ -16,9 +16,14 @@ EPSILON = 1e-8
 
 @njit(cache=True, nogil=True)
 def _step(
-    w: np.ndarray, g: np.ndarray, m: np.ndarray, v: np.ndarray, lr: float, t: int,
+    w: np.ndarray,
+    g: np.ndarray,
+    m: np.ndarray,
+    v: np.ndarray,
+    lr: float,
+    t: int,
     limit: float,
-) -> None:  # fmt: skip
+) -> None:
     """One Adam step of the flat arrays (in place), then clip ``w`` to +-limit."""
     c1 = 1.0 - BETA1**t
     c2 = 1.0 - BETA2**t
@@ -43,4 +48,4 @@ class Adam:
         """Move ``net`` one step against ``grads`` (shaped like its arrays) at rate ``lr``."""
         self.t += 1
         for w, g, m, v in zip(net.arrays(), grads, self.m, self.v, strict=True):
-            _step(w.reshape(-1), g.reshape(-1), m, v, lr, self.t, WEIGHT_LIMIT)
+            _step(w.reshape(-1), g.reshape(-1), m, v, lr, self.t, CLIP)

@@ -18,9 +18,13 @@ from plies.train.features import flip_perspective
 
 @njit(cache=True, nogil=True, inline="always")
 def _accumulate(
-    row: np.ndarray, side: int, ft_weight: np.ndarray, ft_bias: np.ndarray,
-    acc_stm: np.ndarray, acc_other: np.ndarray,
-) -> None:  # fmt: skip
+    row: np.ndarray,
+    side: int,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    acc_stm: np.ndarray,
+    acc_other: np.ndarray,
+) -> None:
     """Fill both accumulators of one position."""
     acc_stm[:] = ft_bias
     acc_other[:] = ft_bias
@@ -50,9 +54,14 @@ def _output(
 
 @njit(cache=True, nogil=True)
 def raw_outputs(
-    features: np.ndarray, stm: np.ndarray, rows: np.ndarray, ft_weight: np.ndarray,
-    ft_bias: np.ndarray, out_weight: np.ndarray, out_bias: np.ndarray,
-) -> np.ndarray:  # fmt: skip
+    features: np.ndarray,
+    stm: np.ndarray,
+    rows: np.ndarray,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+) -> np.ndarray:
     """The raw output (eval / 400, side to move's view) of each row in ``rows``."""
     hidden = len(ft_bias)
     acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
@@ -67,11 +76,20 @@ def raw_outputs(
 
 @njit(cache=True, nogil=True)
 def batch_gradient(
-    features: np.ndarray, stm: np.ndarray, target: np.ndarray, rows: np.ndarray,
-    norm: float, ft_weight: np.ndarray, ft_bias: np.ndarray, out_weight: np.ndarray,
-    out_bias: np.ndarray, g_ft_weight: np.ndarray, g_ft_bias: np.ndarray,
-    g_out_weight: np.ndarray, g_out_bias: np.ndarray,
-) -> float:  # fmt: skip
+    features: np.ndarray,
+    stm: np.ndarray,
+    target: np.ndarray,
+    rows: np.ndarray,
+    norm: float,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+    g_ft_weight: np.ndarray,
+    g_ft_bias: np.ndarray,
+    g_out_weight: np.ndarray,
+    g_out_bias: np.ndarray,
+) -> float:
     """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
     (zeroed by the caller); return the sum of squared errors.
 

@@ -94,7 +94,7 @@ class ReadReport:
 @njit(cache=True, nogil=True, inline="always")
 def _space(c: int) -> bool:
     """Whether byte ``c`` is blank inside a line."""
-    return c == _SPACE or c == _TAB or c == _CR
+    return c in (_SPACE, _TAB, _CR)
 
 
 @njit(cache=True, nogil=True)
@@ -159,9 +159,7 @@ def _result(buf: np.ndarray, lo: int, hi: int) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _line(
-    buf: np.ndarray, lo: int, hi: int, row: np.ndarray
-) -> tuple[int, int, int, float]:
+def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int, int, float]:
     """Parse buf[lo:hi] into ``row`` (feature indices); (status, side, score, result)."""
     i = lo
     while i < hi and _space(buf[i]):

@@ -15,6 +15,9 @@ FORMAT = 1
 """The file format this writes; the core refuses any other."""
 WEIGHT_LIMIT = 1.98
 """Every weight and bias stays within +-this, so the core's int16 quantisation cannot overflow."""
+CLIP = float(np.nextafter(np.float32(WEIGHT_LIMIT), np.float32(0.0)))
+"""What weights are clipped to: the largest float32 not above WEIGHT_LIMIT (float32(1.98)
+itself is 1.98000002, which a strict range check of the file would refuse)."""
 KEYS = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
 """The keys of a net file."""
 
@@ -66,7 +69,7 @@ def initial_network(hidden: int, seed: int) -> Network:
     net = Network(ft_weight, np.zeros(hidden), out_weight, np.zeros(1))
     clipped = net.astype(np.float32)
     for a in clipped.arrays():
-        np.clip(a, -WEIGHT_LIMIT, WEIGHT_LIMIT, out=a)
+        np.clip(a, -CLIP, CLIP, out=a)
     return clipped
 
 

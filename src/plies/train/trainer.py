@@ -93,14 +93,14 @@ class _Gradients:
             grads = self.sets[index]
             for g in grads:
                 g.fill(0.0)
-            return float(batch_gradient(
-                data.features, data.stm, target, parts[index], norm, *net.arrays(), *grads
-            ))  # fmt: skip
+            return float(
+                batch_gradient(
+                    data.features, data.stm, target, parts[index], norm, *net.arrays(), *grads
+                )
+            )
 
-        if self.pool is None:
-            losses = [run(0)]
-        else:
-            losses = list(self.pool.map(run, range(len(self.sets))))
+        indices = range(len(self.sets))
+        losses = [run(0)] if self.pool is None else list(self.pool.map(run, indices))
         total = self.sets[0]
         for other in self.sets[1:]:
             for t, o in zip(total, other, strict=True):

@@ -20,19 +20,20 @@ from plies.train.features import flip_perspective
 def _accumulate(
     row: np.ndarray,
     side: int,
+    mirror: int,
     ft_weight: np.ndarray,
     ft_bias: np.ndarray,
     acc_stm: np.ndarray,
     acc_other: np.ndarray,
 ) -> None:
-    """Fill both accumulators of one position."""
+    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7)."""
     acc_stm[:] = ft_bias
     acc_other[:] = ft_bias
     for j in range(len(row)):
         f = row[j]
         if f < 0:
             break
-        own = f if side == 0 else flip_perspective(f)
+        own = (f if side == 0 else flip_perspective(f)) ^ mirror
         other = flip_perspective(own)
         acc_stm += ft_weight[own]
         acc_other += ft_weight[other]
@@ -69,7 +70,7 @@ def raw_outputs(
     out = np.empty(len(rows), dtype=np.float64)
     for i in range(len(rows)):
         r = rows[i]
-        _accumulate(features[r], stm[r], ft_weight, ft_bias, acc_stm, acc_other)
+        _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, acc_stm, acc_other)
         out[i] = _output(acc_stm, acc_other, out_weight, out_bias)
     return out
 
@@ -80,6 +81,7 @@ def batch_gradient(
     stm: np.ndarray,
     target: np.ndarray,
     rows: np.ndarray,
+    mirrors: np.ndarray,
     norm: float,
     ft_weight: np.ndarray,
     ft_bias: np.ndarray,
@@ -91,7 +93,8 @@ def batch_gradient(
     g_out_bias: np.ndarray,
 ) -> float:
     """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
-    (zeroed by the caller); return the sum of squared errors.
+    (zeroed by the caller); return the sum of squared errors. ``mirrors[i]`` is 7 to train
+    on row ``rows[i]`` mirrored left to right (files a-h swapped), 0 to take it as it is.
 
     Only the feature rows of pieces present get gradient: 64 of 768 rows per position.
     """
@@ -106,7 +109,8 @@ def batch_gradient(
         r = rows[i]
         side = stm[r]
         row = features[r]
-        _accumulate(row, side, ft_weight, ft_bias, acc_stm, acc_other)
+        mirror = mirrors[i]
+        _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
         raw = _output(acc_stm, acc_other, out_weight, out_bias)
         p = 1.0 / (1.0 + math.exp(-raw))
         diff = p - target[r]
@@ -136,7 +140,7 @@ def batch_gradient(
             f = row[j]
             if f < 0:
                 break
-            own = f if side == 0 else flip_perspective(f)
+            own = (f if side == 0 else flip_perspective(f)) ^ mirror
             g_ft_weight[own] += d_stm
             g_ft_weight[flip_perspective(own)] += d_other
     return loss

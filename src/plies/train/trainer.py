@@ -30,6 +30,10 @@ class Settings:
     """Threads sharing each batch (the result is deterministic for a given count)."""
     seed: int = 0
     """Seed of the shuffles."""
+    mirror: bool = False
+    """Mirror a random half of the positions left to right each epoch (files a-h swapped):
+    the evaluation hardly changes (only castling rights, which the net does not see), so
+    this doubles the data the net sees."""
 
 
 @dataclass
@@ -82,11 +86,17 @@ class _Gradients:
         self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def compute(
-        self, data: Dataset, target: np.ndarray, rows: np.ndarray, net: Network
+        self,
+        data: Dataset,
+        target: np.ndarray,
+        rows: np.ndarray,
+        mirrors: np.ndarray,
+        net: Network,
     ) -> tuple[float, tuple[np.ndarray, ...]]:
         """Sum of squared errors over ``rows`` and the mean's gradient (summed in a fixed order)."""
         norm = 1.0 / len(rows)
         parts = np.array_split(rows, len(self.sets))
+        mirror_parts = np.array_split(mirrors, len(self.sets))
 
         def run(index: int) -> float:
             """One thread's share: its gradient set, zeroed, then filled."""
@@ -95,7 +105,14 @@ class _Gradients:
                 g.fill(0.0)
             return float(
                 batch_gradient(
-                    data.features, data.stm, target, parts[index], norm, *net.arrays(), *grads
+                    data.features,
+                    data.stm,
+                    target,
+                    parts[index],
+                    mirror_parts[index],
+                    norm,
+                    *net.arrays(),
+                    *grads,
                 )
             )
 
@@ -135,12 +152,18 @@ def train(
     try:
         for epoch in range(1, settings.epochs + 1):
             order = rng.permutation(train_rows)
+            mirrors = (
+                rng.integers(0, 2, size=len(order), dtype=np.int64) * 7
+                if settings.mirror
+                else np.zeros(len(order), dtype=np.int64)
+            )
             started = time.perf_counter()
             sse = 0.0
             rate = settings.lr
             for lo in range(0, len(order), settings.batch):
                 rows = order[lo : lo + settings.batch]
-                part, grads = gradients.compute(data, target, rows, net)
+                flips = mirrors[lo : lo + settings.batch]
+                part, grads = gradients.compute(data, target, rows, flips, net)
                 sse += part
                 rate = learning_rate(settings.lr, step, total_steps)
                 adam.step(net, grads, rate)

@@ -113,6 +113,19 @@ def test_trained_file_in_range_and_forward_matches_the_spec(tmp_path: Path) -> N
         assert value * 400.0 == pytest.approx(_spec_eval(fen, arrays), abs=1e-3)
 
 
+def test_init_continues_from_a_net_file(tmp_path: Path) -> None:
+    """--init starts from the file's weights (its H, not --hidden's) and trains on from them."""
+    from plies.cli.main import main
+
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    base = ["train", str(SAMPLE), "--batch", "64", "--val", "0.1", "-q"]
+    assert main([*base, "--out", str(first), "--hidden", "8", "--epochs", "1"]) == 0
+    assert main([*base, "--out", str(second), "--hidden", "16", "--init", str(first)]) == 0
+    assert load_network(second).ft_weight.shape == (768, 8)
+    assert not np.array_equal(load_network(first).ft_weight, load_network(second).ft_weight)
+    assert main([*base, "--out", str(second), "--init", str(tmp_path / "none.npz")]) == 2
+
+
 def test_bad_net_files(tmp_path: Path) -> None:
     """Another format, a wrong shape, not a net: NetFileError with the path."""
     path = tmp_path / "net.npz"

@@ -8,6 +8,7 @@ import chess
 import numpy as np
 import pytest
 
+from plies.train.adam import Adam
 from plies.train.loader import Dataset, read_dataset
 from plies.train.network import WEIGHT_LIMIT, initial_network
 from plies.train.target import targets
@@ -111,3 +112,15 @@ def test_interrupt_keeps_the_best_net() -> None:
     assert out.interrupted and len(seen) == 2 and out.best_epoch in (1, 2)
     best = min(seen, key=lambda e: e.validation)
     assert loss(data, target, valid, out.best) == pytest.approx(best.validation)
+
+
+def test_weight_decay_shrinks_weights() -> None:
+    """With a zero gradient, an AdamW step shrinks every weight by lr * decay of itself;
+    without decay it leaves them alone."""
+    net = initial_network(4, 0)
+    before = net.copy()
+    zeros = tuple(np.zeros_like(a) for a in net.arrays())
+    Adam(net).step(net, zeros, 0.01)
+    assert all(np.array_equal(a, b) for a, b in zip(net.arrays(), before.arrays(), strict=True))
+    Adam(net, decay=2.0).step(net, zeros, 0.01)
+    assert np.allclose(net.ft_weight, before.ft_weight * 0.98, rtol=1e-6)

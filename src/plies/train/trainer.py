@@ -30,6 +30,8 @@ class Settings:
     """Threads sharing each batch (the result is deterministic for a given count)."""
     seed: int = 0
     """Seed of the shuffles."""
+    decay: float = 0.0
+    """AdamW's weight decay: each step shrinks every weight by lr * decay of itself."""
     mirror: bool = False
     """Mirror a random half of the positions left to right each epoch (files a-h swapped):
     the evaluation hardly changes (only castling rights, which the net does not see), so
@@ -142,7 +144,7 @@ def train(
 ) -> Outcome:
     """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept."""
     rng = np.random.default_rng(settings.seed)
-    adam = Adam(net)
+    adam = Adam(net, settings.decay)
     steps_per_epoch = -(-len(train_rows) // settings.batch)
     total_steps = steps_per_epoch * settings.epochs
     outcome = Outcome(net.copy(), 0)

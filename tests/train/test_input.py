@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from plies.train.loader import (
     parse_buffer,
     read_dataset,
 )
+from plies.train.network import load_network
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "train" / "sf-d7-sample.txt"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -154,3 +156,24 @@ def test_cli_help_and_tiny_run(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert "epoch   2" in run.stderr and "handcrafted evaluation" in run.stderr
     assert out.exists()
+
+
+def test_ctrl_c_writes_the_best_net(tmp_path: Path) -> None:
+    """SIGINT after the first epoch: exit 130, the message, and a loadable net written."""
+    out = tmp_path / "net.npz"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "train", str(SAMPLE), "--out", str(out), "--hidden",
+         "8", "--epochs", "100000", "--batch", "256", "--val", "0.1"],
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    seen = []
+    for line in proc.stderr:
+        seen.append(line)
+        if line.startswith("epoch   1"):
+            proc.send_signal(signal.SIGINT)
+            break
+    rest = proc.stderr.read()
+    assert proc.wait(timeout=60) == 130, "".join(seen) + rest
+    assert "interrupted after" in rest and "wrote" in rest
+    assert load_network(out).ft_weight.shape == (768, 8)

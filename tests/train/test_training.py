@@ -124,3 +124,22 @@ def test_weight_decay_shrinks_weights() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(net.arrays(), before.arrays(), strict=True))
     Adam(net, decay=2.0).step(net, zeros, 0.01)
     assert np.allclose(net.ft_weight, before.ft_weight * 0.98, rtol=1e-6)
+
+
+def test_interrupt_before_any_epoch_keeps_the_weights_reached() -> None:
+    """Ctrl-C after a few steps of epoch 1: the weights reached, not the random start."""
+    data, target, train_rows, valid = _sample()
+    steps: list[int] = []
+
+    def advance(done: int) -> None:
+        """Count steps; press Ctrl-C after the third."""
+        steps.append(done)
+        if len(steps) == 3:
+            raise KeyboardInterrupt
+
+    net = initial_network(8, 0)
+    start = net.copy()
+    out = train(data, target, train_rows, valid, net, Settings(5, 64, 0.005, 1, 0), None, advance)
+    assert out.interrupted and out.best_epoch == 0 and not out.history
+    assert np.array_equal(out.best.ft_bias, net.ft_bias)
+    assert not np.array_equal(out.best.ft_bias, start.ft_bias)

@@ -74,8 +74,11 @@ def initial_network(hidden: int, seed: int) -> Network:
 
 
 def save_network(path: str | Path, net: Network) -> None:
-    """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1)."""
-    with Path(path).open("wb") as handle:
+    """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1), whole: through
+    a temporary file beside it, so an interrupted write leaves no half net."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    with tmp.open("wb") as handle:
         np.savez(
             handle,
             ft_weight=net.ft_weight.astype(np.float32),
@@ -85,6 +88,7 @@ def save_network(path: str | Path, net: Network) -> None:
             scale=np.array([SCALE], dtype=np.float32),
             format=np.array([FORMAT], dtype=np.int64),
         )
+    tmp.replace(target)
 
 
 def load_network(path: str | Path) -> Network:

@@ -61,7 +61,8 @@ class Outcome:
     """What training produced."""
 
     best: Network
-    """The net of the epoch with the lowest validation loss (the start net if none ended)."""
+    """The net of the epoch with the lowest validation loss (if Ctrl-C came before any
+    epoch ended, the weights as they were then)."""
     best_epoch: int
     """That epoch (0: none ended)."""
     history: list[EpochReport] = field(default_factory=list)
@@ -188,6 +189,9 @@ def train(
                 report(entry)
     except KeyboardInterrupt:
         outcome.interrupted = True
+        if outcome.best_epoch == 0:
+            # No epoch ended: the weights reached so far beat the random start.
+            outcome.best = net.copy()
     finally:
         gradients.close()
     return outcome

@@ -47,9 +47,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--lr",
         type=float,
-        default=0.001,
+        default=0.008,
         metavar="X",
-        help="Adam's start rate, cosine-decayed to 2%% of it by the end (default 0.001)",
+        help="Adam's start rate, cosine-decayed to 2%% of it by the end (default 0.008; "
+        "with --decay 0.3, rates 0.001, 0.002, 0.004 and 0.008 gave validation losses "
+        "0.01083, 0.01064, 0.01019 and 0.01015 on 1.5M positions)",
     )
     p.add_argument(
         "--batch", type=int, default=4096, metavar="N", help="positions per step (default 4096)"
@@ -83,9 +85,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=0.3,
         metavar="D",
-        help="AdamW weight decay: each step shrinks every weight by lr * D of itself; "
-        "on 1.5M positions 0.3 lowered the validation loss by 1.4%%, 1.0 raised it by 6%% "
-        "(default 0.3)",
+        help="AdamW weight decay: each step shrinks every weight by lr * D of itself "
+        "(default 0.3; on 1.5M positions at lr 0.008, 0.15 gave a validation loss of "
+        "0.01032 and 0.3 0.01015; at lr 0.001, 0 gave 0.01098, 0.3 0.01083, 1.0 0.01164)",
     )
     p.add_argument(
         "--mirror",

@@ -1,0 +1,116 @@
+"""The network's weights: start values, and the .npz file the core reads (format 1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from plies.train.features import N_INPUTS
+
+SCALE = 400.0
+"""Centipawns per unit of the network's raw output."""
+FORMAT = 1
+"""The file format this writes; the core refuses any other."""
+WEIGHT_LIMIT = 1.98
+"""Every weight and bias stays within +-this, so the core's int16 quantisation cannot overflow."""
+CLIP = float(np.nextafter(np.float32(WEIGHT_LIMIT), np.float32(0.0)))
+"""What weights are clipped to: the largest float32 not above WEIGHT_LIMIT (float32(1.98)
+itself is 1.98000002, which a strict range check of the file would refuse)."""
+KEYS = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
+"""The keys of a net file."""
+
+_FT_INIT = 0.05
+"""Std of the start feature weights: a 30-piece accumulator starts with a spread of about
+0.3, across the screlu's live range (0, 1)."""
+
+
+class NetFileError(ValueError):
+    """A net file that cannot be read as format 1."""
+
+
+@dataclass
+class Network:
+    """(768 -> H) x 2 perspectives -> SCReLU -> 1, as float arrays (float32 for training)."""
+
+    ft_weight: np.ndarray
+    """[768, H] feature weights."""
+    ft_bias: np.ndarray
+    """[H] accumulator bias."""
+    out_weight: np.ndarray
+    """[2H] output weights: side to move's half first, then the other side's."""
+    out_bias: np.ndarray
+    """[1] output bias."""
+
+    @property
+    def hidden(self) -> int:
+        """H, the accumulator width."""
+        return int(self.ft_bias.shape[0])
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The four parameter arrays, in file order."""
+        return self.ft_weight, self.ft_bias, self.out_weight, self.out_bias
+
+    def copy(self) -> Network:
+        """An independent copy."""
+        return Network(*(a.copy() for a in self.arrays()))
+
+    def astype(self, dtype: type[np.floating]) -> Network:
+        """A copy with every array in ``dtype``."""
+        return Network(*(a.astype(dtype) for a in self.arrays()))
+
+
+def initial_network(hidden: int, seed: int) -> Network:
+    """Random start weights (normal, small), the same for the same seed."""
+    rng = np.random.default_rng(seed)
+    ft_weight = rng.normal(0.0, _FT_INIT, size=(N_INPUTS, hidden))
+    out_weight = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), size=2 * hidden)
+    net = Network(ft_weight, np.zeros(hidden), out_weight, np.zeros(1))
+    clipped = net.astype(np.float32)
+    for a in clipped.arrays():
+        np.clip(a, -CLIP, CLIP, out=a)
+    return clipped
+
+
+def save_network(path: str | Path, net: Network) -> None:
+    """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1), whole: through
+    a temporary file beside it, so an interrupted write leaves no half net."""
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    with tmp.open("wb") as handle:
+        np.savez(
+            handle,
+            ft_weight=net.ft_weight.astype(np.float32),
+            ft_bias=net.ft_bias.astype(np.float32),
+            out_weight=net.out_weight.astype(np.float32),
+            out_bias=net.out_bias.astype(np.float32).reshape(1),
+            scale=np.array([SCALE], dtype=np.float32),
+            format=np.array([FORMAT], dtype=np.int64),
+        )
+    tmp.replace(target)
+
+
+def load_network(path: str | Path) -> Network:
+    """Read a format-1 net file (for a warm start or a check); NetFileError if it is not one."""
+    try:
+        with np.load(path) as data:
+            arrays = {key: np.asarray(data[key]) for key in KEYS}
+    except OSError as exc:
+        raise NetFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except (KeyError, ValueError) as exc:
+        raise NetFileError(f"{path}: not a net file ({exc})") from None
+    if arrays["format"].shape != (1,) or int(arrays["format"][0]) != FORMAT:
+        raise NetFileError(f"{path}: format {arrays['format']!r}, expected [{FORMAT}]")
+    if arrays["scale"].shape != (1,) or float(arrays["scale"][0]) != SCALE:
+        raise NetFileError(f"{path}: scale {arrays['scale']!r}, expected [{SCALE:g}]")
+    ft_weight = arrays["ft_weight"]
+    if ft_weight.ndim != 2 or ft_weight.shape[0] != N_INPUTS:
+        raise NetFileError(f"{path}: ft_weight has shape {ft_weight.shape}, expected (768, H)")
+    hidden = ft_weight.shape[1]
+    shapes = {"ft_bias": (hidden,), "out_weight": (2 * hidden,), "out_bias": (1,)}
+    for key, shape in shapes.items():
+        if arrays[key].shape != shape:
+            raise NetFileError(f"{path}: {key} has shape {arrays[key].shape}, expected {shape}")
+    net = Network(ft_weight, arrays["ft_bias"], arrays["out_weight"], arrays["out_bias"])
+    return net.astype(np.float32)

@@ -13,7 +13,7 @@ both from White's side, as written by `plies datagen --scores`). Lines with |sco
 are skipped; malformed lines are skipped and counted; a line still being written (no final
 newline) is left out.
 target: (1 - wdl) * sigmoid(score_stm / 400) + wdl * result_stm; loss: mean squared error of
-sigmoid(raw) against it (raw = eval / 400), the spec in notes/nnue-spec.md.
+sigmoid(raw) against it (raw = eval / 400), the spec in docs/nnue-spec.md.
 output: a .npz net file (format 1) the engine's core reads; the best epoch's net (lowest
 validation loss) is written, also after Ctrl-C.
 examples:

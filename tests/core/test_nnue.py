@@ -1,4 +1,4 @@
-"""The net's compiled inference against the spec (/work/notes/nnue-spec.md), with small random nets.
+"""The net's compiled inference against the spec (docs/nnue-spec.md), with small random nets.
 
 The nets are written by the tests themselves (seeded), so nothing here depends
 on a trained file. Weights are drawn on the quantisation grid (multiples of

@@ -20,16 +20,19 @@ def net_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_python_chess_searches_with_the_net(net_file: Path) -> None:
-    """Declared options; with UseNet and EvalFile the engine plays legal moves on the net's
-    evaluation (another score than the classical one), and switches back."""
+    """Declared options (UseNet on when plies ships a net); with UseNet and EvalFile the
+    engine plays legal moves on the net's evaluation (another score than the classical
+    one), and switches back."""
     engine = open_engine()
     try:
         options = engine.options
-        assert options["UseNet"].type == "check" and options["UseNet"].default is False
+        assert options["UseNet"].type == "check"
+        assert options["UseNet"].default is (core.default_net_path() is not None)
         assert options["EvalFile"].type == "string"
         assert options["EvalFile"].default in ("", "<empty>")
         board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
         limit = chess.engine.Limit(depth=4)
+        engine.configure({"UseNet": False})
         classical = engine.analyse(board, limit)
         engine.configure({"EvalFile": str(net_file), "UseNet": True})
         with_net = engine.analyse(board, limit)

@@ -115,9 +115,10 @@ class Engine:
         self._node_budget: int | None = None
         self.eval_file = ""
         """The net file set by ``EvalFile`` ("": the packaged default net, if any)."""
-        self.use_net = False
-        """Whether the search evaluates with the net (``UseNet``) when one is loaded."""
-        self._net: core.Net | None = None
+        default = core.default_net_path()
+        self._net: core.Net | None = None if default is None else core.load_net(default)
+        self.use_net = self._net is not None
+        """Whether the search evaluates with the net (``UseNet``): on when plies ships one."""
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------

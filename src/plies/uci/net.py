@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 NET_OPTIONS: tuple[UciOption, ...] = (
     UciOption("EvalFile", "string", ""),
-    UciOption("UseNet", "check", False),
+    UciOption("UseNet", "check", True),
 )
 """The net options declared to GUIs."""
 

@@ -71,11 +71,20 @@ class Outcome:
     """Whether Ctrl-C ended training early."""
 
 
-def loss(data: Dataset, target: np.ndarray, rows: np.ndarray, net: Network) -> float:
-    """Mean squared error between sigmoid(raw) and the target over ``rows``."""
+def loss(
+    data: Dataset,
+    target: np.ndarray,
+    rows: np.ndarray,
+    net: Network,
+    base: np.ndarray | None = None,
+) -> float:
+    """Mean squared error between sigmoid(base + raw) and the target over ``rows`` (``base``:
+    the fixed offsets of a residual net, ``plies.train.residual``; None for a pure net)."""
     if len(rows) == 0:
         return float("nan")
     raw = raw_outputs(data.features, data.stm, rows, *net.arrays())
+    if base is not None:
+        raw = raw + base[rows, 0]
     prediction = 1.0 / (1.0 + np.exp(-raw))
     return float(np.mean((prediction - target[rows]) ** 2))
 
@@ -92,6 +101,7 @@ class _Gradients:
         self,
         data: Dataset,
         target: np.ndarray,
+        base: np.ndarray,
         rows: np.ndarray,
         mirrors: np.ndarray,
         net: Network,
@@ -111,6 +121,7 @@ class _Gradients:
                     data.features,
                     data.stm,
                     target,
+                    base,
                     parts[index],
                     mirror_parts[index],
                     norm,
@@ -142,8 +153,14 @@ def train(
     settings: Settings,
     report: Callable[[EpochReport], None] | None = None,
     advance: Callable[[int], None] | None = None,
+    base: np.ndarray | None = None,
 ) -> Outcome:
-    """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept."""
+    """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept.
+
+    ``base`` (float32 [n, 2], ``plies.train.residual``) makes the net a residual one: it
+    learns a correction added to these fixed offsets; None trains a pure net.
+    """
+    offsets = np.zeros((len(data), 2), dtype=np.float32) if base is None else base
     rng = np.random.default_rng(settings.seed)
     adam = Adam(net, settings.decay)
     steps_per_epoch = -(-len(train_rows) // settings.batch)
@@ -166,7 +183,7 @@ def train(
             for lo in range(0, len(order), settings.batch):
                 rows = order[lo : lo + settings.batch]
                 flips = mirrors[lo : lo + settings.batch]
-                part, grads = gradients.compute(data, target, rows, flips, net)
+                part, grads = gradients.compute(data, target, offsets, rows, flips, net)
                 sse += part
                 rate = learning_rate(settings.lr, step, total_steps)
                 adam.step(net, grads, rate)
@@ -175,7 +192,9 @@ def train(
                     advance(len(rows))
             seconds = time.perf_counter() - started
             train_loss = sse / max(len(order), 1)
-            valid_loss = loss(data, target, valid_rows, net) if len(valid_rows) else train_loss
+            valid_loss = (
+                loss(data, target, valid_rows, net, base) if len(valid_rows) else train_loss
+            )
             better = valid_loss < best_loss
             if better:
                 best_loss = valid_loss

@@ -270,6 +270,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     final = loss(data, target, checked, outcome.best, base)
+    if args.residual and outcome.best_epoch == 0 and outcome.history:
+        err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
     err.print(
         f"wrote {args.out}: {'residual, ' if args.residual else ''}H {net.hidden}, "
         f"epoch {outcome.best_epoch} of {len(outcome.history)}, validation loss "

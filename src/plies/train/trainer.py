@@ -62,9 +62,10 @@ class Outcome:
 
     best: Network
     """The net of the epoch with the lowest validation loss (if Ctrl-C came before any
-    epoch ended, the weights as they were then)."""
+    epoch ended, the weights as they were then); a residual net's start (the handcrafted
+    evaluation alone) competes too."""
     best_epoch: int
-    """That epoch (0: none ended)."""
+    """That epoch (0: none ended, or a residual net's start was best)."""
     history: list[EpochReport] = field(default_factory=list)
     """Every finished epoch."""
     interrupted: bool = False
@@ -158,7 +159,9 @@ def train(
     """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept.
 
     ``base`` (float32 [n, 2], ``plies.train.residual``) makes the net a residual one: it
-    learns a correction added to these fixed offsets; None trains a pure net.
+    learns a correction added to these fixed offsets; None trains a pure net. A residual
+    net's start (zero output: the base alone) is epoch 0's candidate for the best net, so
+    the net written is never worse on the validation rows than the base itself.
     """
     offsets = np.zeros((len(data), 2), dtype=np.float32) if base is None else base
     rng = np.random.default_rng(settings.seed)
@@ -167,6 +170,8 @@ def train(
     total_steps = steps_per_epoch * settings.epochs
     outcome = Outcome(net.copy(), 0)
     best_loss = float("inf")
+    if base is not None and len(valid_rows):
+        best_loss = loss(data, target, valid_rows, net, base)
     gradients = _Gradients(net, settings.threads)
     step = 0
     try:
@@ -208,7 +213,7 @@ def train(
                 report(entry)
     except KeyboardInterrupt:
         outcome.interrupted = True
-        if outcome.best_epoch == 0:
+        if not outcome.history:
             # No epoch ended: the weights reached so far beat the random start.
             outcome.best = net.copy()
     finally:

@@ -231,15 +231,12 @@ def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
 
 
 def _bad(tmp_path: Path, name: str, **changes: np.ndarray | None) -> Path:
-    """A net file with some entries changed (None: left out)."""
+    """A net file with some entries changed (None: left out) or added."""
     arrays: dict[str, np.ndarray] = {}
-    for key, value in random_arrays(1, 4).items():
-        if key in changes:
-            replacement = changes[key]
-            if replacement is not None:
-                arrays[key] = replacement
-        else:
-            arrays[key] = value
+    for key, value in {**random_arrays(1, 4), **changes}.items():
+        replacement = changes.get(key, value)
+        if replacement is not None:
+            arrays[key] = replacement
     return write_net(tmp_path / name, arrays)
 
 
@@ -279,3 +276,73 @@ def test_a_position_without_a_net_is_unchanged() -> None:
         core.unmake_move(pos)
     assert _accumulators(pos).shape == (1, 2, 0)
     assert core.perft_nodes(core.copy_position(pos), 3) == 97862
+
+
+def _residual(arrays: dict[str, np.ndarray], tmp_path: Path, name: str) -> core.Net:
+    """``arrays`` loaded as a residual net (file entry base = 1)."""
+    marked = {**arrays, "base": np.array([nnue.BASE_HCE], dtype=np.int64)}
+    return core.load_net(write_net(tmp_path / name, marked))
+
+
+def test_residual_net_adds_its_output_to_the_classical_evaluation(
+    net_arrays: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    """A residual net's evaluation is exactly the classical one plus the net's output, on
+    positions with each side to move and after moves made incrementally."""
+    residual = _residual(net_arrays, tmp_path, "residual.npz")
+    pure = core.load_net(write_net(tmp_path / "pure.npz", net_arrays))
+    assert residual.residual and not pure.residual
+    sides = set()
+    outputs = []
+    for fen in FENS:
+        board = Board(fen)
+        for m in [None, *core.legal_moves(board.core_position())[:3]]:
+            pos = _position(fen, residual)
+            if m is not None:
+                core.push_move(pos, int(m))
+            classical = int(core.evaluate_position(pos))
+            output = core.net_output(pos)
+            assert core.net_evaluate(pos) == classical + output, (fen, m)
+            sides.add(Board(fen).turn if m is None else 1 - Board(fen).turn)
+            outputs.append(output)
+    assert sides == {0, 1}
+    assert np.std(outputs) > 20.0  # the net's part is not trivially zero
+
+
+def test_residual_net_of_zero_output_searches_as_the_classical_engine(
+    net_arrays: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    """Zero output weights and bias: the hybrid search visits exactly the classical
+    search's nodes and picks its move (the dispatch adds the net and nothing else)."""
+    zero = {**net_arrays, "out_weight": np.zeros_like(net_arrays["out_weight"]),
+            "out_bias": np.zeros_like(net_arrays["out_bias"])}  # fmt: skip
+    residual = _residual(zero, tmp_path, "zero.npz")
+    classical = Engine(hash_mb=1)
+    classical.set_net(None)  # the classical evaluation even where plies ships a default net
+    hybrid = Engine(hash_mb=1)
+    hybrid.set_net(residual)
+    board = Board(FENS[1])
+    plain = classical.search(board, Limit(depth=6))
+    mixed = hybrid.search(board, Limit(depth=6))
+    assert plain.info is not None and mixed.info is not None
+    assert mixed.info.nodes == plain.info.nodes and mixed.best_move == plain.best_move
+    assert hybrid.evaluate(board) == classical.evaluate(board)
+    # A nonzero residual net changes the search (the net is really consulted).
+    hybrid.set_net(_residual(net_arrays, tmp_path, "residual.npz"))
+    changed = hybrid.search(board, Limit(depth=6)).info
+    assert changed is not None and changed.nodes != plain.info.nodes
+
+
+def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:
+    """An unknown, fractional or multi-valued ``base`` entry: a one-line ValueError."""
+    cases = {
+        _bad(tmp_path, "base2.npz", base=np.array([2], np.int64)): "base 2 is unknown",
+        _bad(tmp_path, "basef.npz", base=np.array([1.0], np.float32)): "base must hold",
+        _bad(tmp_path, "base11.npz", base=np.array([1, 1], np.int64)): "base must hold",
+    }
+    for path, reason in cases.items():
+        with pytest.raises(ValueError) as caught:
+            core.load_net(path)
+        text = str(caught.value)
+        assert "\n" not in text and reason in text, text
+    assert core.load_net(_bad(tmp_path, "base0.npz", base=np.array([0], np.int64))).base == 0

@@ -1,7 +1,9 @@
 """A net written by ``plies train`` evaluates in the engine's core as in the trainer.
 
 The trainer computes the spec in floats, the core in quantised integers; on
-real positions the two must agree to within the quantisation's rounding.
+real positions the two must agree to within the quantisation's rounding. A
+residual net's engine evaluation is the classical one plus that output, the
+same sum the trainer's prediction used.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import plies.core as core
 from plies.board import Board
@@ -16,20 +19,27 @@ from plies.cli.main import main
 from plies.train.kernels import raw_outputs
 from plies.train.loader import read_dataset
 from plies.train.network import load_network
+from plies.train.residual import hce_centipawns
 
 SAMPLE = Path(__file__).parent.parent / "data" / "train" / "sf-d7-sample.txt"
 
 
-def test_trained_net_agrees_with_the_core(tmp_path: Path) -> None:
-    """Mean difference under 2 cp, none over 12 cp, on every sample position, both sides to move."""
+@pytest.mark.parametrize("residual", [False, True], ids=["pure", "residual"])
+def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool) -> None:
+    """Mean difference under 2 cp, none over 12 cp, on every sample position, both sides to
+    move; a residual net's engine evaluation is the trainer's base plus its output."""
     path = tmp_path / "net.npz"
     args = ["train", str(SAMPLE), "--out", str(path), "--hidden", "32", "--epochs", "3",
             "--batch", "128", "--val", "0.1", "-q"]  # fmt: skip
-    assert main(args) == 0
+    # No validation split for the residual net: the kept net is then the last epoch's,
+    # never the start's zero output (which would make the check trivial).
+    assert main([*args, "--residual", "--val", "0"] if residual else args) == 0
     data, _ = read_dataset(SAMPLE)
     rows = np.arange(len(data), dtype=np.int64)
     floats = raw_outputs(data.features, data.stm, rows, *load_network(path).arrays()) * 400.0
+    base = hce_centipawns(data)[:, 0]
     net = core.load_net(path)
+    assert net.residual == residual
     text = SAMPLE.read_bytes()
     diffs = []
     for r in rows:
@@ -37,9 +47,12 @@ def test_trained_net_agrees_with_the_core(tmp_path: Path) -> None:
         fen = text[start : text.index(b"|", start)].decode()
         pos = core.copy_position(Board(fen).core_position())
         core.attach_net(pos, net)
-        diffs.append(core.net_output(pos) - floats[r])
+        output = core.net_output(pos)
+        diffs.append(output - floats[r])
+        if residual:
+            assert core.net_evaluate(pos) == base[r] + output
     gaps = np.abs(np.array(diffs))
-    assert float(np.std(floats)) > 50.0  # the net learnt something: the check is not trivial
+    assert float(np.std(floats)) > (20.0 if residual else 50.0)  # the check is not trivial
     assert set(data.stm.tolist()) == {0, 1}
     assert gaps.mean() < 2.0, gaps.mean()
     assert gaps.max() < 12.0, gaps.max()

@@ -28,6 +28,7 @@ def test_gradient_matches_finite_differences() -> None:
     target = targets(data, 0.25).astype(np.float64)
     rows = np.arange(0, 200, dtype=np.int64)
     mirrors = np.zeros(len(rows), dtype=np.int64)
+    zero = np.zeros((len(data), 2), dtype=np.float64)
     net = initial_network(4, seed=3).astype(np.float64)
     rng = np.random.default_rng(5)
     # Spread the accumulators over both screlu kinks (0 and 1) and the flat parts.
@@ -36,7 +37,8 @@ def test_gradient_matches_finite_differences() -> None:
     net.out_weight[:] = rng.normal(0.0, 1.0, size=net.out_weight.shape)
     grads = tuple(np.zeros_like(a) for a in net.arrays())
     loss_sum = batch_gradient(
-        data.features, data.stm, target, rows, mirrors, 1.0 / len(rows), *net.arrays(), *grads
+        data.features, data.stm, target, zero, rows, mirrors, 1.0 / len(rows), *net.arrays(),
+        *grads,
     )
     assert abs(loss_sum / len(rows) - _loss(data, target, rows, net)) < 1e-12
     used = np.unique(data.features[rows][data.features[rows] >= 0])
@@ -78,7 +80,10 @@ def test_mirrored_rows_train_as_mirrored_positions() -> None:
         """Loss sum and gradient over ``rows`` with every mirror set to ``flip``."""
         out = tuple(np.zeros_like(a) for a in net.arrays())
         flips = np.full(len(rows), flip, dtype=np.int64)
-        total = batch_gradient(d.features, d.stm, target, rows, flips, 1.0, *net.arrays(), *out)
+        zero = np.zeros((len(d), 2), dtype=np.float32)
+        total = batch_gradient(
+            d.features, d.stm, target, zero, rows, flips, 1.0, *net.arrays(), *out
+        )
         return total, out
 
     plain_loss, plain = grads(mirrored, 0)

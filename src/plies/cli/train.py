@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
+import numpy as np
+
 from plies.cli.common import CliError
 
 _EPILOG = """\
@@ -16,8 +18,13 @@ target: (1 - wdl) * sigmoid(score_stm / 400) + wdl * result_stm; loss: mean squa
 sigmoid(raw) against it (raw = eval / 400), the spec in docs/nnue-spec.md.
 output: a .npz net file (format 1) the engine's core reads; the best epoch's net (lowest
 validation loss) is written, also after Ctrl-C.
+residual (--residual): the net learns a correction to the handcrafted evaluation (HCE):
+prediction sigmoid((hce_cp + raw * 400) / 400), same target and loss; the HCE of every
+position is computed once at load (the core's own evaluate). The file carries base = 1 and
+the engine then evaluates with HCE + net.
 examples:
   plies train data.txt --out net.npz
+  plies train data.txt --out res.npz --residual --threads 2 --hce
   plies train data.txt --out net.npz --hidden 256 --epochs 40 --threads 2 --hce
 """
 
@@ -101,10 +108,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--init", metavar="PATH", help="start from this net file (its H wins over --hidden)"
     )
     p.add_argument(
+        "--residual",
+        action="store_true",
+        help="train a residual net: a correction added to the handcrafted evaluation "
+        "(which the file records; the engine then evaluates with their sum)",
+    )
+    p.add_argument(
         "--hce",
         action="store_true",
         help="also print the handcrafted evaluation's loss on the validation positions "
-        "(same target; its scale fit to them), for comparison",
+        "(same target): as it is (sigmoid(eval / 400), what --residual starts from) and with "
+        "its scale fit to them, for comparison",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run)
@@ -131,7 +145,15 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.train.loader import DataError, combine, read_dataset
-    from plies.train.network import NetFileError, initial_network, load_network, save_network
+    from plies.train.network import (
+        BASE_HCE,
+        BASE_NONE,
+        NetFileError,
+        initial_network,
+        load_base,
+        load_network,
+        save_network,
+    )
     from plies.train.target import targets
     from plies.train.trainer import EpochReport, Settings, loss, train
     from plies.tune.dataset import split_rows
@@ -167,8 +189,30 @@ def run(args: argparse.Namespace) -> int:
     if len(data) < 2:
         raise CliError("fewer than 2 usable positions in " + ", ".join(args.data))
     say(f"read {len(data)} positions in {time.perf_counter() - started:.1f} s")
+    centipawns = None
+    if args.residual or args.hce:
+        from plies.train.residual import hce_centipawns
+
+        clock = time.perf_counter()
+        centipawns = hce_centipawns(data)
+        say(
+            f"handcrafted evaluation of {len(data)} positions (and their mirror images) "
+            f"in {time.perf_counter() - clock:.1f} s"
+        )
+    base = None
+    if args.residual and centipawns is not None:
+        base = (centipawns / 400.0).astype(np.float32)
+    kind = BASE_HCE if args.residual else BASE_NONE
     try:
-        net = load_network(args.init) if args.init else initial_network(args.hidden, args.seed)
+        if args.init:
+            net = load_network(args.init)
+            if load_base(args.init) != kind:
+                raise CliError(
+                    f"{args.init}: a {'pure' if kind == BASE_HCE else 'residual'} net cannot "
+                    f"start a {'residual' if kind == BASE_HCE else 'pure'} one"
+                )
+        else:
+            net = initial_network(args.hidden, args.seed, args.residual)
     except NetFileError as exc:
         raise CliError(str(exc)) from None
     target = targets(data, args.wdl)
@@ -176,10 +220,11 @@ def run(args: argparse.Namespace) -> int:
     if len(train_rows) == 0:
         raise CliError("--val leaves no training positions")
     checked = valid_rows if len(valid_rows) else train_rows
-    start_loss = loss(data, target, checked, net)
+    start_loss = loss(data, target, checked, net, base)
     say(
         f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
-        f"wdl {args.wdl}; start validation loss {start_loss:.6f}"
+        f"wdl {args.wdl}{', residual' if args.residual else ''}; start validation loss "
+        f"{start_loss:.6f}"
     )
     settings = Settings(
         args.epochs, args.batch, args.lr, args.threads, args.seed, args.decay, args.mirror
@@ -216,27 +261,32 @@ def run(args: argparse.Namespace) -> int:
             settings,
             show,
             lambda done: progress.advance(task, done),
+            base,
         )
     if outcome.interrupted:
         err.print(f"interrupted after {len(outcome.history)} epochs: writing the best net so far")
     try:
-        save_network(args.out, outcome.best)
+        save_network(args.out, outcome.best, kind)
     except OSError as exc:
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
-    final = loss(data, target, checked, outcome.best)
+    final = loss(data, target, checked, outcome.best, base)
+    if args.residual and outcome.best_epoch == 0 and outcome.history:
+        err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
     err.print(
-        f"wrote {args.out}: H {net.hidden}, epoch {outcome.best_epoch} of "
-        f"{len(outcome.history)}, validation loss {start_loss:.6f} -> {final:.6f}, "
-        f"{time.perf_counter() - started:.1f} s",
+        f"wrote {args.out}: {'residual, ' if args.residual else ''}H {net.hidden}, "
+        f"epoch {outcome.best_epoch} of {len(outcome.history)}, validation loss "
+        f"{start_loss:.6f} -> {final:.6f}, {time.perf_counter() - started:.1f} s",
         highlight=False,
     )
-    if args.hce and len(valid_rows):
-        from plies.train.hce import hce_loss
+    if args.hce and len(valid_rows) and centipawns is not None:
+        from plies.train.hce import hce_loss, unscaled_loss
 
+        plain = unscaled_loss(centipawns, target, valid_rows)
         hce, k = hce_loss(args.data, data, target, valid_rows)
         err.print(
             f"handcrafted evaluation, same validation positions and target: loss "
-            f"{hce:.6f} (its scale fit: sigmoid(eval * {k:.6f}))",
+            f"{plain:.6f} as it is (sigmoid(eval / 400)), {hce:.6f} with its scale fit "
+            f"(sigmoid(eval * {k:.6f}))",
             highlight=False,
         )
     return 130 if outcome.interrupted else 0

@@ -15,6 +15,12 @@ The core runs it in exact integers (QA = 255, QB = 256): int16 accumulators
 otherwise) an accumulator of 32 pieces stays below 1.98 * 255 * 33 < 2^15 and
 the output sum fits int64 for any H.
 
+A residual net (file entry ``base`` = 1) learnt a correction to the classical
+evaluation: the search then evaluates with ``classical + output``, clamped
+below the mate scores (``residual_sum``), and nothing else added: a net
+whose output is 0 plays exactly as the classical engine. ``Position.use_net``
+says which: 0 classical, ``USE_NET`` the pure net, ``USE_RESIDUAL`` the sum.
+
 The accumulators live in the position (``Position.acc``, int16[cap + 1, 2, H],
 one row pair per ply), next to the quantised weights (fields, not compile-time
 constants: a new net needs no recompile). ``make_move`` derives ply + 1's
@@ -76,6 +82,16 @@ CANNOT_WIN_DIVISOR = 16
 """A side with no pawns and at most one minor piece keeps 1/16 of its advantage."""
 FIFTY_MOVE_SPAN = 200
 """The evaluation fades by halfmove / FIFTY_MOVE_SPAN (half gone at the fifty-move draw)."""
+BASE_KEY = "base"
+"""The optional file entry saying what the net's output is added to (absent: BASE_NONE)."""
+BASE_NONE = 0
+"""A pure net: its output is the evaluation."""
+BASE_HCE = 1
+"""A residual net: its output is a correction added to the classical evaluation."""
+USE_NET = 1
+"""``Position.use_net`` of a position searched with a pure net."""
+USE_RESIDUAL = 2
+"""``Position.use_net`` of a position searched with the classical evaluation plus a residual net."""
 
 DEFAULT_NET = Path(__file__).resolve().parent / "nets" / "default.npz"
 """Where the packaged net lives (absent until one is trained and shipped)."""
@@ -98,11 +114,23 @@ class Net:
     """Output bias times QA * QB."""
     source: str
     """Where the net came from (its path)."""
+    base: int = BASE_NONE
+    """BASE_NONE (a pure net) or BASE_HCE (a correction to the classical evaluation)."""
 
     @property
     def hidden(self) -> int:
         """H, the width of one perspective's accumulator."""
         return int(self.ft_bias.shape[0])
+
+    @property
+    def residual(self) -> bool:
+        """Whether the net corrects the classical evaluation (is added to it)."""
+        return self.base == BASE_HCE
+
+    def describe(self) -> str:
+        """The net for a user: its file, width and kind."""
+        kind = ", residual on the classical evaluation" if self.residual else ""
+        return f"net {self.source} (hidden {self.hidden}{kind})"
 
 
 def _refuse(source: str, reason: str) -> ValueError:
@@ -148,6 +176,16 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
     if len(ft_shape) != 2 or ft_shape[0] != N_INPUTS or not 1 <= ft_shape[1] <= MAX_HIDDEN:
         raise _refuse(source, f"ft_weight has shape {ft_shape}, expected ({N_INPUTS}, H) "
                               f"with 1 <= H <= {MAX_HIDDEN}")  # fmt: skip
+    base = BASE_NONE
+    if BASE_KEY in arrays:
+        raw_base = arrays[BASE_KEY]
+        if raw_base.size != 1 or raw_base.dtype.kind not in "iu":
+            raise _refuse(source, f"base must hold one integer, got shape {raw_base.shape} "
+                                  f"{raw_base.dtype}")  # fmt: skip
+        base = int(raw_base.reshape(-1)[0])
+        if base not in (BASE_NONE, BASE_HCE):
+            raise _refuse(source, f"base {base} is unknown (0: a pure net, 1: residual on "
+                                  f"the classical evaluation)")  # fmt: skip
     hidden = int(ft_shape[1])
     ft_weight = _float_array(arrays, "ft_weight", (N_INPUTS, hidden), source)
     ft_bias = _float_array(arrays, "ft_bias", (hidden,), source)
@@ -159,6 +197,7 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
         out_weight=np.ascontiguousarray(np.rint(out_weight * QB).astype(np.int16)),
         out_bias=int(np.rint(np.float64(out_bias[0]) * QA * QB)),
         source=source,
+        base=base,
     )
 
 
@@ -331,6 +370,13 @@ def evaluate(pos: Position) -> int:
     return min(max(v, -MAX_EVAL), MAX_EVAL)
 
 
+@njit(cache=True, inline="always")
+def residual_sum(classical: int, correction: int) -> int:
+    """A residual net's evaluation: the classical one plus the net's output, clamped
+    below the mate scores (nothing faded: a zero net leaves the classical engine)."""
+    return min(max(classical + correction, -MAX_EVAL), MAX_EVAL)
+
+
 @njit(cache=True, nogil=True)
 def _install(pos: Position, ft_w: np.ndarray, ft_b: np.ndarray, out_w: np.ndarray,
              out_b: int, use: int) -> None:  # fmt: skip
@@ -359,6 +405,12 @@ def _refreshed_evaluate(pos: Position) -> int:
 
 
 @njit(cache=True)
+def _use(pos: Position) -> int:
+    """The position's ``use_net`` (the Python handle does not show the field)."""
+    return pos.use_net
+
+
+@njit(cache=True)
 def accumulators(pos: Position) -> np.ndarray:
     """The live accumulator stack (not a copy), for tests and tools."""
     return pos.acc
@@ -373,8 +425,9 @@ def attach_net(pos: Position, net: Net | None) -> None:
     if net is None:
         _install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_ROW, np.int64(0), np.int64(0))
     else:
+        use = USE_RESIDUAL if net.residual else USE_NET
         _install(pos, net.ft_weight, net.ft_bias, net.out_weight, np.int64(net.out_bias),
-                 np.int64(1))  # fmt: skip
+                 np.int64(use))  # fmt: skip
 
 
 def net_output(pos: Position) -> int:
@@ -383,5 +436,11 @@ def net_output(pos: Position) -> int:
 
 
 def net_evaluate(pos: Position) -> int:
-    """The net evaluation the search uses, centipawns for the side to move."""
+    """The evaluation the search uses with the position's net, centipawns for the side to
+    move: a pure net's ``evaluate``, or a residual net's ``residual_sum``."""
+    if _use(pos) == USE_RESIDUAL:
+        # Imported here: the classical evaluation imports the position, which imports this.
+        from plies.core.evaluate import evaluate as classical
+
+        return int(residual_sum(int(classical(pos)), int(_refreshed_output(pos))))
     return int(_refreshed_evaluate(pos))

@@ -117,7 +117,10 @@ LMR = _lmr_table()
 
 @njit(cache=True, inline="always")
 def _evaluate(pos: Position) -> int:
-    """The static evaluation every search step uses: the net if the position has one."""
+    """The static evaluation every search step uses: the net if the position has one
+    (a residual net: the classical evaluation plus its output)."""
+    if pos.use_net == nnue.USE_RESIDUAL:
+        return nnue.residual_sum(evaluate(pos), nnue.output(pos))
     if pos.use_net:
         return nnue.evaluate(pos)
     return evaluate(pos)

@@ -21,6 +21,7 @@ from plies.board import Board, Move
 from plies.board.board import core_to_move
 from plies.compile_notice import compile_notice
 from plies.core import INF, MAX_PLY
+from plies.core.nnue import residual_sum
 from plies.engine import prewarm
 from plies.engine.limits import Info, Limit, SearchResult
 from plies.engine.state import SearchArrays, available_megabytes
@@ -223,7 +224,7 @@ class Engine:
         net = self.net
         if net is None:
             return "classical evaluation"
-        return f"net {net.source} (hidden {net.hidden})"
+        return net.describe()
 
     def _search_position(self, board: Board) -> core.Position:
         """The position a search of ``board`` runs on (the board's copy), carrying the net
@@ -310,13 +311,16 @@ class Engine:
             spare = core.copy_position(board.core_position())
             core.attach_net(spare, None)
             core.net_evaluate(spare)
+            core.net_output(spare)  # and a residual net's parts
+            residual_sum(0, 0)
             # Paths a game may reach only later (a table probe from Python for the
             # ponder move): compiled or loaded now, not on the clock.
             # Found missing by comparing dispatcher signatures before and after games.
             scratch._hash_reply(board, move)
 
     def evaluate(self, board: Board) -> int:
-        """Static evaluation in centipawns from the side to move (the net's, when in use)."""
+        """Static evaluation in centipawns from the side to move (the net's, when in use;
+        a residual net's: the classical evaluation plus the net's output)."""
         if self.net is not None:
             return core.net_evaluate(self._search_position(board))
         return int(core.evaluate_position(board.core_position()))

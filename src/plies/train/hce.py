@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from plies.train.loader import Dataset, read_bytes
+from plies.train.network import SCALE
 
 
 def row_fens(paths: Sequence[str | Path], data: Dataset, rows: np.ndarray) -> list[str]:
@@ -52,3 +53,13 @@ def hce_loss(
     goal = target[rows].astype(np.float64)
     k = fit_k(stm_eval, goal)
     return mse(stm_eval, goal, k), k
+
+
+def unscaled_loss(centipawns: np.ndarray, target: np.ndarray, rows: np.ndarray) -> float:
+    """Mean squared error of sigmoid(eval / 400) against ``target`` over ``rows``: the
+    handcrafted evaluation as a residual net adds to it, with no scale fit.
+
+    ``centipawns`` is ``plies.train.residual.hce_centipawns`` of the whole dataset.
+    """
+    prediction = 1.0 / (1.0 + np.exp(-centipawns[rows, 0].astype(np.float64) / SCALE))
+    return float(np.mean((prediction - target[rows].astype(np.float64)) ** 2))

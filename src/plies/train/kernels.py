@@ -80,6 +80,7 @@ def batch_gradient(
     features: np.ndarray,
     stm: np.ndarray,
     target: np.ndarray,
+    base: np.ndarray,
     rows: np.ndarray,
     mirrors: np.ndarray,
     norm: float,
@@ -95,6 +96,9 @@ def batch_gradient(
     """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
     (zeroed by the caller); return the sum of squared errors. ``mirrors[i]`` is 7 to train
     on row ``rows[i]`` mirrored left to right (files a-h swapped), 0 to take it as it is.
+    The prediction is sigmoid(base + raw): ``base[r, m]`` is a fixed offset in raw units
+    (zero for a pure net, the handcrafted evaluation / 400 for a residual one), column m
+    1 for the mirrored row, 0 for the row as it is.
 
     Only the feature rows of pieces present get gradient: 64 of 768 rows per position.
     """
@@ -111,7 +115,7 @@ def batch_gradient(
         row = features[r]
         mirror = mirrors[i]
         _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
-        raw = _output(acc_stm, acc_other, out_weight, out_bias)
+        raw = base[r, 1 if mirror else 0] + _output(acc_stm, acc_other, out_weight, out_bias)
         p = 1.0 / (1.0 + math.exp(-raw))
         diff = p - target[r]
         loss += diff * diff

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -19,7 +20,15 @@ CLIP = float(np.nextafter(np.float32(WEIGHT_LIMIT), np.float32(0.0)))
 """What weights are clipped to: the largest float32 not above WEIGHT_LIMIT (float32(1.98)
 itself is 1.98000002, which a strict range check of the file would refuse)."""
 KEYS = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
-"""The keys of a net file."""
+"""The keys every net file holds."""
+BASE_KEY = "base"
+"""The optional key saying what the net's output is added to (absent: BASE_NONE)."""
+BASE_NONE = 0
+"""A pure net: its output is the evaluation."""
+BASE_HCE = 1
+"""A residual net: its output is a correction added to the handcrafted evaluation."""
+BASES = (BASE_NONE, BASE_HCE)
+"""The base values a file may hold."""
 
 _FT_INIT = 0.05
 """Std of the start feature weights: a 30-piece accumulator starts with a spread of about
@@ -61,11 +70,14 @@ class Network:
         return Network(*(a.astype(dtype) for a in self.arrays()))
 
 
-def initial_network(hidden: int, seed: int) -> Network:
-    """Random start weights (normal, small), the same for the same seed."""
+def initial_network(hidden: int, seed: int, residual: bool = False) -> Network:
+    """Random start weights (normal, small), the same for the same seed; a residual net
+    starts with zero output weights, so it starts as the handcrafted evaluation itself."""
     rng = np.random.default_rng(seed)
     ft_weight = rng.normal(0.0, _FT_INIT, size=(N_INPUTS, hidden))
     out_weight = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), size=2 * hidden)
+    if residual:
+        out_weight[:] = 0.0
     net = Network(ft_weight, np.zeros(hidden), out_weight, np.zeros(1))
     clipped = net.astype(np.float32)
     for a in clipped.arrays():
@@ -73,22 +85,42 @@ def initial_network(hidden: int, seed: int) -> Network:
     return clipped
 
 
-def save_network(path: str | Path, net: Network) -> None:
-    """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1), whole: through
-    a temporary file beside it, so an interrupted write leaves no half net."""
+def save_network(path: str | Path, net: Network, base: int = BASE_NONE) -> None:
+    """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1; a residual
+    net also gets ``base``), whole: through a temporary file beside it, so an interrupted
+    write leaves no half net."""
+    if base not in BASES:
+        raise ValueError(f"base {base} is not one of {BASES}")
+    # Any: numpy's stubs match ** keywords against savez's own bool parameter too.
+    arrays: dict[str, Any] = {
+        "ft_weight": net.ft_weight.astype(np.float32),
+        "ft_bias": net.ft_bias.astype(np.float32),
+        "out_weight": net.out_weight.astype(np.float32),
+        "out_bias": net.out_bias.astype(np.float32).reshape(1),
+        "scale": np.array([SCALE], dtype=np.float32),
+        "format": np.array([FORMAT], dtype=np.int64),
+    }
+    if base != BASE_NONE:
+        arrays[BASE_KEY] = np.array([base], dtype=np.int64)
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     with tmp.open("wb") as handle:
-        np.savez(
-            handle,
-            ft_weight=net.ft_weight.astype(np.float32),
-            ft_bias=net.ft_bias.astype(np.float32),
-            out_weight=net.out_weight.astype(np.float32),
-            out_bias=net.out_bias.astype(np.float32).reshape(1),
-            scale=np.array([SCALE], dtype=np.float32),
-            format=np.array([FORMAT], dtype=np.int64),
-        )
+        np.savez(handle, **arrays)
     tmp.replace(target)
+
+
+def load_base(path: str | Path) -> int:
+    """The ``base`` of a net file (BASE_NONE when the key is absent); NetFileError if unknown."""
+    try:
+        with np.load(path) as data:
+            if BASE_KEY not in data.files:
+                return BASE_NONE
+            raw = np.asarray(data[BASE_KEY])
+    except (OSError, ValueError) as exc:
+        raise NetFileError(f"{path}: cannot read ({exc})") from None
+    if raw.shape != (1,) or raw.dtype.kind not in "iu" or int(raw[0]) not in BASES:
+        raise NetFileError(f"{path}: base {raw!r}, expected one of {BASES}")
+    return int(raw[0])
 
 
 def load_network(path: str | Path) -> Network:

@@ -62,20 +62,30 @@ class Outcome:
 
     best: Network
     """The net of the epoch with the lowest validation loss (if Ctrl-C came before any
-    epoch ended, the weights as they were then)."""
+    epoch ended, the weights as they were then); a residual net's start (the handcrafted
+    evaluation alone) competes too."""
     best_epoch: int
-    """That epoch (0: none ended)."""
+    """That epoch (0: none ended, or a residual net's start was best)."""
     history: list[EpochReport] = field(default_factory=list)
     """Every finished epoch."""
     interrupted: bool = False
     """Whether Ctrl-C ended training early."""
 
 
-def loss(data: Dataset, target: np.ndarray, rows: np.ndarray, net: Network) -> float:
-    """Mean squared error between sigmoid(raw) and the target over ``rows``."""
+def loss(
+    data: Dataset,
+    target: np.ndarray,
+    rows: np.ndarray,
+    net: Network,
+    base: np.ndarray | None = None,
+) -> float:
+    """Mean squared error between sigmoid(base + raw) and the target over ``rows`` (``base``:
+    the fixed offsets of a residual net, ``plies.train.residual``; None for a pure net)."""
     if len(rows) == 0:
         return float("nan")
     raw = raw_outputs(data.features, data.stm, rows, *net.arrays())
+    if base is not None:
+        raw = raw + base[rows, 0]
     prediction = 1.0 / (1.0 + np.exp(-raw))
     return float(np.mean((prediction - target[rows]) ** 2))
 
@@ -92,6 +102,7 @@ class _Gradients:
         self,
         data: Dataset,
         target: np.ndarray,
+        base: np.ndarray,
         rows: np.ndarray,
         mirrors: np.ndarray,
         net: Network,
@@ -111,6 +122,7 @@ class _Gradients:
                     data.features,
                     data.stm,
                     target,
+                    base,
                     parts[index],
                     mirror_parts[index],
                     norm,
@@ -142,14 +154,24 @@ def train(
     settings: Settings,
     report: Callable[[EpochReport], None] | None = None,
     advance: Callable[[int], None] | None = None,
+    base: np.ndarray | None = None,
 ) -> Outcome:
-    """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept."""
+    """Train ``net`` in place; Ctrl-C ends it early with the best net so far kept.
+
+    ``base`` (float32 [n, 2], ``plies.train.residual``) makes the net a residual one: it
+    learns a correction added to these fixed offsets; None trains a pure net. A residual
+    net's start (zero output: the base alone) is epoch 0's candidate for the best net, so
+    the net written is never worse on the validation rows than the base itself.
+    """
+    offsets = np.zeros((len(data), 2), dtype=np.float32) if base is None else base
     rng = np.random.default_rng(settings.seed)
     adam = Adam(net, settings.decay)
     steps_per_epoch = -(-len(train_rows) // settings.batch)
     total_steps = steps_per_epoch * settings.epochs
     outcome = Outcome(net.copy(), 0)
     best_loss = float("inf")
+    if base is not None and len(valid_rows):
+        best_loss = loss(data, target, valid_rows, net, base)
     gradients = _Gradients(net, settings.threads)
     step = 0
     try:
@@ -166,7 +188,7 @@ def train(
             for lo in range(0, len(order), settings.batch):
                 rows = order[lo : lo + settings.batch]
                 flips = mirrors[lo : lo + settings.batch]
-                part, grads = gradients.compute(data, target, rows, flips, net)
+                part, grads = gradients.compute(data, target, offsets, rows, flips, net)
                 sse += part
                 rate = learning_rate(settings.lr, step, total_steps)
                 adam.step(net, grads, rate)
@@ -175,7 +197,9 @@ def train(
                     advance(len(rows))
             seconds = time.perf_counter() - started
             train_loss = sse / max(len(order), 1)
-            valid_loss = loss(data, target, valid_rows, net) if len(valid_rows) else train_loss
+            valid_loss = (
+                loss(data, target, valid_rows, net, base) if len(valid_rows) else train_loss
+            )
             better = valid_loss < best_loss
             if better:
                 best_loss = valid_loss
@@ -189,7 +213,7 @@ def train(
                 report(entry)
     except KeyboardInterrupt:
         outcome.interrupted = True
-        if outcome.best_epoch == 0:
+        if not outcome.history:
             # No epoch ended: the weights reached so far beat the random start.
             outcome.best = net.copy()
     finally:

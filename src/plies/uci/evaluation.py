@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from plies.board import Board
+    from plies.core import Net
     from plies.engine import Engine
 
 
@@ -17,7 +18,8 @@ def _pawns(cp: float) -> str:
 def evaluation_lines(engine: Engine, board: Board) -> list[str]:
     """Lines for ``eval``: the total (side to move and White's view), then the per-term table.
 
-    With a net in use the total is the net's, and the table (the classical
+    With a net in use the total is the net's (a residual net's: the classical
+    evaluation plus the net's correction, both shown), and the table (the classical
     evaluation's terms) is labelled as such.
     """
     score = engine.evaluate(board)
@@ -27,7 +29,13 @@ def evaluation_lines(engine: Engine, board: Board) -> list[str]:
     ]
     net = engine.net
     if net is not None:
-        lines.append(f"Evaluated by: net {net.source} (hidden {net.hidden})")
+        lines.append(f"Evaluated by: {net.describe()}")
+        if net.residual:
+            classical, correction = residual_parts(board, net)
+            lines.append(
+                f"Residual: classical {_pawns(classical)} + net {_pawns(correction)} "
+                "(side to move)"
+            )
     terms = term_values(board)
     if terms:
         title = "classical" if net is not None else "term"
@@ -35,6 +43,17 @@ def evaluation_lines(engine: Engine, board: Board) -> list[str]:
         lines += [f"{name:<14}{_pawns(value):>9}" for name, value in terms]
         lines.append(f"{'total':<14}{_pawns(sum(v for _, v in terms)):>9}")
     return lines
+
+
+def residual_parts(board: Board, net: Net) -> tuple[int, int]:
+    """A residual net's two summands: the classical evaluation and the net's output
+    (centipawns, side to move)."""
+    import plies.core as core
+
+    classical = int(core.evaluate_position(board.core_position()))
+    pos = board.core_position()
+    core.attach_net(pos, net)
+    return classical, core.net_output(pos)
 
 
 def term_values(board: Board) -> list[tuple[str, int]]:

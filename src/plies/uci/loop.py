@@ -625,7 +625,7 @@ class UciLoop:
         net = self.engine().net  # (waiting for compilation, not charged to the bench)
         depth = command.depth or DEFAULT_DEPTH
         if net is not None:
-            self.out.info_string(f"bench with the net {net.source} (hidden {net.hidden})")
+            self.out.info_string(f"bench with the {net.describe()}")
 
         def body(canceller: Canceller) -> None:
             """Search the bench positions; a stopped bench reports the positions it finished."""

@@ -346,3 +346,12 @@ def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:
         text = str(caught.value)
         assert "\n" not in text and reason in text, text
     assert core.load_net(_bad(tmp_path, "base0.npz", base=np.array([0], np.int64))).base == 0
+
+
+def test_packaged_nets_load() -> None:
+    """The packaged default net is a pure net, the packaged residual one a residual net."""
+    nets = nnue.DEFAULT_NET.parent
+    default = core.load_net(nets / "default.npz")
+    residual = core.load_net(nets / "residual-h64.npz")
+    assert not default.residual and default.hidden == 128
+    assert residual.residual and residual.hidden == 64

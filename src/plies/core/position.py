@@ -13,7 +13,8 @@ functions take it as one argument and read its fields by name.
     undo      int64[cap, 5]   one record per move made (columns ``UNDO_*``)
     keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
     sliders   uint64[...]     the magic slider-attack table (shared, read-only)
-    use_net   int64           1: the search evaluates with the net below (``plies.core.nnue``)
+    use_net   int64           1: the search evaluates with the net below (``plies.core.nnue``),
+                              2: with the classical evaluation plus that (residual) net
     acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
                               (``acc[ply]`` is current; one empty row without a net)
     ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[2H],

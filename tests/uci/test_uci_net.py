@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 from tests.core.test_nnue import random_arrays, write_net
-from tests.uci.conftest import RawUci, open_engine
+from tests.uci.conftest import (
+    REPLY_TIMEOUT_S,
+    START_TIMEOUT_S,
+    UCI_COMMAND,
+    RawUci,
+    open_engine,
+)
 
 import plies.core as core
 
@@ -85,3 +93,27 @@ def test_bad_eval_file_is_refused_in_one_line(net_file: Path, tmp_path: Path) ->
         assert uci.proc.poll() is None
     finally:
         assert uci.close() == 0
+
+
+def test_unusable_default_net_is_one_info_string(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A corrupt default net (named by ``$PLIES_DEFAULT_NET``): python-chess still starts the
+    engine, sees one ``info string`` saying why, and games are played classically."""
+    corrupt = tmp_path / "default.npz"
+    corrupt.write_bytes(b"PK\x03\x04 truncated, not a net")
+    env = dict(os.environ, PLIES_DEFAULT_NET=str(corrupt))
+    caplog.set_level(logging.DEBUG, logger="chess.engine")
+    engine = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND, timeout=START_TIMEOUT_S, env=env)
+    try:
+        engine.ping()
+        engine.timeout = REPLY_TIMEOUT_S
+        board = chess.Board()
+        played = engine.play(board, chess.engine.Limit(depth=3))
+        assert played.move is not None and played.move in board.legal_moves
+    finally:
+        engine.quit()
+    notices = [r.getMessage() for r in caplog.records if "default net unusable" in r.getMessage()]
+    received = [m for m in notices if ">> info string" in m]
+    assert len(received) == 1, notices
+    assert str(corrupt) in received[0] and "classical" in received[0]

@@ -8,11 +8,14 @@ another thread sets a flag that it notices within about a thousand nodes.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
@@ -59,6 +62,15 @@ MIN_NODE_CAP = 50_000
 MAX_MULTIPV = 256
 """The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
 """Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
+DEFAULT_NET_ENV = "PLIES_DEFAULT_NET"
+"""Environment variable naming the net an engine uses by default instead of the packaged one."""
+
+
+def default_net_file() -> Path | None:
+    """The net an engine loads by default: ``$PLIES_DEFAULT_NET`` if set, else the packaged
+    net (None when this install ships none)."""
+    named = os.environ.get(DEFAULT_NET_ENV, "").strip()
+    return Path(named) if named else core.default_net_path()
 
 
 def node_shares(nodes: int, threads: int) -> list[int]:
@@ -80,9 +92,18 @@ class Engine:
     """A chess engine: owns a transposition table and searches positions on request."""
 
     def __init__(
-        self, hash_mb: int = 64, move_overhead_ms: int = DEFAULT_MOVE_OVERHEAD_MS, threads: int = 1
+        self,
+        hash_mb: int = 64,
+        move_overhead_ms: int = DEFAULT_MOVE_OVERHEAD_MS,
+        threads: int = 1,
+        default_net: str | os.PathLike[str] | None = None,
     ) -> None:
-        """Create an engine with a ``hash_mb`` MB table searching on ``threads`` threads."""
+        """Create an engine with a ``hash_mb`` MB table searching on ``threads`` threads.
+
+        ``default_net`` names the net used when ``EvalFile`` is empty (None:
+        ``default_net_file()``). If that net cannot be loaded the engine still starts,
+        on the classical evaluation, and says why in ``net_notice`` (and a warning).
+        """
         if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
             raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
         self._arrays = SearchArrays(hash_mb)
@@ -116,8 +137,16 @@ class Engine:
         self._node_budget: int | None = None
         self.eval_file = ""
         """The net file set by ``EvalFile`` ("": the packaged default net, if any)."""
-        default = core.default_net_path()
-        self._net: core.Net | None = None if default is None else core.load_net(default)
+        self._default_net = default_net_file() if default_net is None else Path(default_net)
+        self.net_notice: str | None = None
+        """Why the default net is not in use although one was named (None: no problem)."""
+        self._net: core.Net | None = None
+        if self._default_net is not None:
+            try:
+                self._net = core.load_net(self._default_net)
+            except ValueError as exc:
+                self.net_notice = f"default net unusable, using the classical evaluation: {exc}"
+                warnings.warn(self.net_notice, RuntimeWarning, stacklevel=2)
         self.use_net = self._net is not None
         """Whether the search evaluates with the net (``UseNet``): on when plies ships one."""
         self.set_threads(threads)
@@ -179,7 +208,7 @@ class Engine:
         """The net of ``path`` ("": the packaged default, None if there is none)."""
         if path:
             return core.load_net(path)
-        default = core.default_net_path()
+        default = self._default_net
         return None if default is None else core.load_net(default)
 
     def set_eval_file(self, path: str) -> None:

@@ -23,6 +23,7 @@ import contextlib
 import queue
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -131,7 +132,10 @@ def _default_factory(hash_mb: int) -> Engine:
     """Create the real engine."""
     from plies.engine import Engine
 
-    return Engine(hash_mb)
+    with warnings.catch_warnings():
+        # The loop reports an unusable default net itself, as one ``info string``.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return Engine(hash_mb)
 
 
 class UciLoop:
@@ -190,6 +194,8 @@ class UciLoop:
             # ``warm_up`` compiles (or loads) the board's part first, then the search.
             hash_mb = self.values["Hash"]
             engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
+            if engine.net_notice is not None:
+                self.out.info_string(shorten(engine.net_notice, 300))
             engine.set_option("Move Overhead", self.values["Move Overhead"])
             engine.warm_up()
             self._engine = engine

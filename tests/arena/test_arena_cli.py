@@ -106,3 +106,24 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
     assert len(games) >= 1
     assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
     assert f"{len(games)} of 200 games played" in stdout, stdout[-1000:]
+
+
+def test_engine_refusing_an_option_is_one_line(tmp_path: Path) -> None:
+    """An engine that answers ``setoption`` with a refusal (plies' ``info string option
+    unchanged``, here behind a shell the arena does not know as plies) stops the arena
+    before any game, naming the engine's own line; the same net through a plies command
+    is refused in-process first."""
+    absent = tmp_path / "absent.npz"
+    pgn = tmp_path / "games.pgn"
+    wrapped = f"uci:/bin/sh -c 'exec {sys.executable} -m plies uci':EvalFile={absent}"
+    proc = arena(wrapped, "random", "--depth", "1", "--games", "2", "--pgn", str(pgn))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "refused an option: info string option unchanged" in lines[0]
+    assert str(absent) in lines[0] and not pgn.exists()
+    direct = f"uci:{sys.executable} -m plies uci:EvalFile={absent}"
+    proc = arena(direct, "random", "--depth", "1", "--games", "2", "--pgn", str(pgn))
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "EvalFile: net file" in lines[0] and "no such file" in lines[0]
+    assert not pgn.exists()

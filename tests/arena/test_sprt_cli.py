@@ -139,3 +139,34 @@ def test_build_command_puts_its_sources_first(tmp_path: Path) -> None:
     assert command[1].startswith(f"PYTHONPATH={tmp_path}")
     spec = Build("x", tmp_path, (("Hash", "2"),)).spec()
     assert spec.kind == "uci" and spec.options == (("Hash", "2"),)
+
+
+def _bad_nets(tmp_path: Path) -> dict[str, Path]:
+    """A missing, an unreadable (truncated zip) and a wrong-format (no net arrays) net file."""
+    import numpy as np
+
+    corrupt = tmp_path / "corrupt.npz"
+    corrupt.write_bytes(b"PK\x03\x04 truncated")
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, weights=np.zeros(3, dtype=np.float32))
+    return {"no such file": tmp_path / "absent.npz", "corrupt": corrupt, "wrong": wrong}
+
+
+def test_bad_eval_file_fails_before_any_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A net that the engine would refuse (and play classical instead) is a one-line error,
+    exit 2, before any game is played or the PGN file opened."""
+    pgn = tmp_path / "games.pgn"
+    for kind, net in _bad_nets(tmp_path).items():
+        for side in ("new", "base"):
+            other = "base" if side == "new" else "new"
+            argv = ["sprt", f"--{side}-options", f"EvalFile={net}", f"--{other}-options",
+                    "Hash=2", "--nodes", "100", "--games", "2", "--pgn", str(pgn), "-q"]
+            assert main(argv) == 2, (kind, side)
+            err = capsys.readouterr().err.strip().splitlines()
+            assert len(err) == 1, err
+            assert f"--{side}-options: EvalFile: net file" in err[0] and str(net) in err[0], err
+            if kind == "no such file":
+                assert kind in err[0]
+            assert not pgn.exists()

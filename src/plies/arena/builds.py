@@ -12,6 +12,7 @@ engine once: :func:`warm_up` does that before any clock runs.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -53,6 +54,28 @@ class Build:
         """The arena player for this build."""
         text = f"build:{self.name}"
         return PlayerSpec(text, "uci", self.name, None, self.command(), self.options)
+
+
+def check_net_options(options: tuple[tuple[str, str], ...]) -> None:
+    """Load a plies engine's ``EvalFile`` here, with the engine's own loader, so a missing,
+    unreadable or malformed net is a BuildError before any game (the engine would only
+    print an ``info string`` and play on with its old evaluation)."""
+    for key, value in options:
+        if key.strip().lower() == "evalfile" and value.strip():
+            from plies.core import load_net
+
+            try:
+                load_net(value.strip())
+            except ValueError as exc:
+                raise BuildError(f"EvalFile: {exc}") from None
+
+
+def is_plies_command(command: tuple[str, ...] | list[str]) -> bool:
+    """Whether an engine command runs plies (``plies uci`` or ``python -m plies uci``)."""
+    words = list(command)
+    if words and Path(words[0]).name == "plies":
+        return True
+    return any(a == "-m" and b == "plies" for a, b in itertools.pairwise(words))
 
 
 def python_path(src: Path) -> str:

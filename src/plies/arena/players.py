@@ -272,6 +272,75 @@ def _kill_process(transport: asyncio.SubprocessTransport) -> None:
 # How long an engine may take to answer ``isready`` before a game (first runs may compile).
 READY_TIMEOUT_S = 300.0
 
+REFUSAL_MARKS = ("option unchanged", "no such option", "unknown option", "error", "invalid",
+                 "not found", "cannot", "failed")  # fmt: skip
+"""Words in what an engine prints after ``setoption`` that mean it refused the option
+(plies says "option unchanged"/"no such option"; Stockfish "No such option")."""
+
+
+def refusal(lines: list[str]) -> str | None:
+    """The first line an engine printed in answer to ``setoption`` that refuses it, if any."""
+    for line in lines:
+        if any(mark in line.lower() for mark in REFUSAL_MARKS):
+            return line.strip()
+    return None
+
+
+class _ConfigureCommand(chess.engine.BaseCommand[list[str]]):
+    """``setoption`` lines then ``isready``; the result is every line before ``readyok``.
+
+    python-chess's own ``configure`` returns before the engine answers, and drops
+    whatever it prints, so an engine refusing an option would go unnoticed.
+    """
+
+    def __init__(self, engine: chess.engine.UciProtocol, options: chess.engine.ConfigMapping):
+        """Remember the options to send."""
+        super().__init__(engine)
+        self.engine = engine
+        self.options = options
+        self.lines: list[str] = []
+
+    def start(self) -> None:
+        """Send the options (as python-chess's ``configure`` does, keeping its records)."""
+        self.engine._configure(self.options)
+        self.engine.target_config.update(
+            {name: value for name, value in self.options.items() if value is not None}
+        )
+        self.engine.send_line("isready")
+
+    def line_received(self, line: str) -> None:
+        """Collect lines until ``readyok``."""
+        if line.strip() == "readyok":
+            self.result.set_result(self.lines)
+            self.set_finished()
+        else:
+            self.lines.append(line)
+
+
+def configure_checked(engine: chess.engine.SimpleEngine, options: dict[str, str]) -> list[str]:
+    """Set ``options`` and wait for ``readyok``; the engine's output in between.
+
+    EngineError for an option the engine does not declare or a value of the wrong
+    type; TimeoutError if the engine does not get ready within ``READY_TIMEOUT_S``.
+    """
+    known = engine.options
+    for key in options:
+        if key not in known:
+            raise chess.engine.EngineError(f"no option {key!r}")
+    values = {k: _option_value(v) for k, v in options.items()}
+    protocol = engine.protocol
+    assert isinstance(protocol, chess.engine.UciProtocol)
+
+    async def run() -> list[str]:
+        """The command, on the engine's event loop."""
+        return await protocol.communicate(lambda e: _ConfigureCommand(protocol, values))
+
+    coro = asyncio.wait_for(run(), READY_TIMEOUT_S)
+    try:
+        return asyncio.run_coroutine_threadsafe(coro, protocol.loop).result()
+    except concurrent.futures.TimeoutError:
+        raise TimeoutError(f"not ready within {READY_TIMEOUT_S:g}s after setoption") from None
+
 
 class UciPlayer(Player):
     """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
@@ -297,14 +366,13 @@ class UciPlayer(Player):
             ) from None
         try:
             if self.options:
-                known = engine.options
-                for key in self.options:
-                    if key not in known:
-                        raise chess.engine.EngineError(f"{self.name} has no option {key!r}")
-                engine.configure({k: _option_value(v) for k, v in self.options.items()})
+                refused = refusal(configure_checked(engine, self.options))
+                if refused is not None:
+                    raise chess.engine.EngineError(f"refused an option: {refused}")
         except (chess.engine.EngineError, TimeoutError) as exc:
             engine.close()
-            raise PlayerError("start", str(exc) or type(exc).__name__) from None
+            detail = f"{self.name}: {exc}" if str(exc) else type(exc).__name__
+            raise PlayerError("start", detail) from None
         except BaseException:  # Ctrl-C: a running engine left behind would block the exit
             engine.close()
             raise

@@ -182,12 +182,16 @@ def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[Pl
 
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
     """
+    from plies.arena.builds import check_net_options, is_plies_command
     from plies.arena.players import PlayerError, parse_player
 
     specs = []
     for text in args.players:
         try:
-            specs.append(parse_player(text))
+            spec = parse_player(text)
+            if spec.kind == "uci" and is_plies_command(spec.command):
+                check_net_options(spec.options)  # BuildError is a ValueError
+            specs.append(spec)
         except ValueError as exc:
             raise CliError(f"player {text!r}: {exc}") from None
     for spec in specs:

@@ -144,11 +144,12 @@ def _openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
 def _build(name: str, src: Path, options: str, revision: str) -> Build:
     """A build with its options parsed."""
     from plies.agents.registry import parse_options
-    from plies.arena.builds import Build
+    from plies.arena.builds import Build, BuildError, check_net_options
 
     try:
         opts = parse_options(options)
-    except ValueError as exc:
+        check_net_options(tuple(opts.items()))
+    except (ValueError, BuildError) as exc:
         raise CliError(f"--{name}-options: {exc}") from None
     label = name if not revision else f"{name}@{revision[:8]}"
     return Build(label, src, tuple(opts.items()), revision)

@@ -8,6 +8,7 @@ process or an engine process is killed while games are running.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -75,19 +76,27 @@ def test_cluster_plays_the_same_games_as_a_local_run(cluster: Cluster) -> None:
     assert remote.played == 6 and not remote.interrupted
     assert _games(remote) == _games(local)
     assert remote.scores == local.scores
-    # Released (PGN, live lines, SPRT) strictly by game number; two warm workers did the work.
+    # Released (PGN, live lines, SPRT) strictly by game number. Two worker slots were started;
+    # the pool hands out games as soon as one is set up, so under load the first may play
+    # them all before the second is ready (it once did: "cluster: 1 workers").
     assert [r.round for r in released] == [1, 2, 3, 4, 5, 6]
-    assert len(remote.workers) == 2 and remote.replays == 0
+    assert remote.worker_slots == 2 and 1 <= len(remote.workers) <= 2 and remote.replays == 0
 
 
 def _kill_once(pids: object, done: threading.Event) -> object:
-    """A hook that SIGKILLs the first process ``pids()`` lists, on the first call only."""
+    """A hook that SIGKILLs the first process ``pids()`` lists, on the first call only.
+
+    Processes listed already when the hook is made are spared: an actor of the previous
+    test's match may still be on its way out (``ray.kill`` is asynchronous), and killing
+    it instead of one of this match's would leave nothing to replay.
+    """
+    earlier = set(pids())  # type: ignore[operator]
 
     def hook(rec: GameRecord) -> None:
         """Kill a victim unless one was killed already."""
         if done.is_set():
             return
-        victims = pids()  # type: ignore[operator]
+        victims = [p for p in pids() if p not in earlier]  # type: ignore[operator]
         if victims:
             os.kill(victims[0], signal.SIGKILL)
             done.set()
@@ -169,12 +178,32 @@ def test_cli_runs_a_match_on_the_cluster(cluster: Cluster, tmp_path: Path) -> No
                   "4", "--seed", "5", "--pgn", str(out), "--cluster", cluster.address)
     assert proc.returncode == 0, proc.stderr
     assert "4 of 4 games played" in proc.stdout
-    assert "2 workers" in proc.stderr and "0 replayed" in proc.stdout
+    # Both slots, or (a loaded machine) the first one alone if the games ran out first.
+    assert re.search(r"cluster: (2 workers|1 of 2 workers took part)", proc.stderr), proc.stderr
+    assert "0 replayed" in proc.stdout
     with out.open() as fh:
         rounds = []
         while (game := chess.pgn.read_game(fh)) is not None:
             rounds.append(game.headers["Round"])
     assert rounds == ["1", "2", "3", "4"]
+
+
+def test_cli_says_when_a_worker_was_still_starting(cluster: Cluster, tmp_path: Path) -> None:
+    """A worker whose engine cannot get ready until the match is over (the race that made
+    the test above fail once, made certain): the games run on the other worker, and the
+    report says that one of two took part instead of claiming a one-worker cluster."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    # Two tickets: the CLI's own try-out of the player and one worker; the other waits.
+    gated = f"uci:{sys.executable} {TOY}:Gate={gate},Pass=2,name=toy"
+    try:
+        proc = _arena(cluster, f"uci:{STOCKFISH}:name=sf", gated, "--games", "2",
+                      "--nodes", "500", "--max-moves", "10", "--cluster", cluster.address)
+    finally:
+        (gate / "release").touch()  # lets the engine left by the killed worker end
+    assert proc.returncode == 0, proc.stderr
+    assert "2 of 2 games played; 0 replayed" in proc.stdout
+    assert "cluster: 1 of 2 workers took part" in proc.stderr, proc.stderr
 
 
 def test_cli_bad_cluster_address_is_one_line(cluster: Cluster) -> None:

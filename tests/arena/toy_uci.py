@@ -5,6 +5,10 @@ Options: Mode (none | crash | hang | illegal | null) and After (how many of its
 own moves it plays normally before misbehaving).  Crash exits the process
 abruptly, hang stops answering, illegal sends a move that is not legal, null
 sends ``bestmove 0000``.
+
+Gate (a directory) and Pass (a number) hold engines back: at its first
+``isready`` an engine takes one of Pass tickets in Gate, or else waits for a
+file ``release`` there before answering (a worker that is slow to start).
 """
 
 from __future__ import annotations
@@ -13,8 +17,21 @@ import os
 import random
 import sys
 import time
+from pathlib import Path
 
 import chess
+
+
+def _wait_at_gate(gate: Path, tickets: int) -> None:
+    """Take a free ticket in ``gate`` (an atomic mkdir), or wait until ``gate/release`` exists."""
+    for n in range(tickets):
+        try:
+            (gate / f"ticket-{n}").mkdir()
+            return
+        except FileExistsError:
+            continue
+    while not (gate / "release").exists():
+        time.sleep(0.05)
 
 
 def main() -> None:
@@ -24,6 +41,8 @@ def main() -> None:
     played = 0
     rng = random.Random(1)
     board = chess.Board()
+    gate: Path | None = None
+    tickets = 0
     for raw in sys.stdin:
         parts = raw.split()
         if not parts:
@@ -35,8 +54,13 @@ def main() -> None:
             modes = " ".join(f"var {m}" for m in ("none", "crash", "hang", "illegal", "null"))
             print(f"option name Mode type combo default none {modes}")
             print("option name After type spin default 0 min 0 max 1000")
+            print("option name Gate type string default <empty>")
+            print("option name Pass type spin default 0 min 0 max 100")
             print("uciok", flush=True)
         elif cmd == "isready":
+            if gate is not None:
+                _wait_at_gate(gate, tickets)
+                gate = None
             print("readyok", flush=True)
         elif cmd == "setoption" and "name" in parts and "value" in parts:
             name = parts[parts.index("name") + 1]
@@ -45,6 +69,10 @@ def main() -> None:
                 mode = value
             elif name.lower() == "after":
                 after = int(value)
+            elif name.lower() == "gate":
+                gate = Path(value)
+            elif name.lower() == "pass":
+                tickets = int(value)
         elif cmd == "ucinewgame":
             played = 0
         elif cmd == "position":

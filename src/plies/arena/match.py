@@ -67,10 +67,12 @@ class MatchResult:
     interrupted: bool = False
     sprt_llr: float | None = None
     sprt_verdict: str | None = None
-    # Cluster runs: games replayed after a lost worker or engine, games given up, workers used.
+    # Cluster runs: games replayed after a lost worker or engine, games given up, workers used
+    # (those set up before the games ran out) out of the worker slots started.
     replays: int = 0
     given_up: int = 0
     workers: list[str] = field(default_factory=list)
+    worker_slots: int = 0
 
     @property
     def played(self) -> int:

@@ -133,6 +133,7 @@ def run_on_cluster(match: Match) -> MatchResult:
     with ray_session(address):
         slots = min(settings.cluster_slots or cluster_cpus(), max(1, len(match.tasks)))
         pool: WarmPool[GameTask, GameRecord | None] = WarmPool(make_worker, slots)
+        res.worker_slots = slots
         with pool, CtrlC() as ctrl_c:
             try:
                 jobs = [(t.round, t) for t in match.tasks]

@@ -297,8 +297,7 @@ def run(args: argparse.Namespace) -> int:
         out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta))
     summary = f"{result.played} of {result.scheduled} games played"
     if args.cluster is not None:
-        err.print(f"cluster: {len(result.workers)} workers ({_hosts(result.workers)})",
-                  markup=False, highlight=False)
+        err.print(cluster_line(result.workers, result.worker_slots), markup=False, highlight=False)
         summary += f"; {result.replays} replayed after a lost worker or engine"
         if result.given_up:
             summary += f"; {result.given_up} given up"
@@ -318,6 +317,16 @@ def _running_score(res: MatchResult) -> str:
     if len(res.pairings) > 1:
         return f"{res.played} finished"
     return f"{res.names[a]} {s.points:g} - {s.games - s.points:g} {res.names[b]}"
+
+
+def cluster_line(workers: list[str], slots: int) -> str:
+    """``cluster: N workers (hosts)``; and when fewer took part than were started, says so
+    (the games can run out before a slow worker is set up: the pool never waits for one)."""
+    hosts = _hosts(workers)
+    if len(workers) >= slots:
+        return f"cluster: {len(workers)} workers ({hosts})"
+    return (f"cluster: {len(workers)} of {slots} workers took part ({hosts}); "
+            "the others were still starting when the run ended")
 
 
 def _hosts(workers: list[str]) -> str:

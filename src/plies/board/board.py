@@ -151,7 +151,11 @@ class Board:
         return Board(self._root_fen)
 
     def core_position(self) -> Position:
-        """A copy of the compiled position (history included), for searches and the core."""
+        """A fresh copy of the compiled position (history included), for searches and the core.
+
+        Callers may push moves on it or attach a net: the board never sees it. (The shared
+        slider table and a net's weights are the core's, not the board's.)
+        """
         return copy_position(self._pos)
 
     # -- state ----------------------------------------------------------------

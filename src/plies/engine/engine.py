@@ -337,7 +337,7 @@ class Engine:
             scratch.search(board, Limit(depth=3))
             scratch.evaluate(board)
             # The net's set-up and evaluation entry points (tiny), so UseNet costs no compile.
-            spare = core.copy_position(board.core_position())
+            spare = board.core_position()  # a copy already
             core.attach_net(spare, None)
             core.net_evaluate(spare)
             core.net_output(spare)  # and a residual net's parts
@@ -805,7 +805,7 @@ class Engine:
         """
         if not line:
             return []
-        pos = core.copy_position(board.core_position())
+        pos = board.core_position()  # a copy already: no second one on every iteration
         scratch = np.zeros(core.MAX_MOVES, dtype=np.int64)
         n = core.legal_prefix(pos, np.array(line, dtype=np.int64), scratch)
         return [core_to_move(code) for code in line[:n]]

@@ -50,8 +50,8 @@ def residual_parts(board: Board, net: Net) -> tuple[int, int]:
     (centipawns, side to move)."""
     import plies.core as core
 
-    classical = int(core.evaluate_position(board.core_position()))
-    pos = board.core_position()
+    pos = board.core_position()  # a copy: the net attached below stays off the board
+    classical = int(core.evaluate_position(pos))
     core.attach_net(pos, net)
     return classical, core.net_output(pos)
 

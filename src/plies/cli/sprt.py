@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 _EPILOG = """\
 builds: --new / --base take a git revision (checked out into a temporary worktree and run
 as `python -m plies uci`); left out, a side is the plies that runs this command. Two option
-sets of one build: --base-options / --new-options (UCI options, Name=value,...).
+sets of one build: --base-options / --new-options (UCI options, Name=value,...). An
+EvalFile is loaded here first, and an option the engine refuses stops the run before any game.
 bounds: --elo0/--elo1 in normalized Elo (fishtest's default model) or, with --model
 logistic, in plain (logistic) Elo; the LLR is fishtest's pentanomial GSPRT.
 examples:

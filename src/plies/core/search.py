@@ -209,11 +209,16 @@ def _mvv_lva(pos: Position, m: int) -> int:
 
 @njit(cache=True, inline="always")
 def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
-    """Swap the best-scored move of ``i..n-1`` into slot ``i`` (lazy selection sort)."""
-    best = i
+    """Swap the best-scored move of ``i..n-1`` (the first of equals) into slot ``i``
+    (lazy selection sort)."""
+    # The maximum first, then its first slot: the reduction vectorises, which the
+    # single loop keeping the best index did not (a quarter of _negamax's own time).
+    top = scores[i]
     for j in range(i + 1, n):
-        if scores[j] > scores[best]:
-            best = j
+        top = max(top, scores[j])
+    best = i
+    while scores[best] != top:
+        best += 1
     if best != i:
         m = moves[i]
         moves[i] = moves[best]

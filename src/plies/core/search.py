@@ -53,7 +53,6 @@ from plies.core.evaluate import evaluate
 from plies.core.info import SearchInfo
 from plies.core.movegen import gen_moves
 from plies.core.position import (
-    UNDO_MOVE,
     Position,
     in_check,
     make_move,
@@ -75,6 +74,7 @@ from plies.core.tt import (
     probe,
     store,
 )
+from plies.core.undo import UNDO_MOVE
 
 INF = 32500
 

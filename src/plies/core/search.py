@@ -288,10 +288,15 @@ def _qsearch_skips(pos: Position, m: int, order: int, stand: int, alpha: int) ->
 @njit(cache=True, nogil=True, _nrt=False)
 def _qsearch(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
-    alpha: int, beta: int, ply: int,
+    alpha: int, beta: int, ply: int, known_check: int,
 ) -> int:  # fmt: skip
-    """Quiescence search: captures and promotions until the position is quiet."""
+    """Quiescence search: captures and promotions until the position is quiet.
+
+    ``known_check`` is 1 or 0 when the caller already knows whether the side to move
+    is in check (the parent's gives-check test), else -1.
+    """
     zero = np.int64(0)
+    unknown = np.int64(-1)
     stack.pv_len[ply] = ply
     if _poll(info):
         return 0
@@ -306,7 +311,7 @@ def _qsearch(
         return tt_score
 
     # Step 2: stand pat, unless in check (then every evasion is searched).
-    checked = in_check(pos)
+    checked = in_check(pos) if known_check < 0 else known_check != 0
     if checked:
         best = -INF
         stand = -INF
@@ -338,7 +343,7 @@ def _qsearch(
             continue
         make_move(pos, m)
         prefetch(table, pos.keys[pos.ply])
-        score = -_qsearch(pos, stack, table, info, -beta, -alpha, ply + 1)
+        score = -_qsearch(pos, stack, table, info, -beta, -alpha, ply + 1, unknown)
         unmake_move(pos)
         if info.stop:
             return 0
@@ -561,14 +566,19 @@ def _reward_quiet(
 @njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
-    depth: int, alpha: int, beta: int, ply: int, allow_null: bool,
+    depth: int, alpha: int, beta: int, ply: int, allow_null: bool, known_check: int,
 ) -> int:  # fmt: skip
-    """Principal-variation search below the root; returns a fail-soft score."""
+    """Principal-variation search below the root; returns a fail-soft score.
+
+    ``known_check``: 1 or 0 if the caller knows whether the side to move is in check
+    (the parent tests every move it makes for check anyway), else -1.
+    """
     yes = np.bool_(True)
     no = np.bool_(False)
+    unknown = np.int64(-1)
     stack.pv_len[ply] = ply
     if depth <= 0:
-        return _qsearch(pos, stack, table, info, alpha, beta, ply)
+        return _qsearch(pos, stack, table, info, alpha, beta, ply, known_check)
     if _poll(info):
         return 0
     _note_ply(info, ply)
@@ -595,7 +605,8 @@ def _negamax(
         return tt_score
 
     # Step 3: static evaluation; in check we skip the pruning steps.
-    checked = in_check(pos)
+    checked = in_check(pos) if known_check < 0 else known_check != 0
+    known = np.int64(1) if checked else np.int64(0)
     static = _static_eval(pos, checked, hit, tt_eval)
     stack.evals[ply] = static
     improving = not checked and _improving(stack, ply, static)
@@ -610,7 +621,7 @@ def _negamax(
             stack.played[ply] = 0
             make_null(pos)
             score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
-                              ply + 1, no)  # fmt: skip
+                              ply + 1, no, unknown)  # fmt: skip
             unmake_null(pos)
             if info.stop:
                 return 0
@@ -618,7 +629,7 @@ def _negamax(
                 return beta if score >= MATE_BOUND else score
         # Step 6: razoring: hopeless at depth 1, verify with quiescence.
         if depth == 1 and static + _RAZOR_MARGIN <= alpha:
-            score = _qsearch(pos, stack, table, info, alpha, alpha + 1, ply)
+            score = _qsearch(pos, stack, table, info, alpha, alpha + 1, ply, known)
             if score <= alpha:
                 return score
 
@@ -634,7 +645,8 @@ def _negamax(
             and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
         s_beta = tt_score - _SINGULAR_MARGIN * depth
         stack.excluded[ply] = tt_move
-        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no)
+        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no,
+                         known)  # fmt: skip
         stack.excluded[ply] = 0
         stack.pv_len[ply] = ply
         if info.stop:
@@ -680,6 +692,7 @@ def _negamax(
         stack.played[ply] = _played_index(pos, m)
         make_move(pos, m)
         gives_check = in_check(pos)
+        child_check = np.int64(1) if gives_check else np.int64(0)
         if prunable and not gives_check:
             unmake_move(pos)
             continue
@@ -691,19 +704,20 @@ def _negamax(
             # already extended as singular).
             new_depth += _safe_check(pos, m)
         if searched == 0:
-            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes)
+            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes,
+                              child_check)  # fmt: skip
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
             r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
                            new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
-                              ply + 1, yes)  # fmt: skip
+                              ply + 1, yes, child_check)  # fmt: skip
             if score > alpha and r > 0:
                 score = -_negamax(pos, stack, table, info, new_depth, -alpha - 1, -alpha,
-                                  ply + 1, yes)  # fmt: skip
+                                  ply + 1, yes, child_check)  # fmt: skip
             if score > alpha and score < beta:
                 score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1,
-                                  yes)  # fmt: skip
+                                  yes, child_check)  # fmt: skip
         unmake_move(pos)
         if info.stop:
             return 0
@@ -773,13 +787,15 @@ def _search_root(
         m = root_moves[i]
         stack.played[0] = _played_index(pos, m)
         make_move(pos, m)
-        child = depth - 1 + (_safe_check(pos, m) if in_check(pos) else 0)
+        gives_check = in_check(pos)
+        known = np.int64(1) if gives_check else np.int64(0)
+        child = depth - 1 + (_safe_check(pos, m) if gives_check else 0)
         if i == 0:
-            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
+            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, known)
         else:
-            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes)
+            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes, known)
             if score > alpha and score < beta and not info.stop:
-                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes)
+                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, known)
         unmake_move(pos)
         if info.stop:
             break

@@ -213,9 +213,12 @@ def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
     (lazy selection sort)."""
     # The maximum first, then its first slot: the reduction vectorises, which the
     # single loop keeping the best index did not (a quarter of _negamax's own time).
-    top = scores[i]
-    for j in range(i + 1, n):
-        top = max(top, scores[j])
+    # Indexed from 0 through a view, the loads are provably non-negative and stay plain
+    # vector loads (with ``scores[j]``, j from i, numba's negative-index wrap made gathers).
+    tail = scores[i:n]
+    top = tail[0]
+    for j in range(1, tail.shape[0]):
+        top = max(top, tail[j])
     best = i
     while scores[best] != top:
         best += 1

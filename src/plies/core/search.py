@@ -694,13 +694,14 @@ def _negamax(
                 continue
         stack.played[ply] = _played_index(pos, m)
         make_move(pos, m)
+        # The child probes the table first thing: start loading its bucket now (before
+        # the check test, so the load overlaps it; a pruned move wastes one prefetch).
+        prefetch(table, pos.keys[pos.ply])
         gives_check = in_check(pos)
         child_check = np.int64(1) if gives_check else np.int64(0)
         if prunable and not gives_check:
             unmake_move(pos)
             continue
-        # The child probes the table first thing: start loading its bucket now.
-        prefetch(table, pos.keys[pos.ply])
         new_depth = depth - 1 + (extension if m == tt_move else 0)
         if gives_check and not (m == tt_move and extension > 0):
             # A check that does not lose material is searched one ply deeper (unless

@@ -153,6 +153,14 @@ def promotion_kind(m: int) -> int:
     return ((m >> FLAG_SHIFT) & 3) + KNIGHT
 
 
+@njit(cache=True, inline="always")
+def rook_castle_squares(to: int, flag: int) -> tuple[int, int]:
+    """From and to squares of the rook in a castling move whose king lands on ``to``."""
+    if flag == FLAG_KING_CASTLE:
+        return to + 1, to - 1
+    return to - 2, to + 1
+
+
 def promotion_of(m: int) -> int | None:
     """Kind a move promotes to, or None (plain Python, for the board layer)."""
     return ((m >> FLAG_SHIFT) & 3) + KNIGHT if m & PROMOTION_BIT else None

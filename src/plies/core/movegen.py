@@ -70,6 +70,7 @@ from plies.core.position import (
     make_move,
     occupancy,
     reserve,
+    square_attacked,
     unmake_move,
 )
 from plies.core.tables import (
@@ -106,7 +107,8 @@ def _safe_squares(pos: Position, squares: np.uint64, occ: np.uint64, them: int) 
     while squares:
         sq = lsb(squares)
         squares &= squares - ONE
-        if attackers_to(pos, sq, occ, them) == ZERO:
+        # square_attacked skips the slider lookups when no slider is on a line through sq.
+        if not square_attacked(pos, sq, occ, them):
             safe |= ONE << U64(sq)
     return safe
 

@@ -23,10 +23,12 @@ says which: 0 classical, ``USE_NET`` the pure net, ``USE_RESIDUAL`` the sum.
 
 The accumulators live in the position (``Position.acc``, int16[cap + 1, 2, H],
 one row pair per ply), next to the quantised weights (fields, not compile-time
-constants: a new net needs no recompile). ``make_move`` derives ply + 1's
-accumulators from ply's with the few ``add_sub*`` row updates a move needs;
-``unmake_move`` just returns to the lower ply. The search refreshes the root's
-accumulators (``refresh``) before it starts, so callers need not maintain them.
+constants: a new net needs no recompile). ``make_move`` only marks ply + 1's
+accumulators pending; ``catch_up``, run by ``output`` before it reads them,
+derives each pending row from the one below with the few ``add_sub*`` row
+updates its move needs; ``unmake_move`` just returns to the lower ply. The
+search refreshes the root's accumulators (``refresh``) before it starts, so
+callers need not maintain them.
 
 Every per-node function is ``_nrt=False`` (no reference counting, see
 ``plies.core.structs``) and works on whole contiguous int16 rows so LLVM
@@ -49,15 +51,26 @@ from numba import njit
 from plies.core.bits import popcount
 from plies.core.encoding import (
     BISHOP,
+    FLAG_EP,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
     KNIGHT,
     NO_PIECE,
     PAWN,
     QUEEN,
     ROOK,
     WHITE,
+    color_of,
+    is_promotion,
+    move_flag,
+    move_from,
+    move_to,
     piece_code,
+    promotion_kind,
+    rook_castle_squares,
 )
 from plies.core.tt import MATE_BOUND
+from plies.core.undo import UNDO_CAPTURED, UNDO_MOVE, UNDO_MOVED, UNDO_PENDING
 
 if TYPE_CHECKING:
     from plies.core.position import Position
@@ -305,12 +318,65 @@ def copy_up(acc: np.ndarray, ply: int) -> None:
             dst[j] = src[j]
 
 
+@njit(cache=True, inline="always")
+def _derive(pos: Position, ply: int) -> None:
+    """acc[ply + 1] from acc[ply] by the move recorded in ``pos.undo[ply]``."""
+    rec = pos.undo[ply]
+    m = rec[UNDO_MOVE]
+    acc = pos.acc
+    if m == 0:
+        copy_up(acc, ply)
+        return
+    w = pos.ft_w
+    moved = rec[UNDO_MOVED]
+    captured = rec[UNDO_CAPTURED]
+    frm = move_from(m)
+    to = move_to(m)
+    flag = move_flag(m)
+    placed = piece_code(color_of(moved), promotion_kind(m)) if is_promotion(m) else moved
+    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
+        rook = piece_code(color_of(moved), ROOK)
+        r_from, r_to = rook_castle_squares(to, flag)
+        add_add_sub_sub(acc, ply, w, placed, to, rook, r_to, moved, frm, rook, r_from)
+    elif captured != NO_PIECE:
+        cap_sq = to
+        if flag == FLAG_EP:
+            cap_sq = to - 8 if color_of(moved) == WHITE else to + 8
+        add_sub_sub(acc, ply, w, placed, to, moved, frm, captured, cap_sq)
+    else:
+        add_sub(acc, ply, w, placed, to, moved, frm)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _catch_up_from(pos: Position) -> None:
+    """Derive every pending accumulator row up to the current ply (``catch_up``'s slow part)."""
+    undo = pos.undo
+    top = pos.ply
+    k = top - 1
+    while k > 0 and undo[k - 1, UNDO_PENDING]:
+        k -= 1
+    for j in range(k, top):
+        _derive(pos, j)
+        undo[j, UNDO_PENDING] = 0
+
+
+@njit(cache=True, inline="always")
+def catch_up(pos: Position) -> None:
+    """Make the current ply's accumulators current: moves only mark them pending, and the
+    rows are derived here, from the last computed ply (a refresh, or the search root's)."""
+    ply = pos.ply
+    if ply > 0 and pos.undo[ply - 1, UNDO_PENDING]:
+        _catch_up_from(pos)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def refresh(pos: Position) -> None:
     """Recompute the accumulators of the current ply from the board."""
     w = pos.ft_w
     bias = pos.ft_b
     squares = pos.squares
+    if pos.ply > 0:
+        pos.undo[pos.ply - 1, UNDO_PENDING] = 0
     for p in range(2):
         row = pos.acc[pos.ply, p]
         for j in range(row.shape[0]):
@@ -336,6 +402,7 @@ def _half(acc: np.ndarray, w: np.ndarray, offset: int) -> int:
 @njit(cache=True, nogil=True, _nrt=False)
 def output(pos: Position) -> int:
     """The spec's quantised output at the current ply, centipawns for the side to move."""
+    catch_up(pos)
     ply = pos.ply
     us = pos.acc[ply, pos.side]
     total = _half(us, pos.out_w, 0) + _half(pos.acc[ply, 1 - pos.side], pos.out_w, us.shape[0])
@@ -412,7 +479,10 @@ def _use(pos: Position) -> int:
 
 @njit(cache=True)
 def accumulators(pos: Position) -> np.ndarray:
-    """The live accumulator stack (not a copy), for tests and tools."""
+    """The live accumulator stack (not a copy; rows up to the current ply derived),
+    for tests and tools."""
+    if pos.use_net:
+        catch_up(pos)
     return pos.acc
 
 

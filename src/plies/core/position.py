@@ -10,7 +10,7 @@ functions take it as one argument and read its fields by name.
                               side to move, castling bits, en-passant square (or
                               NO_SQUARE), the two clocks, and the number of moves
                               made since set-up
-    undo      int64[cap, 5]   one record per move made (columns ``UNDO_*``)
+    undo      int64[cap, 7]   one record per move made (columns: ``plies.core.undo``)
     keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
     sliders   uint64[...]     the magic slider-attack table (shared, read-only)
     use_net   int64           1: the search evaluates with the net below (``plies.core.nnue``),
@@ -24,9 +24,10 @@ functions take it as one argument and read its fields by name.
 ``make_move`` assumes the move is legal (the generator only produces legal
 moves); it pushes an undo record so ``unmake_move`` restores the position
 exactly, without allocating. ``reserve`` grows the undo stack (and the
-accumulator stack), the only place that does. With a net (``use_net``), a move
-also derives ``acc[ply + 1]`` from ``acc[ply]`` (only the changed pieces); without
-one that costs a single test of ``use_net`` per move.
+accumulator stack), the only place that does. A move records the piece it moved
+and marks the net's accumulators of the new ply pending; the net derives them
+from the last ply it computed when an evaluation reads them (``nnue.catch_up``),
+so a node cut off before any evaluation costs no accumulator update.
 
 The per-node functions (make/unmake, check tests) are compiled with
 ``_nrt=False``: they update no reference counts, which made a make/unmake pair
@@ -66,6 +67,7 @@ from plies.core.encoding import (
     move_to,
     piece_code,
     promotion_kind,
+    rook_castle_squares,
 )
 from plies.core.structs import CoreStruct, register
 from plies.core.tables import (
@@ -82,14 +84,16 @@ from plies.core.tables import (
     bishop_attacks,
     rook_attacks,
 )
-
-# Columns of one undo record.
-UNDO_MOVE = 0
-UNDO_CAPTURED = 1
-UNDO_CASTLING = 2
-UNDO_EP = 3
-UNDO_HALFMOVE = 4
-UNDO_SIZE = 5
+from plies.core.undo import (
+    UNDO_CAPTURED,
+    UNDO_CASTLING,
+    UNDO_EP,
+    UNDO_HALFMOVE,
+    UNDO_MOVE,
+    UNDO_MOVED,
+    UNDO_PENDING,
+    UNDO_SIZE,
+)
 
 INITIAL_CAPACITY = 512
 """Plies of undo stack a new position has room for."""
@@ -403,14 +407,6 @@ def _move_piece(bb: np.ndarray, mb: np.ndarray, p: int, frm: int, to: int) -> No
 
 
 @njit(cache=True, inline="always")
-def _rook_castle_squares(to: int, flag: int) -> tuple[int, int]:
-    """From and to squares of the rook in a castling move whose king lands on ``to``."""
-    if flag == FLAG_KING_CASTLE:
-        return to + 1, to - 1
-    return to - 2, to + 1
-
-
-@njit(cache=True, inline="always")
 def _push_undo(pos: Position, m: int, captured: int) -> None:
     """Record what ``unmake`` needs before the state fields change."""
     rec = pos.undo[pos.ply]
@@ -464,7 +460,7 @@ def make_move(pos: Position, m: int) -> None:
         key ^= ZOBRIST_PIECE[p, to] ^ ZOBRIST_PIECE[promoted, to]
     elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
         rook = piece_code(us, ROOK)
-        r_from, r_to = _rook_castle_squares(to, flag)
+        r_from, r_to = rook_castle_squares(to, flag)
         _move_piece(bb, mb, rook, r_from, r_to)
         key ^= ZOBRIST_PIECE[rook, r_from] ^ ZOBRIST_PIECE[rook, r_to]
 
@@ -487,33 +483,11 @@ def make_move(pos: Position, m: int) -> None:
     key ^= ZOBRIST_SIDE
     pos.ply = ply + 1
     pos.keys[ply + 1] = key
-    if pos.use_net:
-        _net_move(pos, ply, m, p, captured)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _net_move(pos: Position, ply: int, m: int, moved: int, captured: int) -> None:
-    """Derive the net's accumulators of ``ply + 1`` from those of ``ply`` (``m`` was made).
-
-    ``moved`` is the piece that left the from square (the pawn of a promotion).
-    """
-    frm = move_from(m)
-    to = move_to(m)
-    flag = move_flag(m)
-    placed = pos.squares[to]
-    acc = pos.acc
-    w = pos.ft_w
-    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        rook = piece_code(color_of(moved), ROOK)
-        r_from, r_to = _rook_castle_squares(to, flag)
-        nnue.add_add_sub_sub(acc, ply, w, placed, to, rook, r_to, moved, frm, rook, r_from)
-    elif captured != NO_PIECE:
-        cap_sq = to
-        if flag == FLAG_EP:
-            cap_sq = to - 8 if color_of(moved) == WHITE else to + 8
-        nnue.add_sub_sub(acc, ply, w, placed, to, moved, frm, captured, cap_sq)
-    else:
-        nnue.add_sub(acc, ply, w, placed, to, moved, frm)
+    # The net's accumulators of ply + 1 are derived only when an evaluation needs them
+    # (``nnue.catch_up``): many nodes end on a table cut-off before any evaluation.
+    rec = pos.undo[ply]
+    rec[UNDO_MOVED] = p
+    rec[UNDO_PENDING] = 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -533,7 +507,7 @@ def unmake_move(pos: Position) -> int:
         _remove(bb, mb, mb[to], to)
         _put(bb, mb, piece_code(us, PAWN), to)
     elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        r_from, r_to = _rook_castle_squares(to, flag)
+        r_from, r_to = rook_castle_squares(to, flag)
         _move_piece(bb, mb, piece_code(us, ROOK), r_to, r_from)
     _move_piece(bb, mb, mb[to], to, frm)
 
@@ -568,8 +542,7 @@ def make_null(pos: Position) -> None:
     key ^= ZOBRIST_SIDE
     pos.ply = ply + 1
     pos.keys[ply + 1] = key
-    if pos.use_net:
-        nnue.copy_up(pos.acc, ply)
+    pos.undo[ply, UNDO_PENDING] = 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)

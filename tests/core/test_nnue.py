@@ -349,9 +349,9 @@ def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_packaged_nets_load() -> None:
-    """The packaged default net is a pure net, the packaged residual one a residual net."""
+    """The packaged default net is a residual net, the packaged opt-in one a pure net."""
     nets = nnue.DEFAULT_NET.parent
     default = core.load_net(nets / "default.npz")
-    residual = core.load_net(nets / "residual-h64.npz")
-    assert not default.residual and default.hidden == 128
-    assert residual.residual and residual.hidden == 64
+    pure = core.load_net(nets / "pure-h128.npz")
+    assert default.residual and default.hidden == 64
+    assert not pure.residual and pure.hidden == 128

@@ -61,7 +61,6 @@ MIN_NODE_CAP = 50_000
 """The smallest such cut-off: far more than any depth-1 search needs."""
 MAX_MULTIPV = 256
 """The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
-"""Milliseconds a move is assumed to lose outside the engine (Stockfish's default)."""
 DEFAULT_NET_ENV = "PLIES_DEFAULT_NET"
 """Environment variable naming the net an engine uses by default instead of the packaged one."""
 

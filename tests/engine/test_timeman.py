@@ -19,7 +19,7 @@ import pytest
 
 from plies.engine.engine import DEFAULT_MOVE_OVERHEAD_MS
 from plies.engine.limits import Limit
-from plies.engine.timeman import allocate, clock_budget
+from plies.engine.timeman import NODE_SCALE_DEPTH, allocate, clock_budget, node_scale
 
 GAMES = 10
 MOVES_PER_GAME = 300  # per side: far longer than the games that lost on time (ply 191-230)
@@ -138,3 +138,26 @@ def test_slow_mover_scales_the_soft_target() -> None:
     assert huge.soft_ms == pytest.approx(0.2 * 60_000.0)  # the clock-share cap still holds
     limit = Limit(wtime=60_000, btime=60_000, winc=500, binc=500)
     assert allocate(limit, True, DEFAULT_MOVE_OVERHEAD_MS, 150) == slow
+
+
+def test_node_scale_gives_a_settled_best_move_less_time() -> None:
+    """The more of the root's nodes the best move took, the smaller the factor; shallow
+    or empty searches leave the soft target alone."""
+    settled = node_scale(95, 100, 10)
+    contested = node_scale(30, 100, 10)
+    assert settled < 1.0 < contested
+    assert node_scale(50, 100, 10) > settled
+    assert node_scale(95, 100, NODE_SCALE_DEPTH - 1) == 1.0
+    assert node_scale(0, 0, 10) == 1.0
+    assert node_scale(5, 0, 10) == 1.0
+
+
+def test_the_search_reports_the_best_moves_share_of_nodes() -> None:
+    """After a search the main thread's counters hold the best move's nodes and the
+    last root search's nodes, the first no more than the second."""
+    from plies import Board, Engine
+
+    engine = Engine()
+    engine.search(Board(), Limit(depth=8))
+    counts = engine._arrays.counts()
+    assert 0 < counts.best_nodes <= counts.root_nodes <= counts.nodes

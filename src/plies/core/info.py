@@ -8,6 +8,9 @@
     node_limit    stop after this many nodes (0: no limit)
     age           the search generation, stamped on table entries
     root_updated  a root move beat alpha in the current iteration
+    best_nodes    nodes spent under the best move of the last root search
+    root_nodes    nodes spent by the last root search (their ratio says how
+                  settled the best move is: see ``plies.engine.timeman``)
 
 The engine's thread sets ``stop`` with ``set_stop`` while the search runs in a
 ``nogil`` thread, which polls it at every node.
@@ -22,7 +25,9 @@ from numba.experimental import structref
 
 from plies.core.structs import CoreStruct, register
 
-INFO_FIELDS = ("nodes", "seldepth", "stop", "node_limit", "age", "root_updated")
+INFO_FIELDS = (
+    "nodes", "seldepth", "stop", "node_limit", "age", "root_updated", "best_nodes", "root_nodes",
+)
 
 
 @register
@@ -41,7 +46,7 @@ structref.define_proxy(SearchInfo, SearchInfoType, list(INFO_FIELDS))
 def new_info() -> SearchInfo:
     """A block with every field zero."""
     zero = 0
-    return SearchInfo(zero, zero, zero, zero, zero, zero)
+    return SearchInfo(zero, zero, zero, zero, zero, zero, zero, zero)
 
 
 @njit(cache=True)
@@ -50,6 +55,8 @@ def start_info(info: SearchInfo, node_limit: int, age: int) -> None:
     info.nodes = 0
     info.seldepth = 0
     info.root_updated = 0
+    info.best_nodes = 0
+    info.root_nodes = 0
     info.node_limit = node_limit
     info.age = age
 
@@ -68,9 +75,15 @@ class InfoCounts(NamedTuple):
     stop: int
     root_updated: int
     node_limit: int
+    best_nodes: int
+    root_nodes: int
 
 
 @njit(cache=True)
-def info_counts(info: SearchInfo) -> tuple[int, int, int, int, int]:
-    """``(nodes, seldepth, stop, root_updated, node_limit)`` (see ``InfoCounts``)."""
-    return info.nodes, info.seldepth, info.stop, info.root_updated, info.node_limit
+def info_counts(info: SearchInfo) -> tuple[int, int, int, int, int, int, int]:
+    """``(nodes, seldepth, stop, root_updated, node_limit, best_nodes, root_nodes)``
+    (see ``InfoCounts``)."""
+    return (
+        info.nodes, info.seldepth, info.stop, info.root_updated, info.node_limit,
+        info.best_nodes, info.root_nodes,
+    )  # fmt: skip

@@ -783,12 +783,15 @@ def _search_root(
     root_moves = stack.root_moves
     stack.pv_len[0] = 0
     info.root_updated = 0
+    info.best_nodes = 0
+    start_nodes = info.nodes
     best = -INF
     if pos.use_net:
         nnue.refresh(pos)  # callers keep no accumulators: the root's are computed here
     stack.evals[0] = -INF if in_check(pos) else _evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
+        before = info.nodes
         stack.played[0] = _played_index(pos, m)
         make_move(pos, m)
         gives_check = in_check(pos)
@@ -809,6 +812,7 @@ def _search_root(
             alpha = score
             _update_pv(stack, 0, m)
             info.root_updated = 1
+            info.best_nodes = info.nodes - before
             for k in range(i, 0, -1):
                 root_moves[k] = root_moves[k - 1]
             root_moves[0] = m
@@ -818,4 +822,5 @@ def _search_root(
         bound = BOUND_LOWER if best >= beta else BOUND_EXACT
         store(table, pos.keys[pos.ply], np.int64(0), stack.pv[0, 0], best, depth, bound, info.age,
               stack.evals[0])  # fmt: skip
+    info.root_nodes = info.nodes - start_nodes
     return best

@@ -37,7 +37,7 @@ from plies.engine.strength import (
     is_full_strength,
     strength_for,
 )
-from plies.engine.timeman import Stability, allocate
+from plies.engine.timeman import STOP_SHARE, Stability, allocate, node_scale
 from plies.engine.wdl import material, wdl
 from plies.time_options import (
     DEFAULT_MOVE_OVERHEAD_MS,
@@ -687,11 +687,15 @@ class Engine:
         score = 0
         n_lines = min(self._lines_wanted, n_root)
         previous: list[int | None] = [None] * n_lines
+        effort = 1.0
         for depth in range(1, max_depth + 1):
             done: list[tuple[int, list[int]]] = []
             stopped = False
             for k in range(n_lines):
                 value, fail_high = self._aspirate(position, k, n_root, depth, previous[k])
+                if k == 0:
+                    counts = a.counts()
+                    effort = node_scale(counts.best_nodes, counts.root_nodes, depth)
                 if k == 0 and fail_high is not None:
                     best_code, best_line = fail_high, [fail_high]
                 if value is None:
@@ -725,7 +729,7 @@ class Engine:
                 scale = stability.update(best_code, score, depth)
                 if n_root == 1 and depth >= 4:
                     break
-                if elapsed > self._soft_ms * scale * 0.55:
+                if elapsed > self._soft_ms * scale * effort * STOP_SHARE:
                     break
             counts = a.counts()
             if counts.node_limit and counts.nodes >= counts.node_limit:

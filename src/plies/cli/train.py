@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "train",
         help="train the learnt evaluation (a small NNUE-style net) on scored positions",
         description=(
-            "Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net on positions with "
+            "Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net (B output buckets "
+            "chosen by the number of pieces) on positions with "
             "search scores and game results: Adam on shuffled minibatches, the rate "
             "cosine-decayed, every weight clipped to [-1.98, 1.98] after each step, a "
             "held-out validation split. Writes the best epoch's net as .npz."

@@ -40,15 +40,18 @@ def _special(m: int) -> bool:
     return (m >> 12) & 15 not in (0, 1)
 
 
-def random_arrays(seed: int, hidden: int = HIDDEN) -> dict[str, np.ndarray]:
-    """A random net on the quantisation grid, every weight within the spec's range."""
+def random_arrays(seed: int, hidden: int = HIDDEN, buckets: int = 0) -> dict[str, np.ndarray]:
+    """A random net on the quantisation grid, every weight within the spec's range; with
+    ``buckets`` > 0 it has that many output buckets (0: the single-output shapes)."""
     rng = np.random.default_rng(seed)
     limit_a = int(1.98 * nnue.QA)
     ft_weight = np.clip(np.rint(rng.normal(0, 0.12 * nnue.QA, (nnue.N_INPUTS, hidden))),
                         -limit_a, limit_a) / nnue.QA  # fmt: skip
     ft_bias = rng.integers(-int(0.3 * nnue.QA), int(0.9 * nnue.QA), hidden) / nnue.QA
-    out_weight = rng.integers(-int(1.98 * nnue.QB), int(1.98 * nnue.QB), 2 * hidden) / nnue.QB
-    out_bias = rng.integers(-nnue.QA * nnue.QB, nnue.QA * nnue.QB, 1) / (nnue.QA * nnue.QB)
+    out_shape = (buckets, 2 * hidden) if buckets else (2 * hidden,)
+    out_weight = rng.integers(-int(1.98 * nnue.QB), int(1.98 * nnue.QB), out_shape) / nnue.QB
+    bias_quantum = nnue.QA * nnue.QB
+    out_bias = rng.integers(-bias_quantum, bias_quantum, max(buckets, 1)) / bias_quantum
     return {
         "ft_weight": ft_weight.astype(np.float32),
         "ft_bias": ft_bias.astype(np.float32),
@@ -76,13 +79,17 @@ def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
             kind_row = (piece.piece_type - 1) * 64
             acc[p] += ft_weight[(0 if c == p else 384) + kind_row + (sq if p == 0 else sq ^ 56)]
     stm = 0 if board.turn == chess.WHITE else 1
-    out = arrays["out_weight"].astype(np.float64)
+    # Buckets split the piece counts 2..33 evenly (8: (pieces - 2) // 4); [2H] is one bucket.
+    out_all = arrays["out_weight"].astype(np.float64).reshape(-1, 2 * hidden)
+    buckets = out_all.shape[0]
+    bucket = min(max((len(board.piece_map()) - 2) * buckets // 32, 0), buckets - 1)
+    out = out_all[bucket]
 
     def screlu(x: np.ndarray) -> np.ndarray:
         """clamp(x, 0, 1) squared."""
         return np.asarray(np.clip(x, 0.0, 1.0) ** 2)
 
-    raw = (float(arrays["out_bias"][0]) + float(out[:hidden] @ screlu(acc[stm]))
+    raw = (float(arrays["out_bias"][bucket]) + float(out[:hidden] @ screlu(acc[stm]))
            + float(out[hidden:] @ screlu(acc[1 - stm])))  # fmt: skip
     return raw * 400.0
 
@@ -355,3 +362,108 @@ def test_packaged_nets_load() -> None:
     pure = core.load_net(nets / "pure-h128.npz")
     assert default.residual and default.hidden == 64
     assert not pure.residual and pure.hidden == 128
+
+
+def _thinned_boards(seed: int, count: int) -> list[chess.Board]:
+    """Legal positions from the start with random pieces taken off: 2 to 32 pieces."""
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = chess.Board()
+        squares = [sq for sq, p in board.piece_map().items() if p.piece_type != chess.KING]
+        for sq in rng.sample(squares, rng.randint(0, len(squares))):
+            board.remove_piece_at(sq)
+        board.turn = rng.choice([chess.WHITE, chess.BLACK])
+        board.castling_rights = chess.BB_EMPTY
+        if board.is_valid():
+            boards.append(board)
+    return boards
+
+
+def test_bucketed_net_matches_the_float_reference_in_every_bucket(tmp_path: Path) -> None:
+    """8 buckets of unrelated random weights: the quantised output equals the spec's float
+    formula with the position's own bucket, on positions of 2 to 32 pieces (all 8 buckets),
+    and differs from the output any other bucket would give; also after captures made."""
+    arrays = random_arrays(21, buckets=8)
+    net = core.load_net(write_net(tmp_path / "b8.npz", arrays))
+    assert net.buckets == 8 and net.out_weight.shape == (8, 2 * HIDDEN)
+    assert "8 output buckets" in net.describe()
+    used = set()
+    wrong_gaps = []
+    for board in _thinned_boards(5, 160):
+        pieces = len(board.piece_map())
+        bucket = min((pieces - 2) // 4, 7)
+        used.add(bucket)
+        q = core.net_output(_position(board.fen(), net))
+        assert abs(reference(board, arrays) - q) <= TOLERANCE_CP, board.fen()
+        # The same net with this bucket's weights moved to another bucket's place.
+        other = (bucket + 3) % 8
+        swapped = dict(arrays, out_weight=arrays["out_weight"][[other] * 8],
+                       out_bias=arrays["out_bias"][[other] * 8])  # fmt: skip
+        wrong_gaps.append(abs(reference(board, swapped) - q))
+    assert used == set(range(8))
+    assert np.median(wrong_gaps) > 50.0  # a wrong bucket would be caught
+    # Captures change the bucket along a line; incremental accumulators, fresh bucket.
+    rng = random.Random(3)
+    pos = _position(FENS[1], net)
+    board = chess.Board(FENS[1])
+    core.net_output(pos)
+    buckets_seen = set()
+    for _ply in range(60):
+        moves = [int(m) for m in core.legal_moves(pos)]
+        if not moves:
+            break
+        captures = [m for m in moves if (m >> 12) & 4]  # flags 4, 5, 12-15 capture
+        m = rng.choice(captures or moves)
+        core.push_move(pos, m)
+        board.push(chess.Move.from_uci(core_to_move(m).uci()))
+        buckets_seen.add(min((len(board.piece_map()) - 2) // 4, 7))
+        q = int(nnue.output(pos))
+        assert abs(reference(board, arrays) - q) <= TOLERANCE_CP, board.fen()
+    assert len(buckets_seen) >= 3
+
+
+def test_single_output_files_evaluate_as_before(
+    net: core.Net, tmp_path: Path, net_arrays: dict[str, np.ndarray]
+) -> None:
+    """A single-output file ([2H], [1]) is one bucket; written as [1, 2H] and [1], or with its
+    output copied into 8 buckets, it gives exactly the same outputs."""
+    assert net.buckets == 1 and net.out_weight.shape == (1, 2 * HIDDEN)
+    one = dict(net_arrays, out_weight=net_arrays["out_weight"].reshape(1, -1))
+    eight = dict(net_arrays, out_weight=np.tile(net_arrays["out_weight"], (8, 1)),
+                 out_bias=np.tile(net_arrays["out_bias"], 8))  # fmt: skip
+    nets = [core.load_net(write_net(tmp_path / f"{name}.npz", arrays))
+            for name, arrays in (("one", one), ("eight", eight))]  # fmt: skip
+    assert [n.buckets for n in nets] == [1, 8]
+    for board in _thinned_boards(9, 40):
+        q = core.net_output(_position(board.fen(), net))
+        assert [core.net_output(_position(board.fen(), n)) for n in nets] == [q, q]
+        assert core.net_evaluate(_position(board.fen(), nets[1])) == core.net_evaluate(
+            _position(board.fen(), net))
+
+
+def test_bad_bucket_shapes_raise_one_line_errors(tmp_path: Path) -> None:
+    """Output weights and biases whose bucket counts or widths disagree, too many buckets,
+    a bucket out of range: a one-line ValueError."""
+    hidden = 4
+    cases = {
+        _bad(tmp_path, "bias.npz", out_weight=np.zeros((8, 2 * hidden), np.float32)):
+            "out_bias has shape (1,), expected (8,)",
+        _bad(tmp_path, "bias7.npz", out_weight=np.zeros((8, 2 * hidden), np.float32),
+             out_bias=np.zeros(7, np.float32)): "out_bias has shape (7,), expected (8,)",
+        _bad(tmp_path, "wide.npz", out_weight=np.zeros((8, 2 * hidden + 1), np.float32),
+             out_bias=np.zeros(8, np.float32)): "out_weight has shape (8, 9)",
+        _bad(tmp_path, "cube.npz", out_weight=np.zeros((2, 2, 2 * hidden), np.float32)):
+            "out_weight has shape (2, 2, 8)",
+        _bad(tmp_path, "many.npz", out_weight=np.zeros((33, 2 * hidden), np.float32),
+             out_bias=np.zeros(33, np.float32)): "1 <= B <= 32",
+        _bad(tmp_path, "none.npz", out_weight=np.zeros((0, 2 * hidden), np.float32),
+             out_bias=np.zeros(0, np.float32)): "1 <= B <= 32",
+        _bad(tmp_path, "big.npz", out_weight=np.zeros((8, 2 * hidden), np.float32),
+             out_bias=np.array([0, 0, 0, 3.0, 0, 0, 0, 0], np.float32)): "outside",
+    }  # fmt: skip
+    for path, reason in cases.items():
+        with pytest.raises(ValueError) as caught:
+            core.load_net(path)
+        text = str(caught.value)
+        assert "\n" not in text and reason in text, text

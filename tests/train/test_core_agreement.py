@@ -24,13 +24,19 @@ from plies.train.residual import hce_centipawns
 SAMPLE = Path(__file__).parent.parent / "data" / "train" / "sf-d7-sample.txt"
 
 
-@pytest.mark.parametrize("residual", [False, True], ids=["pure", "residual"])
-def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool) -> None:
+@pytest.mark.parametrize(
+    ("residual", "buckets"),
+    [(False, 8), (True, 8), (False, 1)],
+    ids=["pure", "residual", "pure-single-output"],
+)
+def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool, buckets: int) -> None:
     """Mean difference under 2 cp, none over 12 cp, on every sample position, both sides to
-    move; a residual net's engine evaluation is the trainer's base plus its output."""
+    move; a residual net's engine evaluation is the trainer's base plus its output. With
+    --buckets 8 every bucket learnt something different; --buckets 1 writes the
+    single-output shapes."""
     path = tmp_path / "net.npz"
     args = ["train", str(SAMPLE), "--out", str(path), "--hidden", "32", "--epochs", "3",
-            "--batch", "128", "--val", "0.1", "-q"]  # fmt: skip
+            "--batch", "128", "--val", "0.1", "--buckets", str(buckets), "-q"]  # fmt: skip
     # No validation split for the residual net: the kept net is then the last epoch's,
     # never the start's zero output (which would make the check trivial).
     assert main([*args, "--residual", "--val", "0"] if residual else args) == 0
@@ -39,7 +45,12 @@ def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool) -> Non
     floats = raw_outputs(data.features, data.stm, rows, *load_network(path).arrays()) * 400.0
     base = hce_centipawns(data)[:, 0]
     net = core.load_net(path)
-    assert net.residual == residual
+    assert net.residual == residual and net.buckets == buckets
+    with np.load(path) as f:
+        assert f["out_weight"].shape == ((64,) if buckets == 1 else (buckets, 64))
+    if buckets > 1:
+        # Trained from identical copies, each bucket moved on its own positions.
+        assert len({row.tobytes() for row in net.out_weight}) == buckets
     text = SAMPLE.read_bytes()
     diffs = []
     for r in rows:

@@ -111,6 +111,8 @@ def test_unusable_files_are_one_line_errors(
         ["--val", "1"],
         ["--batch", "0"],
         ["--threads", "0"],
+        ["--buckets", "0"],
+        ["--buckets", "33"],
     ],
 )
 def test_bad_options(tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]) -> None:
@@ -129,6 +131,7 @@ def test_cli_help_and_tiny_run(tmp_path: Path) -> None:
         timeout=60,
     )
     assert helped.returncode == 0 and "--hidden" in helped.stdout and "--wdl" in helped.stdout
+    assert "--buckets" in helped.stdout
     out = tmp_path / "net.npz"
     run = subprocess.run(
         [

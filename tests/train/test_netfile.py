@@ -42,11 +42,14 @@ def _spec_eval(fen: str, f: dict[str, np.ndarray]) -> float:
         """clamp(x, 0, 1) squared."""
         return np.clip(x, 0.0, 1.0) ** 2
 
-    ow = f["out_weight"].astype(np.float64)
+    # A single-output file ([2H], [1]) is one bucket; B buckets split 2..33 pieces evenly.
+    ow = f["out_weight"].astype(np.float64).reshape(-1, 2 * hidden)
+    buckets = ow.shape[0]
+    bucket = min(max((len(board.piece_map()) - 2) * buckets // 32, 0), buckets - 1)
     raw = (
-        float(f["out_bias"][0])
-        + ow[:hidden] @ screlu(acc(board.turn))
-        + ow[hidden:] @ screlu(acc(not board.turn))
+        float(f["out_bias"][bucket])
+        + ow[bucket, :hidden] @ screlu(acc(board.turn))
+        + ow[bucket, hidden:] @ screlu(acc(not board.turn))
     )
     return raw * float(f["scale"][0])
 
@@ -69,6 +72,26 @@ def test_file_has_the_spec_layout(tmp_path: Path) -> None:
         assert f["format"].dtype == np.int64 and f["format"].tolist() == [1]
     back = load_network(path)
     assert all(np.array_equal(a, b) for a, b in zip(back.arrays(), net.arrays(), strict=True))
+
+
+def test_bucketed_file_layout(tmp_path: Path) -> None:
+    """B buckets: out_weight [B, 2H] and out_bias [B] float32, read back exactly; every
+    bucket starts as the single-output net of the same seed."""
+    net = initial_network(24, seed=2, buckets=8)
+    single = initial_network(24, seed=2)
+    assert all(np.array_equal(row, single.out_weight[0]) for row in net.out_weight)
+    net.out_weight[3, 5] = np.float32(0.75)
+    net.out_bias[6] = np.float32(-0.25)
+    path = tmp_path / "net.npz"
+    save_network(path, net)
+    with np.load(path) as f:
+        assert f["out_weight"].dtype == np.float32 and f["out_weight"].shape == (8, 48)
+        assert f["out_bias"].dtype == np.float32 and f["out_bias"].shape == (8,)
+    back = load_network(path)
+    assert back.buckets == 8
+    assert all(np.array_equal(a, b) for a, b in zip(back.arrays(), net.arrays(), strict=True))
+    with pytest.raises(ValueError, match="buckets"):
+        initial_network(4, 0, buckets=33)
 
 
 def test_trained_file_in_range_and_forward_matches_the_spec(tmp_path: Path) -> None:
@@ -120,10 +143,17 @@ def test_bad_net_files(tmp_path: Path) -> None:
         arrays = {k: f[k] for k in f.files}
     np.savez(tmp_path / "v2.npz", **{**arrays, "format": np.array([2])})
     np.savez(tmp_path / "shape.npz", **{**arrays, "ft_bias": np.zeros(5, np.float32)})
+    buckets = {**arrays, "out_weight": np.zeros((8, 8), np.float32)}
+    np.savez(tmp_path / "bias8.npz", **{**buckets, "out_bias": np.zeros(7, np.float32)})
+    np.savez(tmp_path / "out8.npz", **{**buckets, "out_weight": np.zeros((8, 7), np.float32)})
+    np.savez(tmp_path / "b40.npz", **{**buckets, "out_weight": np.zeros((40, 8), np.float32)})
     (tmp_path / "text.npz").write_text("hello")
     for name, words in (
         ("v2", "format"),
         ("shape", "ft_bias"),
+        ("bias8", "out_bias"),
+        ("out8", "out_weight"),
+        ("b40", "40 output buckets"),
         ("text", "not a net"),
         ("missing", "cannot read"),
     ):

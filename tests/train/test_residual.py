@@ -68,7 +68,7 @@ def test_base_shifts_the_prediction_and_the_gradient() -> None:
     assert total / len(rows) == pytest.approx(loss(data, target, rows, net, base), rel=1e-12)
     assert total / len(rows) != pytest.approx(loss(data, target, rows, net), rel=1e-3)
     h = 1e-6
-    for which, index in [(3, (0,)), (2, (0,)), (2, (5,))]:
+    for which, index in [(3, (0,)), (2, (0, 0)), (2, (0, 5))]:
         array = net.arrays()[which]
         keep = array[index]
         array[index] = keep + h

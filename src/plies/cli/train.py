@@ -22,6 +22,12 @@ residual (--residual): the net learns a correction to the handcrafted evaluation
 prediction sigmoid((hce_cp + raw * 400) / 400), same target and loss; the HCE of every
 position is computed once at load (the core's own evaluate). The file carries base = 1 and
 the engine then evaluates with HCE + net.
+buckets (--buckets B, default 8): the output layer has B sets of weights and bias, the one
+used chosen by the number of pieces on the board, bucket = (pieces - 2) * B // 32 clamped
+to 0..B-1 (B 8: (pieces - 2) // 4, 32 pieces bucket 7, 2-5 pieces bucket 0); each bucket
+learns only from its own positions, the feature transformer from all. The file holds
+out_weight [B, 2H] and out_bias [B]; --buckets 1 writes the single-output shapes ([2H],
+[1]) that older plies versions read.
 examples:
   plies train data.txt --out net.npz
   plies train data.txt --out res.npz --residual --threads 2 --hce
@@ -35,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "train",
         help="train the learnt evaluation (a small NNUE-style net) on scored positions",
         description=(
-            "Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net on positions with "
+            "Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net (B output buckets "
+            "chosen by the number of pieces) on positions with "
             "search scores and game results: Adam on shuffled minibatches, the rate "
             "cosine-decayed, every weight clipped to [-1.98, 1.98] after each step, a "
             "held-out validation split. Writes the best epoch's net as .npz."
@@ -47,6 +54,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--out", required=True, metavar="PATH", help="net file to write (.npz)")
     p.add_argument(
         "--hidden", type=int, default=128, metavar="H", help="accumulator width (default 128)"
+    )
+    p.add_argument(
+        "--buckets",
+        type=int,
+        default=8,
+        metavar="B",
+        help="output buckets, chosen by the number of pieces on the board (default 8; "
+        "1: a single output; at most 32)",
     )
     p.add_argument(
         "--epochs", type=int, default=12, metavar="N", help="passes over the data (default 12)"
@@ -105,7 +120,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "it lowered the validation loss by 7%% on 1.25M positions) (default on)",
     )
     p.add_argument(
-        "--init", metavar="PATH", help="start from this net file (its H wins over --hidden)"
+        "--init",
+        metavar="PATH",
+        help="start from this net file (its H and buckets win over --hidden and --buckets)",
     )
     p.add_argument(
         "--residual",
@@ -126,9 +143,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    for name in ("hidden", "epochs", "batch", "threads"):
+    from plies.train.network import MAX_BUCKETS
+
+    for name in ("hidden", "epochs", "batch", "threads", "buckets"):
         if getattr(args, name) < 1:
             raise CliError(f"--{name} must be at least 1")
+    if args.buckets > MAX_BUCKETS:
+        raise CliError(f"--buckets must be at most {MAX_BUCKETS}")
     if not args.lr > 0.0:
         raise CliError("--lr must be positive")
     if args.decay < 0.0:
@@ -212,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
                     f"start a {'residual' if kind == BASE_HCE else 'pure'} one"
                 )
         else:
-            net = initial_network(args.hidden, args.seed, args.residual)
+            net = initial_network(args.hidden, args.seed, args.residual, args.buckets)
     except NetFileError as exc:
         raise CliError(str(exc)) from None
     target = targets(data, args.wdl)
@@ -223,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
     start_loss = loss(data, target, checked, net, base)
     say(
         f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
+        f"{net.buckets} output bucket{'s' if net.buckets > 1 else ''}, "
         f"wdl {args.wdl}{', residual' if args.residual else ''}; start validation loss "
         f"{start_loss:.6f}"
     )
@@ -274,6 +296,7 @@ def run(args: argparse.Namespace) -> int:
         err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
     err.print(
         f"wrote {args.out}: {'residual, ' if args.residual else ''}H {net.hidden}, "
+        f"B {net.buckets}, "
         f"epoch {outcome.best_epoch} of {len(outcome.history)}, validation loss "
         f"{start_loss:.6f} -> {final:.6f}, {time.perf_counter() - started:.1f} s",
         highlight=False,

@@ -1,16 +1,22 @@
 """The learnt evaluation ("net"): loading, quantising, accumulators and output, compiled.
 
 The contract with the trainer (``plies train``) is ``docs/nnue-spec.md``,
-summarised here. The net is (768 -> H) x 2 perspectives -> SCReLU -> 1:
+summarised here. The net is (768 -> H) x 2 perspectives -> SCReLU -> 1 of B output
+buckets:
 
     feature(p, piece of colour c and kind k on square s)
         = (0 if c == p else 384) + (k - 1) * 64 + (s if p == WHITE else s ^ 56)
     acc_p = ft_bias + sum of ft_weight[feature(p, ...)] over the pieces
-    eval  = SCALE * (out_bias + out_weight[:H] . screlu(acc_stm)
-                              + out_weight[H:] . screlu(acc_other)),  screlu(x) = clamp(x, 0, 1)^2
+    b     = clamp((pieces on the board - 2) * B // 32, 0, B - 1)
+    eval  = SCALE * (out_bias[b] + out_weight[b, :H] . screlu(acc_stm)
+                                 + out_weight[b, H:] . screlu(acc_other)),
+    screlu(x) = clamp(x, 0, 1)^2
+
+B = 8 gives (pieces - 2) // 4: 32 pieces bucket 7, 2-5 pieces bucket 0. A file
+of the first format version (``out_weight`` [2H], ``out_bias`` [1]) is B = 1.
 
 The core runs it in exact integers (QA = 255, QB = 256): int16 accumulators
-(``ft_* * QA``), int16 output weights (``* QB``) and an int64 output bias
+(``ft_* * QA``), int16 output weights (``* QB``) and int64 output biases
 (``* QA * QB``). With every float weight in [-1.98, 1.98] (the file is refused
 otherwise) an accumulator of 32 pieces stays below 1.98 * 255 * 33 < 2^15 and
 the output sum fits int64 for any H.
@@ -50,7 +56,9 @@ from numba import njit
 
 from plies.core.bits import popcount
 from plies.core.encoding import (
+    ALL_KINDS,
     BISHOP,
+    BLACK,
     FLAG_EP,
     FLAG_KING_CASTLE,
     FLAG_QUEEN_CASTLE,
@@ -89,6 +97,10 @@ WEIGHT_LIMIT = np.float32(1.98)
 """Largest magnitude of any weight or bias (the trainer clips to it)."""
 MAX_HIDDEN = 1024
 """Widest hidden layer accepted (its accumulators are copied with every position)."""
+MAX_BUCKETS = 32
+"""Most output buckets accepted (one per piece count of 2..33 at most)."""
+BUCKET_SPAN = 32
+"""Piece counts (from 2 up) that the B buckets split into equal parts."""
 MAX_EVAL = MATE_BOUND - 1
 """The net's evaluation is clamped to this, so it never reads as a mate score."""
 CANNOT_WIN_DIVISOR = 16
@@ -122,9 +134,9 @@ class Net:
     ft_bias: np.ndarray
     """int16 [H]: feature-transformer biases times QA."""
     out_weight: np.ndarray
-    """int16 [2H]: output weights times QB (side to move's half first)."""
-    out_bias: int
-    """Output bias times QA * QB."""
+    """int16 [B, 2H]: each bucket's output weights times QB (side to move's half first)."""
+    out_bias: np.ndarray
+    """int64 [B]: each bucket's output bias times QA * QB."""
     source: str
     """Where the net came from (its path)."""
     base: int = BASE_NONE
@@ -136,6 +148,11 @@ class Net:
         return int(self.ft_bias.shape[0])
 
     @property
+    def buckets(self) -> int:
+        """B, the number of output buckets (1: a single output)."""
+        return int(self.out_bias.shape[0])
+
+    @property
     def residual(self) -> bool:
         """Whether the net corrects the classical evaluation (is added to it)."""
         return self.base == BASE_HCE
@@ -143,7 +160,8 @@ class Net:
     def describe(self) -> str:
         """The net for a user: its file, width and kind."""
         kind = ", residual on the classical evaluation" if self.residual else ""
-        return f"net {self.source} (hidden {self.hidden}{kind})"
+        buckets = f", {self.buckets} output buckets" if self.buckets > 1 else ""
+        return f"net {self.source} (hidden {self.hidden}{buckets}{kind})"
 
 
 def _refuse(source: str, reason: str) -> ValueError:
@@ -202,13 +220,24 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
     hidden = int(ft_shape[1])
     ft_weight = _float_array(arrays, "ft_weight", (N_INPUTS, hidden), source)
     ft_bias = _float_array(arrays, "ft_bias", (hidden,), source)
-    out_weight = _float_array(arrays, "out_weight", (2 * hidden,), source)
-    out_bias = _float_array(arrays, "out_bias", (1,), source)
+    out_shape = arrays["out_weight"].shape
+    if len(out_shape) == 1:
+        # The first version's single output: one bucket.
+        out_weight = _float_array(arrays, "out_weight", (2 * hidden,), source).reshape(1, -1)
+        out_bias = _float_array(arrays, "out_bias", (1,), source)
+    else:
+        buckets = int(out_shape[0]) if len(out_shape) == 2 else 0
+        if len(out_shape) != 2 or out_shape[1] != 2 * hidden or not 1 <= buckets <= MAX_BUCKETS:
+            raise _refuse(source, f"out_weight has shape {out_shape}, expected ({2 * hidden},) "
+                                  f"or (B, {2 * hidden}) with 1 <= B <= {MAX_BUCKETS}")  # fmt: skip
+        out_weight = _float_array(arrays, "out_weight", (buckets, 2 * hidden), source)
+        out_bias = _float_array(arrays, "out_bias", (buckets,), source)
+    out_bias_q = np.rint(out_bias.astype(np.float64) * QA * QB).astype(np.int64)
     return Net(
         ft_weight=np.ascontiguousarray(np.rint(ft_weight * QA).astype(np.int16)),
         ft_bias=np.ascontiguousarray(np.rint(ft_bias * QA).astype(np.int16)),
         out_weight=np.ascontiguousarray(np.rint(out_weight * QB).astype(np.int16)),
-        out_bias=int(np.rint(np.float64(out_bias[0]) * QA * QB)),
+        out_bias=np.ascontiguousarray(out_bias_q),
         source=source,
         base=base,
     )
@@ -247,7 +276,9 @@ def default_net_path() -> Path | None:
 NO_NET_WEIGHT = np.zeros((0, 0), dtype=np.int16)
 """Feature weights of a position without a net (never read: its ``use_net`` is 0)."""
 NO_NET_ROW = np.zeros(0, dtype=np.int16)
-"""Bias and output weights of a position without a net."""
+"""Feature biases of a position without a net."""
+NO_NET_BIAS = np.zeros(1, dtype=np.int64)
+"""Output biases of a position without a net (its output weights: ``NO_NET_WEIGHT``)."""
 
 
 def empty_accumulators() -> np.ndarray:
@@ -399,14 +430,27 @@ def _half(acc: np.ndarray, w: np.ndarray, offset: int) -> int:
     return total
 
 
+@njit(cache=True, inline="always")
+def bucket(pieces: int, buckets: int) -> int:
+    """The output bucket of a position with ``pieces`` pieces on the board, of ``buckets``."""
+    return min(max((pieces - 2) * buckets // BUCKET_SPAN, 0), buckets - 1)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def output(pos: Position) -> int:
     """The spec's quantised output at the current ply, centipawns for the side to move."""
     catch_up(pos)
     ply = pos.ply
     us = pos.acc[ply, pos.side]
-    total = _half(us, pos.out_w, 0) + _half(pos.acc[ply, 1 - pos.side], pos.out_w, us.shape[0])
-    return ((total // QA) + pos.out_b) * SCALE // (QA * QB)
+    buckets = pos.out_w.shape[0]
+    b = 0
+    if buckets > 1:
+        pieces = popcount(pos.pieces[piece_code(WHITE, ALL_KINDS)]
+                          | pos.pieces[piece_code(BLACK, ALL_KINDS)])  # fmt: skip
+        b = bucket(pieces, buckets)
+    w = pos.out_w[b]
+    total = _half(us, w, 0) + _half(pos.acc[ply, 1 - pos.side], w, us.shape[0])
+    return ((total // QA) + pos.out_b[b]) * SCALE // (QA * QB)
 
 
 @njit(cache=True, inline="always")
@@ -446,7 +490,7 @@ def residual_sum(classical: int, correction: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _install(pos: Position, ft_w: np.ndarray, ft_b: np.ndarray, out_w: np.ndarray,
-             out_b: int, use: int) -> None:  # fmt: skip
+             out_b: np.ndarray, use: int) -> None:  # fmt: skip
     """Give the position these weights and accumulators as deep as its undo stack."""
     pos.ft_w = ft_w
     pos.ft_b = ft_b
@@ -493,11 +537,10 @@ def attach_net(pos: Position, net: Net | None) -> None:
     then also updates its accumulators.
     """
     if net is None:
-        _install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_ROW, np.int64(0), np.int64(0))
+        _install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_WEIGHT, NO_NET_BIAS, np.int64(0))
     else:
         use = USE_RESIDUAL if net.residual else USE_NET
-        _install(pos, net.ft_weight, net.ft_bias, net.out_weight, np.int64(net.out_bias),
-                 np.int64(use))  # fmt: skip
+        _install(pos, net.ft_weight, net.ft_bias, net.out_weight, net.out_bias, np.int64(use))
 
 
 def net_output(pos: Position) -> int:

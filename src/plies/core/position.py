@@ -17,8 +17,9 @@ functions take it as one argument and read its fields by name.
                               2: with the classical evaluation plus that (residual) net
     acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
                               (``acc[ply]`` is current; one empty row without a net)
-    ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[2H],
-                              int64), shared and read-only; empty arrays without a net
+    ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[B, 2H],
+                              int64[B]: B output buckets), shared and read-only; empty
+                              arrays (and one zero bias) without a net
 
 ``keys[0 .. ply]`` is the whole game seen by repetition detection.
 ``make_move`` assumes the move is legal (the generator only produces legal
@@ -140,11 +141,13 @@ def _build(
     acc: np.ndarray,
     ft_w: np.ndarray,
     ft_b: np.ndarray,
+    out_b: np.ndarray,
 ) -> Position:
-    """A position over the given arrays, its key computed (the ply starts at 0, no net)."""
+    """A position over the given arrays, its key computed (the ply starts at 0, no net:
+    ``ft_w`` also stands for the empty output weights)."""
     pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
-                   undo, keys, sliders, np.int64(0), acc, ft_w, ft_b, ft_b,
-                   np.int64(0))  # fmt: skip
+                   undo, keys, sliders, np.int64(0), acc, ft_w, ft_b, ft_w,
+                   out_b)  # fmt: skip
     keys[0] = compute_key(pos)
     return pos
 
@@ -168,7 +171,8 @@ def new_position(
     keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
     return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
                   np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
-                  nnue.empty_accumulators(), nnue.NO_NET_WEIGHT, nnue.NO_NET_ROW)  # fmt: skip
+                  nnue.empty_accumulators(), nnue.NO_NET_WEIGHT, nnue.NO_NET_ROW,
+                  nnue.NO_NET_BIAS)  # fmt: skip
 
 
 @njit(cache=True)

@@ -4,6 +4,10 @@ Rows hold each piece's feature index in White's perspective; the side to move's
 perspective is that index (White to move) or its flip (Black to move), and the
 other perspective is the flip of that. The arrays may be float32 (training) or
 float64 (the gradient check): numba compiles one version for each.
+
+The output layer has B buckets (``out_weight`` [B, 2H], ``out_bias`` [B]); a position
+uses the one ``bucket`` gives for its number of pieces, and only that bucket's output
+weights get its gradient (the feature transformer gets every position's).
 """
 
 from __future__ import annotations
@@ -14,6 +18,14 @@ import numpy as np
 from numba import njit
 
 from plies.train.features import flip_perspective
+from plies.train.network import BUCKET_SPAN
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bucket(pieces: int, buckets: int) -> int:
+    """The output bucket of a position with ``pieces`` pieces, of ``buckets``: the piece
+    counts from 2 up split into ``buckets`` equal parts of BUCKET_SPAN (8 buckets: 4 each)."""
+    return min(max((pieces - 2) * buckets // BUCKET_SPAN, 0), buckets - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -25,10 +37,12 @@ def _accumulate(
     ft_bias: np.ndarray,
     acc_stm: np.ndarray,
     acc_other: np.ndarray,
-) -> None:
-    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7)."""
+) -> int:
+    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7); the
+    number of pieces."""
     acc_stm[:] = ft_bias
     acc_other[:] = ft_bias
+    pieces = 0
     for j in range(len(row)):
         f = row[j]
         if f < 0:
@@ -37,15 +51,17 @@ def _accumulate(
         other = flip_perspective(own)
         acc_stm += ft_weight[own]
         acc_other += ft_weight[other]
+        pieces += 1
+    return pieces
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _output(
-    acc_stm: np.ndarray, acc_other: np.ndarray, out_weight: np.ndarray, out_bias: np.ndarray
+    acc_stm: np.ndarray, acc_other: np.ndarray, out_weight: np.ndarray, out_bias: float
 ) -> float:
-    """raw = out_bias + out_weight . screlu(accumulators)."""
+    """raw = out_bias + out_weight . screlu(accumulators) (one bucket's weights and bias)."""
     hidden = len(acc_stm)
-    raw = float(out_bias[0])
+    raw = float(out_bias)
     for k in range(hidden):
         a = min(max(acc_stm[k], 0.0), 1.0)
         b = min(max(acc_other[k], 0.0), 1.0)
@@ -65,13 +81,15 @@ def raw_outputs(
 ) -> np.ndarray:
     """The raw output (eval / 400, side to move's view) of each row in ``rows``."""
     hidden = len(ft_bias)
+    buckets = len(out_bias)
     acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
     acc_other = np.empty(hidden, dtype=ft_weight.dtype)
     out = np.empty(len(rows), dtype=np.float64)
     for i in range(len(rows)):
         r = rows[i]
-        _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, acc_stm, acc_other)
-        out[i] = _output(acc_stm, acc_other, out_weight, out_bias)
+        pieces = _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, acc_stm, acc_other)
+        head = bucket(pieces, buckets)
+        out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
     return out
 
 
@@ -100,9 +118,11 @@ def batch_gradient(
     (zero for a pure net, the handcrafted evaluation / 400 for a residual one), column m
     1 for the mirrored row, 0 for the row as it is.
 
-    Only the feature rows of pieces present get gradient: 64 of 768 rows per position.
+    Only the feature rows of pieces present get gradient: 64 of 768 rows per position;
+    only the position's own output bucket gets output gradient.
     """
     hidden = len(ft_bias)
+    buckets = len(out_bias)
     dtype = ft_weight.dtype
     acc_stm = np.empty(hidden, dtype=dtype)
     acc_other = np.empty(hidden, dtype=dtype)
@@ -114,29 +134,32 @@ def batch_gradient(
         side = stm[r]
         row = features[r]
         mirror = mirrors[i]
-        _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
-        raw = base[r, 1 if mirror else 0] + _output(acc_stm, acc_other, out_weight, out_bias)
+        pieces = _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
+        head = bucket(pieces, buckets)
+        w_out = out_weight[head]
+        g_out = g_out_weight[head]
+        raw = base[r, 1 if mirror else 0] + _output(acc_stm, acc_other, w_out, out_bias[head])
         p = 1.0 / (1.0 + math.exp(-raw))
         diff = p - target[r]
         loss += diff * diff
         g = 2.0 * diff * p * (1.0 - p) * norm
-        g_out_bias[0] += g
+        g_out_bias[head] += g
         for k in range(hidden):
             a = acc_stm[k]
             b = acc_other[k]
             if 0.0 < a < 1.0:
-                g_out_weight[k] += g * a * a
-                d_stm[k] = 2.0 * g * out_weight[k] * a
+                g_out[k] += g * a * a
+                d_stm[k] = 2.0 * g * w_out[k] * a
             else:
                 if a >= 1.0:
-                    g_out_weight[k] += g
+                    g_out[k] += g
                 d_stm[k] = 0.0
             if 0.0 < b < 1.0:
-                g_out_weight[hidden + k] += g * b * b
-                d_other[k] = 2.0 * g * out_weight[hidden + k] * b
+                g_out[hidden + k] += g * b * b
+                d_other[k] = 2.0 * g * w_out[hidden + k] * b
             else:
                 if b >= 1.0:
-                    g_out_weight[hidden + k] += g
+                    g_out[hidden + k] += g
                 d_other[k] = 0.0
         g_ft_bias += d_stm
         g_ft_bias += d_other

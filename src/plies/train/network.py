@@ -1,4 +1,9 @@
-"""The network's weights: start values, and the .npz file the core reads (format 1)."""
+"""The network's weights: start values, and the .npz file the core reads (format 1).
+
+A net of B output buckets holds ``out_weight`` [B, 2H] and ``out_bias`` [B]; one of a
+single output (B = 1) is written as the first version's ``out_weight`` [2H] and
+``out_bias`` [1], which every reader of format 1 takes.
+"""
 
 from __future__ import annotations
 
@@ -29,6 +34,10 @@ BASE_HCE = 1
 """A residual net: its output is a correction added to the handcrafted evaluation."""
 BASES = (BASE_NONE, BASE_HCE)
 """The base values a file may hold."""
+MAX_BUCKETS = 32
+"""Most output buckets a net may have (the core refuses more)."""
+BUCKET_SPAN = 32
+"""Piece counts (from 2 up) that the B buckets split into equal parts (``kernels.bucket``)."""
 
 _FT_INIT = 0.05
 """Std of the start feature weights: a 30-piece accumulator starts with a spread of about
@@ -41,21 +50,28 @@ class NetFileError(ValueError):
 
 @dataclass
 class Network:
-    """(768 -> H) x 2 perspectives -> SCReLU -> 1, as float arrays (float32 for training)."""
+    """(768 -> H) x 2 perspectives -> SCReLU -> one of B outputs (chosen by the number of
+    pieces on the board), as float arrays (float32 for training)."""
 
     ft_weight: np.ndarray
     """[768, H] feature weights."""
     ft_bias: np.ndarray
     """[H] accumulator bias."""
     out_weight: np.ndarray
-    """[2H] output weights: side to move's half first, then the other side's."""
+    """[B, 2H] output weights of each bucket: side to move's half first, then the other
+    side's."""
     out_bias: np.ndarray
-    """[1] output bias."""
+    """[B] output bias of each bucket."""
 
     @property
     def hidden(self) -> int:
         """H, the accumulator width."""
         return int(self.ft_bias.shape[0])
+
+    @property
+    def buckets(self) -> int:
+        """B, the number of output buckets."""
+        return int(self.out_bias.shape[0])
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The four parameter arrays, in file order."""
@@ -70,15 +86,20 @@ class Network:
         return Network(*(a.astype(dtype) for a in self.arrays()))
 
 
-def initial_network(hidden: int, seed: int, residual: bool = False) -> Network:
+def initial_network(hidden: int, seed: int, residual: bool = False, buckets: int = 1) -> Network:
     """Random start weights (normal, small), the same for the same seed; a residual net
-    starts with zero output weights, so it starts as the handcrafted evaluation itself."""
+    starts with zero output weights, so it starts as the handcrafted evaluation itself.
+    Every output bucket starts as the same copy of one output (so any B starts as the
+    single-output net of the same seed)."""
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise ValueError(f"buckets {buckets} is not between 1 and {MAX_BUCKETS}")
     rng = np.random.default_rng(seed)
     ft_weight = rng.normal(0.0, _FT_INIT, size=(N_INPUTS, hidden))
     out_weight = rng.normal(0.0, 1.0 / np.sqrt(2 * hidden), size=2 * hidden)
     if residual:
         out_weight[:] = 0.0
-    net = Network(ft_weight, np.zeros(hidden), out_weight, np.zeros(1))
+    out = np.tile(out_weight, (buckets, 1))
+    net = Network(ft_weight, np.zeros(hidden), out, np.zeros(buckets))
     clipped = net.astype(np.float32)
     for a in clipped.arrays():
         np.clip(a, -CLIP, CLIP, out=a)
@@ -87,16 +108,18 @@ def initial_network(hidden: int, seed: int, residual: bool = False) -> Network:
 
 def save_network(path: str | Path, net: Network, base: int = BASE_NONE) -> None:
     """Write ``net`` as the spec's .npz (float32 weights, scale 400, format 1; a residual
-    net also gets ``base``), whole: through a temporary file beside it, so an interrupted
-    write leaves no half net."""
+    net also gets ``base``; a single output in the first version's shapes), whole: through
+    a temporary file beside it, so an interrupted write leaves no half net."""
     if base not in BASES:
         raise ValueError(f"base {base} is not one of {BASES}")
+    out_weight = net.out_weight.astype(np.float32).reshape(net.buckets, 2 * net.hidden)
+    out_bias = net.out_bias.astype(np.float32).reshape(net.buckets)
     # Any: numpy's stubs match ** keywords against savez's own bool parameter too.
     arrays: dict[str, Any] = {
         "ft_weight": net.ft_weight.astype(np.float32),
         "ft_bias": net.ft_bias.astype(np.float32),
-        "out_weight": net.out_weight.astype(np.float32),
-        "out_bias": net.out_bias.astype(np.float32).reshape(1),
+        "out_weight": out_weight[0] if net.buckets == 1 else out_weight,
+        "out_bias": out_bias,
         "scale": np.array([SCALE], dtype=np.float32),
         "format": np.array([FORMAT], dtype=np.int64),
     }
@@ -140,9 +163,19 @@ def load_network(path: str | Path) -> Network:
     if ft_weight.ndim != 2 or ft_weight.shape[0] != N_INPUTS:
         raise NetFileError(f"{path}: ft_weight has shape {ft_weight.shape}, expected (768, H)")
     hidden = ft_weight.shape[1]
-    shapes = {"ft_bias": (hidden,), "out_weight": (2 * hidden,), "out_bias": (1,)}
+    out_shape = arrays["out_weight"].shape
+    buckets = out_shape[0] if len(out_shape) == 2 else 1
+    if not 1 <= buckets <= MAX_BUCKETS:
+        raise NetFileError(f"{path}: {buckets} output buckets, expected 1 to {MAX_BUCKETS}")
+    single = len(out_shape) == 1
+    shapes = {
+        "ft_bias": (hidden,),
+        "out_weight": (2 * hidden,) if single else (buckets, 2 * hidden),
+        "out_bias": (buckets,),
+    }
     for key, shape in shapes.items():
         if arrays[key].shape != shape:
             raise NetFileError(f"{path}: {key} has shape {arrays[key].shape}, expected {shape}")
-    net = Network(ft_weight, arrays["ft_bias"], arrays["out_weight"], arrays["out_bias"])
+    out_weight = arrays["out_weight"].reshape(buckets, 2 * hidden)
+    net = Network(ft_weight, arrays["ft_bias"], out_weight, arrays["out_bias"])
     return net.astype(np.float32)

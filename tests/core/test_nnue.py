@@ -356,12 +356,13 @@ def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_packaged_nets_load() -> None:
-    """The packaged default net is a residual net, the packaged opt-in one a pure net."""
+    """The packaged default net is a residual net with 8 output buckets, the packaged opt-in
+    one a pure net with one output."""
     nets = nnue.DEFAULT_NET.parent
     default = core.load_net(nets / "default.npz")
     pure = core.load_net(nets / "pure-h128.npz")
-    assert default.residual and default.hidden == 64
-    assert not pure.residual and pure.hidden == 128
+    assert default.residual and default.hidden == 128 and default.out_bias.shape == (8,)
+    assert not pure.residual and pure.hidden == 128 and pure.out_bias.shape == (1,)
 
 
 def _thinned_boards(seed: int, count: int) -> list[chess.Board]:

@@ -17,15 +17,8 @@ import math
 import numpy as np
 from numba import njit
 
+from plies.core.nnue import bucket
 from plies.train.features import flip_perspective
-from plies.train.network import BUCKET_SPAN
-
-
-@njit(cache=True, nogil=True, inline="always")
-def bucket(pieces: int, buckets: int) -> int:
-    """The output bucket of a position with ``pieces`` pieces, of ``buckets``: the piece
-    counts from 2 up split into ``buckets`` equal parts of BUCKET_SPAN (8 buckets: 4 each)."""
-    return min(max((pieces - 2) * buckets // BUCKET_SPAN, 0), buckets - 1)
 
 
 @njit(cache=True, nogil=True, inline="always")

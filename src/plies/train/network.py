@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from plies.core.nnue import MAX_BUCKETS
 from plies.train.features import N_INPUTS
 
 SCALE = 400.0
@@ -34,10 +35,6 @@ BASE_HCE = 1
 """A residual net: its output is a correction added to the handcrafted evaluation."""
 BASES = (BASE_NONE, BASE_HCE)
 """The base values a file may hold."""
-MAX_BUCKETS = 32
-"""Most output buckets a net may have (the core refuses more)."""
-BUCKET_SPAN = 32
-"""Piece counts (from 2 up) that the B buckets split into equal parts (``kernels.bucket``)."""
 
 _FT_INIT = 0.05
 """Std of the start feature weights: a 30-piece accumulator starts with a spread of about

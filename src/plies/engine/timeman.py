@@ -58,7 +58,7 @@ never spent at once: with the loss per move below the increment it then
 settles a few milliseconds above zero instead of draining."""
 
 
-STOP_SHARE = 1.0
+STOP_SHARE = 1.4
 """After an iteration, stop if the time spent exceeds this share of the soft target
 (scaled by ``Stability`` and ``node_scale``): the next iteration would take longer."""
 

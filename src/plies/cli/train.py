@@ -81,9 +81,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--wdl",
         type=float,
-        default=0.25,
+        default=0.1,
         metavar="F",
-        help="weight of the game result in the target, the rest the score (default 0.25)",
+        help=(
+            "weight of the game result in the target, the rest the score (default 0.1; "
+            "on 4.16M Stockfish depth-7 positions the residual H 128 net trained with 0.1 "
+            "beat the one with 0.25 by +56 Elo, 0.5 lost 121 to it, 0 was level with 0.1)"
+        ),
     )
     p.add_argument(
         "--val",

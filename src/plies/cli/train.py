@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=(
             "weight of the game result in the target, the rest the score (default 0.1; "
             "on 4.16M Stockfish depth-7 positions the residual H 128 net trained with 0.1 "
-            "beat the one with 0.25 by +56 Elo, 0.5 lost 121 to it, 0 was level with 0.1)"
+            "beat the one with 0.25 by +56 Elo, 0.5 lost 121 to 0.25, 0 was level with 0.1)"
         ),
     )
     p.add_argument(

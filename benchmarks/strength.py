@@ -12,6 +12,7 @@ Usage:
   python benchmarks/strength.py --opponent stockfish --elo 2000 --games 20 --tc 10+0.1
   python benchmarks/strength.py --opponent sunfish --games 10 --tc 10+0.1
   python benchmarks/strength.py --opponent both --elo 1500 --games 4 --tc 5+0.05
+  python benchmarks/strength.py --elo 2500 --games 100 --pgn games.pgn   # keep the games
 Not a test: it takes minutes to hours; the machine should be otherwise idle.
 """
 
@@ -30,6 +31,7 @@ from plies.arena.clock import TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import Opening, OpeningError, load_openings
+from plies.arena.pgn import PgnWriter, to_pgn
 from plies.arena.players import parse_player
 from plies.arena.report import endings_table, game_line
 from plies.arena.stats import Score, elo_error, elo_from_score, los
@@ -135,7 +137,7 @@ class MatchRun:
 
 
 def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening],
-              out: Console, indent: str = "") -> MatchRun:
+              out: Console, indent: str = "", pgn: PgnWriter | None = None) -> MatchRun:
     """Play the first spec against the second with ``args``' clock, openings and games."""
     players = [parse_player(spec) for spec in specs]
     settings = GameSettings(
@@ -143,6 +145,7 @@ def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening
         time_margin_ms=args.margin,
         adjudication=Adjudication(max_moves=args.max_moves),
     )
+    tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
     pairs = (args.games + 1) // 2
     schedule = [openings[i % len(openings)] for i in range(pairs)]
     loads: list[float] = []
@@ -150,6 +153,8 @@ def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening
     def on_game(record: GameRecord, res: MatchResult) -> None:
         """Print each game as it finishes, with the running score; note the load."""
         loads.append(os.getloadavg()[0])
+        if pgn is not None:
+            pgn.write(to_pgn(record, event="plies strength", time_control=tc_tag))
         s = res.scores[res.pairings[0]]
         out.print(f"{indent}{game_line(record)}   [{players[0].name} {s.points:g}/{s.games}]",
                   markup=False, highlight=False)
@@ -176,9 +181,9 @@ def load_text(loads: list[float]) -> str:
 
 
 def play(args: argparse.Namespace, opponent: str, openings: list[Opening],
-         out: Console) -> MatchRun:
+         out: Console, pgn: PgnWriter | None = None) -> MatchRun:
     """Play one match of plies against ``opponent``."""
-    run = run_match([plies_player(args.hash), opponent], args, openings, out)
+    run = run_match([plies_player(args.hash), opponent], args, openings, out, pgn=pgn)
     if run.records:
         out.print(endings_table(run.records))
     return run
@@ -200,6 +205,7 @@ def main() -> int:
     p.add_argument("--margin", type=int, default=100, help="lag forgiven before a time loss (ms)")
     p.add_argument("--max-moves", type=int, default=200, help="draw after this many moves")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pgn", help="write every game to this PGN file as it ends")
     args = p.parse_args()
     if not SF_MIN_ELO <= args.elo <= SF_MAX_ELO:
         p.error(f"--elo must be within {SF_MIN_ELO}..{SF_MAX_ELO} (Stockfish 15.1's UCI_Elo range)")
@@ -212,10 +218,19 @@ def main() -> int:
     openings = openings_from(args.openings, p)
     out = Console(soft_wrap=True)
     results = []
-    for opponent in opponent_players(args):
-        name = parse_player(opponent).name
-        out.rule(f"plies vs {name}, {args.games} games at {args.tc}")
-        results.append((name, play(args, opponent, openings, out)))
+    opponents = opponent_players(args)
+    try:
+        pgn = PgnWriter(args.pgn) if args.pgn else None
+    except OSError as exc:
+        p.error(f"cannot write {args.pgn}: {exc.strerror}")
+    try:
+        for opponent in opponents:
+            name = parse_player(opponent).name
+            out.rule(f"plies vs {name}, {args.games} games at {args.tc}")
+            results.append((name, play(args, opponent, openings, out, pgn)))
+    finally:
+        if pgn is not None:
+            pgn.close()
     out.rule("summary")
     for name, run in results:
         out.print(f"{score_line('plies', name, run.score)}  tc {args.tc}  {load_text(run.loads)}",

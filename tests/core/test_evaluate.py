@@ -210,6 +210,37 @@ def test_drawish_endgames_are_scaled_down() -> None:
     assert 0 < opposite < same
 
 
+# Bishop and rook pawn(s) against a lone king: drawn when the bishop cannot guard the
+# promotion corner and the king stands next to it (lichess/Stockfish KBPsK knowledge).
+WRONG_BISHOP_DRAWS = (
+    "5K1k/7P/8/8/8/8/2B5/8 b - - 0 1",  # h-pawn, light bishop, king in the dark corner
+    "6k1/8/7K/7P/8/8/4B3/8 w - - 1 1",  # king beside the corner
+    "7k/8/8/7P/7P/8/K3B3/8 w - - 0 1",  # two h-pawns change nothing
+    "k7/8/8/P7/8/8/K2B4/8 w - - 0 1",  # a-pawn: the corner a8 is light, the bishop dark
+)
+WRONG_BISHOP_WINS = (
+    "6k1/8/7K/7P/8/8/3B4/8 w - - 1 1",  # the bishop guards h8: the right bishop
+    "8/8/4k2K/7P/8/8/4B3/8 w - - 1 1",  # the king is too far from the corner
+    "6k1/8/7K/6PP/8/8/4B3/8 w - - 1 1",  # a g-pawn too: not only rook pawns
+    "6k1/p7/7K/7P/8/8/4B3/8 w - - 1 1",  # the defender still has a pawn: not this rule
+)
+
+
+@pytest.mark.parametrize("fen", WRONG_BISHOP_DRAWS)
+def test_wrong_bishop_with_rook_pawns_is_a_draw(fen: str) -> None:
+    """The side with the wrong bishop keeps none of its endgame lead, seen from either
+    colour (the small middlegame share of the taper and the tempo bonus remain)."""
+    assert abs(score(fen)) <= 50
+    assert abs(score(mirror_fen(fen))) <= 50
+
+
+@pytest.mark.parametrize("fen", WRONG_BISHOP_WINS)
+def test_near_misses_of_the_wrong_bishop_keep_their_lead(fen: str) -> None:
+    """One condition of the wrong-bishop draw missing leaves the mover's winning lead."""
+    assert score(fen) > 200
+    assert score(mirror_fen(fen)) > 200
+
+
 def test_threats() -> None:
     """A pawn attacking a knight, and a piece left hanging, score for the attacker."""
     calm = "r3k3/pp6/8/3n4/8/4P3/PP6/R3K3 w - - 0 1"

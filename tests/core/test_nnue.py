@@ -468,3 +468,28 @@ def test_bad_bucket_shapes_raise_one_line_errors(tmp_path: Path) -> None:
             core.load_net(path)
         text = str(caught.value)
         assert "\n" not in text and reason in text, text
+
+
+@pytest.mark.parametrize("kind", ["classical", "residual", "pure"])
+def test_search_evaluation_fades_with_the_fifty_move_clock(
+    kind: str, net_arrays: dict[str, np.ndarray], tmp_path: Path
+) -> None:
+    """Every evaluation the search uses keeps (200 - halfmove) / 200 of itself, halfmove
+    capped at 100, so a lead that makes no progress shrinks toward the fifty-move draw."""
+    from plies.core import search as core_search
+
+    net = {"classical": None, "residual": _residual(net_arrays, tmp_path, "r.npz"),
+           "pure": core.load_net(write_net(tmp_path / "p.npz", net_arrays))}[kind]  # fmt: skip
+    values = []
+    for halfmove in (0, 40, 100, 140):
+        pos = core.copy_position(Board(f"4k3/8/8/8/8/8/3PP3/1Q2K3 w - - {halfmove} 90")
+                                 .core_position())  # fmt: skip
+        core.attach_net(pos, net)
+        if net is not None:
+            nnue.refresh(pos)
+        values.append(int(core_search._evaluate(pos)))
+    fresh = values[0]
+    sign = 1 if fresh >= 0 else -1
+    assert fresh != 0 and (kind != "classical" or fresh > 500)
+    assert values[1] == sign * (abs(fresh) * 160 // 200)
+    assert values[2] == values[3] == sign * (abs(fresh) * 100 // 200)

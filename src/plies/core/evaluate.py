@@ -122,11 +122,14 @@ KING_ATTACK_CAP = 500
 
 # Endgame scale (of 64) for the side ahead, fixed: without pawns, a lead of less
 # than a rook rarely wins, and a lone minor piece never can; bishops of opposite
-# colours with nothing else but pawns draw often.
+# colours with nothing else but pawns draw often; a bishop and rook pawns whose
+# corner the bishop cannot guard, against a lone king in that corner, never win.
 SCALE_FULL = 64
 SCALE_NO_PAWNS_SMALL_LEAD = 16
 SCALE_OPPOSITE_BISHOPS = 32
 _DARK_SQUARES = U64(0xAA55AA55AA55AA55)
+_FILE_A = U64(0x0101010101010101)
+_FILE_H = U64(0x8080808080808080)
 
 
 def _masks() -> tuple[np.ndarray, ...]:
@@ -473,10 +476,36 @@ def _safe_checks(
 
 
 @njit(cache=True, inline="always")
+def _wrong_bishop(bb: np.ndarray, c: int) -> bool:
+    """Whether ``c``'s pawns are all on one rook file, its bishop cannot guard their
+    promotion corner and the lone defending king stands next to that corner: a draw."""
+    pawns = bb[piece_code(c, PAWN)]
+    if (pawns & _FILE_A) == pawns:
+        corner = 56 if c == WHITE else 0
+    elif (pawns & _FILE_H) == pawns:
+        corner = 63 if c == WHITE else 7
+    else:
+        return False
+    corner_dark = ((_DARK_SQUARES >> U64(corner)) & U64(1)) != 0
+    if ((bb[piece_code(c, BISHOP)] & _DARK_SQUARES) != 0) == corner_dark:
+        return False
+    king = lsb(bb[piece_code(1 - c, KING)])
+    return abs((king & 7) - (corner & 7)) <= 1 and abs((king >> 3) - (corner >> 3)) <= 1
+
+
+@njit(cache=True, inline="always")
 def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
     """Endgame scale (of 64) when colour ``c`` is the side ahead (bitboards ``bb``)."""
     if bb[piece_code(c, PAWN)] == 0 and our_npm - their_npm < MATERIAL_MG[ROOK]:
         return 0 if our_npm < MATERIAL_MG[ROOK] else SCALE_NO_PAWNS_SMALL_LEAD
+    if (
+        our_npm == MATERIAL_MG[BISHOP]
+        and their_npm == 0
+        and bb[piece_code(1 - c, PAWN)] == 0
+        and popcount(bb[piece_code(c, BISHOP)]) == 1
+        and _wrong_bishop(bb, c)
+    ):
+        return 0
     w_bishops = bb[piece_code(WHITE, BISHOP)]
     b_bishops = bb[piece_code(BLACK, BISHOP)]
     if (

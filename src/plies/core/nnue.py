@@ -23,8 +23,9 @@ the output sum fits int64 for any H.
 
 A residual net (file entry ``base`` = 1) learnt a correction to the classical
 evaluation: the search then evaluates with ``classical + output``, clamped
-below the mate scores (``residual_sum``), and nothing else added: a net
-whose output is 0 plays exactly as the classical engine. ``Position.use_net``
+below the mate scores (``residual_sum``) and faded by the fifty-move clock as
+the search fades the classical evaluation (``faded``), and nothing else added:
+a net whose output is 0 plays exactly as the classical engine. ``Position.use_net``
 says which: 0 classical, ``USE_NET`` the pure net, ``USE_RESIDUAL`` the sum.
 
 The accumulators live in the position (``Position.acc``, int16[cap + 1, 2, H],
@@ -462,6 +463,13 @@ def _toward_zero(v: int, num: int, den: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def faded(v: int, halfmove: int) -> int:
+    """``v`` faded by the fifty-move clock: a lead that makes no progress is worth less,
+    so the search prefers the pawn moves and captures that reset the clock."""
+    return _toward_zero(v, FIFTY_MOVE_SPAN - min(halfmove, 100), FIFTY_MOVE_SPAN)
+
+
+@njit(cache=True, inline="always")
 def _cannot_win(bb: np.ndarray, color: int) -> bool:
     """Whether ``color`` has no pawn, rook or queen and at most one minor piece."""
     if bb[piece_code(color, PAWN)] | bb[piece_code(color, ROOK)] | bb[piece_code(color, QUEEN)]:
@@ -473,8 +481,7 @@ def _cannot_win(bb: np.ndarray, color: int) -> bool:
 def evaluate(pos: Position) -> int:
     """The search's net evaluation: ``output``, faded by the fifty-move clock, a side
     that cannot mate held near zero, clamped below the mate scores."""
-    v = output(pos)
-    v = _toward_zero(v, FIFTY_MOVE_SPAN - min(pos.halfmove, 100), FIFTY_MOVE_SPAN)
+    v = faded(output(pos), pos.halfmove)
     ahead = pos.side if v > 0 else 1 - pos.side
     if v != 0 and _cannot_win(pos.pieces, ahead):
         v = _toward_zero(v, 1, CANNOT_WIN_DIVISOR)

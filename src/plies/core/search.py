@@ -118,12 +118,13 @@ LMR = _lmr_table()
 @njit(cache=True, inline="always")
 def _evaluate(pos: Position) -> int:
     """The static evaluation every search step uses: the net if the position has one
-    (a residual net: the classical evaluation plus its output)."""
+    (a residual net: the classical evaluation plus its output), faded by the fifty-move
+    clock (``nnue.faded``; the pure net's ``nnue.evaluate`` fades itself)."""
     if pos.use_net == nnue.USE_RESIDUAL:
-        return nnue.residual_sum(evaluate(pos), nnue.output(pos))
+        return nnue.faded(nnue.residual_sum(evaluate(pos), nnue.output(pos)), pos.halfmove)
     if pos.use_net:
         return nnue.evaluate(pos)
-    return evaluate(pos)
+    return nnue.faded(evaluate(pos), pos.halfmove)
 
 
 @njit(cache=True, inline="always")

@@ -556,8 +556,9 @@ def net_output(pos: Position) -> int:
 
 
 def net_evaluate(pos: Position) -> int:
-    """The evaluation the search uses with the position's net, centipawns for the side to
-    move: a pure net's ``evaluate``, or a residual net's ``residual_sum``."""
+    """The static evaluation with the position's net, centipawns for the side to move: a
+    pure net's ``evaluate``, or a residual net's ``residual_sum`` (which the search then
+    fades by the fifty-move clock, as the pure net's ``evaluate`` does itself)."""
     if _use(pos) == USE_RESIDUAL:
         # Imported here: the classical evaluation imports the position, which imports this.
         from plies.core.evaluate import evaluate as classical

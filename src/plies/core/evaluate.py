@@ -490,7 +490,7 @@ def _wrong_bishop(bb: np.ndarray, c: int) -> bool:
     if ((bb[piece_code(c, BISHOP)] & _DARK_SQUARES) != 0) == corner_dark:
         return False
     king = lsb(bb[piece_code(1 - c, KING)])
-    return abs((king & 7) - (corner & 7)) <= 1 and abs((king >> 3) - (corner >> 3)) <= 1
+    return _distance(king, corner) <= 1
 
 
 @njit(cache=True, inline="always")

@@ -10,6 +10,11 @@ searches each such position to ``--depth`` and tells which: when it also rates
 the position clearly better, the lead was real and the conversion failed; when it
 does not, the evaluation was overconfident.
 
+The peak is the highest of many noisy scores of a game, so it is chosen where the
+player's error was most in its favour: the mean overestimate printed is biased
+upward. ``benchmarks/calibration.py`` measures the evaluation's bias per material
+class over all positions, without that selection.
+
 Usage:
   python benchmarks/misjudged.py games.pgn [--player plies] [--depth 20]
   python benchmarks/misjudged.py games.pgn --engine /usr/games/stockfish --real 1.0

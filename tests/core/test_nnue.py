@@ -316,6 +316,65 @@ def test_residual_net_adds_its_output_to_the_classical_evaluation(
     assert np.std(outputs) > 20.0  # the net's part is not trivially zero
 
 
+# Bishop and h-pawn against a lone king in the corner the bishop cannot guard: dead
+# draws (the classical evaluation's wrong-bishop rule) that the packaged net, trained
+# before that rule, corrected by -3 to -4.5 pawns into a "win" for the bare king.
+WRONG_BISHOP_FENS = (
+    "8/8/8/5k1p/7b/8/6K1/8 b - - 1 64",
+    "8/8/5b2/7p/6k1/8/7K/8 w - - 4 66",
+    "8/8/8/7p/6k1/6b1/8/7K b - - 11 69",
+    "8/8/8/7p/8/5kb1/8/7K w - - 12 70",
+)
+
+
+@pytest.mark.parametrize("fen", WRONG_BISHOP_FENS)
+def test_residual_correction_cannot_make_a_bare_king_the_winner(fen: str) -> None:
+    """A residual net's correction that would put a side that cannot win ahead keeps
+    only 1/16 of itself: these known draws stay near zero with the packaged net."""
+    pos = _position(fen, core.load_net(nnue.DEFAULT_NET))
+    classical = int(core.evaluate_position(pos))
+    assert abs(classical) <= 40  # the classical evaluation knows the draw
+    assert abs(core.net_evaluate(pos)) <= 40, (classical, core.net_output(pos))
+
+
+KNIGHT_AGAINST_PAWN_FENS = (
+    "8/8/4k3/8/2N5/8/4P3/4K3 w - - 0 1",
+    "8/4p3/4k3/8/2N5/8/8/4K3 w - - 0 1",
+    "8/4p3/4k3/8/2N5/8/8/4K3 b - - 0 1",
+    "4k3/8/8/3n4/8/8/1P6/4K3 w - - 0 1",
+)
+
+
+def _cannot_win(board: chess.Board, color: chess.Color) -> bool:
+    """python-chess's view: ``color`` has no pawn, rook or queen and at most one minor."""
+    heavy = board.pieces(chess.PAWN, color) | board.pieces(chess.ROOK, color)
+    minors = board.pieces(chess.KNIGHT, color) | board.pieces(chess.BISHOP, color)
+    return not heavy and not board.pieces(chess.QUEEN, color) and len(minors) <= 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_residual_sum_divides_only_a_correction_toward_a_side_that_cannot_win(
+    seed: int, tmp_path: Path
+) -> None:
+    """Knight against pawns: the net's correction is divided by 16 exactly when the sum
+    puts the knight's side (which cannot win) ahead and the correction is what put it
+    there; otherwise the evaluation is the classical one plus the whole output."""
+    net = _residual(random_arrays(100 + seed), tmp_path, f"r{seed}.npz")
+    seen = set()
+    for fen in KNIGHT_AGAINST_PAWN_FENS:
+        pos = _position(fen, net)
+        classical = int(core.evaluate_position(pos))
+        output = core.net_output(pos)
+        board = chess.Board(fen)
+        whole = classical + output
+        ahead = board.turn if whole > 0 else not board.turn
+        divided = whole != 0 and _cannot_win(board, ahead) and (whole > 0) == (output > 0)
+        expected = classical + int(nnue._toward_zero(output, 1, 16)) if divided else whole
+        assert core.net_evaluate(pos) == expected, (fen, classical, output)
+        seen.add(divided)
+    assert seen == {True, False}
+
+
 def test_residual_net_of_zero_output_searches_as_the_classical_engine(
     net_arrays: dict[str, np.ndarray], tmp_path: Path
 ) -> None:

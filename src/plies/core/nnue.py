@@ -23,9 +23,10 @@ the output sum fits int64 for any H.
 
 A residual net (file entry ``base`` = 1) learnt a correction to the classical
 evaluation: the search then evaluates with ``classical + output``, clamped
-below the mate scores (``residual_sum``) and faded by the fifty-move clock as
-the search fades the classical evaluation (``faded``), and nothing else added:
-a net whose output is 0 plays exactly as the classical engine. ``Position.use_net``
+below the mate scores (``residual_sum``; a correction that makes a side that cannot
+win the side ahead is divided by 16) and faded by the fifty-move clock as the search
+fades the classical evaluation (``faded``), and nothing else added: a net whose
+output is 0 plays exactly as the classical engine. ``Position.use_net``
 says which: 0 classical, ``USE_NET`` the pure net, ``USE_RESIDUAL`` the sum.
 
 The accumulators live in the position (``Position.acc``, int16[cap + 1, 2, H],
@@ -489,10 +490,19 @@ def evaluate(pos: Position) -> int:
 
 
 @njit(cache=True, inline="always")
-def residual_sum(classical: int, correction: int) -> int:
+def residual_sum(pos: Position, classical: int, correction: int) -> int:
     """A residual net's evaluation: the classical one plus the net's output, clamped
-    below the mate scores (nothing faded: a zero net leaves the classical engine)."""
-    return min(max(classical + correction, -MAX_EVAL), MAX_EVAL)
+    below the mate scores. A correction that makes a side that cannot win (no pawn, rook
+    or queen, at most one minor) the side ahead keeps 1/16 of itself, as the pure net's
+    evaluation does: the net learnt its corrections on another classical evaluation
+    (one without the wrong-bishop draw) and must not turn a known draw into a win for
+    a bare king. Nothing is faded, so a zero net leaves the classical engine."""
+    v = classical + correction
+    if v != 0 and (v > 0) == (correction > 0):
+        ahead = pos.side if v > 0 else 1 - pos.side
+        if _cannot_win(pos.pieces, ahead):
+            v = classical + _toward_zero(correction, 1, CANNOT_WIN_DIVISOR)
+    return min(max(v, -MAX_EVAL), MAX_EVAL)
 
 
 @njit(cache=True, nogil=True)
@@ -520,6 +530,14 @@ def _refreshed_evaluate(pos: Position) -> int:
     """``evaluate`` after a refresh (the reference-counted entry point for Python)."""
     refresh(pos)
     return evaluate(pos)
+
+
+@njit(cache=True, nogil=True)
+def residual_evaluate(pos: Position, classical: int) -> int:
+    """``residual_sum`` of the classical evaluation and the refreshed net output (the
+    reference-counted entry point for Python)."""
+    refresh(pos)
+    return residual_sum(pos, classical, output(pos))
 
 
 @njit(cache=True)
@@ -563,5 +581,5 @@ def net_evaluate(pos: Position) -> int:
         # Imported here: the classical evaluation imports the position, which imports this.
         from plies.core.evaluate import evaluate as classical
 
-        return int(residual_sum(int(classical(pos)), int(_refreshed_output(pos))))
+        return int(residual_evaluate(pos, classical(pos)))
     return int(_refreshed_evaluate(pos))

@@ -121,7 +121,7 @@ def _evaluate(pos: Position) -> int:
     (a residual net: the classical evaluation plus its output), faded by the fifty-move
     clock (``nnue.faded``; the pure net's ``nnue.evaluate`` fades itself)."""
     if pos.use_net == nnue.USE_RESIDUAL:
-        return nnue.faded(nnue.residual_sum(evaluate(pos), nnue.output(pos)), pos.halfmove)
+        return nnue.faded(nnue.residual_sum(pos, evaluate(pos), nnue.output(pos)), pos.halfmove)
     if pos.use_net:
         return nnue.evaluate(pos)
     return nnue.faded(evaluate(pos), pos.halfmove)

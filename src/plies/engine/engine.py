@@ -24,7 +24,7 @@ from plies.board import Board, Move
 from plies.board.board import core_to_move
 from plies.compile_notice import compile_notice
 from plies.core import INF, MAX_PLY
-from plies.core.nnue import residual_sum
+from plies.core.nnue import residual_evaluate
 from plies.engine import prewarm
 from plies.engine.limits import Info, Limit, SearchResult
 from plies.engine.state import SearchArrays, available_megabytes
@@ -340,7 +340,7 @@ class Engine:
             core.attach_net(spare, None)
             core.net_evaluate(spare)
             core.net_output(spare)  # and a residual net's parts
-            residual_sum(0, 0)
+            residual_evaluate(spare, 0)
             # Paths a game may reach only later (a table probe from Python for the
             # ponder move): compiled or loaded now, not on the clock.
             # Found missing by comparing dispatcher signatures before and after games.

@@ -345,11 +345,22 @@ KNIGHT_AGAINST_PAWN_FENS = (
 )
 
 
-def _cannot_win(board: chess.Board, color: chess.Color) -> bool:
+def cannot_win(board: chess.Board, color: chess.Color) -> bool:
     """python-chess's view: ``color`` has no pawn, rook or queen and at most one minor."""
     heavy = board.pieces(chess.PAWN, color) | board.pieces(chess.ROOK, color)
     minors = board.pieces(chess.KNIGHT, color) | board.pieces(chess.BISHOP, color)
     return not heavy and not board.pieces(chess.QUEEN, color) and len(minors) <= 1
+
+
+def reference_residual_sum(board: chess.Board, classical: int, output: int) -> tuple[int, bool]:
+    """The spec's residual evaluation written independently (before the mate clamp), and
+    whether the cannot-win rule divided the correction by 16 (rounding toward zero)."""
+    whole = classical + output
+    if whole == 0 or (whole > 0) != (output > 0):
+        return whole, False
+    if not cannot_win(board, board.turn if whole > 0 else not board.turn):
+        return whole, False
+    return classical + (output // 16 if output >= 0 else -(-output // 16)), True
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -365,11 +376,7 @@ def test_residual_sum_divides_only_a_correction_toward_a_side_that_cannot_win(
         pos = _position(fen, net)
         classical = int(core.evaluate_position(pos))
         output = core.net_output(pos)
-        board = chess.Board(fen)
-        whole = classical + output
-        ahead = board.turn if whole > 0 else not board.turn
-        divided = whole != 0 and _cannot_win(board, ahead) and (whole > 0) == (output > 0)
-        expected = classical + int(nnue._toward_zero(output, 1, 16)) if divided else whole
+        expected, divided = reference_residual_sum(chess.Board(fen), classical, output)
         assert core.net_evaluate(pos) == expected, (fen, classical, output)
         seen.add(divided)
     assert seen == {True, False}

@@ -104,6 +104,11 @@ def print_classes(data: Dataset, model: np.ndarray, min_rows: int, top: int) -> 
               f"{np.mean(ours[m] - ref[m]):+9.0f} {np.mean(np.abs(ours[m] - ref[m])):7.0f}")
 
 
+def _loss(raw: np.ndarray, target: np.ndarray) -> float:
+    """Mean squared error of sigmoid(raw) against the target (the trainer's loss)."""
+    return float(np.mean((1 / (1 + np.exp(-raw)) - target) ** 2))
+
+
 def print_bucket_scales(data: Dataset, hce: np.ndarray, raw: np.ndarray, buckets: int) -> None:
     """Per bucket, the classical weight that fits the targets best with the net frozen."""
     target = targets(data, WDL).astype(np.float64)
@@ -116,10 +121,9 @@ def print_bucket_scales(data: Dataset, hce: np.ndarray, raw: np.ndarray, buckets
         m = bucket == b
         if not m.any():
             continue
-        losses = [float(np.mean((1 / (1 + np.exp(-(s * base[m] + raw[m]))) - target[m]) ** 2))
-                  for s in SCALE_GRID]  # fmt: skip
+        losses = [_loss(s * base[m] + raw[m], target[m]) for s in SCALE_GRID]
         best = int(np.argmin(losses))
-        one = float(np.mean((1 / (1 + np.exp(-(base[m] + raw[m]))) - target[m]) ** 2))
+        one = _loss(base[m] + raw[m], target[m])
         print(f"{b:6d} {int(m.sum()):8d} {one:9.6f} {SCALE_GRID[best]:7.2f} {losses[best]:9.6f}")
 
 

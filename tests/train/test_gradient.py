@@ -109,6 +109,7 @@ def test_mirrored_rows_train_as_mirrored_positions() -> None:
         data.result,
         data.offset,
         data.source,
+        data.ply,
     )
 
     def grads(d: Dataset, flip: int) -> tuple[float, tuple[np.ndarray, ...]]:

@@ -18,7 +18,7 @@ from plies.train.network import BASE_HCE, initial_network, load_base, save_netwo
 from plies.train.residual import hce_base, hce_centipawns
 from plies.train.target import targets
 from plies.train.trainer import Settings, loss, train
-from plies.tune.dataset import split_rows
+from plies.tune.split import split_rows
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "train" / "sf-d7-sample.txt"
 
@@ -87,7 +87,7 @@ def test_residual_training_learns_and_never_ends_worse_than_the_base() -> None:
     1,600 sample positions no epoch beats it)."""
     data, _ = read_dataset(SAMPLE)
     target = targets(data, 0.25)
-    valid, train_rows = split_rows(len(data), 0.2, 0)
+    valid, train_rows = split_rows(data.games(), 0.2, 0)
     cp = hce_centipawns(data)
     base = hce_base(data)
     net = initial_network(16, seed=0, residual=True)

@@ -13,7 +13,7 @@ from plies.train.loader import Dataset, read_dataset
 from plies.train.network import WEIGHT_LIMIT, initial_network
 from plies.train.target import targets
 from plies.train.trainer import EpochReport, Settings, loss, train
-from plies.tune.dataset import split_rows
+from plies.tune.split import split_rows
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "train" / "sf-d7-sample.txt"
 VALUES = {
@@ -50,7 +50,7 @@ def _material_file(tmp_path: Path) -> Path:
 def _sample(wdl: float = 0.25) -> tuple[Dataset, np.ndarray, np.ndarray, np.ndarray]:
     """The shipped sample with its targets and a 10% validation split."""
     data, _ = read_dataset(SAMPLE)
-    valid, train_rows = split_rows(len(data), 0.1, 0)
+    valid, train_rows = split_rows(data.games(), 0.1, 0)
     return data, targets(data, wdl), train_rows, valid
 
 
@@ -58,7 +58,7 @@ def test_tiny_net_learns_material(tmp_path: Path) -> None:
     """On a material-scored set the held-out loss falls to under a fifth of the start."""
     data, _ = read_dataset(_material_file(tmp_path))
     target = targets(data, 0.0)
-    valid, train_rows = split_rows(len(data), 0.1, 0)
+    valid, train_rows = split_rows(data.games(), 0.1, 0)
     net = initial_network(8, seed=1)
     start = loss(data, target, valid, net)
     outcome = train(data, target, train_rows, valid, net, Settings(30, 128, 0.01, 1, 0))

@@ -10,7 +10,7 @@ import pytest
 from plies.cli.main import main
 from plies.core import weights
 from plies.core.layout import OFFSET
-from plies.tune.dataset import build_features, read_positions, split_rows
+from plies.tune.dataset import build_features, read_positions
 from plies.tune.fit import (
     Settings,
     Weights,
@@ -24,6 +24,7 @@ from plies.tune.fit import (
     train,
     tuned_mask,
 )
+from plies.tune.split import split_rows
 from plies.tune.weights_file import (
     WeightsFileError,
     format_weights,
@@ -75,7 +76,7 @@ def test_tuner_finds_its_way_back_to_known_weights(optimizer: str, batch: int, l
     at = OFFSET["MATERIAL"]
     start.mg[at : at + 5] += [40, -60, 60, -80, 100]
     start.eg[at : at + 5] += [-40, 60, -60, 80, -100]
-    valid, rows = split_rows(len(data), 0.2, seed=3)
+    valid, rows = split_rows(data.games, 0.2, seed=3)
     before = mse(evaluations(data, start), data.results, k)
     best, history = train(data.take(rows), data.take(valid), start, k, 0.0,
                           Settings(epochs=60, batch=batch, lr=lr, patience=20,

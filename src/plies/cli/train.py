@@ -94,8 +94,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=0.02,
         metavar="F",
-        help="share of positions held out for validation, in blocks of 256 consecutive "
-        "lines so no game sits on both sides (default 0.02)",
+        help="share of games held out whole for validation, so no game sits on both "
+        "sides; games are told apart by file, move number, result and piece count "
+        "(default 0.02)",
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="start weights and shuffles")
     p.add_argument(
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from plies.train.target import targets
     from plies.train.trainer import EpochReport, Settings, loss, train
-    from plies.tune.dataset import split_rows
+    from plies.tune.split import split_rows
 
     _check(args)
     err = Console(stderr=True)
@@ -241,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     except NetFileError as exc:
         raise CliError(str(exc)) from None
     target = targets(data, args.wdl)
-    valid_rows, train_rows = split_rows(len(data), args.val, args.seed)
+    valid_rows, train_rows = split_rows(data.games(), args.val, args.seed)
     if len(train_rows) == 0:
         raise CliError("--val leaves no training positions")
     checked = valid_rows if len(valid_rows) else train_rows

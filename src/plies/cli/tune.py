@@ -83,7 +83,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=0.1,
         metavar="F",
-        help="fraction of positions held out for validation (default 0.1)",
+        help="fraction of games held out whole for validation (default 0.1)",
     )
     p.add_argument(
         "--score-weight",
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.core import weights as shipped
-    from plies.tune.dataset import DataError, build_features, read_positions, split_rows
+    from plies.tune.dataset import DataError, build_features, read_positions
     from plies.tune.fit import (
         EpochReport,
         Settings,
@@ -179,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
         train,
         tuned_mask,
     )
+    from plies.tune.split import split_rows
     from plies.tune.weights_file import (
         WeightsFileError,
         module_weights,
@@ -235,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
             f"feature matrix: {len(features)} rows, {len(features.cols)} entries "
             f"({time.perf_counter() - started:.1f} s)"
         )
-        valid_index, train_index = split_rows(len(features), args.validation, args.seed)
+        valid_index, train_index = split_rows(features.games, args.validation, args.seed)
         n_valid = len(valid_index)
         valid_rows = features.take(valid_index)
         train_rows = features.take(train_index)

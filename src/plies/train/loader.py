@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from plies.train.features import MAX_PIECES, NO_FEATURE, OTHER_OFFSET
+from plies.tune.split import NO_PLY, game_ids
 
 MAX_SCORE = 3000
 """Lines whose |score| reaches this (mates, won-out positions) are skipped."""
@@ -69,10 +70,17 @@ class Dataset:
     """int64 [n]: byte offset of the row's line in its file."""
     source: np.ndarray
     """int16 [n]: which of the files read the row comes from (0-based)."""
+    ply: np.ndarray
+    """int32 [n]: half-moves since the game's start by the FEN's move number, else NO_PLY."""
 
     def __len__(self) -> int:
         """Number of positions."""
         return len(self.stm)
+
+    def games(self) -> np.ndarray:
+        """Each row's game number (``plies.tune.split.game_ids``), for the validation split."""
+        pieces = np.count_nonzero(self.features != NO_FEATURE, axis=1)
+        return game_ids(self.ply, self.result, pieces, self.source)
 
 
 @dataclass
@@ -159,13 +167,15 @@ def _result(buf: np.ndarray, lo: int, hi: int) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int, int, float]:
-    """Parse buf[lo:hi] into ``row`` (feature indices); (status, side, score, result)."""
+def _line(
+    buf: np.ndarray, lo: int, hi: int, row: np.ndarray
+) -> tuple[int, int, int, float, int]:
+    """Parse buf[lo:hi] into ``row`` (feature indices); (status, side, score, result, ply)."""
     i = lo
     while i < hi and _space(buf[i]):
         i += 1
     if i == hi:
-        return BLANK, 0, 0, 0.0
+        return BLANK, 0, 0, 0.0, NO_PLY
     bars = 0
     first = -1
     second = -1
@@ -177,7 +187,7 @@ def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int,
             elif bars == 2:
                 second = j
     if bars != 2:
-        return NO_FIELDS, 0, 0, 0.0
+        return NO_FIELDS, 0, 0, 0.0, NO_PLY
     rank = 7
     file = 0
     count = 0
@@ -186,19 +196,19 @@ def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int,
         c = buf[i]
         if c == _SLASH:
             if file != 8 or rank == 0:
-                return BAD_BOARD, 0, 0, 0.0
+                return BAD_BOARD, 0, 0, 0.0, NO_PLY
             rank -= 1
             file = 0
         elif _ZERO + 1 <= c <= _ZERO + 8:
             file += c - _ZERO
             if file > 8:
-                return BAD_BOARD, 0, 0, 0.0
+                return BAD_BOARD, 0, 0, 0.0, NO_PLY
         else:
             base = _piece_index(c)
             if base < 0 or file >= 8:
-                return BAD_BOARD, 0, 0, 0.0
+                return BAD_BOARD, 0, 0, 0.0, NO_PLY
             if count == MAX_PIECES:
-                return TOO_MANY_PIECES, 0, 0, 0.0
+                return TOO_MANY_PIECES, 0, 0, 0.0, NO_PLY
             if base % OTHER_OFFSET == 5 * 64:
                 kings += 1 if base < OTHER_OFFSET else 100
             row[count] = base + rank * 8 + file
@@ -206,9 +216,9 @@ def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int,
             file += 1
         i += 1
     if rank != 0 or file != 8:
-        return BAD_BOARD, 0, 0, 0.0
+        return BAD_BOARD, 0, 0, 0.0, NO_PLY
     if kings != 101:
-        return BAD_KINGS, 0, 0, 0.0
+        return BAD_KINGS, 0, 0, 0.0, NO_PLY
     for j in range(count, MAX_PIECES):
         row[j] = NO_FEATURE
     while i < first and _space(buf[i]):
@@ -220,16 +230,46 @@ def _line(buf: np.ndarray, lo: int, hi: int, row: np.ndarray) -> tuple[int, int,
         elif buf[i] == ord("b"):
             side = 1
     if side < 0:
-        return BAD_SIDE, 0, 0, 0.0
+        return BAD_SIDE, 0, 0, 0.0, NO_PLY
+    ply = _ply(buf, i + 1, first, side)
     ok, score = _integer(buf, first + 1, second)
     if not ok:
-        return BAD_SCORE, 0, 0, 0.0
+        return BAD_SCORE, 0, 0, 0.0, NO_PLY
     result = _result(buf, second + 1, hi)
     if result < 0.0:
-        return BAD_RESULT, 0, 0, 0.0
+        return BAD_RESULT, 0, 0, 0.0, NO_PLY
     if abs(score) >= MAX_SCORE:
-        return BIG_SCORE, side, score, result
-    return OK, side, score, result
+        return BIG_SCORE, side, score, result, ply
+    return OK, side, score, result, ply
+
+
+@njit(cache=True, nogil=True)
+def _ply(buf: np.ndarray, lo: int, hi: int, side: int) -> int:
+    """The ply by the move number ending a FEN's last four fields in buf[lo:hi], else NO_PLY."""
+    fields = 0
+    start = -1
+    end = -1
+    i = lo
+    while i < hi:
+        while i < hi and _space(buf[i]):
+            i += 1
+        if i == hi:
+            break
+        start = i
+        while i < hi and not _space(buf[i]):
+            i += 1
+        end = i
+        fields += 1
+    if fields != 4 or end - start > 6:
+        return NO_PLY
+    fullmove = 0
+    for j in range(start, end):
+        if buf[j] < _ZERO or buf[j] > _NINE:
+            return NO_PLY
+        fullmove = fullmove * 10 + (buf[j] - _ZERO)
+    if fullmove < 1:
+        return NO_PLY
+    return 2 * (fullmove - 1) + side
 
 
 @njit(cache=True, nogil=True)
@@ -240,6 +280,7 @@ def _parse(
     score: np.ndarray,
     result: np.ndarray,
     offset: np.ndarray,
+    ply: np.ndarray,
     status: np.ndarray,
 ) -> int:
     """Parse every newline-terminated line of ``buf``; the number of rows kept."""
@@ -251,13 +292,14 @@ def _parse(
         hi = lo
         while buf[hi] != _NEWLINE:
             hi += 1
-        code, side, value, res = _line(buf, lo, hi, features[kept])
+        code, side, value, res, number = _line(buf, lo, hi, features[kept])
         status[line] = code
         if code == OK:
             stm[kept] = side
             score[kept] = value
             result[kept] = res
             offset[kept] = lo
+            ply[kept] = number
             kept += 1
         line += 1
         lo = hi + 1
@@ -283,10 +325,13 @@ def parse_buffer(buf: np.ndarray) -> tuple[Dataset, np.ndarray]:
     score = np.empty(lines, dtype=np.float32)
     result = np.empty(lines, dtype=np.float32)
     offset = np.empty(lines, dtype=np.int64)
+    ply = np.empty(lines, dtype=np.int32)
     status = np.empty(lines, dtype=np.int8)
-    kept = _parse(buf, features, stm, score, result, offset, status)
+    kept = _parse(buf, features, stm, score, result, offset, ply, status)
     source = np.zeros(kept, dtype=np.int16)
-    data = Dataset(features[:kept], stm[:kept], score[:kept], result[:kept], offset[:kept], source)
+    data = Dataset(
+        features[:kept], stm[:kept], score[:kept], result[:kept], offset[:kept], source, ply[:kept]
+    )
     return data, status
 
 
@@ -316,4 +361,5 @@ def combine(parts: list[Dataset]) -> Dataset:
         np.concatenate([p.result for p in parts]),
         np.concatenate([p.offset for p in parts]),
         np.concatenate(sources),
+        np.concatenate([p.ply for p in parts]),
     )

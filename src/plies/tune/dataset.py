@@ -12,6 +12,7 @@ import numpy as np
 
 from plies.core.trace import MAX_ENTRIES, trace_placements
 from plies.datagen import parse_line
+from plies.tune.split import NO_PLY, game_ids, ply_number
 
 PHASE_MAX = 24
 SCALE_FULL = 64
@@ -38,6 +39,12 @@ class Positions:
     """Game result from White's side: 1.0, 0.5 or 0.0."""
     scores: list[float] = field(default_factory=list)
     """Search score in centipawns from White's side, NaN when the line has none."""
+    plies: list[int] = field(default_factory=list)
+    """Half-moves since the game's start by the FEN's move number, NO_PLY without one."""
+    sources: list[int] = field(default_factory=list)
+    """Which file read into this object the position comes from (0-based)."""
+    files: int = 0
+    """Files read into this object so far."""
     bad: int = 0
     """Lines that could not be read (blank lines do not count)."""
     first_bad: str = ""
@@ -64,6 +71,7 @@ def read_positions(paths: Iterable[str | Path], out: Positions | None = None) ->
                 _read_lines(handle, str(path), data)
         except OSError as exc:
             raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        data.files += 1
     return data
 
 
@@ -86,6 +94,8 @@ def _read_lines(handle: Iterable[str], path: str, data: Positions) -> None:
         data.sides.append(0 if parts[1] == "w" else 1)
         data.results.append(result)
         data.scores.append(math.nan if score is None else float(score))
+        data.plies.append(ply_number(parts))
+        data.sources.append(data.files)
 
 
 @dataclass
@@ -116,6 +126,8 @@ class Features:
     """Game result from White's side."""
     scores: np.ndarray
     """Search score from White's side (NaN when unknown)."""
+    games: np.ndarray
+    """Game number of each row (``plies.tune.split.game_ids``), for the validation split."""
 
     def __len__(self) -> int:
         """Number of rows."""
@@ -134,7 +146,7 @@ class Features:
             indptr, self.cols[source], self.vals[source], self.phase[rows], self.scale[rows],
             self.danger[rows], self.mg_factor[rows],
             self.eg_factor[rows], self.fixed[rows], self.sign[rows], self.results[rows],
-            self.scores[rows],
+            self.scores[rows], self.games[rows],
         )  # fmt: skip
 
 
@@ -186,6 +198,7 @@ def build_features(
         np.where(sides == 0, 1.0, -1.0),
         np.array(data.results, dtype=np.float64),
         np.array(data.scores, dtype=np.float64),
+        _games(data),
     )
     bad = int(n - ok.sum())
     if bad:
@@ -193,23 +206,16 @@ def build_features(
     return features, bad
 
 
+def _games(data: Positions) -> np.ndarray:
+    """Each position's game number, from its file, move number, result and piece count.
 
-SPLIT_BLOCK = 256
-"""Consecutive rows kept on one side of the split: a game's positions sit together in a
-file and resemble each other, and a validation set sharing games with the training set
-would hide overfitting."""
-
-
-def split_rows(n: int, fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(validation rows in file order, training rows shuffled): whole blocks of rows each."""
-    rng = np.random.default_rng(seed)
-    blocks = rng.permutation((n + SPLIT_BLOCK - 1) // SPLIT_BLOCK)
-    n_valid = round(len(blocks) * fraction)
-    if fraction > 0 and n_valid == 0 and len(blocks) > 1:
-        n_valid = 1
-    block_of = np.arange(n) // SPLIT_BLOCK
-    held = np.zeros(len(blocks), dtype=bool)
-    held[blocks[:n_valid]] = True
-    valid = np.flatnonzero(held[block_of])
-    train = rng.permutation(np.flatnonzero(~held[block_of]))
-    return valid, train
+    Positions filled in by hand may leave ``plies`` and ``sources`` short: the rows
+    without them count as having no move number and as coming from the first file.
+    """
+    n = len(data.placements)
+    pieces = np.array([sum(c.isalpha() for c in p) for p in data.placements], dtype=np.int64)
+    plies = np.full(n, NO_PLY, dtype=np.int64)
+    plies[: len(data.plies)] = data.plies[:n]
+    sources = np.zeros(n, dtype=np.int64)
+    sources[: len(data.sources)] = data.sources[:n]
+    return game_ids(plies, np.array(data.results, dtype=np.float64), pieces, sources)

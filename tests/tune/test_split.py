@@ -53,6 +53,26 @@ def test_ply_number_from_the_fen() -> None:
     assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-"]) == NO_PLY
     assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "0"]) == NO_PLY
     assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "x"]) == NO_PLY
+    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "\u00b2"]) == NO_PLY
+    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "999999"]) == 1999996
+    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "9" * 30]) == NO_PLY
+
+
+def test_crafted_move_numbers_read_alike_in_both_readers(tmp_path: Path) -> None:
+    """Odd or huge move numbers neither crash a reader nor make the two disagree."""
+    lines = [
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 " + number + " | 0 | 0.5"
+        for number in ("1", "0", "-3", "\u00b2", "9" * 30, "123456", "1234567", "12a")
+    ]
+    lines.append("4k3/8/8/8/8/8/8/4K3 b - - 0 | 0 | 0.5")
+    path = tmp_path / "odd.txt"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    data, report = read_dataset(path)
+    assert report.bad == 0
+    positions = read_positions([path])
+    assert positions.bad == 0
+    assert data.ply.tolist() == positions.plies
+    assert positions.plies == [0, NO_PLY, NO_PLY, NO_PLY, NO_PLY, 246910, NO_PLY, NO_PLY, NO_PLY]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

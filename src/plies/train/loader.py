@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from plies.train.features import MAX_PIECES, NO_FEATURE, OTHER_OFFSET
-from plies.tune.split import NO_PLY, game_ids
+from plies.tune.split import MOVE_DIGITS, NO_PLY, game_ids
 
 MAX_SCORE = 3000
 """Lines whose |score| reaches this (mates, won-out positions) are skipped."""
@@ -260,7 +260,7 @@ def _ply(buf: np.ndarray, lo: int, hi: int, side: int) -> int:
             i += 1
         end = i
         fields += 1
-    if fields != 4 or end - start > 6:
+    if fields != 4 or end - start > MOVE_DIGITS:
         return NO_PLY
     fullmove = 0
     for j in range(start, end):

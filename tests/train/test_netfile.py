@@ -135,6 +135,24 @@ def test_init_continues_from_a_net_file(tmp_path: Path) -> None:
     assert main([*base, "--out", str(second), "--init", str(tmp_path / "none.npz")]) == 2
 
 
+def test_init_not_beaten_is_written_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A residual run from --init that no epoch improves writes the start net and says so."""
+    from plies.cli.main import main
+
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    base = ["train", str(SAMPLE), "--batch", "64", "--val", "0.2", "--residual", "--hidden", "8"]
+    assert main([*base, "--out", str(first), "--epochs", "1", "-q"]) == 0
+    capsys.readouterr()
+    # A rate this large throws every weight to the clip: no epoch can beat the start.
+    assert main([*base, "--out", str(second), "--init", str(first), "--lr", "50"]) == 0
+    said = capsys.readouterr().err
+    assert f"no epoch beat {first}" in " ".join(said.split())
+    assert "zero correction" not in said
+    assert np.array_equal(load_network(first).ft_weight, load_network(second).ft_weight)
+
+
 def test_bad_net_files(tmp_path: Path) -> None:
     """Another format, a wrong shape, not a net: NetFileError with the path."""
     path = tmp_path / "net.npz"

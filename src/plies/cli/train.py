@@ -298,7 +298,14 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
     final = loss(data, target, checked, outcome.best, base)
     if args.residual and outcome.best_epoch == 0 and outcome.history:
-        err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
+        if args.init:
+            err.print(
+                f"no epoch beat {args.init} on the validation positions: writing it unchanged",
+                highlight=False,
+                soft_wrap=True,
+            )
+        else:
+            err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
     err.print(
         f"wrote {args.out}: {'residual, ' if args.residual else ''}H {net.hidden}, "
         f"B {net.buckets}, "

@@ -23,6 +23,9 @@ from plies.games import Solver, TicTacToe
 from plies.pathfinding import Grid, GridProblem, perfect_maze, run_algorithm
 from plies.web.app import create_app
 
+#: The address the test client pretends to use: one the server answers to.
+BASE_URL = "http://127.0.0.1:8000"
+WS_URL = "ws://127.0.0.1:8000/ws"
 # A three-cell corridor from one end to the other.
 _LINE = '"rows": ["..."], "start": [0, 0], "goal": [2, 0]'
 
@@ -30,7 +33,7 @@ _LINE = '"rows": ["..."], "start": [0, 0], "goal": [2, 0]'
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """The app with its lifespan (engine warm-up) running."""
-    with TestClient(create_app()) as test_client:
+    with TestClient(create_app(), base_url=BASE_URL) as test_client:
         yield test_client
 
 
@@ -44,7 +47,7 @@ def receive_until(ws: WebSocketTestSession, kind: str, channel: str = "play") ->
 
 def open_tab(client: TestClient) -> Any:
     """A websocket like a browser tab opens; returns the context manager."""
-    return client.websocket_connect("/ws")
+    return client.websocket_connect(WS_URL)
 
 
 # -- HTTP -------------------------------------------------------------------------------
@@ -102,8 +105,28 @@ def test_unknown_urls_and_methods_answer_json(client: TestClient) -> None:
 
 def test_oversized_body_is_refused(client: TestClient) -> None:
     """A request body beyond the limit is refused with a JSON error."""
-    response = client.post("/api/paths/map", content=b"x" * 1_100_000)
+    response = client.post(
+        "/api/paths/map", content=b"x" * 1_100_000, headers={"Content-Type": "application/json"}
+    )
     assert response.status_code == 413 and "too large" in response.json()["error"]
+
+
+def test_json_routes_want_json_content_type(client: TestClient) -> None:
+    """A body sent as text/plain (what a foreign page can send without asking) is refused."""
+    body = '{"game": "tictactoe", "moves": [4]}'
+    response = client.post("/api/games/state", content=body, headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415 and "application/json" in response.json()["error"]
+    ok = client.post("/api/games/state", content=body, headers={"Content-Type": "application/json"})
+    assert ok.status_code == 200 and ok.json()["cells"][1][1] == 1
+
+
+def test_a_huge_number_is_a_bad_request_not_a_crash(client: TestClient) -> None:
+    """A number too long for Python to convert is a 400 with no exception text."""
+    body = '{"game": "tictactoe", "moves": [' + "9" * 5000 + "]}"
+    headers = {"Content-Type": "application/json"}
+    response = client.post("/api/games/state", content=body, headers=headers)
+    assert response.status_code == 400
+    assert response.json()["error"] == "the request body must be valid JSON"
 
 
 def test_astar_on_a_maze_matches_the_library(client: TestClient) -> None:
@@ -270,9 +293,10 @@ def test_analysis_of_a_pgn_evaluates_every_position(client: TestClient) -> None:
 def test_tabs_hear_that_the_engine_compiles_then_get_their_game() -> None:
     """Until the engine is ready a tab gets status messages (and /api/status says so)."""
     app = create_app()
-    client = TestClient(app)  # no lifespan: the warm-up waits until started below
+    # No lifespan: the warm-up waits until it is started below.
+    client = TestClient(app, base_url=BASE_URL)
     assert client.get("/api/status").json()["engine"] == "compiling"
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect(WS_URL) as ws:
         first = ws.receive_json()
         assert first["type"] == "status" and first["engine"] == "compiling"
         ws.send_json({"type": "move", "uci": "e2e4"})  # queued until the engine is ready
@@ -286,7 +310,7 @@ def test_tabs_hear_that_the_engine_compiles_then_get_their_game() -> None:
 def test_moving_ai_map_text_loads() -> None:
     """A Moving AI map sent as text comes back as rows ('@' and 'T' are walls)."""
     text = "type octile\nheight 3\nwidth 4\nmap\n....\n.@T.\n....\n"
-    with TestClient(create_app()) as client:
+    with TestClient(create_app(), base_url=BASE_URL) as client:
         answer = client.post("/api/paths/map", json={"text": text}).json()
     assert answer == {"width": 4, "height": 3, "rows": ["....", ".##.", "...."]}
 

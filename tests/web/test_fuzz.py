@@ -62,7 +62,7 @@ def random_message(rng: random.Random) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """The app with its lifespan (engine warm-up) running."""
-    with TestClient(create_app()) as test_client:
+    with TestClient(create_app(), base_url="http://localhost:8000") as test_client:
         yield test_client
 
 
@@ -78,7 +78,9 @@ def test_random_http_bodies(client: TestClient) -> None:
             body["algorithm"] = "alphabeta"  # keep the games' searches short
         if isinstance(body, dict):
             body["seconds_tenths"] = 1
-        response = client.post(path, content=json.dumps(body))
+        response = client.post(
+            path, content=json.dumps(body), headers={"Content-Type": "application/json"}
+        )
         assert response.status_code in (200, 400), (path, body, response.text)
         assert isinstance(response.json(), dict)
 
@@ -86,7 +88,7 @@ def test_random_http_bodies(client: TestClient) -> None:
 def test_random_websocket_messages(client: TestClient) -> None:
     """Random messages get answers but no internal error; the tab still plays afterwards."""
     rng = random.Random(29)
-    with client.websocket_connect("/ws") as ws:
+    with client.websocket_connect("ws://localhost:8000/ws") as ws:
         ws.send_json({"type": "settings", "depth": 1})
         ws.send_json({"type": "new", "engine": "black"})
         for _ in range(ROUNDS):

@@ -8,7 +8,7 @@ from typing import Any
 import chess.pgn
 import pytest
 
-from plies.board import Board
+from plies.board import Board, Move
 from plies.web.errors import ApiError
 from plies.web.play import PlaySession, game_pgn
 
@@ -38,9 +38,10 @@ def test_pgn_reads_back_with_python_chess() -> None:
 
 def test_long_movetext_is_wrapped() -> None:
     """Movetext lines stay within 79 characters."""
-    sans = ["Nf3", "Nf6", "Ng1", "Ng8"] * 20
-    text = game_pgn(sans, Board(), "*", None)
+    moves = [Move.from_uci(m) for m in ("g1f3", "g8f6", "f3g1", "f6g8")] * 20
+    text = game_pgn(moves, Board(), "*", None)
     assert max(len(line) for line in text.splitlines()) <= 79
+    assert "40. Ng1 Ng8 *" in text
 
 
 def test_undo_takes_back_one_move_without_an_engine() -> None:

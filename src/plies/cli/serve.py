@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import socket
 import sys
 import threading
 import time
 import webbrowser
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from plies.cli.common import CliError
 
@@ -21,6 +22,9 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 #: Largest websocket message accepted by the server (a long PGN fits).
 WS_MAX_BYTES = 1 << 20
+#: The server's log lines: time, level, where, what.
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_DATE = "%Y-%m-%d %H:%M:%S"
 #: Say that the engine is compiling only when loading it takes longer than this.
 NOTICE_AFTER_S = 2.0
 
@@ -35,7 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "thinking shown live), Analyse (a PGN or FEN, evaluated position by position), "
             "Paths (draw a maze, watch the searches explore it) and Games (tic-tac-toe and "
             "connect four against the generic searches). Needs the 'web' extra: "
-            "pip install 'plies[web]'. Listens on 127.0.0.1 only, unless --host says otherwise."
+            "pip install 'plies[web]'. Listens on 127.0.0.1 only, unless --host says otherwise; "
+            "then a token made at launch is required (printed with the address)."
         ),
     )
     parser.add_argument(
@@ -44,6 +49,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT,
         help=f"port (default {DEFAULT_PORT}; 0 picks a free one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--allow-host", action="append", default=[], metavar="NAME",
+        help="another host name the server may be reached by (e.g. behind a proxy); repeatable",
     )  # fmt: skip
     parser.add_argument("--open", action="store_true", help="open the page in a web browser")
     parser.set_defaults(func=run)
@@ -62,19 +71,54 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     listener = _listen(args.host, args.port)  # before the slower imports: fail fast
     from plies.web.app import create_app
+    from plies.web.security import Guard, is_wildcard
 
     host, port = listener.getsockname()[:2]
-    url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
-    app = create_app()
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=WS_MAX_BYTES)
+    guard = Guard.for_bind(host, args.allow_host)
+    shown = [socket.gethostname(), "127.0.0.1"] if is_wildcard(host) else [host]
+    query = "" if guard.token is None else f"?token={guard.token}"
+    urls = [f"http://{f'[{name}]' if ':' in name else name}:{port}/{query}" for name in shown]
+    if guard.token is not None:
+        print(
+            f"plies serve: WARNING: listening on {host}, beyond this machine. Anyone who can "
+            "reach it and has the token can use it; the token is in the address below. "
+            "Use the default --host 127.0.0.1 unless you need this.",
+            file=sys.stderr,
+            flush=True,
+        )
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, datefmt=LOG_DATE)
+    app = create_app(guard=guard)
+    config = uvicorn.Config(
+        app, log_level="warning", ws_max_size=WS_MAX_BYTES, log_config=_uvicorn_logging()
+    )
     server = uvicorn.Server(config)
     announcer = threading.Thread(
-        target=_announce, args=(server, url, app.state.readiness, args.open), daemon=True
+        target=_announce, args=(server, urls, app.state.readiness, args.open), daemon=True
     )
     announcer.start()
     with listener:
         server.run(sockets=[listener])
     return 0 if server.started else 2
+
+
+def _uvicorn_logging() -> dict[str, Any]:
+    """uvicorn's loggers on stderr with timestamps, like the server's own."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"plain": {"format": LOG_FORMAT, "datefmt": LOG_DATE}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "formatter": "plain",
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "loggers": {
+            name: {"handlers": ["stderr"], "level": "WARNING", "propagate": False}
+            for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
+        },
+    }
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -87,16 +131,18 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def _announce(
-    server: uvicorn.Server, url: str, readiness: EngineReadiness, open_browser: bool
+    server: uvicorn.Server, urls: list[str], readiness: EngineReadiness, open_browser: bool
 ) -> None:
-    """Once the server runs, print its address (and open a browser if asked)."""
+    """Once the server runs, print its addresses (and open a browser if asked)."""
     while not server.started:
         if server.should_exit:
             return
         time.sleep(0.05)
-    print(f"plies serve: listening on {url} (Ctrl-C stops)", flush=True)
+    print(f"plies serve: listening on {urls[0]} (Ctrl-C stops)", flush=True)
+    for url in urls[1:]:
+        print(f"plies serve:           or {url}", flush=True)
     if open_browser:
-        webbrowser.open(url)
+        webbrowser.open(urls[-1])
     if not readiness.wait(NOTICE_AFTER_S):
         print(
             "plies serve: compiling the chess engine (first run only, about a minute); "

@@ -7,13 +7,10 @@ evaluation graph while the engine works. Stepping through moves only redraws the
 
 from __future__ import annotations
 
-import io
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
-
-import chess
-import chess.pgn
 
 from plies.board import WHITE, Board, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
@@ -21,68 +18,71 @@ from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
 from plies.web.fields import get_int, get_str
 from plies.web.notation import info_json, pv_san, score_text, white_score
+from plies.web.pgn import MAX_PLIES, MainLine, read_main_line
 from plies.web.runner import Post, SearchRunner
 
 Emit = Callable[[dict[str, Any]], None]
+PgnReader = Callable[[str], Awaitable[MainLine]]
 
-#: Longest game analysed, in plies.
-MAX_PLIES = 1000
 DEFAULT_MOVETIME_MS = 300
+MIN_MOVETIME_MS = 10
 MAX_MOVETIME_MS = 30_000
+#: Engine time for a whole analysis by default: a long game gets less per position.
+BUDGET_MS = 300_000
 #: Where the graph puts a mate or a finished game, in centipawns from White's side.
 MATE_CP = 2000
+START_FEN = Board().fen()
 
 
-def positions_from_pgn(text: str) -> tuple[list[Board], list[str]]:
-    """The positions of the first game in a PGN (start first) and the moves in SAN."""
-    try:
-        game = chess.pgn.read_game(io.StringIO(text))
-    except (ValueError, KeyError) as exc:
-        raise ApiError(f"could not read the PGN: {exc}") from None
-    if game is None:
-        raise ApiError("no game found in the PGN")
-    if game.errors:
-        raise ApiError(f"bad PGN: {game.errors[0]}")
-    try:
-        board = Board(game.board().fen())
-    except InvalidFenError as exc:
-        raise ApiError(f"bad FEN in the PGN: {exc}") from None
-    boards = [board.copy()]
-    sans: list[str] = []
-    for move in game.mainline_moves():
-        if len(sans) >= MAX_PLIES:
-            raise ApiError(f"the game is too long to analyse (more than {MAX_PLIES} plies)")
-        ours = Move.from_uci(move.uci())
-        if not board.is_legal(ours):
-            raise ApiError(f"illegal move {move.uci()} after {len(sans)} plies")
-        sans.append(board.san(ours))
-        board.push(ours)
-        boards.append(board.copy())
-    return boards, sans
+async def _read_in_thread(text: str) -> MainLine:
+    """Read a PGN in a thread of this process (no time limit: for use without a server)."""
+    return await asyncio.to_thread(read_main_line, text, MAX_PLIES)
+
+
+def movetime_within(requested_ms: int, positions: int, budget_ms: int) -> int:
+    """The time per position: as requested, unless ``positions`` of it exceed the budget."""
+    return max(MIN_MOVETIME_MS, min(requested_ms, budget_ms // max(1, positions)))
 
 
 class AnalysisSession:
-    """One tab's analysis: the positions of a game and the engine going through them."""
+    """One tab's analysis: the positions of a game and the engine going through them.
 
-    def __init__(self, emit: Emit, post: Post) -> None:
-        """An empty analysis; ``emit`` sends JSON to the tab."""
+    Positions are kept as FEN strings (about 70 bytes each) with the moves in UCI and
+    SAN; one board follows the engine from the start to the end, so each search still
+    sees the game's history (repetitions) and no board per position is kept.
+    """
+
+    def __init__(
+        self,
+        emit: Emit,
+        post: Post,
+        runner: SearchRunner | None = None,
+        read_pgn: PgnReader = _read_in_thread,
+        budget_ms: int = BUDGET_MS,
+    ) -> None:
+        """An empty analysis; ``emit`` sends JSON to the tab, ``read_pgn`` reads a PGN."""
         self._emit = emit
-        self._runner = SearchRunner(post)
-        self.boards: list[Board] = [Board()]
+        self._runner = runner if runner is not None else SearchRunner(post)
+        self._read_pgn = read_pgn
+        self.budget_ms = budget_ms
+        self.fens: list[str] = [START_FEN]
+        self.moves: list[str] = []
         self.sans: list[str] = []
         self.flipped = False
         self.movetime_ms = DEFAULT_MOVETIME_MS
         self._next = 0
+        self._cursor = Board()
+        """The position the engine is at (index ``_next``), with the moves that led there."""
 
-    def handle(self, message: dict[str, Any]) -> None:
+    async def handle(self, message: dict[str, Any]) -> None:
         """Act on one analysis message; ``ApiError`` if it is bad (nothing changes)."""
         kind = get_str(message, "type", max_len=32)
         if kind == "analyse":
-            self._analyse(message)
+            await self._analyse(message)
         elif kind == "view":
-            self.send_position(get_int(message, "index", 0, len(self.boards) - 1))
+            self.send_position(get_int(message, "index", 0, len(self.fens) - 1))
         elif kind == "flip":
-            index = get_int(message, "index", 0, len(self.boards) - 1, 0)
+            index = get_int(message, "index", 0, len(self.fens) - 1, 0)
             self.flipped = not self.flipped
             self.send_position(index)
         elif kind == "stop":
@@ -91,39 +91,57 @@ class AnalysisSession:
         else:
             raise ApiError(f"unknown message type {kind!r}")
 
-    def _analyse(self, message: dict[str, Any]) -> None:
+    async def _analyse(self, message: dict[str, Any]) -> None:
         """Read the game or position and start going through it."""
         movetime = get_int(message, "movetime", 10, MAX_MOVETIME_MS, DEFAULT_MOVETIME_MS)
         pgn = get_str(message, "pgn", "")
         fen = get_str(message, "fen", "", max_len=200).strip()
         if pgn.strip():
-            boards, sans = positions_from_pgn(pgn)
+            line = await self._read_pgn(pgn)
+            fens, moves, sans = list(line.fens), list(line.moves), list(line.sans)
         elif fen:
-            try:
-                boards, sans = [Board(fen)], []
-            except InvalidFenError as exc:
-                raise ApiError(f"bad FEN: {exc}") from None
+            fens, moves, sans = [fen], [], []
         else:
             raise ApiError("paste a PGN or a FEN to analyse")
+        try:
+            root = Board(fens[0])
+        except InvalidFenError as exc:
+            raise ApiError(f"bad FEN: {exc}") from None
+        fens[0] = root.fen()
         self._runner.cancel()
-        self.boards, self.sans, self.movetime_ms = boards, sans, movetime
+        self.fens, self.moves, self.sans = fens, moves, sans
+        self.movetime_ms = movetime_within(movetime, len(fens), self.budget_ms)
+        self._cursor = root
         self._emit(
             {
                 "type": "analysis",
                 "moves": sans,
-                "fens": [b.fen() for b in boards],
-                "movetime": movetime,
+                "fens": fens,
+                "movetime": self.movetime_ms,
             }
         )
         self.send_position(0)
         self._next = 0
         self._analyse_next()
 
+    def _advance(self) -> bool:
+        """Move the engine's board on to the next position; False if that move is illegal."""
+        if self._next < len(self.moves):
+            move = Move.from_uci(self.moves[self._next])
+            if not self._cursor.is_legal(move):
+                self._emit({"type": "error", "message": f"illegal move {move.uci()} "
+                            f"after {self._next} plies"})  # fmt: skip
+                self._emit({"type": "analysis_done", "stopped": True})
+                return False
+            self._cursor.push(move)
+        self._next += 1
+        return True
+
     def _analyse_next(self) -> None:
         """Search the next position, or report that all are done."""
-        while self._next < len(self.boards):
+        while self._next < len(self.fens):
             index = self._next
-            board = self.boards[index]
+            board = self._cursor
             outcome = board.outcome(claim_draw=False)
             if outcome is None:
                 self._runner.start(
@@ -140,7 +158,8 @@ class AnalysisSession:
                 {"type": "eval", "index": index, "score": outcome.result(), "score_cp": cp,
                  "score_mate": None, "graph_cp": cp, "best": "", "pv": "", "depth": 0}
             )  # fmt: skip
-            self._next += 1
+            if not self._advance():
+                return
         self._emit({"type": "analysis_done", "stopped": False})
 
     def _on_info(self, index: int, payload: dict[str, Any]) -> None:
@@ -149,7 +168,7 @@ class AnalysisSession:
 
     def _on_done(self, index: int, result: SearchResult) -> None:
         """One position is done: send its verdict and go on."""
-        board = self.boards[index]
+        board = self._cursor
         info = result.info
         payload: dict[str, Any] = {"type": "eval", "index": index}
         if info is None or result.best_move is None:
@@ -164,13 +183,13 @@ class AnalysisSession:
                 best=board.san(result.best_move), pv=pv_san(board, info), depth=info.depth,
             )  # fmt: skip
         self._emit(payload)
-        self._next = index + 1
-        self._analyse_next()
+        if self._advance():
+            self._analyse_next()
 
     def send_position(self, index: int) -> None:
         """Send position ``index`` (0 = the start) with the move that led to it."""
-        board = self.boards[index]
-        last = board.move_stack[-1] if board.move_stack else None
+        board = Board(self.fens[index])
+        last = Move.from_uci(self.moves[index - 1]) if index > 0 else None
         self._emit(
             {
                 "type": "position",
@@ -183,8 +202,13 @@ class AnalysisSession:
 
     @property
     def searching(self) -> bool:
-        """Whether this session's engine is searching."""
+        """Whether this session's engine is searching (or waiting for a slot to)."""
         return self._runner.searching
+
+    @property
+    def running(self) -> bool:
+        """Whether this session's engine is searching right now."""
+        return self._runner.running
 
     def close(self) -> None:
         """The tab has gone: stop any search."""

@@ -5,6 +5,8 @@ replays them (checking each), answers with the position, the computer's move and
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from plies.games import Connect4, Solver, TicTacToe
@@ -24,11 +26,73 @@ CONNECT4_MINIMAX_DEPTH = 4
 CONNECT4_MINIMAX_MAX_DEPTH = 7
 #: Iterative deepening's time per move when none is given.
 DEFAULT_SECONDS = 1.0
+#: Longest any search runs, whatever it was asked (minimax to the end, 50,000 playouts...).
+CAP_SECONDS = 10.0
+#: The clock is read once per this many nodes (reading it costs more than a node).
+CLOCK_EVERY = 256
 
 _TICTACTOE = TicTacToe()
 _CONNECT4 = Connect4()
 _SOLVER = Solver(_TICTACTOE)
 _SOLVER_LOCK = threading.Lock()
+
+
+class OutOfTimeError(Exception):
+    """A search ran past its deadline."""
+
+
+class TimedGame:
+    """A game whose positions stop the search once its time is up.
+
+    Every search asks ``is_terminal`` at every node, so that is where the clock is read
+    (once per ``CLOCK_EVERY`` calls); past the deadline it raises ``OutOfTimeError``.
+    Searches with a budget of their own (iterative deepening, MCTS) stop before that.
+    """
+
+    def __init__(self, game: Game[Any, int], seconds: float) -> None:
+        """Wrap ``game`` with a deadline ``seconds`` from now."""
+        self.game = game
+        self.deadline = time.perf_counter() + seconds
+        self._calls = 0
+
+    def is_terminal(self, state: Any) -> bool:
+        """The wrapped answer, or ``OutOfTimeError`` once the time is up."""
+        self._calls += 1
+        if self._calls % CLOCK_EVERY == 0 and time.perf_counter() > self.deadline:
+            raise OutOfTimeError
+        return self.game.is_terminal(state)
+
+    def initial_state(self) -> Any:
+        """The wrapped game's start."""
+        return self.game.initial_state()
+
+    def to_move(self, state: Any) -> int:
+        """The wrapped game's player to move."""
+        return self.game.to_move(state)
+
+    def actions(self, state: Any) -> Sequence[int]:
+        """The wrapped game's legal actions."""
+        return self.game.actions(state)
+
+    def result(self, state: Any, action: int) -> Any:
+        """The wrapped game's next state."""
+        return self.game.result(state, action)
+
+    def utility(self, state: Any, player: int) -> float:
+        """The wrapped game's final value."""
+        return self.game.utility(state, player)
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """The wrapped game's heuristic value."""
+        return self.game.evaluate(state, player)
+
+    def key(self, state: Any) -> Hashable:
+        """The wrapped game's table key."""
+        return self.game.key(state)
+
+    def render(self, state: Any) -> str:
+        """The wrapped game's picture of ``state``."""
+        return self.game.render(state)
 
 
 def _game(data: dict[str, Any]) -> Game[Any, int]:
@@ -84,8 +148,12 @@ def state(data: dict[str, Any]) -> dict[str, Any]:
     return position(game, replay(game, data))
 
 
-def computer_move(data: dict[str, Any]) -> dict[str, Any]:
-    """The computer's move with the chosen search, its value and its node counts."""
+def computer_move(data: dict[str, Any], cap_s: float = CAP_SECONDS) -> dict[str, Any]:
+    """The computer's move with the chosen search, its value and its node counts.
+
+    No search runs longer than ``cap_s``: the timed ones (iterative deepening, MCTS) get
+    at most that budget, and any other is stopped there with an error.
+    """
     game = _game(data)
     current = replay(game, data)
     if game.is_terminal(current):
@@ -93,7 +161,7 @@ def computer_move(data: dict[str, Any]) -> dict[str, Any]:
     algorithm = get_choice(data, "algorithm", ALGORITHMS, "alphabeta")
     depth = get_optional_int(data, "depth", 1, 42)
     tenths = get_optional_int(data, "seconds_tenths", 1, MAX_SECONDS_TENTHS)
-    seconds = None if tenths is None else tenths / 10.0
+    seconds = None if tenths is None else min(tenths / 10.0, cap_s)
     playouts = get_optional_int(data, "playouts", 1, MAX_PLAYOUTS)
     if isinstance(game, Connect4) and algorithm in ("minimax", "negamax"):
         depth = CONNECT4_MINIMAX_DEPTH if depth is None else depth
@@ -105,8 +173,16 @@ def computer_move(data: dict[str, Any]) -> dict[str, Any]:
         seconds = DEFAULT_SECONDS
     if algorithm == "mcts" and seconds is None and playouts is None:
         playouts = 2000
+    if algorithm in ("alphabeta", "mcts") and seconds is None:
+        seconds = cap_s
     player = make_player(algorithm, depth=depth, seconds=seconds, playouts=playouts)
-    result = player.search(game, current)
+    try:
+        # A little beyond the budget: a timed search should stop on its own first.
+        result = player.search(TimedGame(game, cap_s + 1.0), current)
+    except OutOfTimeError:
+        raise ApiError(
+            f"{algorithm} did not finish within {cap_s:g} s: choose a smaller depth"
+        ) from None
     if result.action is None:
         raise ApiError("the search found no move")
     after = game.result(current, result.action)

@@ -15,7 +15,7 @@ def start_serve(poll_s: float = 0.2) -> tuple[subprocess.Popen[str], str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "plies", "serve", "--port", "0"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=None,  # the server's log and warnings go where the caller's stderr goes
         text=True,
     )
     assert process.stdout is not None

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import chess
+import chess.pgn
+
 from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
 from plies.web.board_svg import render_board
@@ -20,8 +23,9 @@ DEFAULT_MOVETIME_MS = 1000
 MAX_MOVETIME_MS = 60_000
 MAX_DEPTH = 40
 SIDES = ("white", "black", "none")
-#: Longest line of PGN movetext, as the PGN standard asks.
-PGN_LINE = 79
+#: Longest line of PGN movetext, as the PGN standard asks (python-chess counts the
+#: columns a line may reach, the standard the characters it may hold).
+PGN_LINE = 80
 COLOR_NAMES = ("white", "black")
 
 
@@ -30,55 +34,31 @@ def _side_color(side: str) -> int | None:
     return {"white": WHITE, "black": BLACK}.get(side)
 
 
-def game_pgn(sans: list[str], root: Board, result: str, engine_color: int | None) -> str:
-    """The game as PGN: the seven-tag roster (FEN too if it did not start from the start)."""
-    tags = [
-        ("Event", "plies serve"),
-        ("Site", "?"),
-        ("Date", "????.??.??"),
-        ("Round", "?"),
-        ("White", "plies" if engine_color == WHITE else "Player"),
-        ("Black", "plies" if engine_color == BLACK else "Player"),
-        ("Result", result),
-    ]
+def game_pgn(moves: list[Move], root: Board, result: str, engine_color: int | None) -> str:
+    """The game as PGN, written by python-chess: the seven-tag roster (FEN too if needed)."""
+    game = chess.pgn.Game()
+    game.headers.update(
+        Event="plies serve",
+        White="plies" if engine_color == WHITE else "Player",
+        Black="plies" if engine_color == BLACK else "Player",
+        Result=result,
+    )
     if root.fen() != Board().fen():
-        tags += [("SetUp", "1"), ("FEN", root.fen())]
-    words = []
-    number, turn = root.fullmove_number, root.turn
-    for i, san in enumerate(sans):
-        if turn == WHITE:
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
-        words.append(san)
-        if turn == BLACK:
-            number += 1
-        turn = 1 - turn
-    words.append(result)
-    return "\n".join(f'[{k} "{v}"]' for k, v in tags) + "\n\n" + _wrap(words) + "\n"
-
-
-def _wrap(words: list[str], width: int = PGN_LINE) -> str:
-    """Words joined by spaces into lines of at most ``width`` characters."""
-    lines: list[str] = []
-    line = ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return "\n".join(lines)
+        game.setup(root.fen())
+    node: chess.pgn.GameNode = game
+    for move in moves:
+        node = node.add_main_variation(chess.Move.from_uci(move.uci()))
+    exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)
+    return game.accept(exporter) + "\n"
 
 
 class PlaySession:
     """One tab's game: the board, which side the engine plays, and its search."""
 
-    def __init__(self, emit: Emit, post: Post) -> None:
+    def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None) -> None:
         """Start a new game, the engine playing Black; ``emit`` sends JSON to the tab."""
         self._emit = emit
-        self._runner = SearchRunner(post)
+        self._runner = runner if runner is not None else SearchRunner(post)
         self.board = Board()
         self.sans: list[str] = []
         """The moves played since the root position, in SAN (kept beside the board)."""
@@ -230,8 +210,13 @@ class PlaySession:
 
     @property
     def searching(self) -> bool:
-        """Whether this session's engine is searching."""
+        """Whether this session's engine is searching (or waiting for a slot to)."""
         return self._runner.searching
+
+    @property
+    def running(self) -> bool:
+        """Whether this session's engine is searching right now."""
+        return self._runner.running
 
     def close(self) -> None:
         """The tab has gone: stop any search."""
@@ -257,7 +242,7 @@ class PlaySession:
             "last_move": last.uci() if last else None,
             "check": board.is_check(),
             "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
-            "pgn": game_pgn(self.sans, root, result, self.engine_color),
+            "pgn": game_pgn(board.move_stack, root, result, self.engine_color),
             "thinking": self._runner.searching,
             "engine": "none" if self.engine_color is None else COLOR_NAMES[self.engine_color],
             "flipped": self.flipped,

@@ -4,32 +4,57 @@ The engine searches in its own thread and calls back from there. A session's sta
 lives on the event loop's thread, so every callback is handed over with ``post`` (e.g.
 ``loop.call_soon_threadsafe``) and dropped on arrival when the session has moved on
 (a newer search, an undo, a closed tab): each search carries a generation number.
+
+Every search is capped in time (a depth alone could run for hours) and, when the
+runner is given the server's :class:`~plies.web.slots.SearchSlots`, waits for a slot.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from plies.board import Board
 from plies.engine import Engine, Info, Limit, SearchResult
+from plies.web.slots import Lease, SearchSlots, Ticket
 
 Post = Callable[[Callable[[], None]], None]
 
 #: Transposition table per browser tab, in MB: small, since a tab may open several.
 HASH_MB = 8
+#: Longest search by default, whatever the limit asks (a depth-only limit included).
+CAP_MS = 60_000
+#: Time left to a search asked to stop before it had a slot.
+HURRY_MS = 50
+
+
+def capped(limit: Limit, cap_ms: int) -> Limit:
+    """``limit`` with a move time of at most ``cap_ms`` (set when it had none)."""
+    movetime = cap_ms if limit.movetime is None else min(limit.movetime, cap_ms)
+    return dataclasses.replace(limit, movetime=movetime, infinite=False)
 
 
 class SearchRunner:
     """Owns one engine; starts, stops and forgets searches for one session."""
 
-    def __init__(self, post: Post) -> None:
-        """Create the runner; the engine is built on first use."""
+    def __init__(
+        self, post: Post, slots: SearchSlots | None = None, cap_ms: int = CAP_MS
+    ) -> None:
+        """Create the runner (searches wait for ``slots``); the engine is built on first use."""
         self._post = post
+        # Without the server's slots the runner still has one of its own: one search at a time.
+        self._slots = slots if slots is not None else SearchSlots(1)
+        self.cap_ms = cap_ms
         self._engine: Engine | None = None
         self._generation = 0
+        self._ticket: Ticket | None = None
+        self._lease: Lease | None = None
         self.searching = False
-        """Whether a search is under way whose result is still wanted."""
+        """Whether a search is under way (or waiting for a slot) whose result is still wanted."""
+        self.queued = False
+        """Whether the search is waiting for a free slot."""
+        self._hurry = False
 
     @property
     def engine(self) -> Engine:
@@ -37,6 +62,11 @@ class SearchRunner:
         if self._engine is None:
             self._engine = Engine(hash_mb=HASH_MB)
         return self._engine
+
+    @property
+    def running(self) -> bool:
+        """Whether this runner's engine is searching right now."""
+        return self._engine is not None and self._engine.is_searching()
 
     def start(
         self,
@@ -56,17 +86,32 @@ class SearchRunner:
         generation = self._generation
         self.searching = True
         snapshot = board.copy()
+        limit = capped(limit, self.cap_ms)
 
         def info_arrived(info: Info) -> None:
             """In the search thread: describe, then hand over."""
             payload = describe(snapshot, info)
             self._post(lambda: self._deliver_info(generation, payload, on_info))
 
-        def done(result: SearchResult) -> None:
-            """In the search thread: hand the result over."""
-            self._post(lambda: self._deliver_done(generation, result, on_done))
+        def begin(lease: Lease) -> None:
+            """A slot is ours (on the owner's thread): search, unless the search is stale."""
+            self._ticket = None
+            self.queued = False
+            if generation != self._generation:
+                lease.release()
+                return
+            self._lease = lease
+            hurried = capped(limit, HURRY_MS) if self._hurry else limit
+            self._hurry = False
 
-        self.engine.start(snapshot, limit, on_info=info_arrived, on_done=done)
+            def done(result: SearchResult) -> None:
+                """In the search thread: hand the result over."""
+                self._post(lambda: self._deliver_done(generation, lease, result, on_done))
+
+            self.engine.start(snapshot, hurried, on_info=info_arrived, on_done=done)
+
+        self.queued = True
+        self._ticket = self._slots.request(begin, bounded=False)
 
     def _deliver_info(
         self, generation: int, payload: dict[str, Any], on_info: Callable[[dict[str, Any]], None]
@@ -76,23 +121,40 @@ class SearchRunner:
             on_info(payload)
 
     def _deliver_done(
-        self, generation: int, result: SearchResult, on_done: Callable[[SearchResult], None]
+        self,
+        generation: int,
+        lease: Lease,
+        result: SearchResult,
+        on_done: Callable[[SearchResult], None],
     ) -> None:
-        """On the owner's thread: pass the result on if its search is still current."""
+        """On the owner's thread: free the slot; pass the result on if still current."""
+        lease.release()
+        if self._lease is lease:
+            self._lease = None
         if generation == self._generation and self.searching:
             self.searching = False
             on_done(result)
 
     def stop(self) -> None:
         """Ask the search to finish now; its best move so far is still delivered."""
-        if self._engine is not None and self.searching:
+        if self.queued:
+            self._hurry = True  # it has not started: make it short once it does
+        elif self._engine is not None and self.searching:
             self._engine.stop()
 
     def cancel(self) -> None:
         """Stop the search and forget it: its result will not be delivered."""
         self._generation += 1
         self.searching = False
+        self.queued = False
+        self._hurry = False
+        if self._ticket is not None:
+            self._slots.withdraw(self._ticket)
+        self._ticket = None
         engine = self._engine
         if engine is not None and engine.is_searching():
             engine.stop()
             engine.wait()
+        if self._lease is not None:
+            self._lease.release()
+            self._lease = None

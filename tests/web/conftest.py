@@ -8,6 +8,7 @@ that a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -17,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,24 +50,44 @@ def get_json(url: str) -> Any:
         return json.loads(response.read())
 
 
-class Server:
-    """A running ``plies serve`` subprocess."""
+#: A server with chosen limits and token (argv: limits as JSON, token or ""), on a free
+#: loopback port; it prints its address like ``plies serve`` does.
+APP_SERVER = """
+import json, logging, socket, sys
+import uvicorn
+from plies.web.app import create_app
+from plies.web.limits import ServerLimits
+from plies.web.security import Guard
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+app = create_app(ServerLimits(**json.loads(sys.argv[1])), Guard(token=sys.argv[2] or None))
+listener = socket.create_server(("127.0.0.1", 0))
+print(f"listening on http://127.0.0.1:{listener.getsockname()[1]}/", flush=True)
+uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20)).run(
+    sockets=[listener]
+)
+"""
 
-    def __init__(self, process: subprocess.Popen[str], url: str) -> None:
-        """Remember the process and its address."""
+
+class Server:
+    """A running server subprocess: its address and its log."""
+
+    def __init__(self, process: subprocess.Popen[str], url: str, log: Path) -> None:
+        """Remember the process, its address and where its stderr goes."""
         self.process = process
         self.url = url
+        self.log = log
+
+    @property
+    def ws_url(self) -> str:
+        """The address of the tab websocket."""
+        return self.url.replace("http://", "ws://") + "ws"
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[Server]:
-    """Start ``plies serve --port 0`` (a free port), wait until the engine is ready."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "plies", "serve", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+@contextlib.contextmanager
+def running_server(command: list[str], log: Path, wait_ready: bool = True) -> Iterator[Server]:
+    """Start ``command`` (a server printing ``listening on URL``); stop it afterwards."""
+    with log.open("w") as stderr:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert process.stdout is not None
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -77,13 +99,14 @@ def server() -> Iterator[Server]:
             match = re.search(r"listening on (http://\S+/)", line)
             if match:
                 url = match.group(1)
-        assert url is not None, "plies serve did not report its address"
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while get_json(url + "api/status")["engine"] == "compiling":
-            assert time.monotonic() < deadline, "the engine did not become ready in time"
-            time.sleep(0.2)
-        assert get_json(url + "api/status")["engine"] == "ready"
-        yield Server(process, url)
+        assert url is not None, f"the server did not report its address: {log.read_text()}"
+        if wait_ready:
+            deadline = time.monotonic() + READY_TIMEOUT_S
+            while get_json(url + "api/status")["engine"] == "compiling":
+                assert time.monotonic() < deadline, "the engine did not become ready in time"
+                time.sleep(0.2)
+            assert get_json(url + "api/status")["engine"] == "ready"
+        yield Server(process, url, log)
     finally:
         process.terminate()
         try:
@@ -91,6 +114,22 @@ def server() -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def app_server(
+    limits: dict[str, Any], log: Path, token: str = "", wait_ready: bool = True
+) -> contextlib.AbstractContextManager[Server]:
+    """A server with the given :class:`~plies.web.limits.ServerLimits` fields and token."""
+    command = [sys.executable, "-c", APP_SERVER, json.dumps(limits), token]
+    return running_server(command, log, wait_ready)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Start ``plies serve --port 0`` (a free port), wait until the engine is ready."""
+    log = tmp_path_factory.mktemp("serve") / "stderr.log"
+    with running_server([sys.executable, "-m", "plies", "serve", "--port", "0"], log) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

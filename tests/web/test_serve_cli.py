@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +47,30 @@ def test_a_bad_port_number_is_refused() -> None:
     """A port outside 0..65535 is refused before anything starts."""
     result = run_serve("--port", "70000")
     assert result.returncode == 2 and "--port" in result.stderr
+
+
+def test_beyond_loopback_a_token_is_printed_and_required(tmp_path: Path) -> None:
+    """--host 0.0.0.0: a warning, an address with a token; without the token nothing answers."""
+    httpx = pytest.importorskip("httpx")
+    stderr_path = tmp_path / "stderr.log"
+    with stderr_path.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "plies", "serve", "--host", "0.0.0.0", "--port", "0"],
+            stdout=subprocess.PIPE, stderr=stderr, text=True,
+        )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        local = None
+        while local is None:
+            line = process.stdout.readline()
+            assert line, f"no loopback address printed: {stderr_path.read_text()}"
+            match = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=(\S+)", line)
+            if match:
+                local, token = match.groups()
+        assert "WARNING" in stderr_path.read_text() and "token" in stderr_path.read_text()
+        assert httpx.get(local, timeout=10).status_code == 403
+        assert httpx.get(f"{local}?token={token}", timeout=10).status_code == 200
+        assert httpx.get(local, headers={"X-Plies-Token": token}, timeout=10).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

@@ -136,6 +136,7 @@ async def status(request: Request) -> Response:
             "searching": tabs.searching(),
             "slots": slots.limit,
             "slots_busy": slots.active,
+            "slots_peak": slots.peak,
             "waiting": slots.waiting,
             "version": plies.__version__,
         }

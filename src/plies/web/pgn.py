@@ -105,7 +105,9 @@ def read_main_line(text: str, max_plies: int = MAX_PLIES) -> MainLine:
 
 
 def _serve(stdin: TextIO, stdout: TextIO) -> None:
-    """The worker's loop: one JSON request per line in, one JSON answer per line out."""
+    """The worker's loop: ``ready``, then one JSON request per line in, one answer out."""
+    stdout.write("ready\n")
+    stdout.flush()
     for request in stdin:
         try:
             data = json.loads(request)

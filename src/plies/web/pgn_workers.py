@@ -22,6 +22,9 @@ from plies.web.pgn import MAX_PLIES, MainLine, PgnError
 
 #: Longest answer a worker may send (1,000 plies of FEN and SAN take about 100 kB).
 MAX_ANSWER = 4_000_000
+#: Longest a new worker may take to start (Python and python-chess on a busy machine);
+#: not counted in a request's time.
+START_TIMEOUT_S = 60.0
 
 
 class PgnWorker:
@@ -35,6 +38,8 @@ class PgnWorker:
             stdout=subprocess.PIPE,
             stderr=None,  # a crash in the worker is worth seeing in the server's log
         )
+        self._ready = False
+        self._buffer = b""
 
     @property
     def alive(self) -> bool:
@@ -43,7 +48,12 @@ class PgnWorker:
 
     def read(self, text: str, max_plies: int, timeout_s: float) -> MainLine:
         """The main line of ``text``; ``PgnError`` if bad or slower than ``timeout_s``."""
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None
+        if not self._ready:
+            if self._line(time.monotonic() + START_TIMEOUT_S) != b"ready\n":
+                self.kill()
+                raise PgnError("could not read the PGN (the reader did not start)")
+            self._ready = True
         deadline = time.monotonic() + timeout_s
         try:
             self.process.stdin.write(
@@ -53,24 +63,32 @@ class PgnWorker:
         except OSError:
             self.kill()
             raise PgnError("could not read the PGN (the reader stopped)") from None
-        fd = self.process.stdout.fileno()
-        chunks: list[bytes] = []
-        size = 0
-        while not chunks or not chunks[-1].endswith(b"\n"):
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
-                self.kill()
-                raise PgnError(f"the PGN took too long to read (more than {timeout_s:g} s)")
-            chunk = os.read(fd, 65536)
-            size += len(chunk)
-            if not chunk or size > MAX_ANSWER:
-                self.kill()
-                raise PgnError("could not read the PGN (the reader stopped)")
-            chunks.append(chunk)
-        answer: dict[str, Any] = json.loads(b"".join(chunks))
+        line = self._line(deadline)
+        if line is None:
+            raise PgnError(f"the PGN took too long to read (more than {timeout_s:g} s)")
+        if not line:
+            raise PgnError("could not read the PGN (the reader stopped)")
+        answer: dict[str, Any] = json.loads(line)
         if not answer["ok"]:
             raise PgnError(answer["error"])
         return MainLine(tuple(answer["moves"]), tuple(answer["sans"]), tuple(answer["fens"]))
+
+    def _line(self, deadline: float) -> bytes | None:
+        """The worker's next line; None (worker killed) past ``deadline``, b"" if it died."""
+        assert self.process.stdout is not None
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                self.kill()
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk or len(self._buffer) + len(chunk) > MAX_ANSWER:
+                self.kill()
+                return b""
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line + b"\n"
 
     def kill(self) -> None:
         """End the process now."""
@@ -103,10 +121,11 @@ class PgnWorkers:
         return PgnWorker()
 
     def _give_back(self, worker: PgnWorker) -> None:
-        """Keep ``worker`` for the next request if it is still alive."""
-        if worker.alive:
-            with self._lock:
-                self._idle.append(worker)
+        """Keep ``worker`` for the next request, or start its replacement if it was killed."""
+        if not worker.alive:
+            worker = PgnWorker()  # it starts while nobody waits for it
+        with self._lock:
+            self._idle.append(worker)
 
     def _read_blocking(self, text: str, max_plies: int) -> MainLine:
         """Take a worker, read, give it back (in a thread)."""

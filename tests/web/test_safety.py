@@ -1,0 +1,311 @@
+"""A real server on a loopback port, probed as a foreign page and careless clients would.
+
+The server runs in its own process with small limits (two search slots, a short cap on
+every search, a small outbox, a one-second PGN deadline) so that each bound is reached
+quickly. Where the point is that one client cannot freeze the others, ``/api/status`` is
+polled during the attack and must answer every time within 100 ms.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
+httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
+websockets_client = pytest.importorskip("websockets.sync.client")
+from tests.web.conftest import Server, app_server  # noqa: E402
+from websockets.exceptions import InvalidStatus  # noqa: E402
+
+LIMITS = {
+    "search_slots": 2,
+    "search_cap_ms": 1500,
+    "outbox_bytes": 300_000,
+    "pgn_timeout_s": 1.0,
+}
+#: The most ``/api/status`` may take while another client misbehaves.
+STATUS_WITHIN_S = 0.1
+#: Generous bound on waiting for any one reply (a loaded machine, two cores).
+REPLY_TIMEOUT_S = 60.0
+TOKEN = "a-test-token-made-for-this-run"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server with small limits, its engine ready."""
+    log = tmp_path_factory.mktemp("live") / "stderr.log"
+    with app_server(LIMITS, log) as running:
+        yield running
+
+
+def status(server: Server, **headers: str) -> httpx.Response:
+    """GET /api/status."""
+    return httpx.get(server.url + "api/status", headers=headers, timeout=10)
+
+
+def receive(ws: Any, kind: str, channel: str = "play") -> dict[str, Any]:
+    """The next message of type ``kind`` on ``channel``."""
+    while True:
+        message = json.loads(ws.recv(timeout=REPLY_TIMEOUT_S))
+        if message.get("type") == kind and message.get("channel", channel) == channel:
+            return message
+
+
+def open_tab(server: Server, **kwargs: Any) -> Any:
+    """A websocket like the page opens (no Origin unless given)."""
+    return websockets_client.connect(server.ws_url, max_size=None, **kwargs)
+
+
+class StatusWatch:
+    """Polls ``/api/status`` in a thread; records the slowest answer and every answer."""
+
+    def __init__(self, server: Server, every_s: float = 0.02) -> None:
+        """Start polling ``server``."""
+        self.url = server.url + "api/status"
+        self.every_s = every_s
+        self.slowest = 0.0
+        self.answers: list[dict[str, Any]] = []
+        self.failures: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        """Poll until stopped, over one kept-alive connection."""
+        with httpx.Client(timeout=10) as client:
+            client.get(self.url)  # connect once before timing
+            while not self._stop.is_set():
+                started = time.perf_counter()
+                response = client.get(self.url)
+                self.slowest = max(self.slowest, time.perf_counter() - started)
+                if response.status_code != 200:
+                    self.failures.append(response.text)
+                else:
+                    self.answers.append(response.json())
+                time.sleep(self.every_s)
+
+    def __enter__(self) -> StatusWatch:
+        """Start."""
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Stop and wait for the thread."""
+        self._stop.set()
+        self._thread.join()
+
+
+def raw_handshake(
+    server: Server, host: str | None = None, rcvbuf: int = 0
+) -> tuple[socket.socket, str]:
+    """A websocket opened by hand (any Host header): the socket and the answer's status line."""
+    parts = urlsplit(server.url)
+    sock = socket.socket()
+    if rcvbuf:  # set before connecting, so the window stays small
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    sock.connect((parts.hostname, parts.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    request = (
+        f"GET /ws HTTP/1.1\r\nHost: {host or parts.netloc}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    sock.sendall(request.encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)
+        if not chunk:
+            break
+        head += chunk
+    return sock, head.split(b"\r\n", 1)[0].decode()
+
+
+def text_frame(text: str) -> bytes:
+    """One masked websocket text frame, as a client must send it."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    if len(payload) < 126:
+        header = struct.pack("!BB", 0x81, 0x80 | len(payload))
+    else:
+        header = struct.pack("!BBH", 0x81, 0x80 | 126, len(payload))
+    return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+# -- who may connect ------------------------------------------------------------------------
+
+
+def test_a_foreign_host_is_refused(live: Server) -> None:
+    """DNS rebinding: the page and the websocket refuse a Host that is not this server."""
+    port = urlsplit(live.url).port
+    foreign = f"rebind.attacker.example:{port}"
+    response = httpx.get(live.url, headers={"Host": foreign}, timeout=10)
+    assert response.status_code == 403 and "Host" in response.json()["error"]
+    assert httpx.get(live.url, headers={"Host": f"localhost:{port}"}, timeout=10).status_code == 200
+    sock, answer = raw_handshake(live, host=foreign)
+    sock.close()
+    assert " 403 " in answer
+    sock, answer = raw_handshake(live)
+    sock.close()
+    assert " 101 " in answer
+
+
+def test_a_foreign_origin_is_refused(live: Server) -> None:
+    """Another site's page can neither open a tab nor change anything; our own page can."""
+    with pytest.raises(InvalidStatus) as refused, open_tab(live, origin="http://evil.example"):
+        pass
+    assert refused.value.response.status_code == 403
+    own = live.url.rstrip("/")
+    with open_tab(live, origin=own) as ws:
+        assert receive(ws, "state")["moves"] == []
+    body = {"game": "tictactoe", "moves": [4]}
+    evil = httpx.post(
+        live.url + "api/games/state", json=body, headers={"Origin": "http://evil.example"}
+    )
+    assert evil.status_code == 403 and "Origin" in evil.json()["error"]
+    ok = httpx.post(live.url + "api/games/state", json=body, headers={"Origin": own})
+    assert ok.status_code == 200
+    text = httpx.post(
+        live.url + "api/games/state", content=json.dumps(body),
+        headers={"Content-Type": "text/plain"},
+    )  # fmt: skip
+    assert text.status_code == 415
+
+
+# -- one client cannot freeze the others ------------------------------------------------------
+
+
+def nested_variations(depth: int) -> str:
+    """A short game whose second move has ``depth`` nested alternatives."""
+    return "1. Nf3 Nf6 2. Ng1 " + "(2. Nc3 " * depth + ")" * depth + " Ng8 *"
+
+
+def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> None:
+    """Nested variations, a slow-to-parse PGN and a too-long game: errors or the main line,
+    while /api/status answers within 100 ms throughout."""
+    slow = "1. e4 (1. d4 " + "{}" * 190_000 + ") *"  # quadratic comment scanning
+    too_long = "1. Nf3 Nf6 2. Ng1 Ng8 " * 301 + "*"
+    with StatusWatch(live) as watch, open_tab(live) as ws:
+        receive(ws, "state")
+        for _ in range(3):
+            ws.send(json.dumps({"channel": "analyse", "type": "analyse",
+                                "pgn": nested_variations(1200), "movetime": 10}))  # fmt: skip
+            head = receive(ws, "analysis", "analyse")
+            assert head["moves"] == ["Nf3", "Nf6", "Ng1", "Ng8"]
+            receive(ws, "analysis_done", "analyse")
+            ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": slow}))
+            assert "too long to read" in receive(ws, "error", "analyse")["message"]
+            ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": too_long}))
+            assert "more than 1000 plies" in receive(ws, "error", "analyse")["message"]
+    assert not watch.failures
+    assert len(watch.answers) > 10
+    assert watch.slowest < STATUS_WITHIN_S, f"/api/status took {watch.slowest * 1000:.0f} ms"
+
+
+def test_a_slow_reader_is_disconnected_and_status_keeps_answering(live: Server) -> None:
+    """A tab that asks for a lot and reads nothing is cut off; the rest keep answering."""
+    request = text_frame(json.dumps({"type": "state"}))
+    sock, answer = raw_handshake(live, rcvbuf=4096)
+    assert " 101 " in answer
+    with StatusWatch(live) as watch, sock:
+        sock.settimeout(5)
+        for _ in range(2000):  # about 20 kB of reply each: far beyond the outbox
+            try:
+                sock.sendall(request)
+            except OSError:
+                break  # the server has closed the connection
+        deadline = time.monotonic() + REPLY_TIMEOUT_S
+        while status(live).json()["tabs"] != 0:
+            assert time.monotonic() < deadline, "the slow reader was never disconnected"
+            time.sleep(0.05)
+    assert not watch.failures
+    assert watch.slowest < STATUS_WITHIN_S, f"/api/status took {watch.slowest * 1000:.0f} ms"
+    assert "did not read" in Path(live.log).read_text()
+
+
+# -- bounded work ---------------------------------------------------------------------------
+
+
+def test_depth_only_settings_still_end_by_the_cap(live: Server) -> None:
+    """Depth 40 and no move time: the search still ends, by the server's cap."""
+    with open_tab(live) as ws:
+        receive(ws, "state")
+        ws.send(json.dumps({"type": "settings", "depth": 40, "movetime": None}))
+        assert receive(ws, "state")["depth"] == 40
+        ws.send(json.dumps({"type": "go"}))
+        depths = []
+        while True:
+            message = json.loads(ws.recv(timeout=REPLY_TIMEOUT_S))
+            if message.get("type") == "info":
+                depths.append(message["depth"])
+            if message.get("type") == "engine_move":
+                break
+        assert depths and max(depths) < 40
+
+
+def test_sixteen_tabs_searching_stay_within_the_slots(live: Server) -> None:
+    """Sixteen tabs start a search at once: at most two engines run, the rest wait, and
+    every tab gets its move."""
+    deadline = time.monotonic() + REPLY_TIMEOUT_S
+    while status(live).json()["tabs"] != 0:  # tabs of earlier tests have gone
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    with contextlib.ExitStack() as stack:
+        tabs = [stack.enter_context(open_tab(live)) for _ in range(16)]
+        for ws in tabs:
+            receive(ws, "state")
+            ws.send(json.dumps({"type": "settings", "movetime": 300}))
+            receive(ws, "state")
+        with StatusWatch(live, every_s=0.01) as watch:
+            for ws in tabs:
+                ws.send(json.dumps({"type": "go"}))
+            for ws in tabs:
+                assert receive(ws, "engine_move")["uci"]
+        assert max(a["searching"] for a in watch.answers) <= LIMITS["search_slots"]
+        assert max(a["slots_busy"] for a in watch.answers) <= LIMITS["search_slots"]
+        assert max(a["waiting"] for a in watch.answers) >= 1  # the limit was really reached
+        assert status(live).json()["slots_peak"] <= LIMITS["search_slots"]
+
+
+def test_a_refused_tab_is_told_why(live: Server) -> None:
+    """The seventeenth tab hears that there are too many, and is closed with 1013."""
+    with contextlib.ExitStack() as stack:
+        tabs = [stack.enter_context(open_tab(live)) for _ in range(16)]
+        for ws in tabs:
+            receive(ws, "state")
+        with open_tab(live) as extra:
+            assert "too many open tabs" in json.loads(extra.recv(timeout=10))["message"]
+
+
+# -- the token of a server reachable from elsewhere ------------------------------------------------
+
+
+def test_the_token_flow(tmp_path: Path) -> None:
+    """Without the token nothing answers; with it once (query or header) a cookie carries on."""
+    with app_server(LIMITS, tmp_path / "stderr.log", token=TOKEN, wait_ready=False) as server:
+        assert httpx.get(server.url, timeout=10).status_code == 403
+        assert status(server).status_code == 403
+        assert httpx.get(server.url + "?token=wrong", timeout=10).status_code == 403
+        with httpx.Client(timeout=10) as browser:
+            page = browser.get(server.url + f"?token={TOKEN}")
+            assert page.status_code == 200 and "<html" in page.text.lower()
+            cookie = page.headers["set-cookie"]
+            assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            assert browser.get(server.url + "api/status").status_code == 200  # by cookie
+            assert browser.get(server.url + "static/common.js").status_code == 200
+        assert status(server, **{"X-Plies-Token": TOKEN}).status_code == 200
+        assert status(server, Authorization=f"token {TOKEN}").status_code == 200
+        with pytest.raises(InvalidStatus), open_tab(server):
+            pass
+        cookie_header = {"Cookie": f"plies_token={TOKEN}"}
+        with open_tab(server, additional_headers=cookie_header) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] in ("status", "state")

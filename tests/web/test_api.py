@@ -189,6 +189,7 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
             '{"channel": "nowhere", "type": "state"}',
             '{"channel": "analyse", "type": "analyse", "pgn": "1. e4 e5 2. Ke3 *"}',
             '{"channel": "analyse", "type": "view", "index": 99}',
+            '{"type": "settings", "depth": ' + "9" * 5000 + "}",
         ]
         for text in bad:
             ws.send_text(text)

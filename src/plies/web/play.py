@@ -22,6 +22,8 @@ Emit = Callable[[dict[str, Any]], None]
 DEFAULT_MOVETIME_MS = 1000
 MAX_MOVETIME_MS = 60_000
 MAX_DEPTH = 40
+#: Longest game a tab may play: each state carries the whole game (moves, PGN).
+MAX_GAME_PLIES = 1000
 SIDES = ("white", "black", "none")
 #: Longest line of PGN movetext, as the PGN standard asks (python-chess counts the
 #: columns a line may reach, the standard the characters it may hold).
@@ -102,6 +104,8 @@ class PlaySession:
             raise ApiError(f"not a move in UCI notation: {text!r}") from None
         if self.board.is_game_over(claim_draw=True):
             raise ApiError("the game is over: undo, or start a new game")
+        if len(self.sans) >= MAX_GAME_PLIES:
+            raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
         if not move or not self.board.is_legal(move):
             raise ApiError(f"illegal move {text} in this position")
         self._push(move)
@@ -149,6 +153,8 @@ class PlaySession:
             raise ApiError("the engine is already thinking")
         if self.board.is_game_over(claim_draw=True):
             raise ApiError("the game is over")
+        if len(self.sans) >= MAX_GAME_PLIES:
+            raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
         self.engine_color = self.board.turn
         self._think()
 
@@ -178,7 +184,11 @@ class PlaySession:
 
     def _maybe_think(self) -> None:
         """Start the engine if it is its turn and the game goes on."""
-        if self.board.turn == self.engine_color and not self.board.is_game_over(claim_draw=True):
+        if (
+            self.board.turn == self.engine_color
+            and not self.board.is_game_over(claim_draw=True)
+            and len(self.sans) < MAX_GAME_PLIES
+        ):
             self._think()
 
     def _think(self) -> None:

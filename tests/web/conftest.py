@@ -8,6 +8,7 @@ that a failure.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -15,14 +16,16 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
+T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -66,6 +69,30 @@ uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20)).ru
     sockets=[listener]
 )
 """
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` on a fresh event loop in its own thread.
+
+    A thread of its own, because a browser test before may leave an event loop running
+    in this one (Playwright's synchronous API does).
+    """
+    outcome: list[Any] = []
+
+    def run() -> None:
+        """Run and keep the result or the exception."""
+        try:
+            outcome.append(asyncio.run(coroutine))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
+    result: T = outcome[0]
+    return result
 
 
 class Server:

@@ -7,6 +7,7 @@ import asyncio
 
 import chess
 import pytest
+from tests.web.conftest import run_async
 
 from plies.web.pgn import MainLineVisitor, PgnError, read_main_line
 from plies.web.pgn_workers import PgnWorkers
@@ -75,4 +76,4 @@ def test_a_slow_pgn_is_cut_off_and_the_next_one_is_read() -> None:
         finally:
             workers.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from tests.web.conftest import run_async
 
 from plies.web.slots import BusyError, Lease, SearchSlots
 
@@ -67,4 +68,4 @@ def test_acquire_waits_and_a_cancelled_wait_holds_nothing() -> None:
         lease.release()
         assert slots.active == 0
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -141,7 +141,14 @@ class PgnWorkers:
             self._semaphore = asyncio.Semaphore(self.size)
         async with self._semaphore:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(None, self._read_blocking, text, max_plies)
+            future = loop.run_in_executor(None, self._read_blocking, text, max_plies)
+            try:
+                return await asyncio.shield(future)
+            except asyncio.CancelledError:
+                # The tab has gone, but its worker is still busy: keep its place until the
+                # worker is done, or tabs opened and closed in a loop would start many.
+                await asyncio.wait([future])
+                raise
 
     def warm(self) -> None:
         """Start one worker ahead of the first request (blocking; call in a thread)."""

@@ -111,7 +111,9 @@ class SearchRunner:
             self.engine.start(snapshot, hurried, on_info=info_arrived, on_done=done)
 
         self.queued = True
-        self._ticket = self._slots.request(begin, bounded=False)
+        ticket = self._slots.request(begin, bounded=False)
+        if self.queued:  # not granted at once: keep the place in line, to withdraw it
+            self._ticket = ticket
 
     def _deliver_info(
         self, generation: int, payload: dict[str, Any], on_info: Callable[[dict[str, Any]], None]

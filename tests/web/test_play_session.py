@@ -54,3 +54,14 @@ def test_undo_takes_back_one_move_without_an_engine() -> None:
     with pytest.raises(ApiError):
         play.handle({"type": "move", "uci": "e2e4"})
     assert sent[-1]["moves"] == ["e4"]
+
+
+def test_known_san_gives_the_same_pgn() -> None:
+    """Handing the writer the SAN the session already has changes nothing in the text."""
+    play, sent = session()
+    for move in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "g1f3", "c8g4"):
+        play.handle({"type": "move", "uci": move})
+    board = play.board
+    fast = game_pgn(board.move_stack, board.root(), "*", None, play.sans)
+    assert fast == game_pgn(board.move_stack, board.root(), "*", None)
+    assert "2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Bg4 *" in fast and sent[-1]["pgn"] == fast

@@ -36,9 +36,42 @@ def _side_color(side: str) -> int | None:
     return {"white": WHITE, "black": BLACK}.get(side)
 
 
-def game_pgn(moves: list[Move], root: Board, result: str, engine_color: int | None) -> str:
-    """The game as PGN, written by python-chess: the seven-tag roster (FEN too if needed)."""
-    game = chess.pgn.Game()
+class _KnownSanBoard(chess.Board):
+    """A python-chess board told the SAN of the game's moves, so writing the PGN of a long
+    game does not work every one out again (that is most of the writer's time)."""
+
+    known: tuple[list[chess.Move], list[str]] = ([], [])
+
+    def san(self, move: chess.Move) -> str:
+        """The known SAN of the game's next move, else python-chess's own."""
+        ply = len(self.move_stack)
+        moves, sans = self.known
+        if ply < len(moves) and moves[ply] == move:
+            return sans[ply]
+        return super().san(move)
+
+
+class _PlayedGame(chess.pgn.Game):
+    """A game whose moves' SAN is known (see ``_KnownSanBoard``)."""
+
+    known: tuple[list[chess.Move], list[str]] = ([], [])
+
+    def board(self) -> chess.Board:
+        """The start position, on a board that knows the moves' SAN."""
+        board = _KnownSanBoard(self.headers.get("FEN", chess.STARTING_FEN))
+        board.known = self.known
+        return board
+
+
+def game_pgn(
+    moves: list[Move], root: Board, result: str, engine_color: int | None,
+    sans: list[str] | None = None,
+) -> str:  # fmt: skip
+    """The game as PGN, written by python-chess: the seven-tag roster (FEN too if needed).
+
+    ``sans`` (the moves in SAN, when the caller has them) saves working them out again.
+    """
+    game = _PlayedGame()
     game.headers.update(
         Event="plies serve",
         White="plies" if engine_color == WHITE else "Player",
@@ -48,8 +81,11 @@ def game_pgn(moves: list[Move], root: Board, result: str, engine_color: int | No
     if root.fen() != Board().fen():
         game.setup(root.fen())
     node: chess.pgn.GameNode = game
-    for move in moves:
-        node = node.add_main_variation(chess.Move.from_uci(move.uci()))
+    played = [chess.Move.from_uci(move.uci()) for move in moves]
+    for move in played:
+        node = node.add_main_variation(move)
+    if sans is not None and len(sans) == len(played):
+        game.known = (played, sans)
     exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)
     return game.accept(exporter) + "\n"
 
@@ -252,7 +288,7 @@ class PlaySession:
             "last_move": last.uci() if last else None,
             "check": board.is_check(),
             "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
-            "pgn": game_pgn(board.move_stack, root, result, self.engine_color),
+            "pgn": game_pgn(board.move_stack, root, result, self.engine_color, self.sans),
             "thinking": self._runner.searching,
             "engine": "none" if self.engine_color is None else COLOR_NAMES[self.engine_color],
             "flipped": self.flipped,

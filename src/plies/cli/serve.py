@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     from plies.web.security import Guard, is_wildcard
 
     host, port = listener.getsockname()[:2]
-    guard = Guard.for_bind(host, args.allow_host)
+    # The name as given (it may be a host name) and the address it resolved to both count.
+    guard = Guard.for_bind(host, [args.host, *args.allow_host])
     shown = [socket.gethostname(), "127.0.0.1"] if is_wildcard(host) else [host]
     query = "" if guard.token is None else f"?token={guard.token}"
     urls = [f"http://{f'[{name}]' if ':' in name else name}:{port}/{query}" for name in shown]
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(
             f"plies serve: WARNING: listening on {host}, beyond this machine. Anyone who can "
             "reach it and has the token can use it; the token is in the address below. "
+            "Other names for this machine need --allow-host NAME. "
             "Use the default --host 127.0.0.1 unless you need this.",
             file=sys.stderr,
             flush=True,

@@ -195,6 +195,8 @@ def decompress(data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray
     litidx += _u16(data, entry + 4)
     sizetable = pr[P_SIZETABLE]
     sizeblocks = pr[P_SIZEBLOCKS]
+    if block >= sizeblocks:
+        return -1
     # The index table points near the value; step through block sizes to reach it.
     if litidx < 0:
         while litidx < 0:
@@ -203,8 +205,6 @@ def decompress(data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray
                 return -1
             litidx += _u16(data, sizetable + 2 * block) + 1
     else:
-        if block >= sizeblocks:
-            return -1
         while litidx > _u16(data, sizetable + 2 * block):
             litidx -= _u16(data, sizetable + 2 * block) + 1
             block += 1

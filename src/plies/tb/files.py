@@ -367,6 +367,8 @@ def _place(rd: _Reader, info: TableInfo, sets: list[tuple[int, list[int]]], ptr:
 
 def _set_slot(row: np.ndarray, slot: int, pieces: list[int], norm: list[int], factor: list[int]) -> None:
     """Write one slot's piece order, group sizes and multipliers."""
+    if any(f < 0 or f >= 1 << 62 for f in factor):
+        raise OverflowError("index factor out of range")
     at = TABLE_HEAD + slot * SLOT_WIDTH
     row[at + S_PIECES : at + S_PIECES + len(pieces)] = pieces
     row[at + S_NORM : at + S_NORM + len(norm)] = norm
@@ -417,11 +419,25 @@ def read_table(path: str) -> TableInfo:
     info.key = material_key_of(first, second)
     info.mirrored_key = material_key_of(second, first)
     rd = _Reader(data, path)
-    if dtz:
-        _read_dtz(rd, shape, info)
-    else:
-        _read_wdl(rd, shape, info)
+    try:
+        if dtz:
+            _read_dtz(rd, shape, info)
+        else:
+            _read_wdl(rd, shape, info)
+    except (IndexError, KeyError, OverflowError) as exc:
+        raise TableError(f"{path}: corrupt header ({type(exc).__name__})") from exc
     return info
+
+
+def _check_pieces(rd: _Reader, shape: _Shape, pieces: list[int]) -> None:
+    """Raise unless a header's piece list is the table's material (either colour first)."""
+    first, second = shape.name.split("v")
+    own = sorted([_KIND[c] for c in first] + [8 | _KIND[c] for c in second])
+    swapped = sorted([8 | _KIND[c] for c in first] + [_KIND[c] for c in second])
+    if sorted(pieces) not in (own, swapped):
+        raise TableError(f"{rd.path}: corrupt header (piece list does not match {shape.name})")
+    if shape.has_pawns and (pieces[0] & 7 != 1 or pieces.count(pieces[0]) != shape.lead):
+        raise TableError(f"{rd.path}: corrupt header (leading pawns do not match {shape.name})")
 
 
 def _read_wdl(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
@@ -436,6 +452,7 @@ def _read_wdl(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
         for bside in range(2):
             shift = 4 * bside
             pieces = [(rd.u8(ptr + 1 + i) >> shift) & 0x0F for i in range(shape.men)]
+            _check_pieces(rd, shape, pieces)
             norm = shape.norm_piece(pieces)
             factor, tb_size = shape.factors_piece(norm, (rd.u8(ptr) >> shift) & 0x0F)
             _set_slot(row, bside, pieces, norm, factor)
@@ -460,6 +477,7 @@ def _read_wdl(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
             order = (rd.u8(ptr) >> shift) & 0x0F
             order2 = (rd.u8(ptr + 1) >> shift) & 0x0F if shape.other else 0x0F
             pieces = [(rd.u8(ptr + i + width) >> shift) & 0x0F for i in range(shape.men)]
+            _check_pieces(rd, shape, pieces)
             norm = shape.norm_pawn(pieces)
             factor, tb_size = shape.factors_pawn(norm, order, order2, f)
             _set_slot(row, 2 * f + bside, pieces, norm, factor)
@@ -481,6 +499,7 @@ def _read_dtz(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
     ptr = 5
     if not shape.has_pawns:
         pieces = [rd.u8(ptr + 1 + i) & 0x0F for i in range(shape.men)]
+        _check_pieces(rd, shape, pieces)
         norm = shape.norm_piece(pieces)
         factor, tb_size = shape.factors_piece(norm, rd.u8(ptr) & 0x0F)
         _set_slot(row, 0, pieces, norm, factor)
@@ -503,6 +522,7 @@ def _read_dtz(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
         order = rd.u8(ptr) & 0x0F
         order2 = rd.u8(ptr + 1) & 0x0F if shape.other else 0x0F
         pieces = [rd.u8(ptr + i + width) & 0x0F for i in range(shape.men)]
+        _check_pieces(rd, shape, pieces)
         norm = shape.norm_pawn(pieces)
         factor, tb_size = shape.factors_pawn(norm, order, order2, f)
         _set_slot(row, f, pieces, norm, factor)

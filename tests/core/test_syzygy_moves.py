@@ -6,6 +6,7 @@ import random
 
 import chess
 import numpy as np
+from tests.tb.positions import random_position
 
 from plies.core.syzygy_moves import (
     MAX_CAPTURES,
@@ -15,7 +16,6 @@ from plies.core.syzygy_moves import (
     play,
 )
 from plies.tb import board_arrays
-from tests.tb.positions import random_position
 
 
 def _positions(count: int, seed: int) -> list[chess.Board]:
@@ -54,8 +54,10 @@ def test_captures_and_en_passant_match_python_chess() -> None:
     scratch = np.empty(16, dtype=np.uint64)
     with_ep = 0
     rng = random.Random(4)
-    sparse = [random_position(rng.choice(["KPvKP", "KRPPvKBPP", "KQPvKNPP"]), rng, swap=False)
-              for _ in range(300)]  # fmt: skip
+    sparse = [
+        random_position(rng.choice(["KPvKP", "KRPPvKBPP", "KQPvKNPP"]), rng, swap=False)
+        for _ in range(300)
+    ]
     for board in _positions(300, seed=3) + sparse:
         bbs, side, ep = board_arrays(board)
         n = gen_captures(bbs, np.int64(side), moves)
@@ -66,8 +68,9 @@ def test_captures_and_en_passant_match_python_chess() -> None:
         }
         assert _legal(bbs, side, moves, n) == expected, board.fen()
         n = gen_ep_captures(bbs, np.int64(side), np.int64(ep), moves)
-        expected_ep = {(m.from_square, m.to_square, 0) for m in board.legal_moves
-                       if board.is_en_passant(m)}  # fmt: skip
+        expected_ep = {
+            (m.from_square, m.to_square, 0) for m in board.legal_moves if board.is_en_passant(m)
+        }
         assert _legal(bbs, side, moves, n) == expected_ep, board.fen()
         with_ep += bool(expected_ep)
         other = any(not board.is_en_passant(m) for m in board.legal_moves)
@@ -79,12 +82,12 @@ def test_only_en_passant_is_legal() -> None:
     """Black's only legal move is the en-passant capture: 'any other move' says no."""
     board = chess.Board("8/8/2B5/8/Pp6/1K6/1R6/k7 b - a3 0 1")
     assert [m.uci() for m in board.legal_moves] == ["b4a3"]
-    bbs, side, ep = board_arrays(board)
+    bbs, side, _ = board_arrays(board)
     scratch = np.empty(16, dtype=np.uint64)
     assert not has_legal_move_but_ep(bbs, np.int64(side), scratch)
     board.ep_square = None
-    bbs, side, ep = board_arrays(board)
+    bbs, side, _ = board_arrays(board)
     assert not has_legal_move_but_ep(bbs, np.int64(side), scratch)
     board.push(chess.Move.null())
-    bbs, side, ep = board_arrays(board)
+    bbs, side, _ = board_arrays(board)
     assert has_legal_move_but_ep(bbs, np.int64(side), scratch)

@@ -6,12 +6,18 @@ import random
 
 import chess
 
-_KINDS = {"P": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN,
-          "K": chess.KING}  # fmt: skip
+_KINDS = {
+    "P": chess.PAWN,
+    "N": chess.KNIGHT,
+    "B": chess.BISHOP,
+    "R": chess.ROOK,
+    "Q": chess.QUEEN,
+    "K": chess.KING,
+}
 
 
 def random_position(name: str, rng: random.Random, swap: bool) -> chess.Board:
-    """A random valid position with the material of ``name`` (``KRvKP``), colours swapped if ``swap``.
+    """A random valid position with the material of ``name`` (``KRvKP``), colours swapped if asked.
 
     Either side may be to move; positions with a pawn on either side facing an
     enemy pawn sometimes get an en-passant square from a just-made double push.
@@ -23,7 +29,7 @@ def random_position(name: str, rng: random.Random, swap: bool) -> chess.Board:
         board.turn = rng.random() < 0.5
         free = list(range(64))
         rng.shuffle(free)
-        for color, letters in zip((chess.WHITE, chess.BLACK), sides):
+        for color, letters in zip((chess.WHITE, chess.BLACK), sides, strict=True):
             for letter in letters:
                 kind = _KINDS[letter]
                 for i, sq in enumerate(free):
@@ -38,7 +44,7 @@ def random_position(name: str, rng: random.Random, swap: bool) -> chess.Board:
 
 
 def _try_en_passant(board: chess.Board, rng: random.Random) -> None:
-    """Move a pawn of the side not to move onto its fourth rank beside an enemy pawn, as if double-pushed."""
+    """Put a pawn of the side not to move on its 4th rank next to an enemy pawn, as if pushed."""
     them = not board.turn
     rank = 3 if them == chess.WHITE else 4
     step = -8 if them == chess.WHITE else 8

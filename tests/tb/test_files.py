@@ -9,10 +9,10 @@ from pathlib import Path
 
 import chess
 import pytest
+from tests.tb.positions import random_position
 
 from plies.core.syzygy import P_DATA, P_INDEXTABLE
 from plies.tb import Tablebase, TableError, read_table, split_path
-from tests.tb.positions import random_position
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
@@ -76,8 +76,9 @@ def test_no_tables_probes_nothing(tmp_path: Path) -> None:
         ("README.rtbw", bytes(80), "not a Syzygy table name"),
     ],
 )
-def test_bad_file_is_reported_and_skipped(tmp_path: Path, name: str, content: bytes,
-                                          message: str) -> None:  # fmt: skip
+def test_bad_file_is_reported_and_skipped(
+    tmp_path: Path, name: str, content: bytes, message: str
+) -> None:
     """Wrong size, magic bytes or name: one clear problem line, the table is not used."""
     _copy(["KRvK.rtbw"], tmp_path)
     (tmp_path / name).write_bytes(content)

@@ -9,9 +9,9 @@ import chess
 import chess.syzygy
 import numpy as np
 import pytest
+from tests.tb.positions import random_position
 
 from plies.tb import NO_SQUARE, Tablebase, board_arrays
-from tests.tb.positions import random_position
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
@@ -24,8 +24,9 @@ def bundled() -> tuple[Tablebase, chess.syzygy.Tablebase]:
     return Tablebase(str(DATA)), chess.syzygy.open_tablebase(str(DATA))
 
 
-def _agreement(tb: Tablebase, ref: chess.syzygy.Tablebase, name: str, count: int,
-               seed: int) -> tuple[int, int]:  # fmt: skip
+def _agreement(
+    tb: Tablebase, ref: chess.syzygy.Tablebase, name: str, count: int, seed: int
+) -> tuple[int, int]:
     """Probe ``count`` random positions of ``name`` both ways; (agreeing, with en passant)."""
     rng = random.Random(seed)
     same = with_ep = 0
@@ -48,8 +49,9 @@ def test_bundled_tables_load(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) 
 
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_random_positions_agree(bundled: tuple[Tablebase, chess.syzygy.Tablebase],
-                                name: str) -> None:  # fmt: skip
+def test_random_positions_agree(
+    bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str
+) -> None:
     """300 random positions per bundled table, either colour to move and either colour strong."""
     tb, ref = bundled
     same, _ = _agreement(tb, ref, name, 300, seed=len(name) * 7919 + ord(name[1]))
@@ -108,8 +110,9 @@ def test_five_men_resolved_by_a_capture() -> None:
     rng = random.Random(9)
     known = 0
     for i in range(400):
-        board = random_position(rng.choice(["KQRvKR", "KRPvKQ", "KQPvKP", "KPPvKP"]), rng,
-                                swap=i % 2 == 1)  # fmt: skip
+        board = random_position(
+            rng.choice(["KQRvKR", "KRPvKQ", "KQPvKP", "KPPvKP"]), rng, swap=i % 2 == 1
+        )
         theirs = ref.get_wdl(board)
         assert tb.probe_wdl(board) == theirs, board.fen()
         known += theirs is not None

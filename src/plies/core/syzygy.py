@@ -85,7 +85,7 @@ S_FACTOR = 14
 S_PAIRS = 21
 """Slot: row in ``pairs`` of this slot's blocks, -1 if the file holds none."""
 S_FLAGS = 22
-"""Slot (DTZ): flags byte (bit 0: side stored, 1: mapped, 2/3: win/loss counted in plies, 4: wide map)."""
+"""Slot (DTZ): flags (bit 0 side stored, 1 mapped, 2/3 win/loss in plies, 4 wide map)."""
 S_MAPIDX = 23
 """Slot (DTZ): start of the four value maps (win, loss, cursed win, blessed loss)."""
 SLOT_WIDTH = 27
@@ -120,7 +120,8 @@ PAIRS_WIDTH = 16
 
 MAX_PROBE_MEN = MAX_MEN + 1
 """Resolving captures lets a probe start one man above the largest table."""
-_STACK = MAX_PROBE_MEN + 1
+PROBE_PLIES = MAX_PROBE_MEN + 1
+"""Rows of the scratch board stack: the root, then one per capture (down to two men)."""
 
 _DTZ_MAP = np.array([1, 3, 0, 2, 0], dtype=np.int64)
 """Which DTZ value map serves each WDL value (index ``wdl + 2``)."""
@@ -179,8 +180,9 @@ def _lookup(keys: np.ndarray, key: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def decompress(data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray,
-               base: np.ndarray, idx: int) -> int:  # fmt: skip
+def decompress(
+    data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray, base: np.ndarray, idx: int
+) -> int:
     """The value stored at index ``idx`` of block set ``row``; -1 if a read would leave the file."""
     pr = pairs[row]
     if pr[P_CONST]:
@@ -324,11 +326,22 @@ def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
         elif _offdiag(pos[1]):
             idx = 6 * 63 * 62 + DIAG[pos[0]] * 28 * 62 + LOWER[pos[1]] * 62 + pos[2] - b
         elif _offdiag(pos[2]):
-            idx = (6 * 63 * 62 + 4 * 28 * 62 + DIAG[pos[0]] * 7 * 28
-                   + (DIAG[pos[1]] - a) * 28 + LOWER[pos[2]])  # fmt: skip
+            idx = (
+                6 * 63 * 62
+                + 4 * 28 * 62
+                + DIAG[pos[0]] * 7 * 28
+                + (DIAG[pos[1]] - a) * 28
+                + LOWER[pos[2]]
+            )
         else:
-            idx = (6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + DIAG[pos[0]] * 7 * 6
-                   + (DIAG[pos[1]] - a) * 6 + (DIAG[pos[2]] - b))  # fmt: skip
+            idx = (
+                6 * 63 * 62
+                + 4 * 28 * 62
+                + 4 * 7 * 28
+                + DIAG[pos[0]] * 7 * 6
+                + (DIAG[pos[1]] - a) * 6
+                + (DIAG[pos[2]] - b)
+            )
         start = 3
     else:
         idx = KK_IDX[TRIANGLE[pos[0]] * 64 + pos[1]]
@@ -376,7 +389,7 @@ def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def _fill(bbs: np.ndarray, code: int, flip: int, square_flip: int, pos: np.ndarray, at: int) -> int:
-    """Append the squares of piece ``code`` (colour bit xor ``flip``) to ``pos`` from ``at``; the new end."""
+    """Append the squares of piece ``code ^ flip`` to ``pos`` from ``at``; the new end."""
     b = bbs[code ^ flip]
     while b:
         if at >= MAX_MEN:
@@ -388,9 +401,19 @@ def _fill(bbs: np.ndarray, code: int, flip: int, square_flip: int, pos: np.ndarr
 
 
 @njit(cache=True, nogil=True)
-def probe_table(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
-                pairs: np.ndarray, symlen: np.ndarray, base: np.ndarray, bbs: np.ndarray,
-                side: int, dtz: int, pos: np.ndarray) -> tuple[int, int]:  # fmt: skip
+def probe_table(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    dtz: int,
+    pos: np.ndarray,
+) -> tuple[int, int]:
     """Raw value of a position in its WDL (``dtz`` 0) or DTZ (1) table.
 
     Returns ``(value, status)``: status 1 found, 0 missing or unreadable, -1 (DTZ
@@ -456,10 +479,22 @@ def probe_table(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray
 
 
 @njit(cache=True, nogil=True)
-def _probe_ab(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
-              pairs: np.ndarray, symlen: np.ndarray, base: np.ndarray, stack: np.ndarray,
-              moves: np.ndarray, pos: np.ndarray, ply: int, side: int, alpha: int,
-              beta: int) -> tuple[int, int]:  # fmt: skip
+def _probe_ab(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    pos: np.ndarray,
+    ply: int,
+    side: int,
+    alpha: int,
+    beta: int,
+) -> tuple[int, int]:
     """WDL of ``stack[ply]`` with captures resolved, alpha-beta in [alpha, beta].
 
     Returns ``(value, status)``: status 0 failed, 2 a capture reached beta or the
@@ -474,8 +509,22 @@ def _probe_ab(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
     for i in range(n):
         if not play(bbs, child, side, list_[i]):
             continue
-        v, status = _probe_ab(files, keys, entries, tables, pairs, symlen, base, stack, moves,
-                              pos, ply + 1, side ^ 1, -beta, -alpha)  # fmt: skip
+        v, status = _probe_ab(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            stack,
+            moves,
+            pos,
+            ply + 1,
+            side ^ 1,
+            -beta,
+            -alpha,
+        )
         if status == 0:
             return 0, 0
         v = -v
@@ -486,8 +535,9 @@ def _probe_ab(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
     if (bbs[0] | bbs[8]) == (bbs[6] | bbs[14]):
         v = 0
     else:
-        v, status = probe_table(files, keys, entries, tables, pairs, symlen, base, bbs, side,
-                                np.int64(0), pos)  # fmt: skip
+        v, status = probe_table(
+            files, keys, entries, tables, pairs, symlen, base, bbs, side, np.int64(0), pos
+        )
         if status != 1:
             return 0, 0
     if alpha >= v:
@@ -495,22 +545,67 @@ def _probe_ab(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
     return v, 1
 
 
+def new_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Scratch for one probing thread: boards ``uint64[PROBE_PLIES, 16]``, moves ``int64[...]``.
+
+    The move stack is ``int64[PROBE_PLIES + 1, MAX_CAPTURES]``; its last row holds
+    the encoder's squares.
+    """
+    return (
+        np.zeros((PROBE_PLIES, 16), dtype=np.uint64),
+        np.zeros((PROBE_PLIES + 1, MAX_CAPTURES), dtype=np.int64),
+    )
+
+
 @njit(cache=True, nogil=True)
-def probe_wdl(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
-              pairs: np.ndarray, symlen: np.ndarray, base: np.ndarray, bbs: np.ndarray,
-              side: int, ep: int) -> tuple[int, int]:  # fmt: skip
+def probe_wdl(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    ep: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+) -> tuple[int, int]:
     """WDL (-2..2) of a position for the side to move, and 1, or (0, 0) if it cannot be probed.
 
     Assumes the position was reached by a capture or pawn move (the fifty-move
     counter at zero), as Syzygy WDL values do; handles en passant on ``ep``.
+    ``stack`` and ``moves`` are the caller's scratch (``new_scratch``), one pair
+    per thread, so that a probe allocates nothing.
     """
-    stack = np.empty((_STACK, 16), dtype=np.uint64)
-    moves = np.empty((_STACK, MAX_CAPTURES), dtype=np.int64)
-    pos = np.empty(MAX_MEN + 1, dtype=np.int64)
+    if (
+        stack.shape[0] < PROBE_PLIES
+        or stack.shape[1] < 16
+        or moves.shape[0] < PROBE_PLIES + 1
+        or moves.shape[1] < MAX_CAPTURES
+        or bbs.shape[0] < 16
+    ):
+        return 0, 0
+    pos = moves[PROBE_PLIES]
     for i in range(16):
         stack[0, i] = bbs[i]
-    v, status = _probe_ab(files, keys, entries, tables, pairs, symlen, base, stack, moves, pos,
-                          np.int64(0), side, np.int64(-2), np.int64(2))  # fmt: skip
+    v, status = _probe_ab(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        stack,
+        moves,
+        pos,
+        np.int64(0),
+        side,
+        np.int64(-2),
+        np.int64(2),
+    )
     if status == 0:
         return 0, 0
     if ep <= 0 or ep >= 64:
@@ -520,8 +615,22 @@ def probe_wdl(files, keys: np.ndarray, entries: np.ndarray, tables: np.ndarray,
     for i in range(n):
         if not play(stack[0], stack[1], side, moves[0, i]):
             continue
-        v0, status = _probe_ab(files, keys, entries, tables, pairs, symlen, base, stack, moves,
-                               pos, np.int64(1), side ^ 1, np.int64(-2), np.int64(2))  # fmt: skip
+        v0, status = _probe_ab(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            stack,
+            moves,
+            pos,
+            np.int64(1),
+            side ^ 1,
+            np.int64(-2),
+            np.int64(2),
+        )
         if status == 0:
             return 0, 0
         if -v0 > best:

@@ -59,15 +59,22 @@ def _ray_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return diag, ortho, between
 
 
-KNIGHT_ATTACKS = _step_table(((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)))
+KNIGHT_ATTACKS = _step_table(
+    ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+)
 KING_ATTACKS = _step_table(((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)))
 PAWN_ATTACKS = np.concatenate((_step_table(((-1, 1), (1, 1))), _step_table(((-1, -1), (1, -1)))))
 """``PAWN_ATTACKS[color * 64 + sq]``: squares a pawn of ``color`` on ``sq`` attacks."""
 DIAGONALS, LINES, BETWEEN = _ray_tables()
 """Bishop lines, rook lines, and ``BETWEEN[a * 64 + b]`` (squares strictly between a and b)."""
 
-MAX_CAPTURES = 256
-"""Room for one position's captures: with at most eight men, at most 7 movers x 6 targets x 4 promotions."""
+MAX_CAPTURES = 64
+"""Room for one position's captures (and en-passant captures).
+
+With at most eight men, a side with k men (king included) faces at most 7 - k
+men it can take: each of its men has at most 7 - k captures, or 2 x 4 for a
+pawn taking with promotion, so at most 7 x 8 = 56 entries.
+"""
 
 
 @njit(cache=True, nogil=True)
@@ -121,7 +128,7 @@ def targets(bbs: np.ndarray, kind: int, side: int, frm: int, occ: np.uint64) -> 
 
 @njit(cache=True, nogil=True)
 def play(src: np.ndarray, dst: np.ndarray, side: int, move: int) -> bool:
-    """Write ``src`` after ``side`` plays ``move`` into ``dst``; False if it leaves the king attacked.
+    """Write ``src`` after ``side`` plays ``move`` to ``dst``; False if its king is then attacked.
 
     A pawn moving diagonally onto an empty square captures en passant.
     """
@@ -157,7 +164,7 @@ def play(src: np.ndarray, dst: np.ndarray, side: int, move: int) -> bool:
 
 @njit(cache=True, nogil=True)
 def gen_captures(bbs: np.ndarray, side: int, out: np.ndarray) -> int:
-    """Write the pseudo-legal captures of ``side`` (not en passant, not of the king) to ``out``; their count."""
+    """Write ``side``'s pseudo-legal captures (no en passant, no king) to ``out``; their count."""
     us = side * 8
     them = (side ^ 1) * 8
     occ = bbs[0] | bbs[8]
@@ -186,7 +193,7 @@ def gen_captures(bbs: np.ndarray, side: int, out: np.ndarray) -> int:
 
 @njit(cache=True, nogil=True)
 def gen_ep_captures(bbs: np.ndarray, side: int, ep: int, out: np.ndarray) -> int:
-    """Write the pseudo-legal en-passant captures of ``side`` onto ``ep`` to ``out``; their count."""
+    """Write ``side``'s pseudo-legal en-passant captures onto ``ep`` to ``out``; their count."""
     if ep <= 0 or ep >= 64:
         return 0
     ep_bb = _ONE << _U64(ep)
@@ -207,7 +214,7 @@ def gen_ep_captures(bbs: np.ndarray, side: int, ep: int, out: np.ndarray) -> int
 
 @njit(cache=True, nogil=True)
 def has_legal_move_but_ep(bbs: np.ndarray, side: int, scratch: np.ndarray) -> bool:
-    """Whether ``side`` has a legal move other than an en-passant capture (no castling: tables have none)."""
+    """Whether ``side`` has a legal move besides en passant (castling ignored: tables have none)."""
     us = side * 8
     occ = bbs[0] | bbs[8]
     own = bbs[us]

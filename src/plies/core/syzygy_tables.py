@@ -186,7 +186,7 @@ FILE_TO_FILE = np.array([0, 1, 2, 3, 3, 2, 1, 0], dtype=np.int64)
 """A pawn table's file group (a-d) for the leading pawn's file (e-h mirrored)."""
 
 PIVFAC = np.array([31332, 28056, 462], dtype=np.int64)
-"""Number of placements of the leading group for pawnless encodings 0 (three unique men), 1, 2 (two kings)."""
+"""Placements of the leading group, pawnless encodings 0 (three unique men), 1, 2 (two kings)."""
 
 MAX_MEN = 7
 """Men (kings included) of the largest Syzygy table."""
@@ -209,7 +209,7 @@ BINOM = _binomials()
 
 
 def _pawn_index() -> tuple[np.ndarray, np.ndarray]:
-    """Per count of leading pawns (1-5): the index base of each FLAP value and the size of each file group."""
+    """Per count of leading pawns (1-5): index base of each FLAP value, size of each file group."""
     index = np.zeros((5, 24), dtype=np.int64)
     factor = np.zeros((5, 4), dtype=np.int64)
     for count in range(5):

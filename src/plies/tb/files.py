@@ -146,7 +146,10 @@ class _Reader:
     def need(self, end: int, what: str) -> None:
         """Raise unless bytes up to ``end`` exist."""
         if end > self.size or end < 0:
-            raise TableError(f"{self.path}: truncated or corrupt ({what} ends at byte {end}, file has {self.size})")
+            raise TableError(
+                f"{self.path}: truncated or corrupt ({what} ends at byte {end}, "
+                f"file has {self.size})"
+            )
 
     def u8(self, at: int) -> int:
         """Byte at ``at``."""
@@ -234,15 +237,17 @@ class _Shape:
             k += 1
         return factor, f
 
-    def factors_pawn(self, norm: list[int], order: int, order2: int, file: int) -> tuple[list[int], int]:
-        """Index multipliers of an order with pawns for pawn file group ``file``, and the index count."""
+    def factors_pawn(
+        self, norm: list[int], order: int, order2: int, file: int
+    ) -> tuple[list[int], int]:
+        """Index multipliers of an order with pawns for file group ``file``; the index count."""
         factor = [0] * MAX_MEN
         i = norm[0]
         if order2 < 0x0F:
             i += norm[i]
         n = 64 - i
         f, k = 1, 0
-        while i < self.men or k == order or k == order2:
+        while i < self.men or k in (order, order2):
             if k == order:
                 factor[0] = f
                 f *= int(PFACTOR[norm[0] - 1, file])
@@ -278,7 +283,9 @@ def _symbol_lengths(rd: _Reader, sympat: int, count: int) -> np.ndarray:
                 continue
             a, b = int(left[s]), int(right[s])
             if a >= count or b >= count:
-                raise TableError(f"{rd.path}: corrupt symbol table (symbol {s} refers past {count})")
+                raise TableError(
+                    f"{rd.path}: corrupt symbol table (symbol {s} refers past {count})"
+                )
             state[s] = 1
             pending = [c for c in (a, b) if state[c] != 2]
             if not pending:
@@ -293,15 +300,22 @@ def _symbol_lengths(rd: _Reader, sympat: int, count: int) -> np.ndarray:
     return lengths
 
 
-def _setup_pairs(rd: _Reader, ptr: int, tb_size: int, wdl: bool, info: TableInfo) -> tuple[int, int, list[int], int]:
-    """Read one block set's header at ``ptr``; its pairs row, the next offset, region sizes, flags."""
+def _setup_pairs(
+    rd: _Reader, ptr: int, tb_size: int, wdl: bool, info: TableInfo
+) -> tuple[int, int, list[int], int]:
+    """Read a block set's header at ``ptr``: pairs row, next offset, region sizes, flags."""
     row = np.zeros(PAIRS_WIDTH, dtype=np.int64)
     flags = rd.u8(ptr)
     row[P_TBSIZE] = tb_size
     if flags & 0x80:
         row[P_CONST] = 1
         row[P_MINLEN] = rd.u8(ptr + 1) if wdl else 0
-        return _add_pairs(info, row, np.zeros(0, np.int64), np.zeros(0, np.uint64)), ptr + 2, [0, 0, 0], flags
+        return (
+            _add_pairs(info, row, np.zeros(0, np.int64), np.zeros(0, np.uint64)),
+            ptr + 2,
+            [0, 0, 0],
+            flags,
+        )
     blocksize = rd.u8(ptr + 1)
     idxbits = rd.u8(ptr + 2)
     real_blocks = rd.u32(ptr + 4)
@@ -341,7 +355,7 @@ def _setup_pairs(rd: _Reader, ptr: int, tb_size: int, wdl: bool, info: TableInfo
 
 
 def _add_pairs(info: TableInfo, row: np.ndarray, symlen: np.ndarray, base: np.ndarray) -> int:
-    """Append a block set to ``info`` (symbol and base starts local to the table); its local index."""
+    """Append a block set to ``info`` (offsets local to the table); its local index."""
     row[P_SYMLEN] = sum(len(s) for s in info.symlen)
     row[P_BASE] = sum(len(b) for b in info.base)
     info.pairs.append(row)
@@ -351,7 +365,7 @@ def _add_pairs(info: TableInfo, row: np.ndarray, symlen: np.ndarray, base: np.nd
 
 
 def _place(rd: _Reader, info: TableInfo, sets: list[tuple[int, list[int]]], ptr: int) -> None:
-    """Lay out the index tables, size tables and aligned data of ``sets`` (pairs index, sizes) from ``ptr``."""
+    """Place the index, size and data regions of ``sets`` (pairs, sizes) from ``ptr``."""
     for p, sizes in sets:
         info.pairs[p][P_INDEXTABLE] = ptr
         ptr += sizes[0]
@@ -365,7 +379,9 @@ def _place(rd: _Reader, info: TableInfo, sets: list[tuple[int, list[int]]], ptr:
     rd.need(ptr, "block data")
 
 
-def _set_slot(row: np.ndarray, slot: int, pieces: list[int], norm: list[int], factor: list[int]) -> None:
+def _set_slot(
+    row: np.ndarray, slot: int, pieces: list[int], norm: list[int], factor: list[int]
+) -> None:
     """Write one slot's piece order, group sizes and multipliers."""
     if any(f < 0 or f >= 1 << 62 for f in factor):
         raise OverflowError("index factor out of range")
@@ -393,7 +409,9 @@ def read_table(path: str) -> TableInfo:
     except OSError as exc:
         raise TableError(f"{path}: cannot read ({exc.strerror})") from exc
     if size % 64 != 16:
-        raise TableError(f"{path}: invalid size {size} bytes (a Syzygy file has 16 more than a multiple of 64)")
+        raise TableError(
+            f"{path}: invalid size {size} bytes (a Syzygy file has 16 more than a multiple of 64)"
+        )
     try:
         data = np.memmap(path, dtype=np.uint8, mode="r")
     except (OSError, ValueError) as exc:
@@ -401,7 +419,9 @@ def read_table(path: str) -> TableInfo:
     dtz = suffix == DTZ_SUFFIX
     magic = DTZ_MAGIC if dtz else WDL_MAGIC
     if bytes(data[:4]) != magic:
-        raise TableError(f"{path}: bad magic bytes {bytes(data[:4]).hex()} (expected {magic.hex()})")
+        raise TableError(
+            f"{path}: bad magic bytes {bytes(data[:4]).hex()} (expected {magic.hex()})"
+        )
     shape = _Shape(stem)
     row = np.full(TABLE_WIDTH, 0, dtype=np.int64)
     for slot in range(8):
@@ -546,8 +566,10 @@ def _read_dtz(rd: _Reader, shape: _Shape, info: TableInfo) -> None:
     _place(rd, info, sets, ptr)
 
 
-def _read_maps(rd: _Reader, row: np.ndarray, slot: int, flags: int, ptr: int, start: int, align: bool) -> int:
-    """Record where a slot's four DTZ value maps start (bytes or 16-bit entries); the offset after them."""
+def _read_maps(
+    rd: _Reader, row: np.ndarray, slot: int, flags: int, ptr: int, start: int, align: bool
+) -> int:
+    """Record where a slot's four DTZ value maps start; the offset after them."""
     at = TABLE_HEAD + slot * SLOT_WIDTH + S_MAPIDX
     if not flags & 16:
         for i in range(4):

@@ -19,6 +19,7 @@ from plies.core.syzygy import (
     T_FILE,
     TABLE_HEAD,
     TABLE_WIDTH,
+    new_scratch,
     probe_wdl,
 )
 from plies.tb.files import DTZ_SUFFIX, WDL_SUFFIX, TableError, TableInfo, read_table
@@ -50,7 +51,7 @@ class ProbeArrays(NamedTuple):
 
 
 def split_path(path: str) -> list[str]:
-    """The directories of a ``SyzygyPath`` string (``:`` separated, ``;`` on Windows); empty parts dropped."""
+    """The directories of a ``SyzygyPath`` (``:`` separated, ``;`` on Windows), no empty ones."""
     if path.strip() in ("", "<empty>"):
         return []
     return [part for part in path.split(os.pathsep) if part.strip()]
@@ -70,11 +71,12 @@ class Tablebase:
         self.problems: list[str] = []
         """One line per directory or file that was skipped, saying why."""
         self._arrays: ProbeArrays | None = None
+        self._scratch = new_scratch()
         if path:
             self.add_path(path)
 
     def add_path(self, path: str) -> int:
-        """Add the tables of every directory in a ``SyzygyPath`` string; the number of files added."""
+        """Add the tables of every directory in a ``SyzygyPath`` string; the files added."""
         return sum(self.add_directory(directory) for directory in split_path(path))
 
     def add_directory(self, directory: str) -> int:
@@ -117,14 +119,30 @@ class Tablebase:
         return self._arrays
 
     def probe_wdl_bitboards(self, bbs: np.ndarray, side: int, ep: int = NO_SQUARE) -> int | None:
-        """WDL (-2..2) of a 16-slot bitboard position for ``side`` to move, None if not in the tables."""
+        """WDL (-2..2) of a 16-slot bitboard position, ``side`` to move; None if not in the tables.
+
+        One probe at a time per ``Tablebase`` (its scratch is shared): threads use their own.
+        """
         a = self.arrays()
-        wdl, ok = probe_wdl(a.files, a.keys, a.entries, a.tables, a.pairs, a.symlen, a.base,
-                            bbs, np.int64(side), np.int64(ep))  # fmt: skip
+        stack, moves = self._scratch
+        wdl, ok = probe_wdl(
+            a.files,
+            a.keys,
+            a.entries,
+            a.tables,
+            a.pairs,
+            a.symlen,
+            a.base,
+            bbs,
+            np.int64(side),
+            np.int64(ep),
+            stack,
+            moves,
+        )
         return int(wdl) if ok else None
 
     def probe_wdl(self, board: chess.Board) -> int | None:
-        """WDL of a python-chess board (assumed just after a capture or pawn move), None if unknown."""
+        """WDL of a python-chess board (taken as just after a zeroing move); None if unknown."""
         if board.castling_rights:
             return None
         bbs, side, ep = board_arrays(board)
@@ -186,4 +204,6 @@ def _link(infos: list[TableInfo]) -> ProbeArrays:
     keys = np.array(sorted(lookup), dtype=np.int64)
     entries = np.array([lookup[k] for k in sorted(lookup)], dtype=np.int64).reshape(-1, 2)
     pairs = np.array(pair_rows, dtype=np.int64).reshape(-1, PAIRS_WIDTH)
-    return ProbeArrays(files, keys, entries, rows, pairs, np.concatenate(symlens), np.concatenate(bases))
+    return ProbeArrays(
+        files, keys, entries, rows, pairs, np.concatenate(symlens), np.concatenate(bases)
+    )

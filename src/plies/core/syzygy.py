@@ -412,9 +412,10 @@ def probe_table(
     bbs: np.ndarray,
     side: int,
     dtz: int,
+    wdl: int,
     pos: np.ndarray,
 ) -> tuple[int, int]:
-    """Raw value of a position in its WDL (``dtz`` 0) or DTZ (1) table.
+    """Value of a position in its WDL (``dtz`` 0) or DTZ (1) table; DTZ needs its ``wdl``.
 
     Returns ``(value, status)``: status 1 found, 0 missing or unreadable, -1 (DTZ
     only) stored for the other side to move. WDL values come back as -2..2; DTZ
@@ -475,6 +476,22 @@ def probe_table(
         return 0, 0
     if not dtz:
         return (value & 0xFF) - 2, 1
+    flags = row[slot + S_FLAGS]
+    if flags & 2:
+        # Mapped tables store an index into the value map of the position's WDL class.
+        at = row[T_MAP] + row[slot + S_MAPIDX + _DTZ_MAP[wdl + 2]] * (2 if flags & 16 else 1)
+        if flags & 16:
+            at += 2 * value
+            if at < 0 or at + 2 > data.shape[0]:
+                return 0, 0
+            value = _u16(data, at)
+        else:
+            at += value
+            if at < 0 or at + 1 > data.shape[0]:
+                return 0, 0
+            value = np.int64(data[at])
+    if not (flags & _DTZ_PLIES_FLAG[wdl + 2]) or (wdl & 1):
+        value *= 2
     return value, 1
 
 
@@ -536,7 +553,18 @@ def _probe_ab(
         v = 0
     else:
         v, status = probe_table(
-            files, keys, entries, tables, pairs, symlen, base, bbs, side, np.int64(0), pos
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            bbs,
+            side,
+            np.int64(0),
+            np.int64(0),
+            pos,
         )
         if status != 1:
             return 0, 0
@@ -642,3 +670,32 @@ def probe_wdl(
             # Only en passant is legal: the losing capture is forced.
             v = best
     return v, 1
+
+
+@njit(cache=True, nogil=True)
+def probe_ab_at(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    alpha: int,
+    beta: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+) -> tuple[int, int]:
+    """Captures-resolved WDL of ``bbs`` in [alpha, beta], en passant ignored; (value, status).
+
+    Status as ``_probe_ab``: 0 failed, 1 the table's value, 2 a capture decided.
+    The scratch must come from ``new_scratch``.
+    """
+    for i in range(16):
+        stack[0, i] = bbs[i]
+    return _probe_ab(
+        files, keys, entries, tables, pairs, symlen, base, stack, moves, moves[PROBE_PLIES],
+        np.int64(0), side, alpha, beta,
+    )  # fmt: skip

@@ -241,3 +241,45 @@ def has_legal_move_but_ep(bbs: np.ndarray, side: int, scratch: np.ndarray) -> bo
                 if play(bbs, scratch, side, frm | (to << 6)):
                     return True
     return False
+
+
+MAX_MOVES = 256
+"""Room for one position's moves with at most seven men: six queens' 27 and a king's 8 is 170."""
+
+
+@njit(cache=True, nogil=True)
+def gen_moves(bbs: np.ndarray, side: int, ep: int, out: np.ndarray) -> int:
+    """Write every pseudo-legal move of ``side`` (promotions four times, en passant on ``ep``)."""
+    us = side * 8
+    occ = bbs[0] | bbs[8]
+    own = bbs[us]
+    theirs = bbs[(side ^ 1) * 8] & ~bbs[(side ^ 1) * 8 + 6]
+    last_rank = _U64(0xFF00000000000000) if side == 0 else _U64(0xFF)
+    n = 0
+    for kind in range(1, 7):
+        movers = bbs[us + kind]
+        while movers:
+            frm = lsb(movers)
+            movers &= movers - _ONE
+            if kind == 1:
+                dests = targets(bbs, kind, side, frm, occ) & theirs
+                one = frm + 8 if side == 0 else frm - 8
+                if 0 <= one < 64 and not (occ & (_ONE << _U64(one))):
+                    dests |= _ONE << _U64(one)
+                    two = frm + 16 if side == 0 else frm - 16
+                    if (frm >> 3) == (1 if side == 0 else 6) and not (occ & (_ONE << _U64(two))):
+                        dests |= _ONE << _U64(two)
+            else:
+                dests = targets(bbs, kind, side, frm, occ) & ~own & ~bbs[(side ^ 1) * 8 + 6]
+            while dests:
+                to = lsb(dests)
+                dests &= dests - _ONE
+                move = frm | (to << 6)
+                if kind == 1 and (_ONE << _U64(to)) & last_rank:
+                    for promo in range(5, 1, -1):
+                        out[n] = move | (promo << PROMOTION_SHIFT)
+                        n += 1
+                else:
+                    out[n] = move
+                    n += 1
+    return n + gen_ep_captures(bbs, side, ep, out[n:])

@@ -44,7 +44,7 @@ def test_bundled_tables_load(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) 
     tb, _ = bundled
     assert tb.problems == []
     assert tb.names() == sorted(BUNDLED)
-    assert tb.names(dtz=True) == ["KPvK", "KQvK", "KRvK"]
+    assert tb.names(dtz=True) == ["KPvK", "KPvKP", "KQvK", "KRvK"]
     assert tb.max_men == 4
 
 

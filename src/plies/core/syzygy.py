@@ -696,6 +696,18 @@ def probe_ab_at(
     for i in range(16):
         stack[0, i] = bbs[i]
     return _probe_ab(
-        files, keys, entries, tables, pairs, symlen, base, stack, moves, moves[PROBE_PLIES],
-        np.int64(0), side, alpha, beta,
-    )  # fmt: skip
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        stack,
+        moves,
+        moves[PROBE_PLIES],
+        np.int64(0),
+        side,
+        alpha,
+        beta,
+    )

@@ -19,7 +19,6 @@ from plies.core.bits import lsb, popcount
 from plies.core.syzygy import PROBE_PLIES, probe_ab_at, probe_table, probe_wdl
 from plies.core.syzygy_moves import (
     MAX_MOVES,
-    PROMOTION_SHIFT,
     attacked,
     gen_ep_captures,
     gen_moves,
@@ -36,7 +35,7 @@ _WDL_TO_DTZ = np.array([-1, -101, 0, 101, 1], dtype=np.int64)
 
 
 def new_dtz_scratch() -> tuple[np.ndarray, np.ndarray]:
-    """DTZ look-ahead scratch: boards ``uint64[DTZ_LEVELS, 16]``, moves ``int64[DTZ_LEVELS, MAX_MOVES]``."""
+    """Look-ahead scratch: boards ``uint64[DTZ_LEVELS, 16]``, moves ``int64[DTZ_LEVELS, 256]``."""
     return (
         np.zeros((DTZ_LEVELS, 16), dtype=np.uint64),
         np.zeros((DTZ_LEVELS, MAX_MOVES), dtype=np.int64),
@@ -72,13 +71,39 @@ def _mated(bbs: np.ndarray, side: int, scratch: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
-               level: int, side: int, ep: int, stack: np.ndarray, moves: np.ndarray,
-               dboards: np.ndarray, dmoves: np.ndarray) -> tuple[int, int]:  # fmt: skip
-    """DTZ of ``dboards[level]`` with ``ep`` only as a move (its value not yet merged); (dtz, ok)."""
+def _dtz_no_ep(
+    files,
+    keys,
+    entries,
+    tables,
+    pairs,
+    symlen,
+    base,
+    level: int,
+    side: int,
+    ep: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    dboards: np.ndarray,
+    dmoves: np.ndarray,
+) -> tuple[int, int]:
+    """DTZ of ``dboards[level]``, en passant on ``ep`` only as a move (not merged); (dtz, ok)."""
     bbs = dboards[level]
-    wdl, status = probe_ab_at(files, keys, entries, tables, pairs, symlen, base, bbs, side,
-                              np.int64(-2), np.int64(2), stack, moves)  # fmt: skip
+    wdl, status = probe_ab_at(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        bbs,
+        side,
+        np.int64(-2),
+        np.int64(2),
+        stack,
+        moves,
+    )
     if status == 0:
         return 0, 0
     if wdl == 0:
@@ -87,7 +112,6 @@ def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
         return _before_zeroing(wdl), 1
     if popcount(bbs[0] | bbs[8]) > MAX_MEN or level + 1 >= DTZ_LEVELS:
         return 0, 0
-    us = side * 8
     them = (side ^ 1) * 8
     child = dboards[level + 1]
     mine = dmoves[level]
@@ -103,14 +127,38 @@ def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
             if not play(bbs, child, side, m):
                 continue
             child_ep = (frm + to) >> 1 if (frm ^ to) == 16 else NO_SQUARE
-            v, ok = probe_wdl(files, keys, entries, tables, pairs, symlen, base, child,
-                              side ^ 1, np.int64(child_ep), stack, moves)  # fmt: skip
+            v, ok = probe_wdl(
+                files,
+                keys,
+                entries,
+                tables,
+                pairs,
+                symlen,
+                base,
+                child,
+                side ^ 1,
+                np.int64(child_ep),
+                stack,
+                moves,
+            )
             if not ok:
                 return 0, 0
             if -v == wdl:
                 return (1 if wdl == 2 else 101), 1
-    dtz, status = probe_table(files, keys, entries, tables, pairs, symlen, base, bbs, side,
-                              np.int64(1), wdl, moves[PROBE_PLIES])  # fmt: skip
+    dtz, status = probe_table(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        bbs,
+        side,
+        np.int64(1),
+        wdl,
+        moves[PROBE_PLIES],
+    )
     if status == 0:
         return 0, 0
     if status == 1:
@@ -126,8 +174,22 @@ def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
                 continue
             if not play(bbs, child, side, m):
                 continue
-            v, ok = _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base, level + 1,
-                         side ^ 1, np.int64(NO_SQUARE), stack, moves, dboards, dmoves)  # fmt: skip
+            v, ok = _dtz_no_ep(
+                files,
+                keys,
+                entries,
+                tables,
+                pairs,
+                symlen,
+                base,
+                level + 1,
+                side ^ 1,
+                np.int64(NO_SQUARE),
+                stack,
+                moves,
+                dboards,
+                dmoves,
+            )
             if not ok:
                 return 0, 0
             v = -v
@@ -148,14 +210,41 @@ def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
             if wdl == -2:
                 v = -1
             else:
-                v, status = probe_ab_at(files, keys, entries, tables, pairs, symlen, base, child,
-                                        side ^ 1, np.int64(1), np.int64(2), stack, moves)  # fmt: skip
+                v, status = probe_ab_at(
+                    files,
+                    keys,
+                    entries,
+                    tables,
+                    pairs,
+                    symlen,
+                    base,
+                    child,
+                    side ^ 1,
+                    np.int64(1),
+                    np.int64(2),
+                    stack,
+                    moves,
+                )
                 if status == 0:
                     return 0, 0
                 v = 0 if v == 2 else -101
         else:
-            v, ok = _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base, level + 1,
-                         side ^ 1, np.int64(NO_SQUARE), stack, moves, dboards, dmoves)  # fmt: skip
+            v, ok = _dtz_no_ep(
+                files,
+                keys,
+                entries,
+                tables,
+                pairs,
+                symlen,
+                base,
+                level + 1,
+                side ^ 1,
+                np.int64(NO_SQUARE),
+                stack,
+                moves,
+                dboards,
+                dmoves,
+            )
             if not ok:
                 return 0, 0
             v = -v - 1
@@ -165,12 +254,39 @@ def _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base,
 
 
 @njit(cache=True, nogil=True)
-def _merge_ep(files, keys, entries, tables, pairs, symlen, base, level: int,
-         side: int, ep: int, stack: np.ndarray, moves: np.ndarray, dboards: np.ndarray,
-         dmoves: np.ndarray) -> tuple[int, int]:  # fmt: skip
+def _merge_ep(
+    files,
+    keys,
+    entries,
+    tables,
+    pairs,
+    symlen,
+    base,
+    level: int,
+    side: int,
+    ep: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    dboards: np.ndarray,
+    dmoves: np.ndarray,
+) -> tuple[int, int]:
     """DTZ of ``dboards[level]`` with ``side`` to move and en passant on ``ep``; (dtz, ok)."""
-    v, ok = _dtz_no_ep(files, keys, entries, tables, pairs, symlen, base, level, side,
-                       ep, stack, moves, dboards, dmoves)  # fmt: skip
+    v, ok = _dtz_no_ep(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        level,
+        side,
+        ep,
+        stack,
+        moves,
+        dboards,
+        dmoves,
+    )
     if not ok:
         return 0, 0
     if ep <= 0 or ep >= 64:
@@ -185,8 +301,21 @@ def _merge_ep(files, keys, entries, tables, pairs, symlen, base, level: int,
     for i in range(n):
         if not play(bbs, child, side, eps[i]):
             continue
-        v0, status = probe_ab_at(files, keys, entries, tables, pairs, symlen, base, child,
-                                 side ^ 1, np.int64(-2), np.int64(2), stack, moves)  # fmt: skip
+        v0, status = probe_ab_at(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            child,
+            side ^ 1,
+            np.int64(-2),
+            np.int64(2),
+            stack,
+            moves,
+        )
         if status == 0:
             return 0, 0
         if -v0 > best:
@@ -206,28 +335,59 @@ def _merge_ep(files, keys, entries, tables, pairs, symlen, base, level: int,
     elif v > 0:
         if v1 == 1:
             v = v1
-    elif v1 >= 0:
-        v = v1
-    elif not has_legal_move_but_ep(bbs, side, stack[0]):
+    elif v1 >= 0 or not has_legal_move_but_ep(bbs, side, stack[0]):
         v = v1
     return v, 1
 
 
 @njit(cache=True, nogil=True)
-def probe_dtz(files, keys, entries, tables, pairs, symlen, base, bbs: np.ndarray, side: int,
-              ep: int, stack: np.ndarray, moves: np.ndarray, dboards: np.ndarray,
-              dmoves: np.ndarray) -> tuple[int, int]:  # fmt: skip
+def probe_dtz(
+    files,
+    keys,
+    entries,
+    tables,
+    pairs,
+    symlen,
+    base,
+    bbs: np.ndarray,
+    side: int,
+    ep: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    dboards: np.ndarray,
+    dmoves: np.ndarray,
+) -> tuple[int, int]:
     """DTZ of a position for the side to move, and 1, or (0, 0) if it cannot be probed.
 
     Needs the WDL and DTZ tables of the position and the WDL tables its captures
     reach. ``stack``/``moves`` come from ``syzygy.new_scratch``, ``dboards``/``dmoves``
     from ``new_dtz_scratch``.
     """
-    if (dboards.shape[0] < DTZ_LEVELS or dboards.shape[1] < 16 or dmoves.shape[0] < DTZ_LEVELS
-            or dmoves.shape[1] < MAX_MOVES or stack.shape[0] < PROBE_PLIES
-            or moves.shape[0] < PROBE_PLIES + 1 or bbs.shape[0] < 16):  # fmt: skip
+    if (
+        dboards.shape[0] < DTZ_LEVELS
+        or dboards.shape[1] < 16
+        or dmoves.shape[0] < DTZ_LEVELS
+        or dmoves.shape[1] < MAX_MOVES
+        or stack.shape[0] < PROBE_PLIES
+        or moves.shape[0] < PROBE_PLIES + 1
+        or bbs.shape[0] < 16
+    ):
         return 0, 0
     for i in range(16):
         dboards[0, i] = bbs[i]
-    return _merge_ep(files, keys, entries, tables, pairs, symlen, base, np.int64(0), side, ep,
-                stack, moves, dboards, dmoves)  # fmt: skip
+    return _merge_ep(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        np.int64(0),
+        side,
+        ep,
+        stack,
+        moves,
+        dboards,
+        dmoves,
+    )

@@ -22,6 +22,7 @@ from plies.core.syzygy import (
     new_scratch,
     probe_wdl,
 )
+from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz
 from plies.tb.files import DTZ_SUFFIX, WDL_SUFFIX, TableError, TableInfo, read_table
 
 if TYPE_CHECKING:
@@ -72,6 +73,7 @@ class Tablebase:
         """One line per directory or file that was skipped, saying why."""
         self._arrays: ProbeArrays | None = None
         self._scratch = new_scratch()
+        self._dtz_scratch = new_dtz_scratch()
         if path:
             self.add_path(path)
 
@@ -140,6 +142,41 @@ class Tablebase:
             moves,
         )
         return int(wdl) if ok else None
+
+    def probe_dtz_bitboards(self, bbs: np.ndarray, side: int, ep: int = NO_SQUARE) -> int | None:
+        """DTZ of a 16-slot bitboard position (python-chess's sign and rounding); None if unknown.
+
+        One probe at a time per ``Tablebase`` (its scratch is shared): threads use their own.
+        """
+        a = self.arrays()
+        stack, moves = self._scratch
+        dboards, dmoves = self._dtz_scratch
+        dtz, ok = probe_dtz(
+            a.files,
+            a.keys,
+            a.entries,
+            a.tables,
+            a.pairs,
+            a.symlen,
+            a.base,
+            bbs,
+            np.int64(side),
+            np.int64(ep),
+            stack,
+            moves,
+            dboards,
+            dmoves,
+        )
+        return int(dtz) if ok else None
+
+    def probe_dtz(self, board: chess.Board) -> int | None:
+        """DTZ of a python-chess board (as ``chess.syzygy``'s ``probe_dtz``); None if unknown."""
+        if board.castling_rights:
+            return None
+        bbs, side, ep = board_arrays(board)
+        if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
+            return None
+        return self.probe_dtz_bitboards(bbs, side, ep)
 
     def probe_wdl(self, board: chess.Board) -> int | None:
         """WDL of a python-chess board (taken as just after a zeroing move); None if unknown."""

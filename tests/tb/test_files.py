@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -135,3 +137,36 @@ def test_corrupt_blocks_never_crash(tmp_path: Path, seed: int) -> None:
     assert tb.names() == ["KQvK", "KQvKR", "KRvK"]
     answers = _probe_many(tb, "KQvKR", 300)
     assert all(a is None or -2 <= a <= 2 for a in answers)
+
+
+def _load_under_limit(soft_room: int, hard_room: int) -> str:
+    """Open the bundled tables in a child process that may open only so many more files.
+
+    The limits are set after the imports, as the number of descriptors already
+    open plus ``soft_room`` / ``hard_room``.
+    """
+    code = (
+        "import os, resource\n"
+        "from plies.tb import Tablebase\n"
+        "used = len(os.listdir('/proc/self/fd')) if os.path.isdir('/proc/self/fd') else 16\n"
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, (used + {soft_room}, used + {hard_room}))\n"
+        f"tb = Tablebase({str(DATA)!r})\n"
+        "print(len(tb.tables), len(tb.problems), tb.problems[:1])\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no open-file limit on Windows")
+def test_open_file_limit_is_raised_or_reported() -> None:
+    """A soft limit below the table count is raised; a hard one leaves clear problems, no crash."""
+    count = len(list(DATA.glob("*.rtb?")))
+    assert _load_under_limit(4, 4096).startswith(f"{count} 0 ")
+    out = _load_under_limit(4, 6)
+    tables, problems, _ = out.split(" ", 2)
+    assert 0 < int(tables) < count and int(tables) + int(problems) == count
+    assert "open files" in out

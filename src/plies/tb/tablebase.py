@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -88,11 +89,9 @@ class Tablebase:
         except OSError as exc:
             self.problems.append(f"{directory}: cannot list directory ({exc.strerror})")
             return 0
-        added = 0
-        for name in names:
-            if name.endswith((WDL_SUFFIX, DTZ_SUFFIX)):
-                added += self.add_file(os.path.join(directory, name))
-        return added
+        tables = [name for name in names if name.endswith((WDL_SUFFIX, DTZ_SUFFIX))]
+        _room_for_files(len(self.tables) + len(tables))
+        return sum(self.add_file(os.path.join(directory, name)) for name in tables)
 
     def add_file(self, path: str) -> int:
         """Add one table file: 1 if it was usable, else 0 with the reason in ``problems``."""
@@ -186,6 +185,25 @@ class Tablebase:
         if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
             return None
         return self.probe_wdl_bitboards(bbs, side, ep)
+
+
+def _room_for_files(count: int) -> None:
+    """Raise the soft open-file limit (up to the hard one) so that ``count`` mapped tables fit.
+
+    Each mapping keeps a file descriptor open; a full 6-man set has over a thousand
+    files, more than many systems' default soft limit of 1024. Where the limit stays
+    too low, the files beyond it are reported as problems ("Too many open files").
+    """
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def board_arrays(board: chess.Board) -> tuple[np.ndarray, int, int]:

@@ -1,0 +1,31 @@
+"""The compiled probes read the engine's own position arrays as they are."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+from tests.tb.positions import random_position
+
+from plies.board import Board
+from plies.core import position_arrays, position_state
+from plies.tb import Tablebase, board_arrays
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
+
+
+def test_search_position_fields_probe_directly() -> None:
+    """``pos.pieces`` (16 slots), ``pos.side`` and ``pos.ep`` go to the probes as they are."""
+    tb = Tablebase(str(DATA))
+    rng = random.Random(21)
+    for i in range(60):
+        board = random_position(["KPvKP", "KQvKR", "KQvKP"][i % 3], rng, swap=i % 2 == 1)
+        pos = Board(board.fen()).core_position()
+        pieces = position_arrays(pos)[0]
+        side, castling, ep = position_state(pos)[:3]
+        expected, _, expected_ep = board_arrays(board)
+        assert castling == 0
+        assert np.array_equal(pieces, expected) and ep == expected_ep
+        assert tb.probe_wdl_bitboards(pieces, side, ep) == tb.probe_wdl(board)
+        assert tb.probe_dtz_bitboards(pieces, side, ep) == tb.probe_dtz(board)

@@ -103,21 +103,27 @@ def attacked(bbs: np.ndarray, sq: int, by: int, occ: np.uint64) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def targets(bbs: np.ndarray, kind: int, side: int, frm: int, occ: np.uint64) -> np.uint64:
-    """Squares a ``kind`` of ``side`` on ``frm`` attacks (pawns: their capture squares)."""
+def targets(
+    bbs: np.ndarray, kind: int, side: int, frm: int, occ: np.uint64, among: np.uint64
+) -> np.uint64:
+    """Squares of ``among`` a ``kind`` of ``side`` on ``frm`` attacks (pawns: capture squares).
+
+    Sliders test only the squares of ``among`` on their lines, so a narrow ``among``
+    (the enemy men, for captures) is cheap.
+    """
     if kind == 1:
-        return PAWN_ATTACKS[side * 64 + frm]
+        return PAWN_ATTACKS[side * 64 + frm] & among
     if kind == 2:
-        return KNIGHT_ATTACKS[frm]
+        return KNIGHT_ATTACKS[frm] & among
     if kind == 6:
-        return KING_ATTACKS[frm]
+        return KING_ATTACKS[frm] & among
     lines = _ZERO
     if kind == 3 or kind == 5:
         lines |= DIAGONALS[frm]
     if kind == 4 or kind == 5:
         lines |= LINES[frm]
     result = _ZERO
-    rest = lines
+    rest = lines & among
     while rest:
         to = lsb(rest)
         rest &= rest - _ONE
@@ -176,7 +182,7 @@ def gen_captures(bbs: np.ndarray, side: int, out: np.ndarray) -> int:
         while movers:
             frm = lsb(movers)
             movers &= movers - _ONE
-            hits = targets(bbs, kind, side, frm, occ) & victims
+            hits = targets(bbs, kind, side, frm, occ, victims)
             while hits:
                 to = lsb(hits)
                 hits &= hits - _ONE
@@ -225,7 +231,7 @@ def has_legal_move_but_ep(bbs: np.ndarray, side: int, scratch: np.ndarray) -> bo
             frm = lsb(movers)
             movers &= movers - _ONE
             if kind == 1:
-                dests = targets(bbs, kind, side, frm, occ) & theirs
+                dests = targets(bbs, kind, side, frm, occ, theirs)
                 one = frm + 8 if side == 0 else frm - 8
                 if 0 <= one < 64 and not (occ & (_ONE << _U64(one))):
                     dests |= _ONE << _U64(one)
@@ -234,7 +240,7 @@ def has_legal_move_but_ep(bbs: np.ndarray, side: int, scratch: np.ndarray) -> bo
                     if start and not (occ & (_ONE << _U64(two))):
                         dests |= _ONE << _U64(two)
             else:
-                dests = targets(bbs, kind, side, frm, occ) & ~own
+                dests = targets(bbs, kind, side, frm, occ, ~own)
             while dests:
                 to = lsb(dests)
                 dests &= dests - _ONE
@@ -262,7 +268,7 @@ def gen_moves(bbs: np.ndarray, side: int, ep: int, out: np.ndarray) -> int:
             frm = lsb(movers)
             movers &= movers - _ONE
             if kind == 1:
-                dests = targets(bbs, kind, side, frm, occ) & theirs
+                dests = targets(bbs, kind, side, frm, occ, theirs)
                 one = frm + 8 if side == 0 else frm - 8
                 if 0 <= one < 64 and not (occ & (_ONE << _U64(one))):
                     dests |= _ONE << _U64(one)
@@ -270,7 +276,7 @@ def gen_moves(bbs: np.ndarray, side: int, ep: int, out: np.ndarray) -> int:
                     if (frm >> 3) == (1 if side == 0 else 6) and not (occ & (_ONE << _U64(two))):
                         dests |= _ONE << _U64(two)
             else:
-                dests = targets(bbs, kind, side, frm, occ) & ~own & ~bbs[(side ^ 1) * 8 + 6]
+                dests = targets(bbs, kind, side, frm, occ, ~own & ~bbs[(side ^ 1) * 8 + 6])
             while dests:
                 to = lsb(dests)
                 dests &= dests - _ONE

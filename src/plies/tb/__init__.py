@@ -2,8 +2,25 @@
 
 ``Tablebase(path)`` opens every ``.rtbw`` / ``.rtbz`` file in the directories of
 a ``SyzygyPath`` string and skips (and describes in ``problems``) anything it
-cannot use. ``Tablebase.arrays()`` gives the arguments of the compiled probes in
-``plies.core.syzygy`` for a search to call directly.
+cannot use. Its ``probe_wdl`` / ``probe_dtz`` take a python-chess board; the
+``*_bitboards`` variants take plies' 16-slot bitboard array.
+
+A compiled search calls the probes in ``plies.core`` directly::
+
+    a = tablebase.arrays()                 # once, after loading (ProbeArrays)
+    stack, moves = new_scratch()           # once per search thread
+    dboards, dmoves = new_dtz_scratch()    # once per thread, for DTZ at the root
+
+    # in compiled code, when pos.castling == 0 and the men count <= tablebase.max_men
+    wdl, ok = probe_wdl(a.files, a.keys, a.entries, a.tables, a.pairs, a.symlen, a.base,
+                        pos.pieces, pos.side, pos.ep, stack, moves)
+    dtz, ok = probe_dtz(a.files, a.keys, a.entries, a.tables, a.pairs, a.symlen, a.base,
+                        pos.pieces, pos.side, pos.ep, stack, moves, dboards, dmoves)
+
+``probe_wdl`` and ``new_scratch`` live in ``plies.core.syzygy``, ``probe_dtz`` and
+``new_dtz_scratch`` in ``plies.core.syzygy_dtz``. ``ok`` is 0 when the position
+cannot be answered (a table missing or unreadable, more than eight men); the
+values are python-chess's (WDL -2..2 as if the fifty-move counter were zero).
 """
 
 from __future__ import annotations

@@ -87,3 +87,74 @@ def test_every_table_thousand() -> None:
     assert len(tb.names(dtz=True)) == 35
     for name in tb.names(dtz=True):
         assert _agree(tb, ref, name, 1000, seed=sum(map(ord, name))) == 1000
+
+
+def _reference_root(ref: chess.syzygy.Tablebase, board: chess.Board) -> dict[str, int] | None:
+    """python-chess's probes combined as a search ranks root moves (DTZ counted from the root)."""
+    result = {}
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if board.halfmove_clock == 0:
+                wdl = -ref.probe_wdl(board)
+                sign = (wdl > 0) - (wdl < 0)
+                dtz = sign if abs(wdl) == 2 else 101 * sign
+            else:
+                dtz = -ref.probe_dtz(board)
+                dtz = dtz + 1 if dtz > 0 else dtz - 1 if dtz < 0 else 0
+                if dtz == 2 and board.is_checkmate():
+                    dtz = 1
+        except KeyError:
+            return None
+        finally:
+            board.pop()
+        result[move.uci()] = dtz
+    return result
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK", "KPvKP"])
+def test_root_move_dtz(bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str) -> None:
+    """Every legal root move's DTZ matches python-chess's probes of the position after it.
+
+    KPvKP promotions reach tables not bundled (KRvKP...): both then know nothing.
+    """
+    tb, ref = bundled
+    rng = random.Random(sum(map(ord, name)) + 1)
+    for i in range(40):
+        board = random_position(name, rng, swap=i % 2 == 1)
+        board.halfmove_clock = 5
+        assert tb.root_dtz(board) == _reference_root(ref, board), board.fen()
+
+
+def test_root_mate_scores_one(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """The mating root move gets DTZ 1 and every stalemating one 0."""
+    tb, ref = bundled
+    board = chess.Board("k7/8/1K6/8/8/8/7Q/8 w - - 0 1")
+    assert board.is_valid()
+    root = tb.root_dtz(board)
+    assert root is not None and root == _reference_root(ref, board)
+    mates, stalemates = set(), set()
+    for move in board.legal_moves:
+        board.push(move)
+        if board.is_checkmate():
+            mates.add(move.uci())
+        if board.is_stalemate():
+            stalemates.add(move.uci())
+        board.pop()
+    assert mates == {"h2h8"} == {k for k, v in root.items() if v == 1}
+    assert "h2c7" in stalemates and all(root[k] == 0 for k in stalemates)
+
+
+@pytest.mark.slow
+def test_root_moves_every_table() -> None:
+    """Root-move DTZ of 100 random positions of every 3- and 4-man table equals python-chess's."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} not present")
+    tb = Tablebase(str(SHARED))
+    ref = chess.syzygy.open_tablebase(str(SHARED))
+    for name in tb.names(dtz=True):
+        rng = random.Random(sum(map(ord, name)) + 2)
+        for i in range(100):
+            board = random_position(name, rng, swap=i % 2 == 1)
+            board.halfmove_clock = 5
+            assert tb.root_dtz(board) == _reference_root(ref, board), board.fen()

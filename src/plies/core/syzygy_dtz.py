@@ -391,3 +391,94 @@ def probe_dtz(
         dboards,
         dmoves,
     )
+
+
+@njit(cache=True, nogil=True)
+def probe_root_dtz(
+    files,
+    keys,
+    entries,
+    tables,
+    pairs,
+    symlen,
+    base,
+    bbs: np.ndarray,
+    side: int,
+    ep: int,
+    out_moves: np.ndarray,
+    out_dtz: np.ndarray,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    dboards: np.ndarray,
+    dmoves: np.ndarray,
+) -> int:
+    """Each legal root move and its DTZ counted from the root; the number of moves, -1 if unknown.
+
+    Moves are written as ``from | to << 6 | promotion kind << 12`` to ``out_moves``
+    (``int64[MAX_MOVES]``) and their DTZ from the mover's side to ``out_dtz``: a
+    zeroing move scores its child's WDL as a zeroing DTZ (1, 101, 0, -101, -1),
+    any other move the child's DTZ one ply further (so a win in n becomes n + 1),
+    and a mate 1. This is what a search needs to rank root moves (Stockfish's
+    ``root_probe`` adds the fifty-move counter and repetitions to it).
+    """
+    if (
+        out_moves.shape[0] < MAX_MOVES
+        or out_dtz.shape[0] < MAX_MOVES
+        or bbs.shape[0] < 16
+        or popcount(bbs[0] | bbs[8]) > MAX_MEN
+    ):
+        return -1
+    them = (side ^ 1) * 8
+    child = np.empty(16, dtype=np.uint64)
+    n = gen_moves(bbs, side, ep, out_moves)
+    kept = 0
+    for i in range(n):
+        m = out_moves[i]
+        frm = m & 63
+        to = (m >> 6) & 63
+        if not play(bbs, child, side, m):
+            continue
+        pawn = _kind_on(bbs, side, frm) == 1
+        if pawn or bbs[them] & (np.uint64(1) << np.uint64(to)):
+            child_ep = (frm + to) >> 1 if pawn and (frm ^ to) == 16 else NO_SQUARE
+            wdl, ok = probe_wdl(
+                files,
+                keys,
+                entries,
+                tables,
+                pairs,
+                symlen,
+                base,
+                child,
+                side ^ 1,
+                np.int64(child_ep),
+                stack,
+                moves,
+            )
+            dtz = _before_zeroing(-wdl)
+        else:
+            d, ok = probe_dtz(
+                files,
+                keys,
+                entries,
+                tables,
+                pairs,
+                symlen,
+                base,
+                child,
+                side ^ 1,
+                np.int64(NO_SQUARE),
+                stack,
+                moves,
+                dboards,
+                dmoves,
+            )
+            dtz = -d + 1 if d < 0 else (-d - 1 if d > 0 else 0)
+            if dtz == 2 and _mated(child, side ^ 1, stack[0]):
+                dtz = 1
+        if not ok:
+            return -1
+        out_moves[kept] = m
+        out_dtz[kept] = dtz
+        kept += 1
+    return kept

@@ -18,9 +18,11 @@ A compiled search calls the probes in ``plies.core`` directly::
                         pos.pieces, pos.side, pos.ep, stack, moves, dboards, dmoves)
 
 ``probe_wdl`` and ``new_scratch`` live in ``plies.core.syzygy``, ``probe_dtz`` and
-``new_dtz_scratch`` in ``plies.core.syzygy_dtz``. ``ok`` is 0 when the position
-cannot be answered (a table missing or unreadable, more than eight men); the
-values are python-chess's (WDL -2..2 as if the fifty-move counter were zero).
+``new_dtz_scratch`` in ``plies.core.syzygy_dtz``, beside ``probe_root_dtz`` (every
+legal root move with its DTZ counted from the root, for ranking root moves).
+``ok`` is 0 when the position cannot be answered (a table missing or unreadable,
+more than eight men); the values are python-chess's (WDL -2..2 as if the
+fifty-move counter were zero).
 """
 
 from __future__ import annotations

@@ -23,7 +23,8 @@ from plies.core.syzygy import (
     new_scratch,
     probe_wdl,
 )
-from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz
+from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz, probe_root_dtz
+from plies.core.syzygy_moves import MAX_MOVES, PROMOTION_SHIFT
 from plies.tb.files import DTZ_SUFFIX, WDL_SUFFIX, TableError, TableInfo, read_table
 
 if TYPE_CHECKING:
@@ -177,6 +178,42 @@ class Tablebase:
             return None
         return self.probe_dtz_bitboards(bbs, side, ep)
 
+    def root_dtz(self, board: chess.Board) -> dict[str, int] | None:
+        """Each legal move (UCI) of a python-chess board and its DTZ from the root; None if unknown.
+
+        See ``plies.core.syzygy_dtz.probe_root_dtz`` for the values.
+        """
+        if board.castling_rights:
+            return None
+        bbs, side, ep = board_arrays(board)
+        a = self.arrays()
+        out_moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        out_dtz = np.zeros(MAX_MOVES, dtype=np.int64)
+        n = probe_root_dtz(
+            a.files,
+            a.keys,
+            a.entries,
+            a.tables,
+            a.pairs,
+            a.symlen,
+            a.base,
+            bbs,
+            side,
+            ep,
+            out_moves,
+            out_dtz,
+            *self._scratch,
+            *self._dtz_scratch,
+        )
+        if n < 0:
+            return None
+        result = {}
+        for m, dtz in zip(out_moves[:n], out_dtz[:n], strict=True):
+            promo = int(m) >> PROMOTION_SHIFT
+            uci = _square_name(int(m) & 63) + _square_name((int(m) >> 6) & 63)
+            result[uci + (" pnbrqk"[promo] if promo else "")] = int(dtz)
+        return result
+
     def probe_wdl(self, board: chess.Board) -> int | None:
         """WDL of a python-chess board (taken as just after a zeroing move); None if unknown."""
         if board.castling_rights:
@@ -185,6 +222,11 @@ class Tablebase:
         if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
             return None
         return self.probe_wdl_bitboards(bbs, side, ep)
+
+
+def _square_name(sq: int) -> str:
+    """``a1`` ... ``h8``."""
+    return "abcdefgh"[sq & 7] + str(sq // 8 + 1)
 
 
 def _room_for_files(count: int) -> None:

@@ -711,3 +711,51 @@ def probe_ab_at(
         alpha,
         beta,
     )
+
+
+@njit(cache=True, nogil=True)
+def symbol_lengths(data: np.ndarray, sympat: int, count: int, out: np.ndarray) -> int:
+    """Fill ``out[:count]`` with how many values beyond one each symbol stands for.
+
+    Symbols are leaves or pairs of other symbols (12 bits each, three bytes per
+    symbol at ``sympat``). Returns 0, or -1 if a pair names a symbol past ``count``
+    or contains itself (a corrupt file). Used once per block set when a file is read.
+    """
+    state = np.zeros(count, dtype=np.int8)  # 0 new, 1 open, 2 done
+    todo = np.empty(count + 1, dtype=np.int64)
+    for first in range(count):
+        if state[first]:
+            continue
+        top = 0
+        todo[0] = first
+        while top >= 0:
+            s = todo[top]
+            w = sympat + 3 * s
+            right = (np.int64(data[w + 2]) << 4) | (np.int64(data[w + 1]) >> 4)
+            if right == 0xFFF:
+                out[s] = 0
+                state[s] = 2
+                top -= 1
+                continue
+            left = ((np.int64(data[w + 1]) & 0xF) << 8) | np.int64(data[w])
+            if left >= count or right >= count:
+                return -1
+            state[s] = 1
+            if state[left] == 2 and state[right] == 2:
+                out[s] = out[left] + out[right] + 1
+                state[s] = 2
+                top -= 1
+                continue
+            for c in (left, right):
+                if state[c] == 1:
+                    return -1
+            # Each symbol is pushed once while open, so the stack never exceeds count.
+            if state[left] != 2:
+                top += 1
+                todo[top] = left
+                state[left] = 1
+            elif state[right] != 2:
+                top += 1
+                todo[top] = right
+                state[right] = 1
+    return 0

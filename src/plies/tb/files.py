@@ -52,6 +52,7 @@ from plies.core.syzygy import (
     T_SYMMETRIC,
     TABLE_HEAD,
     TABLE_WIDTH,
+    symbol_lengths,
 )
 from plies.core.syzygy_tables import MAX_MEN, PFACTOR, PIVFAC
 
@@ -266,37 +267,9 @@ class _Shape:
 def _symbol_lengths(rd: _Reader, sympat: int, count: int) -> np.ndarray:
     """How many values beyond one each symbol stands for, checking the pair tree is sound."""
     rd.need(sympat + 3 * count, "symbol table")
-    raw = rd.data[sympat : sympat + 3 * count].astype(np.int64).reshape(count, 3)
-    left = ((raw[:, 1] & 0xF) << 8) | raw[:, 0]
-    right = (raw[:, 2] << 4) | (raw[:, 1] >> 4)
     lengths = np.zeros(count, dtype=np.int64)
-    state = np.zeros(count, dtype=np.int8)  # 0 new, 1 open, 2 done
-    for s0 in range(count):
-        if state[s0]:
-            continue
-        todo = [s0]
-        while todo:
-            s = todo[-1]
-            if right[s] == 0xFFF:
-                state[s] = 2
-                todo.pop()
-                continue
-            a, b = int(left[s]), int(right[s])
-            if a >= count or b >= count:
-                raise TableError(
-                    f"{rd.path}: corrupt symbol table (symbol {s} refers past {count})"
-                )
-            state[s] = 1
-            pending = [c for c in (a, b) if state[c] != 2]
-            if not pending:
-                lengths[s] = lengths[a] + lengths[b] + 1
-                state[s] = 2
-                todo.pop()
-                continue
-            for c in pending:
-                if state[c] == 1:
-                    raise TableError(f"{rd.path}: corrupt symbol table (a symbol contains itself)")
-                todo.append(c)
+    if symbol_lengths(rd.data, sympat, count, lengths) != 0:
+        raise TableError(f"{rd.path}: corrupt symbol table")
     return lengths
 
 

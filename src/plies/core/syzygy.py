@@ -1,0 +1,761 @@
+"""Compiled Syzygy probing: win/draw/loss (and raw DTZ) from memory-mapped tables.
+
+The Python loader (``plies.tb``) reads each table's header once and describes
+it in a few flat arrays; everything per probe happens here.
+
+Arguments shared by the probes (built by ``plies.tb.Tablebase``)
+    ``files``   numba typed list of read-only ``uint8`` arrays, one per table
+                file (``numpy.memmap``);
+    ``keys``    sorted ``int64`` lookup keys, ``material_key * 2 + kind``
+                (kind 0: WDL, 1: DTZ);
+    ``entries`` ``int64[n, 2]`` beside ``keys``: the table row and whether the
+                key is the table's own (1) or its colour-mirrored key (0);
+    ``tables``  ``int64[t, TABLE_WIDTH]``, one row per table (layout below);
+    ``pairs``   ``int64[p, PAIRS_WIDTH]``, one row per compressed block set;
+    ``symlen``  ``int64``, every block set's symbol lengths end to end;
+    ``base``    ``uint64``, every block set's canonical-code bases end to end.
+
+Positions are plies' 16-slot bitboard arrays (``core/encoding``): ``bbs[color *
+8 + kind]`` with kinds ``PAWN = 1`` ... ``KING = 6`` and the colour occupancy
+in ``bbs[color * 8]``; Syzygy files code their pieces the same way. ``side``
+is 0 (white) or 1 (black) to move, ``ep`` the en-passant square or 64 (none).
+Castling rights are never in a table: the caller must not probe with them.
+
+Results are ``(value, ok)``: WDL values are -2 loss, -1 blessed loss (a loss
+the fifty-move rule saves), 0 draw, 1 cursed win, 2 win, for the side to move,
+valid only when ``ok`` is 1. ``ok`` is 0 when a needed table is missing, the
+position has more than eight men, or a table read fails its bounds checks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from plies.core.bits import lsb, popcount
+from plies.core.syzygy_moves import (
+    MAX_CAPTURES,
+    gen_captures,
+    gen_ep_captures,
+    has_legal_move_but_ep,
+    play,
+)
+from plies.core.syzygy_tables import (
+    BINOM,
+    DIAG,
+    FILE_TO_FILE,
+    FLAP,
+    KK_IDX,
+    LOWER,
+    MAX_MEN,
+    PAWNIDX,
+    PTWIST,
+    TRIANGLE,
+)
+
+_U64 = np.uint64
+
+# One table row: a fixed head, then one slot per (pawn file group, side) pair.
+T_FILE = 0
+"""Index of the table's file in ``files``."""
+T_MEN = 1
+"""Men on the board, kings included."""
+T_PAWNS = 2
+"""1 if the table has pawns."""
+T_SYMMETRIC = 3
+"""1 if both sides hold the same material (the table is stored from white's view only)."""
+T_ENC = 4
+"""Pawnless encoding: 0 (three or more unique men) or 2 (only the kings are unique)."""
+T_LEAD = 5
+"""Pawns of the leading colour (the smaller nonzero pawn count)."""
+T_OTHER = 6
+"""Pawns of the other colour."""
+T_DTZ = 7
+"""1 for a DTZ table, 0 for WDL."""
+T_MAP = 8
+"""DTZ: byte offset of the value maps in the file."""
+TABLE_HEAD = 9
+
+S_PIECES = 0
+"""Slot: the piece codes in encoding order (seven entries)."""
+S_NORM = 7
+"""Slot: the size of the group starting at each position (seven entries)."""
+S_FACTOR = 14
+"""Slot: the index multiplier of each group (seven entries)."""
+S_PAIRS = 21
+"""Slot: row in ``pairs`` of this slot's blocks, -1 if the file holds none."""
+S_FLAGS = 22
+"""Slot (DTZ): flags (bit 0 side stored, 1 mapped, 2/3 win/loss in plies, 4 wide map)."""
+S_MAPIDX = 23
+"""Slot (DTZ): start of the four value maps (win, loss, cursed win, blessed loss)."""
+SLOT_WIDTH = 27
+SLOTS = 8
+TABLE_WIDTH = TABLE_HEAD + SLOTS * SLOT_WIDTH
+
+P_IDXBITS = 0
+P_BLOCKSIZE = 1
+P_MINLEN = 2
+"""Shortest code length, or the constant value of a constant table."""
+P_MAXLEN = 3
+P_INDEXTABLE = 4
+P_SIZETABLE = 5
+P_DATA = 6
+P_OFFSET = 7
+"""Byte offset of the first-symbol table, already moved back by ``2 * min_len``."""
+P_SYMPAT = 8
+P_SYMLEN = 9
+"""Start of this block set's symbol lengths in ``symlen``."""
+P_BASE = 10
+"""Start of this block set's ``max_len - min_len + 1`` code bases in ``base``."""
+P_NUMSYMS = 11
+P_BLOCKS = 12
+"""Blocks holding data (the size table may list more)."""
+P_SIZEBLOCKS = 13
+"""Entries of the size table."""
+P_CONST = 14
+"""1 if every position of the block set has the value ``P_MINLEN``."""
+P_TBSIZE = 15
+"""Number of indices the block set covers."""
+PAIRS_WIDTH = 16
+
+MAX_PROBE_MEN = MAX_MEN + 1
+"""Resolving captures lets a probe start one man above the largest table."""
+PROBE_PLIES = MAX_PROBE_MEN + 1
+"""Rows of the scratch board stack: the root, then one per capture (down to two men)."""
+
+_DTZ_MAP = np.array([1, 3, 0, 2, 0], dtype=np.int64)
+"""Which DTZ value map serves each WDL value (index ``wdl + 2``)."""
+_DTZ_PLIES_FLAG = np.array([8, 0, 0, 0, 4], dtype=np.int64)
+"""The DTZ flag saying a loss / win is stored in plies (index ``wdl + 2``)."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _u16(data: np.ndarray, at: int) -> int:
+    """Little-endian 16-bit value at byte ``at``."""
+    return np.int64(data[at]) | (np.int64(data[at + 1]) << 8)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _u32(data: np.ndarray, at: int) -> int:
+    """Little-endian 32-bit value at byte ``at``."""
+    return _u16(data, at) | (_u16(data, at + 2) << 16)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _u32be(data: np.ndarray, at: int) -> np.uint64:
+    """Big-endian 32-bit value at byte ``at``."""
+    return (
+        (_U64(data[at]) << _U64(24))
+        | (_U64(data[at + 1]) << _U64(16))
+        | (_U64(data[at + 2]) << _U64(8))
+        | _U64(data[at + 3])
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _binom(n: int, k: int) -> int:
+    """n choose k (0 for a negative n)."""
+    if n < 0:
+        return 0
+    return BINOM[n * 8 + k]
+
+
+@njit(cache=True, nogil=True)
+def material_key(bbs: np.ndarray) -> int:
+    """Material of a position as an integer: 3 bits per count of white, then black, P to Q."""
+    key = 0
+    for color in range(2):
+        for kind in range(1, 6):
+            key |= popcount(bbs[color * 8 + kind]) << (3 * (color * 5 + kind - 1))
+    return key
+
+
+@njit(cache=True, nogil=True)
+def _lookup(keys: np.ndarray, key: int) -> int:
+    """Index of ``key`` in the sorted ``keys``, -1 if absent."""
+    i = np.searchsorted(keys, key)
+    if i < keys.shape[0] and keys[i] == key:
+        return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def decompress(
+    data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray, base: np.ndarray, idx: int
+) -> int:
+    """The value stored at index ``idx`` of block set ``row``; -1 if a read would leave the file."""
+    pr = pairs[row]
+    if pr[P_CONST]:
+        return pr[P_MINLEN]
+    if idx < 0 or idx >= pr[P_TBSIZE]:
+        return -1
+    idxbits = pr[P_IDXBITS]
+    mainidx = idx >> idxbits
+    litidx = (idx & ((1 << idxbits) - 1)) - (1 << (idxbits - 1))
+    entry = pr[P_INDEXTABLE] + 6 * mainidx
+    block = _u32(data, entry)
+    litidx += _u16(data, entry + 4)
+    sizetable = pr[P_SIZETABLE]
+    sizeblocks = pr[P_SIZEBLOCKS]
+    if block >= sizeblocks:
+        return -1
+    # The index table points near the value; step through block sizes to reach it.
+    if litidx < 0:
+        while litidx < 0:
+            block -= 1
+            if block < 0:
+                return -1
+            litidx += _u16(data, sizetable + 2 * block) + 1
+    else:
+        while litidx > _u16(data, sizetable + 2 * block):
+            litidx -= _u16(data, sizetable + 2 * block) + 1
+            block += 1
+            if block >= sizeblocks:
+                return -1
+    if block >= pr[P_BLOCKS]:
+        return -1
+    ptr = pr[P_DATA] + (block << pr[P_BLOCKSIZE])
+    end = data.shape[0]
+    if ptr + 8 > end:
+        return -1
+    minlen = pr[P_MINLEN]
+    maxlen = pr[P_MAXLEN]
+    bases = pr[P_BASE]
+    lens = pr[P_SYMLEN]
+    offset = pr[P_OFFSET]
+    numsyms = pr[P_NUMSYMS]
+    code = (_u32be(data, ptr) << _U64(32)) | _u32be(data, ptr + 4)
+    ptr += 8
+    bitcnt = 0
+    # Canonical Huffman: find the code length, then the symbol; skip whole symbols
+    # (each stands for symlen + 1 values) until the one holding litidx.
+    while True:
+        length = minlen
+        while code < base[bases + length - minlen]:
+            length += 1
+            if length > maxlen:
+                return -1
+        sym = _u16(data, offset + 2 * length) + np.int64(
+            (code - base[bases + length - minlen]) >> _U64(64 - length)
+        )
+        if sym >= numsyms:
+            return -1
+        if litidx < symlen[lens + sym] + 1:
+            break
+        litidx -= symlen[lens + sym] + 1
+        code <<= _U64(length)
+        bitcnt += length
+        if bitcnt >= 32:
+            bitcnt -= 32
+            if ptr + 4 > end:
+                return -1
+            code |= _u32be(data, ptr) << _U64(bitcnt)
+            ptr += 4
+    sympat = pr[P_SYMPAT]
+    # Symbols are pairs of smaller symbols: descend to the single value.
+    while symlen[lens + sym]:
+        w = sympat + 3 * sym
+        left = ((np.int64(data[w + 1]) & 0xF) << 8) | np.int64(data[w])
+        if litidx < symlen[lens + left] + 1:
+            sym = left
+        else:
+            litidx -= symlen[lens + left] + 1
+            sym = (np.int64(data[w + 2]) << 4) | (np.int64(data[w + 1]) >> 4)
+    w = sympat + 3 * sym
+    return ((np.int64(data[w + 1]) & 0xF) << 8) | np.int64(data[w])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _offdiag(sq: int) -> int:
+    """Rank minus file: 0 on the a1-h8 diagonal, positive above it."""
+    return (sq >> 3) - (sq & 7)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _flipdiag(sq: int) -> int:
+    """Mirror a square in the a1-h8 diagonal."""
+    return ((sq >> 3) | (sq << 3)) & 63
+
+
+@njit(cache=True, nogil=True)
+def _encode_rest(row: np.ndarray, slot: int, pos: np.ndarray, men: int, start: int) -> int:
+    """Index contribution of the groups of like men from position ``start`` on."""
+    idx = 0
+    i = start
+    while i < men:
+        t = row[slot + S_NORM + i]
+        for j in range(i, i + t):
+            for k in range(j + 1, i + t):
+                if pos[j] > pos[k]:
+                    pos[j], pos[k] = pos[k], pos[j]
+        s = 0
+        for m in range(i, i + t):
+            p = pos[m]
+            below = 0
+            for q in range(i):
+                below += 1 if p > pos[q] else 0
+            s += _binom(p - below, m - i + 1)
+        idx += s * row[slot + S_FACTOR + i]
+        i += t
+    return idx
+
+
+@njit(cache=True, nogil=True)
+def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
+    """Index of a pawnless position whose men (table order) are in ``pos``; -1 for no index."""
+    men = row[T_MEN]
+    enc = row[T_ENC]
+    # Bring the first man into the a1-d1-d4 triangle, then under the diagonal.
+    if pos[0] & 4:
+        for i in range(men):
+            pos[i] ^= 7
+    if pos[0] & 0x20:
+        for i in range(men):
+            pos[i] ^= 0x38
+    i = 0
+    while i < men and _offdiag(pos[i]) == 0:
+        i += 1
+    if i < men and i < (3 if enc == 0 else 2) and _offdiag(pos[i]) > 0:
+        for k in range(men):
+            pos[k] = _flipdiag(pos[k])
+    if enc == 0:
+        a = 1 if pos[1] > pos[0] else 0
+        b = (1 if pos[2] > pos[0] else 0) + (1 if pos[2] > pos[1] else 0)
+        if _offdiag(pos[0]):
+            idx = TRIANGLE[pos[0]] * 63 * 62 + (pos[1] - a) * 62 + (pos[2] - b)
+        elif _offdiag(pos[1]):
+            idx = 6 * 63 * 62 + DIAG[pos[0]] * 28 * 62 + LOWER[pos[1]] * 62 + pos[2] - b
+        elif _offdiag(pos[2]):
+            idx = (
+                6 * 63 * 62
+                + 4 * 28 * 62
+                + DIAG[pos[0]] * 7 * 28
+                + (DIAG[pos[1]] - a) * 28
+                + LOWER[pos[2]]
+            )
+        else:
+            idx = (
+                6 * 63 * 62
+                + 4 * 28 * 62
+                + 4 * 7 * 28
+                + DIAG[pos[0]] * 7 * 6
+                + (DIAG[pos[1]] - a) * 6
+                + (DIAG[pos[2]] - b)
+            )
+        start = 3
+    else:
+        idx = KK_IDX[TRIANGLE[pos[0]] * 64 + pos[1]]
+        if idx < 0:
+            return -1
+        start = 2
+    return idx * row[slot + S_FACTOR] + _encode_rest(row, slot, pos, men, start)
+
+
+@njit(cache=True, nogil=True)
+def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
+    """Index of a position with pawns whose men (table order, leading pawn first) are in ``pos``."""
+    men = row[T_MEN]
+    lead = row[T_LEAD]
+    if pos[0] & 4:
+        for i in range(men):
+            pos[i] ^= 7
+    for i in range(1, lead):
+        for j in range(i + 1, lead):
+            if PTWIST[pos[i]] < PTWIST[pos[j]]:
+                pos[i], pos[j] = pos[j], pos[i]
+    t = lead - 1
+    idx = PAWNIDX[t, FLAP[pos[0]]]
+    for i in range(t, 0, -1):
+        idx += _binom(PTWIST[pos[i]], t - i + 1)
+    idx *= row[slot + S_FACTOR]
+    i = lead
+    end = lead + row[T_OTHER]
+    if end > i:
+        for j in range(i, end):
+            for k in range(j + 1, end):
+                if pos[j] > pos[k]:
+                    pos[j], pos[k] = pos[k], pos[j]
+        s = 0
+        for m in range(i, end):
+            p = pos[m]
+            below = 0
+            for q in range(i):
+                below += 1 if p > pos[q] else 0
+            s += _binom(p - below - 8, m - i + 1)
+        idx += s * row[slot + S_FACTOR + i]
+        i = end
+    return idx + _encode_rest(row, slot, pos, men, i)
+
+
+@njit(cache=True, nogil=True)
+def _fill(bbs: np.ndarray, code: int, flip: int, square_flip: int, pos: np.ndarray, at: int) -> int:
+    """Append the squares of piece ``code ^ flip`` to ``pos`` from ``at``; the new end."""
+    b = bbs[code ^ flip]
+    while b:
+        if at >= MAX_MEN:
+            return MAX_MEN + 1
+        pos[at] = lsb(b) ^ square_flip
+        at += 1
+        b &= b - _U64(1)
+    return at
+
+
+@njit(cache=True, nogil=True)
+def probe_table(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    dtz: int,
+    wdl: int,
+    pos: np.ndarray,
+) -> tuple[int, int]:
+    """Value of a position in its WDL (``dtz`` 0) or DTZ (1) table; DTZ needs its ``wdl``.
+
+    Returns ``(value, status)``: status 1 found, 0 missing or unreadable, -1 (DTZ
+    only) stored for the other side to move. WDL values come back as -2..2; DTZ
+    values as stored (before the caller's WDL-dependent scaling).
+    """
+    e = _lookup(keys, material_key(bbs) * 2 + dtz)
+    if e < 0:
+        return 0, 0
+    row = tables[entries[e, 0]]
+    own = entries[e, 1]
+    data = files[row[T_FILE]]
+    if row[T_SYMMETRIC]:
+        flip = side * 8
+        square_flip = side * 0x38
+        bside = 0
+    elif own:
+        flip = 0
+        square_flip = 0
+        bside = side
+    else:
+        flip = 8
+        square_flip = 0x38
+        bside = side ^ 1
+    men = row[T_MEN]
+    if not row[T_PAWNS]:
+        slot = TABLE_HEAD + (0 if dtz else bside) * SLOT_WIDTH
+        if dtz and (row[slot + S_FLAGS] & 1) != bside and not row[T_SYMMETRIC]:
+            return 0, -1
+        at = 0
+        while at < men:
+            at = _fill(bbs, row[slot + S_PIECES + at], flip, 0, pos, at)
+            if at > men:
+                return 0, 0
+        idx = encode_piece(row, slot, pos)
+    else:
+        lead_code = row[TABLE_HEAD + S_PIECES]
+        at = _fill(bbs, lead_code, flip, square_flip, pos, 0)
+        if at > men or at == 0:
+            return 0, 0
+        # The leading pawn with the smallest FLAP picks the file group.
+        for i in range(1, row[T_LEAD]):
+            if FLAP[pos[0]] > FLAP[pos[i]]:
+                pos[0], pos[i] = pos[i], pos[0]
+        f = FILE_TO_FILE[pos[0] & 7]
+        slot = TABLE_HEAD + (f if dtz else 2 * f + bside) * SLOT_WIDTH
+        if dtz and (row[slot + S_FLAGS] & 1) != bside:
+            return 0, -1
+        while at < men:
+            at = _fill(bbs, row[slot + S_PIECES + at], flip, square_flip, pos, at)
+            if at > men:
+                return 0, 0
+        idx = encode_pawn(row, slot, pos)
+    prow = row[slot + S_PAIRS]
+    if idx < 0 or prow < 0:
+        return 0, 0
+    value = decompress(data, pairs, prow, symlen, base, idx)
+    if value < 0:
+        return 0, 0
+    if not dtz:
+        return (value & 0xFF) - 2, 1
+    flags = row[slot + S_FLAGS]
+    if flags & 2:
+        # Mapped tables store an index into the value map of the position's WDL class.
+        at = row[T_MAP] + row[slot + S_MAPIDX + _DTZ_MAP[wdl + 2]] * (2 if flags & 16 else 1)
+        if flags & 16:
+            at += 2 * value
+            if at < 0 or at + 2 > data.shape[0]:
+                return 0, 0
+            value = _u16(data, at)
+        else:
+            at += value
+            if at < 0 or at + 1 > data.shape[0]:
+                return 0, 0
+            value = np.int64(data[at])
+    if not (flags & _DTZ_PLIES_FLAG[wdl + 2]) or (wdl & 1):
+        value *= 2
+    return value, 1
+
+
+@njit(cache=True, nogil=True)
+def _probe_ab(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    stack: np.ndarray,
+    moves: np.ndarray,
+    pos: np.ndarray,
+    ply: int,
+    side: int,
+    alpha: int,
+    beta: int,
+) -> tuple[int, int]:
+    """WDL of ``stack[ply]`` with captures resolved, alpha-beta in [alpha, beta].
+
+    Returns ``(value, status)``: status 0 failed, 2 a capture reached beta or the
+    best value was not the table's, 1 the table's value stands.
+    """
+    bbs = stack[ply]
+    if popcount(bbs[0] | bbs[8]) > MAX_PROBE_MEN or ply + 1 >= stack.shape[0]:
+        return 0, 0
+    child = stack[ply + 1]
+    list_ = moves[ply]
+    n = gen_captures(bbs, side, list_)
+    for i in range(n):
+        if not play(bbs, child, side, list_[i]):
+            continue
+        v, status = _probe_ab(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            stack,
+            moves,
+            pos,
+            ply + 1,
+            side ^ 1,
+            -beta,
+            -alpha,
+        )
+        if status == 0:
+            return 0, 0
+        v = -v
+        if v > alpha:
+            if v >= beta:
+                return v, 2
+            alpha = v
+    if (bbs[0] | bbs[8]) == (bbs[6] | bbs[14]):
+        v = 0
+    else:
+        v, status = probe_table(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            bbs,
+            side,
+            np.int64(0),
+            np.int64(0),
+            pos,
+        )
+        if status != 1:
+            return 0, 0
+    if alpha >= v:
+        return alpha, 1 + (1 if alpha > 0 else 0)
+    return v, 1
+
+
+def new_scratch() -> tuple[np.ndarray, np.ndarray]:
+    """Scratch for one probing thread: boards ``uint64[PROBE_PLIES, 16]``, moves ``int64[...]``.
+
+    The move stack is ``int64[PROBE_PLIES + 1, MAX_CAPTURES]``; its last row holds
+    the encoder's squares.
+    """
+    return (
+        np.zeros((PROBE_PLIES, 16), dtype=np.uint64),
+        np.zeros((PROBE_PLIES + 1, MAX_CAPTURES), dtype=np.int64),
+    )
+
+
+@njit(cache=True, nogil=True)
+def probe_wdl(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    ep: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+) -> tuple[int, int]:
+    """WDL (-2..2) of a position for the side to move, and 1, or (0, 0) if it cannot be probed.
+
+    Assumes the position was reached by a capture or pawn move (the fifty-move
+    counter at zero), as Syzygy WDL values do; handles en passant on ``ep``.
+    ``stack`` and ``moves`` are the caller's scratch (``new_scratch``), one pair
+    per thread, so that a probe allocates nothing.
+    """
+    if (
+        stack.shape[0] < PROBE_PLIES
+        or stack.shape[1] < 16
+        or moves.shape[0] < PROBE_PLIES + 1
+        or moves.shape[1] < MAX_CAPTURES
+        or bbs.shape[0] < 16
+    ):
+        return 0, 0
+    pos = moves[PROBE_PLIES]
+    for i in range(16):
+        stack[0, i] = bbs[i]
+    v, status = _probe_ab(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        stack,
+        moves,
+        pos,
+        np.int64(0),
+        side,
+        np.int64(-2),
+        np.int64(2),
+    )
+    if status == 0:
+        return 0, 0
+    if ep <= 0 or ep >= 64:
+        return v, 1
+    n = gen_ep_captures(stack[0], side, ep, moves[0])
+    best = -3
+    for i in range(n):
+        if not play(stack[0], stack[1], side, moves[0, i]):
+            continue
+        v0, status = _probe_ab(
+            files,
+            keys,
+            entries,
+            tables,
+            pairs,
+            symlen,
+            base,
+            stack,
+            moves,
+            pos,
+            np.int64(1),
+            side ^ 1,
+            np.int64(-2),
+            np.int64(2),
+        )
+        if status == 0:
+            return 0, 0
+        if -v0 > best:
+            best = -v0
+    if best > -3:
+        if best >= v:
+            v = best
+        elif v == 0 and not has_legal_move_but_ep(stack[0], side, stack[1]):
+            # Only en passant is legal: the losing capture is forced.
+            v = best
+    return v, 1
+
+
+@njit(cache=True, nogil=True)
+def probe_ab_at(
+    files,
+    keys: np.ndarray,
+    entries: np.ndarray,
+    tables: np.ndarray,
+    pairs: np.ndarray,
+    symlen: np.ndarray,
+    base: np.ndarray,
+    bbs: np.ndarray,
+    side: int,
+    alpha: int,
+    beta: int,
+    stack: np.ndarray,
+    moves: np.ndarray,
+) -> tuple[int, int]:
+    """Captures-resolved WDL of ``bbs`` in [alpha, beta], en passant ignored; (value, status).
+
+    Status as ``_probe_ab``: 0 failed, 1 the table's value, 2 a capture decided.
+    The scratch must come from ``new_scratch``.
+    """
+    for i in range(16):
+        stack[0, i] = bbs[i]
+    return _probe_ab(
+        files,
+        keys,
+        entries,
+        tables,
+        pairs,
+        symlen,
+        base,
+        stack,
+        moves,
+        moves[PROBE_PLIES],
+        np.int64(0),
+        side,
+        alpha,
+        beta,
+    )
+
+
+@njit(cache=True, nogil=True)
+def symbol_lengths(data: np.ndarray, sympat: int, count: int, out: np.ndarray) -> int:
+    """Fill ``out[:count]`` with how many values beyond one each symbol stands for.
+
+    Symbols are leaves or pairs of other symbols (12 bits each, three bytes per
+    symbol at ``sympat``). Returns 0, or -1 if a pair names a symbol past ``count``
+    or contains itself (a corrupt file). Used once per block set when a file is read.
+    """
+    state = np.zeros(count, dtype=np.int8)  # 0 new, 1 open, 2 done
+    todo = np.empty(count + 1, dtype=np.int64)
+    for first in range(count):
+        if state[first]:
+            continue
+        top = 0
+        todo[0] = first
+        while top >= 0:
+            s = todo[top]
+            w = sympat + 3 * s
+            right = (np.int64(data[w + 2]) << 4) | (np.int64(data[w + 1]) >> 4)
+            if right == 0xFFF:
+                out[s] = 0
+                state[s] = 2
+                top -= 1
+                continue
+            left = ((np.int64(data[w + 1]) & 0xF) << 8) | np.int64(data[w])
+            if left >= count or right >= count:
+                return -1
+            state[s] = 1
+            if state[left] == 2 and state[right] == 2:
+                out[s] = out[left] + out[right] + 1
+                state[s] = 2
+                top -= 1
+                continue
+            for c in (left, right):
+                if state[c] == 1:
+                    return -1
+            # Each symbol is pushed once while open, so the stack never exceeds count.
+            if state[left] != 2:
+                top += 1
+                todo[top] = left
+                state[left] = 1
+            elif state[right] != 2:
+                top += 1
+                todo[top] = right
+                state[right] = 1
+    return 0

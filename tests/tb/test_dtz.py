@@ -1,0 +1,160 @@
+"""Compiled DTZ probes agree with python-chess's ``probe_dtz`` on random positions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import chess.syzygy
+import pytest
+from tests.tb.positions import random_position
+
+from plies.tb import Tablebase
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Tablebase, chess.syzygy.Tablebase]:
+    """The project's own tables, opened by plies and by python-chess."""
+    return Tablebase(str(DATA)), chess.syzygy.open_tablebase(str(DATA))
+
+
+def _agree(tb: Tablebase, ref: chess.syzygy.Tablebase, name: str, count: int, seed: int) -> int:
+    """Compare ``count`` random positions of ``name``; the number compared (all must agree)."""
+    rng = random.Random(seed)
+    for i in range(count):
+        board = random_position(name, rng, swap=i % 2 == 1)
+        mine, theirs = tb.probe_dtz(board), ref.get_dtz(board)
+        assert mine == theirs, f"{name} {board.fen()}: plies {mine}, python-chess {theirs}"
+    return count
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK", "KPvKP"])
+def test_random_positions_agree(
+    bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str
+) -> None:
+    """150 random positions per bundled DTZ table, both sides to move, both colours strong."""
+    tb, ref = bundled
+    assert _agree(tb, ref, name, 150, seed=sum(map(ord, name))) == 150
+
+
+def test_en_passant_positions_agree(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """KPvKP positions with a legal en-passant capture: the root merges its value in."""
+    tb, ref = bundled
+    rng = random.Random(17)
+    seen = 0
+    while seen < 150:
+        board = random_position("KPvKP", rng, swap=False)
+        if board.has_legal_en_passant():
+            seen += 1
+            assert tb.probe_dtz(board) == ref.probe_dtz(board), board.fen()
+
+
+def test_missing_dtz_table_matches_python_chess(
+    bundled: tuple[Tablebase, chess.syzygy.Tablebase],
+) -> None:
+    """KQvKR has a WDL table but no DTZ table here: draws and won captures are still known."""
+    tb, ref = bundled
+    rng = random.Random(3)
+    answers = []
+    for i in range(200):
+        board = random_position("KQvKR", rng, swap=i % 2 == 1)
+        answers.append(tb.probe_dtz(board))
+        assert answers[-1] == ref.get_dtz(board), board.fen()
+    assert None in answers and any(a is not None for a in answers)
+
+
+def test_known_values(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """Bare kings: 0; a queen against a bare king: a win within the 50-move rule."""
+    tb, _ = bundled
+    assert tb.probe_dtz(chess.Board("8/8/8/4k3/8/8/8/K7 w - - 0 1")) == 0
+    won = tb.probe_dtz(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1"))
+    lost = tb.probe_dtz(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1"))
+    assert won is not None and 0 < won <= 100
+    assert lost is not None and -100 <= lost < 0
+
+
+@pytest.mark.slow
+def test_every_table_thousand() -> None:
+    """1,000 random positions of every 3- and 4-man DTZ table agree with python-chess."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} not present")
+    tb = Tablebase(str(SHARED))
+    ref = chess.syzygy.open_tablebase(str(SHARED))
+    assert len(tb.names(dtz=True)) == 35
+    for name in tb.names(dtz=True):
+        assert _agree(tb, ref, name, 1000, seed=sum(map(ord, name))) == 1000
+
+
+def _reference_root(ref: chess.syzygy.Tablebase, board: chess.Board) -> dict[str, int] | None:
+    """python-chess's probes combined as a search ranks root moves (DTZ counted from the root)."""
+    result = {}
+    for move in board.legal_moves:
+        board.push(move)
+        try:
+            if board.halfmove_clock == 0:
+                wdl = -ref.probe_wdl(board)
+                sign = (wdl > 0) - (wdl < 0)
+                dtz = sign if abs(wdl) == 2 else 101 * sign
+            else:
+                dtz = -ref.probe_dtz(board)
+                dtz = dtz + 1 if dtz > 0 else dtz - 1 if dtz < 0 else 0
+                if dtz == 2 and board.is_checkmate():
+                    dtz = 1
+        except KeyError:
+            return None
+        finally:
+            board.pop()
+        result[move.uci()] = dtz
+    return result
+
+
+@pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK", "KPvKP"])
+def test_root_move_dtz(bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str) -> None:
+    """Every legal root move's DTZ matches python-chess's probes of the position after it.
+
+    KPvKP promotions reach tables not bundled (KRvKP...): both then know nothing.
+    """
+    tb, ref = bundled
+    rng = random.Random(sum(map(ord, name)) + 1)
+    for i in range(40):
+        board = random_position(name, rng, swap=i % 2 == 1)
+        board.halfmove_clock = 5
+        assert tb.root_dtz(board) == _reference_root(ref, board), board.fen()
+
+
+def test_root_mate_scores_one(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """The mating root move gets DTZ 1 and every stalemating one 0."""
+    tb, ref = bundled
+    board = chess.Board("k7/8/1K6/8/8/8/7Q/8 w - - 0 1")
+    assert board.is_valid()
+    root = tb.root_dtz(board)
+    assert root is not None and root == _reference_root(ref, board)
+    mates, stalemates = set(), set()
+    for move in board.legal_moves:
+        board.push(move)
+        if board.is_checkmate():
+            mates.add(move.uci())
+        if board.is_stalemate():
+            stalemates.add(move.uci())
+        board.pop()
+    assert mates == {"h2h8"} == {k for k, v in root.items() if v == 1}
+    assert "h2c7" in stalemates and all(root[k] == 0 for k in stalemates)
+
+
+@pytest.mark.slow
+def test_root_moves_every_table() -> None:
+    """Root-move DTZ of 100 random positions of every 3- and 4-man table equals python-chess's."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} not present")
+    tb = Tablebase(str(SHARED))
+    ref = chess.syzygy.open_tablebase(str(SHARED))
+    for name in tb.names(dtz=True):
+        rng = random.Random(sum(map(ord, name)) + 2)
+        for i in range(100):
+            board = random_position(name, rng, swap=i % 2 == 1)
+            board.halfmove_clock = 5
+            assert tb.root_dtz(board) == _reference_root(ref, board), board.fen()

@@ -1,0 +1,132 @@
+"""Compiled WDL probes agree with python-chess's prober on random positions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import chess
+import chess.syzygy
+import numpy as np
+import pytest
+from tests.tb.positions import random_position
+
+from plies.tb import NO_SQUARE, Tablebase, board_arrays
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
+BUNDLED = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KBNvK", "KQvKP", "KPvKP"]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> tuple[Tablebase, chess.syzygy.Tablebase]:
+    """The project's own tables, opened by plies and by python-chess."""
+    return Tablebase(str(DATA)), chess.syzygy.open_tablebase(str(DATA))
+
+
+def _agreement(
+    tb: Tablebase, ref: chess.syzygy.Tablebase, name: str, count: int, seed: int
+) -> tuple[int, int]:
+    """Probe ``count`` random positions of ``name`` both ways; (agreeing, with en passant)."""
+    rng = random.Random(seed)
+    same = with_ep = 0
+    for i in range(count):
+        board = random_position(name, rng, swap=i % 2 == 1)
+        with_ep += board.has_legal_en_passant()
+        mine, theirs = tb.probe_wdl(board), ref.probe_wdl(board)
+        assert mine == theirs, f"{name} {board.fen()}: plies {mine}, python-chess {theirs}"
+        same += 1
+    return same, with_ep
+
+
+def test_bundled_tables_load(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """Every bundled file opens without a problem."""
+    tb, _ = bundled
+    assert tb.problems == []
+    assert tb.names() == sorted(BUNDLED)
+    assert tb.names(dtz=True) == ["KPvK", "KPvKP", "KQvK", "KRvK"]
+    assert tb.max_men == 4
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_random_positions_agree(
+    bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str
+) -> None:
+    """300 random positions per bundled table, either colour to move and either colour strong."""
+    tb, ref = bundled
+    same, _ = _agreement(tb, ref, name, 300, seed=len(name) * 7919 + ord(name[1]))
+    assert same == 300
+
+
+def test_en_passant_positions_agree(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """KPvKP positions with a legal en-passant capture give python-chess's value."""
+    tb, ref = bundled
+    rng = random.Random(5)
+    seen = 0
+    while seen < 300:
+        board = random_position("KPvKP", rng, swap=False)
+        if not board.has_legal_en_passant():
+            continue
+        seen += 1
+        assert tb.probe_wdl(board) == ref.probe_wdl(board), board.fen()
+
+
+def test_known_values(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """A few values known without a prober: bare kings draw, a lone queen wins."""
+    tb, _ = bundled
+    assert tb.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/K7 w - - 0 1")) == 0
+    assert tb.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/KQ6 w - - 0 1")) == 2
+    assert tb.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/KQ6 b - - 0 1")) == -2
+    # KBNvK is a win in general; the side to move with the pieces wins here.
+    assert tb.probe_wdl(chess.Board("8/2K5/4B3/3N4/8/8/4k3/8 b - - 0 1")) == -2
+
+
+def test_unprobeable_positions(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """Missing tables, castling rights and too many men give None, not an error."""
+    tb, _ = bundled
+    assert tb.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/KRR5 w - - 0 1")) is None  # KRRvK absent
+    assert tb.probe_wdl(chess.Board()) is None
+    assert tb.probe_wdl(chess.Board("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")) is None
+
+
+def test_bitboard_entry_point(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """The bitboard probe (what a search calls) equals the board probe, mirrored boards negate."""
+    tb, ref = bundled
+    board = chess.Board("8/8/3k4/8/8/8/1Q6/K7 b - - 0 1")
+    bbs, side, ep = board_arrays(board)
+    assert side == 1 and ep == NO_SQUARE
+    assert bbs.dtype == np.uint64 and bbs.shape == (16,)
+    assert tb.probe_wdl_bitboards(bbs, side, ep) == ref.probe_wdl(board) == -2
+    mirrored = board.mirror()
+    assert tb.probe_wdl(mirrored) == -2
+
+
+def test_five_men_resolved_by_a_capture() -> None:
+    """With only 3-4-man tables, a 5-man position is known exactly when a capture wins."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} not present")
+    tb = Tablebase(str(SHARED))
+    ref = chess.syzygy.open_tablebase(str(SHARED))
+    rng = random.Random(9)
+    known = 0
+    for i in range(400):
+        board = random_position(
+            rng.choice(["KQRvKR", "KRPvKQ", "KQPvKP", "KPPvKP"]), rng, swap=i % 2 == 1
+        )
+        theirs = ref.get_wdl(board)
+        assert tb.probe_wdl(board) == theirs, board.fen()
+        known += theirs is not None
+    assert 0 < known < 400
+
+
+@pytest.mark.slow
+def test_every_table_thousands() -> None:
+    """3,000 random positions of every 3- and 4-man table agree with python-chess."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} not present")
+    tb = Tablebase(str(SHARED))
+    ref = chess.syzygy.open_tablebase(str(SHARED))
+    assert len(tb.names()) == 35
+    for name in tb.names():
+        same, _ = _agreement(tb, ref, name, 3000, seed=hash(name) & 0xFFFF)
+        assert same == 3000

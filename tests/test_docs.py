@@ -10,6 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
+import types
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,17 +195,24 @@ def _python_blocks(text: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", text, flags=re.S | re.M)
 
 
+def _run_example(block: str, filename: Path) -> str:
+    """Run one example as a module of its own (dataclasses need one); return what it printed."""
+    module = types.ModuleType("plies_docs_example")
+    sys.modules[module.__name__] = module
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, str(filename), "exec"), module.__dict__)
+    finally:
+        del sys.modules[module.__name__]
+    return out.getvalue()
+
+
 def test_the_readme_python_examples_run() -> None:
     """Each Python example of the README runs and prints what its comments promise."""
     blocks = _python_blocks(_readme())
     assert len(blocks) == 3
-    printed = []
-    for block in blocks:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(compile(block, str(README), "exec"), {"__name__": "__readme__"})
-        printed.append(out.getvalue())
-    board, engine, paths = printed
+    board, engine, paths = (_run_example(block, README) for block in blocks)
     assert "197281" in board and "Nf3" in board
     assert engine.splitlines()[0] == "Qxf7# 1"
     costs = {line.split()[2] for line in paths.splitlines()}
@@ -219,3 +227,42 @@ def test_every_plies_environment_variable_is_documented() -> None:
     readme = _readme()
     assert names, "the package reads no PLIES_ variable?"
     assert sorted(n for n in names if f"`{n}" not in readme) == []
+
+
+DOC_PAGES = sorted((ROOT / "docs").glob("*.md"))
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=[p.stem for p in DOC_PAGES])
+def test_the_python_examples_of_each_docs_page_run(
+    page: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every fenced Python block of the docs runs, from the repository root, as shown."""
+    monkeypatch.chdir(ROOT)
+    for block in _python_blocks(page.read_text(encoding="utf-8")):
+        _run_example(block, page)
+
+
+def _shell_commands(text: str) -> list[str]:
+    """Each ``plies ...`` command of the fenced ``sh`` blocks, without pipes or redirects."""
+    commands = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.S | re.M):
+        for line in block.splitlines():
+            for part in re.split(r"&&|\||;", line):
+                words = shlex.split(part.split("<")[0], comments=True)
+                if words[:1] == ["plies"]:
+                    commands.append(shlex.join(words))
+    return commands
+
+
+_SHOWN = [README, *DOC_PAGES]
+
+
+@pytest.mark.parametrize("page", _SHOWN, ids=[p.stem for p in _SHOWN])
+def test_every_shown_command_parses(page: Path) -> None:
+    """Each ``plies`` command shown in a shell block names a subcommand and its real options."""
+    parser = build_parser()
+    for command in _shell_commands(page.read_text(encoding="utf-8")):
+        try:
+            parser.parse_args(shlex.split(command)[1:])
+        except SystemExit as exc:
+            raise AssertionError(f"{page.name}: {command}") from exc

@@ -9,7 +9,7 @@ slowest move (client-timed) and the least time any clock showed after a move
 (replayed from the per-move times in the PGN).  Stockfish is the peer: its
 time losses in the same run show how much the machine's load alone costs.
 
-Issue 9 asks for 1,000 games per pairing; the default runs exactly that::
+The default plays 1,000 games per pairing, enough to see rare losses on time::
 
     python benchmarks/bullet_arena.py                      # 1,000 + 1,000 games
     python benchmarks/bullet_arena.py --games 100 --pairing self

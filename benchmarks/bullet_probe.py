@@ -3,8 +3,8 @@
 For each clock (1000, 300, 100 and 30 ms left, 10 ms increment) the probe
 sends ``--goes`` searches from positions deep into random games (so the
 ``position ... moves`` line is long, as late in a real game) and times each
-``play`` call from the client's side.  Issue 9 measured 28-95 ms at 300 ms
-left before the fix.  Stockfish 15.1 is measured the same way::
+``play`` call from the client's side: a ``go`` that overruns a short clock shows
+up here before it loses a game.  Stockfish 15.1 is measured the same way::
 
     python benchmarks/bullet_probe.py
     python benchmarks/bullet_probe.py --goes 50 --inc 1

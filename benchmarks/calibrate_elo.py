@@ -10,9 +10,9 @@ then the time control and the machine's 1-minute load average over the games
 (mean and range).
 A level above plies' top ``UCI_Elo`` (its full strength) is played at that top.
 
-Usage (the issue's target, 40 games per level at 10+0.1; 15-20 minutes a level):
+Usage (40 games per level at 10+0.1; 15-20 minutes a level):
   python benchmarks/calibrate_elo.py --levels 1400 1800 2200 --games 40 --tc 10+0.1
-The README's figures (a loaded machine, so lag up to a second is forgiven):
+The published figures (a loaded machine, so lag up to a second is forgiven):
   python benchmarks/calibrate_elo.py --levels 1400 1800 2000 2200 --margin 1000
 A quick sanity check:
   nice python benchmarks/calibrate_elo.py --levels 1400 1800 2200 --games 10 --tc 5+0.05
@@ -44,7 +44,7 @@ from strength import (
 )
 
 LOW_SCORE = 0.35
-"""The lowest score of a calibrated level (the issue's band)."""
+"""The lowest score of a calibrated level (the band is 35-65%)."""
 HIGH_SCORE = 0.65
 """The highest score of a calibrated level."""
 

@@ -4,7 +4,7 @@ Starts ``plies uci`` (and Stockfish, the peer, the same way) as a subprocess
 with raw pipes, and for each of ``--stops`` rounds: sets a position, sends
 ``go infinite``, waits a random 10-300 ms, sends ``stop`` and times how long
 the ``bestmove`` line takes to arrive.  Prints the distribution for both
-engines and how many stops took longer than the 50 ms the issue allows::
+engines and how many stops took longer than 50 ms (the most a GUI should wait)::
 
     python benchmarks/stop_latency.py                 # 200 stops each
     python benchmarks/stop_latency.py --stops 50 --no-peer

@@ -182,7 +182,7 @@ print("RESULT", result.info.score_cp)
 
 @pytest.mark.slow
 def test_edit_in_evaluate_reaches_the_cached_search(tmp_path: Path) -> None:
-    """The issue's case: a new TEMPO in evaluate.py changes the search's score (two compiles)."""
+    """A cross-file edit: a new TEMPO in evaluate.py changes the cached search's score."""
     copy = tmp_path / "src"
     shutil.copytree(SRC / "plies", copy / "plies",
                     ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip

@@ -2,8 +2,8 @@
 
 The rule set is python-chess's ``Board.status()`` minus the checks that are
 merely unusual (three checkers, or two no single move could uncover): those
-positions are accepted, as the rules still apply to them. The issue's crafted
-FEN, whose 256 moves overflowed the old move buffers, is refused before any
+positions are accepted, as the rules still apply to them. A crafted FEN with
+256 legal moves (more than a playable position can have) is refused before any
 move is generated, by the board and through ``plies uci``.
 """
 

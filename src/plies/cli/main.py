@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import plies.cli
+from plies import __version__
 from plies.cli.common import CliError
 
 # Modules in plies.cli that are infrastructure, not subcommands.
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="plies",
         description="Game-playing search: a chess engine, agents, games and path finding.",
     )
+    parser.add_argument("--version", action="version", version=f"plies {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(plies.cli.__path__), key=lambda m: m.name):
         if info.name in _NOT_COMMANDS or info.name.startswith("_"):

@@ -1,0 +1,1 @@
+"""The terminal game: a human against an agent, drawn and played at the prompt."""

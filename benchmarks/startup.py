@@ -29,7 +29,13 @@ machine with enough cores the wall time approaches the larger of ``main`` and
 (everything compiled in the one process, as before the workers), so the two
 can be compared in the same run; ``--only uci,play`` times only those commands.
 
-Usage: python benchmarks/startup.py [--repeat N] [--no-cold] [--one-process] [--only NAMES]
+``--install`` first installs a copy of the project into a new virtual
+environment (``pip install --no-build-isolation .``, which compiles the engine
+ahead, see ``setup.py``) and times that install and the first ``uci`` start
+after it: what a user of ``pip install .`` meets.
+
+Usage: python benchmarks/startup.py [--repeat N] [--no-cold] [--one-process] [--install]
+       [--only NAMES]
 """
 
 from __future__ import annotations
@@ -81,6 +87,35 @@ def fresh_copy(root: Path) -> Path:
     target = root / "src"
     shutil.copytree(SOURCE, target, ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
     return target
+
+
+_RUN_ENV = ("PYTHONPATH", "NUMBA_CACHE_DIR")
+"""Variables that would make an installed plies run other sources or another cache."""
+
+
+def time_install(root: Path) -> tuple[float, float, Path]:
+    """Install a copy of the project into a new virtual environment as a user would.
+
+    The environment sees this Python's packages (numba, numpy...), so only plies is
+    built: ``pip install --no-build-isolation .``, which compiles the engine ahead
+    (``setup.py``). Returns the wall and CPU seconds of the install and the venv's python.
+    """
+    project = root / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        shutil.copy2(SOURCE.parent / name, project / name)
+    shutil.copytree(SOURCE, project / "src",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))  # fmt: skip
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
+    cpu, start = _cpu_of_children(), time.perf_counter()
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "."],
+        cwd=project, env=env, check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    return time.perf_counter() - start, _cpu_of_children() - cpu, python
 
 
 def environment(src: Path, cache: Path) -> dict[str, str]:
@@ -211,6 +246,9 @@ def main() -> int:
                         help="skip timing the cold (compiling) runs")  # fmt: skip
     parser.add_argument("--one-process", action="store_true",
                         help="also time a cold uci start without compile workers")  # fmt: skip
+    parser.add_argument("--install", action="store_true",
+                        help="also time `pip install .` (which compiles ahead) and the first "
+                             "uci start after it")  # fmt: skip
     parser.add_argument("--only", metavar="NAMES",
                         help=f"comma-separated commands to time (of {','.join(commands())})")
     args = parser.parse_args()
@@ -229,6 +267,11 @@ def main() -> int:
         src = fresh_copy(root)
         shared = root / "cache"
         print(f"fresh copy of {SOURCE} in {src}; {load()}", flush=True)
+        if args.install:
+            wall, cpu, python = time_install(root)
+            print(f"  pip install . (compiles ahead): {wall:6.1f} s wall, {cpu:6.1f} s CPU")
+            env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
+            show("uci after install", time_uci([str(python), "-m", "plies", "uci"], env), stockfish)
         if not args.no_cold:
             print("cold (empty numba cache for each command):")
             for name, command in chosen.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,13 @@ def compiled_engine(request: pytest.FixtureRequest) -> None:
     from plies.engine import Engine
 
     Engine(hash_mb=1).warm_up()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the figures that guarded tests measured (CI keeps them in its log)."""
+    module = sys.modules.get("test_compile_budget") or next(
+        (m for name, m in sys.modules.items() if name.endswith("test_compile_budget")), None
+    )
+    figures = getattr(module, "measured", {}) if module is not None else {}
+    for name, value in figures.items():
+        terminalreporter.write_line(f"{name}: {value:.1f}")

@@ -13,6 +13,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+FIRST_RUN_COMPILE_S = 45
+"""About how long the engine's first run compiles on an idle 2-core machine (seconds).
+
+Measured by ``benchmarks/startup.py`` (cold ``readyok``); a ``pip install`` that
+compiled ahead (``setup.py``) leaves nothing to compile."""
+
 _quiet_lock = threading.Lock()
 _quiet_depth = 0
 
@@ -33,6 +39,14 @@ def quiet() -> Iterator[None]:
 def is_quiet() -> bool:
     """Whether notices are silenced now (some ``quiet()`` block is running)."""
     return _quiet_depth > 0
+
+
+def compile_wait_notice() -> str:
+    """What to tell a user who waits for the engine's first compile."""
+    return (
+        f"compiling the chess engine: a first run only, about {FIRST_RUN_COMPILE_S} s "
+        "on 2 cores (later runs load it from the cache)"
+    )
 
 
 @contextmanager

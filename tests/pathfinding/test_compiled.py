@@ -25,7 +25,6 @@ from plies.pathfinding import (
     unsupported,
 )
 from plies.pathfinding.compiled import COMPILED_ALGORITHMS, GridSearcher, optimal_here
-from plies.pathfinding.compiled.cachekey import purge_stale_cache, sources_hash
 from plies.pathfinding.validate import grid_path_cost, grid_path_problems
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
@@ -191,40 +190,3 @@ def test_bad_requests_get_one_line_errors() -> None:
         searcher.run("astar", (0, 0), (1, 1), heuristic="chebyshev")
 
 
-def test_cache_is_purged_when_a_source_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    (tmp_path / "kernel.py").write_text("x = 1\n")
-    cache = tmp_path / "__pycache__"
-    cache.mkdir()
-    assert purge_stale_cache(tmp_path)  # no stamp yet: purge and record
-    (cache / "kernel.f-1.py311.nbi").write_text("stale")
-    assert not purge_stale_cache(tmp_path)
-    assert (cache / "kernel.f-1.py311.nbi").exists()
-    before = sources_hash(tmp_path)
-    (tmp_path / "kernel.py").write_text("x = 2\n")
-    assert sources_hash(tmp_path) != before
-    assert purge_stale_cache(tmp_path)
-    assert not (cache / "kernel.f-1.py311.nbi").exists()
-
-
-def test_cache_in_numba_cache_dir_is_purged_when_a_source_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With NUMBA_CACHE_DIR set (plies.core sets it on import), numba's subdirectory is purged."""
-    from plies.core.cachedir import numba_subdir
-
-    package = tmp_path / "package"
-    package.mkdir()
-    (package / "kernel.py").write_text("x = 1\n")
-    cache_dir = tmp_path / "cache"
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(cache_dir))
-    purge_stale_cache(package)
-    sub = numba_subdir(cache_dir, package)
-    (sub / "kernel.f-1.py311.nbi").write_text("cached")
-    assert not purge_stale_cache(package)
-    assert (sub / "kernel.f-1.py311.nbi").exists()
-    (package / "helper.py").write_text("y = 2\n")  # a callee in another file changed
-    assert purge_stale_cache(package)
-    assert not (sub / "kernel.f-1.py311.nbi").exists()

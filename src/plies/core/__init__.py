@@ -15,55 +15,35 @@ The types (each one argument of the compiled functions)
     (``tt``): the transposition table all threads share; ``SearchInfo``
     (``info``): node counters, the node limit and the stop flag.
 
-Why numba structrefs (design notes, measured on this machine, 2026-11-26)
-    A recursive cached ``nogil`` walk of 265,720 calls touching two of nine
-    arrays cost 33-42 ns per call with nine loose arrays (each one reference
-    counted at every call), 90-96 ns with the nine in a namedtuple (every member
-    is still passed and counted), and 4 ns with the nine as fields of one
-    structref. Structrefs cache (``cache=True``), recurse, and run in parallel
-    ``nogil`` threads. Their fields are also named, so ``moves`` and ``scores``
-    (same shape, same dtype) can no longer be swapped by position. Rules that
-    keep them cheap: one structref type per concept with fields of one fixed
-    type (``structs.CoreStruct`` drops literal types, which would make new
-    types), instances built by our own cached functions (numba's Python-side
-    constructor is compiled anew in every process), and the Python layer keeps
-    its own references to the arrays inside (``StackArrays``, the table's
-    arrays, ``position_arrays``) instead of going through per-field getters.
-    A field must not be named ``st``: structref's generated constructor uses it.
+Why numba structrefs
+    A structref passes as one pointer, so a recursive call costs a few
+    nanoseconds where the same arrays passed loose (each reference counted at
+    every call) or in a namedtuple cost ten times as much. Structrefs cache
+    (``cache=True``), recurse, and run in parallel ``nogil`` threads. Their
+    fields are named, so ``moves`` and ``scores`` (same shape, same dtype) can
+    no longer be swapped by position. Rules that keep them cheap: one structref
+    type per concept with fields of one fixed type (``structs.CoreStruct`` drops
+    literal types, which would make new types), instances built by our own
+    cached functions (numba's Python-side constructor is compiled anew in every
+    process), and the Python layer keeps its own references to the arrays
+    inside (``StackArrays``, the table's arrays, ``position_arrays``) instead of
+    going through per-field getters. A field must not be named ``st``:
+    structref's generated constructor uses it.
 
-The compiled cache is keyed on all core sources (``cachedir``). numba caches
-each ``cache=True`` function keyed on the file that defines it only, so a
-cached ``search`` would keep running an old ``evaluate`` after ``evaluate.py``
-changed. Importing this package therefore, before any numba function is
-defined:
-
-1. hashes the names and contents of every ``core/*.py`` file (16 hex digits);
-2. sets ``NUMBA_CACHE_DIR`` to ``core/__pycache__/plies-numba-<path>-<hash>``
-   (``<path>`` tells installs apart), or, when the install is read-only, to
-   ``$XDG_CACHE_HOME/plies/plies-numba-<path>-<hash>`` (``~/.cache/plies/...``).
-   Any edit to any core file thus starts an empty cache (one full compile),
-   and an unchanged core loads everything from the cache;
-3. deletes this install's directories for other hashes, except those a
-   running process still uses (each process leaves a ``.pid-N`` marker in its
-   directory; dead processes' markers do not count), so old caches do not
-   pile up and a long-running engine never loses its cache under it.
-
-A ``NUMBA_CACHE_DIR`` the user set is respected: there plies keeps the hash of
-the sources in ``plies-sources.sha256`` beside its files and deletes its own
-``.nbi``/``.nbc`` files when the hash changes. A ``NUMBA_CACHE_DIR`` inherited
-from a parent plies process (recognised by ``PLIES_NUMBA_CACHE_DIR``) is
-replaced, since the child may run other sources. numba's writes are atomic
-renames, so processes sharing a directory do not corrupt it.
+The compiled cache is keyed per file on the file and every ``plies`` module it
+imports (``plies.jitcache``): a cached caller embeds its callees' code, so an
+edit recompiles exactly the files that can contain it. The locator is installed
+before any compiled function is defined.
 """
 
 from __future__ import annotations
 
-# The cache directory must be chosen before any compiled function is defined,
-# so the public names below are imported after ``configure()`` runs.
+# The cache locator must be installed before any compiled function is defined,
+# so the public names below are imported after ``install()`` runs.
 # ruff: noqa: E402
-from plies.core.cachedir import configure
+from plies.jitcache import install
 
-configure()
+install()
 
 # No exported name equals a submodule's (``perft_nodes``, not ``perft``): a function
 # bound over its module's name hides the module from ``from plies.core import perft``.

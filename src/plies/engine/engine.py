@@ -8,6 +8,7 @@ another thread sets a flag that it notices within about a thousand nodes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
@@ -22,7 +23,7 @@ import numpy as np
 import plies.core as core
 from plies.board import Board, Move
 from plies.board.board import core_to_move
-from plies.compile_notice import compile_notice
+from plies.compile_notice import compile_notice, compile_wait_notice
 from plies.core import INF, MAX_PLY
 from plies.core.nnue import residual_evaluate
 from plies.engine import prewarm
@@ -325,8 +326,10 @@ class Engine:
         counter meanwhile (``plies.engine.prewarm``), and the search then loads
         them from the cache: the first run waits about half as long on 2 cores.
         """
-        with compile_notice("compiling the chess engine (first run only, about a minute)..."):
-            with prewarm.in_workers(prewarm.search_jobs()):
+        cold = prewarm.cache_is_cold()
+        notice = compile_notice(compile_wait_notice() + "...") if cold else contextlib.nullcontext()
+        with notice:
+            with prewarm.in_workers(prewarm.search_jobs() if cold else ()):
                 # What the board and a game's moves use: this process's share.
                 board = Board()
                 move = board.legal_moves[0]

@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 import plies.core as core
 from plies.board import Board
@@ -40,48 +39,69 @@ ENV_OFF = "PLIES_NO_COMPILE_WORKERS"
 """Set to 1 to compile everything in this process (no worker processes)."""
 
 
+def _position_type() -> Any:
+    """The numba type of a compiled position (building one compiles the board's set-up)."""
+    import numba
+
+    return numba.typeof(Board().core_position())
+
+
 def _compile_evaluation() -> None:
-    """The static evaluation, for the signature the search calls it with."""
-    core.evaluate_position(Board().core_position())
+    """The classical evaluation, for the signature the search calls it with."""
+    core.evaluate_position.compile((_position_type(),))
 
 
-def _compile_counting() -> None:
-    """The legal-move counter, for the signature the search and perft call it with."""
-    core.count_moves(Board().core_position(), np.zeros(core.MAX_MOVES, dtype=np.int64))
+def _compile_net_and_counting() -> None:
+    """The net's evaluations, exchange evaluation and the legal-move counter the search calls."""
+    import numba
+
+    from plies.core import nnue, see
+
+    position = _position_type()
+    nnue.output.compile((position,))
+    nnue.evaluate.compile((position,))
+    see.see_ge.compile((position, numba.int64, numba.int64))
+    core.count_moves.compile((position, numba.int64[::1]))
+
+
+def _compile_all() -> None:
+    """Everything a first run of the board, perft and the engine compiles (the install's step)."""
+    from plies.board import perft
+    from plies.engine.engine import Engine
+
+    perft(Board(), 2)
+    Engine(hash_mb=1).warm_up()
 
 
 JOBS: dict[str, Callable[[], None]] = {
     "evaluation": _compile_evaluation,
-    "counting": _compile_counting,
+    "net-and-counting": _compile_net_and_counting,
+    "all": _compile_all,
 }
-"""What a worker can compile, by name; each is independent of the others."""
+"""What a worker can compile, by name."""
 
-_COMPILES: dict[str, Any] = {"evaluation": core.evaluate_position, "counting": core.count_moves}
-"""The compiled function each job compiles."""
+SEARCH_JOBS = ("evaluation", "net-and-counting")
+"""Independent parts below the search, each compiled by one worker while this
+process compiles the board's part (two workers: the search waits for the
+slower, so more of them would only share the same cores)."""
 
 
 def search_jobs() -> tuple[str, ...]:
-    """The jobs whose function the search calls directly (imports into ``plies.core.search``).
-
-    A job the search does not need would only take a core from the compile it waits for.
-    """
-    from plies.core import search
-
-    called = {id(value) for value in vars(search).values()}
-    return tuple(name for name, function in _COMPILES.items() if id(function) in called)
+    """The jobs that compile parts of the search in workers on a cold cache."""
+    return SEARCH_JOBS
 
 
 def cache_is_cold() -> bool:
-    """Whether the search has never been compiled into the cache (its index file is missing).
+    """Whether the search has no compiled copy for these sources in the cache.
 
     False when numba does not cache at all (nothing a worker could hand over).
     """
     dispatcher: Any = core.search_root
     try:
-        index = dispatcher._cache._cache_file._index_path
-    except AttributeError:  # caching disabled, or numba's internals changed
+        # An index for other sources loads as empty (``plies.jitcache`` stamps).
+        return not dispatcher._cache._cache_file._load_index()
+    except Exception:  # caching disabled, an unreadable index, or numba's internals changed
         return False
-    return not os.path.exists(index)
 
 
 def _worker_environment() -> dict[str, str]:

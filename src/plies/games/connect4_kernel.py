@@ -27,6 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plies.jitcache import install
+
+install()  # before the compiled functions below: their cache is keyed on their sources
+
 U64 = np.uint64
 ZERO = U64(0)
 ONE = U64(1)

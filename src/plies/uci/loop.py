@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import plies
+from plies.compile_notice import compile_wait_notice
 from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
 from plies.time_options import (
     DEFAULT_MOVE_OVERHEAD_MS,
@@ -150,6 +151,8 @@ class UciLoop:
         self._engine: Engine | None = None
         self._engine_error: BaseException | None = None
         self._ready = threading.Event()
+        # Set by the warm-up thread when the engine is not in the compile cache yet.
+        self._compiling = threading.Event()
         self._warm_thread: threading.Thread | None = None
         self._search: _Search | None = None
         self._job: Job | None = None
@@ -192,6 +195,10 @@ class UciLoop:
         """Thread body: build the engine and compile its search."""
         try:
             # ``warm_up`` compiles (or loads) the board's part first, then the search.
+            from plies.engine import prewarm
+
+            if prewarm.cache_is_cold():
+                self._compiling.set()
             hash_mb = self.values["Hash"]
             engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
             if engine.net_notice is not None:
@@ -213,7 +220,8 @@ class UciLoop:
         """The ready engine, waiting for compilation (with a notice) if needed."""
         self.start_engine()
         if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
-            self.out.info_string("loading the engine (a first run compiles it: up to a minute)")
+            if self._compiling.is_set():
+                self.out.info_string(compile_wait_notice())
             while not self._ready.wait(QUIT_POLL_S):
                 if self._quit_line is not None and self._quit_line == self._line_number + 1:
                     # ``quit`` is the very next command: nothing asked before it is

@@ -9,11 +9,11 @@ loop.  ``GridSearcher`` is the way in: one per grid, one query with
 
 from __future__ import annotations
 
-from .cachekey import purge_stale_cache
+from plies.jitcache import install
 
-purge_stale_cache()
+install()
 
-from .searcher import (  # noqa: E402 - the cache must be checked before numba loads it
+from .searcher import (  # noqa: E402 - the cache locator comes before any compiled function
     COMPILED_ALGORITHMS,
     BatchResult,
     GridSearcher,

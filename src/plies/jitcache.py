@@ -1,0 +1,165 @@
+"""One compile-cache policy for every compiled package: each file keyed on what it compiles from.
+
+numba caches a ``cache=True`` function keyed on the stamp of the one file that
+defines it, so after an edit to ``core/evaluate.py`` a cached ``core/search.py``
+would keep running the old evaluation (a compiled caller embeds its callees).
+``install()`` puts a cache locator in front of numba's own for files inside
+the ``plies`` package: it keeps numba's choice of directory (beside the
+sources when writable, else numba's user-wide cache, or ``NUMBA_CACHE_DIR``
+when the user set one) and replaces the stamp numba checks with a hash of the
+file and of every ``plies`` module it imports, directly or not.
+
+So an edit recompiles exactly the files whose compiled code can contain it:
+an edit to ``search.py`` leaves the move generator's and the evaluation's
+cached code valid, an edit to ``bits.py`` (imported by all) recompiles
+everything. numba overwrites a stale index in place, so nothing piles up.
+It must run before the first compiled function of a package is defined
+(``plies.core`` and the compiled path finding call it first).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import hashlib
+from pathlib import Path
+from typing import Any
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+"""The ``plies`` package directory: files below it get sources-keyed stamps."""
+STAMP_TAG = "plies-sources-v1"
+"""First element of every stamp, so numba's own (mtime, size) stamps never match ours."""
+
+
+def _module_path(name: str) -> Path | None:
+    """The file of module ``plies.x.y`` (a module or a package's ``__init__``), if any."""
+    parts = name.split(".")
+    if not parts or parts[0] != "plies":
+        return None
+    base = PACKAGE_DIR.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _package_of(path: Path) -> str:
+    """The dotted package name that contains ``path`` (for relative imports)."""
+    relative = path.relative_to(PACKAGE_DIR.parent).with_suffix("")
+    parts = list(relative.parts)
+    return ".".join(parts if path.name == "__init__.py" else parts[:-1])
+
+
+@functools.cache
+def direct_imports(path: Path) -> frozenset[Path]:
+    """The ``plies`` files that ``path`` imports by name (its own statements only)."""
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    found: set[Path] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = _module_path(alias.name)
+                if target is not None:
+                    found.add(target)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                anchor = _package_of(path).split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                module = ".".join([*anchor, module] if module else anchor)
+            for alias in node.names:
+                # ``from plies.core import position`` names a module; other names
+                # live in the package's ``__init__`` (a conservative, larger key).
+                target = _module_path(f"{module}.{alias.name}") or _module_path(module)
+                if target is not None:
+                    found.add(target)
+    found.discard(path)
+    return frozenset(found)
+
+
+def closure(path: Path) -> list[Path]:
+    """``path`` and every ``plies`` file it imports, directly or not, sorted."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for target in direct_imports(todo.pop()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return sorted(seen)
+
+
+@functools.cache
+def sources_stamp(path: Path) -> str:
+    """Hex digest (16 digits) of the names and contents of ``closure(path)``."""
+    digest = hashlib.sha256()
+    for source in closure(path):
+        name = source.relative_to(PACKAGE_DIR).as_posix()
+        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _inner_locator(py_func: Any, py_file: str) -> Any:
+    """The locator numba itself would choose for ``py_func`` (None if none fits)."""
+    from numba.core.caching import CacheImpl
+
+    for cls in CacheImpl._locator_classes:
+        if cls is SourcesKeyedLocator:
+            continue
+        locator = cls.from_function(py_func, py_file)
+        if locator is not None:
+            return locator
+    return None
+
+
+def _locator_base() -> type:
+    """numba's abstract locator class (imported late: numba loads only when needed)."""
+    from numba.core.caching import _CacheLocator
+
+    return _CacheLocator  # type: ignore[no-any-return]
+
+
+class SourcesKeyedLocator(_locator_base()):  # type: ignore[misc]
+    """numba's own locator for a ``plies`` file, with the stamp replaced by its sources' hash."""
+
+    def __init__(self, inner: Any, path: Path) -> None:
+        """Wrap numba's locator ``inner`` for the source file ``path``."""
+        self._inner = inner
+        self._path = path
+
+    def ensure_cache_path(self) -> None:
+        """Create the cache directory (numba's choice) and check that it is writable."""
+        self._inner.ensure_cache_path()
+
+    def get_cache_path(self) -> str:
+        """The directory numba's own locator chose."""
+        return str(self._inner.get_cache_path())
+
+    def get_source_stamp(self) -> tuple[str, str]:
+        """The hash of this file and of every ``plies`` module it imports."""
+        return (STAMP_TAG, sources_stamp(self._path))
+
+    def get_disambiguator(self) -> str:
+        """As numba's own locator: tells same-named functions of one file apart."""
+        return str(self._inner.get_disambiguator())
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> SourcesKeyedLocator | None:
+        """A locator for functions defined in ``plies`` files; None for any other file."""
+        try:
+            path = Path(py_file).resolve()
+            path.relative_to(PACKAGE_DIR)
+        except (OSError, ValueError):
+            return None
+        if not path.is_file():
+            return None
+        inner = _inner_locator(py_func, py_file)
+        return None if inner is None else cls(inner, path)
+
+
+def install() -> None:
+    """Put the sources-keyed locator first in numba's list (once per process)."""
+    from numba.core.caching import CacheImpl
+
+    if SourcesKeyedLocator not in CacheImpl._locator_classes:
+        CacheImpl._locator_classes.insert(0, SourcesKeyedLocator)

@@ -30,7 +30,7 @@ machine with enough cores the wall time approaches the larger of ``main`` and
 can be compared in the same run; ``--only uci,play`` times only those commands.
 
 ``--install`` first installs a copy of the project into a new virtual
-environment (``pip install --no-build-isolation .``, which compiles the engine
+environment (``pip install --no-deps .``, whose build compiles the engine
 ahead, see ``setup.py``) and times that install and the first ``uci`` start
 after it: what a user of ``pip install .`` meets.
 
@@ -97,8 +97,9 @@ def time_install(root: Path) -> tuple[float, float, Path]:
     """Install a copy of the project into a new virtual environment as a user would.
 
     The environment sees this Python's packages (numba, numpy...), so only plies is
-    built: ``pip install --no-build-isolation .``, which compiles the engine ahead
-    (``setup.py``). Returns the wall and CPU seconds of the install and the venv's python.
+    installed (``--no-deps``); pip builds it as for any user, in an isolated build
+    environment, and the build compiles the engine ahead (``setup.py``). Returns the
+    wall and CPU seconds of the install and the venv's python.
     """
     project = root / "project"
     project.mkdir()
@@ -112,7 +113,7 @@ def time_install(root: Path) -> tuple[float, float, Path]:
     env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
     cpu, start = _cpu_of_children(), time.perf_counter()
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "."],
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "."],
         cwd=project, env=env, check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     return time.perf_counter() - start, _cpu_of_children() - cpu, python

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 import chess
 import pytest
 
+from plies.options import OPTIONS
 from plies.uci.channel import Output
-from plies.uci.loop import OPTIONS, UciLoop, limit_for
+from plies.uci.loop import UciLoop, limit_for
 from plies.uci.protocol import Go, parse_command
 
 WAIT_S = 120.0
@@ -139,17 +140,28 @@ def test_good_option_values_apply(harness: Harness) -> None:
 
 def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     """The defaults announced to GUIs are the values the engine really uses."""
-    from plies.engine import engine as engine_module
+    from plies.engine import Engine
 
     engine = harness.loop.engine()
+    fresh = Engine(hash_mb=1)
     declared = {o.name: o for o in OPTIONS}
     assert declared["Hash"].default == engine.hash_mb
-    assert declared["Hash"].maximum == engine_module.MAX_HASH_MB
-    assert declared["Move Overhead"].default == engine.move_overhead_ms
-    assert declared["Move Overhead"].default == engine_module.DEFAULT_MOVE_OVERHEAD_MS
-    assert declared["Threads"].default == engine.threads
-    assert declared["Threads"].maximum == engine_module.MAX_THREADS
-    assert declared["Slow Mover"].default == engine.slow_mover
+    assert declared["Move Overhead"].default == engine.move_overhead_ms == fresh.move_overhead_ms
+    assert declared["Threads"].default == engine.threads == fresh.threads
+    assert declared["Slow Mover"].default == engine.slow_mover == fresh.slow_mover
+    assert declared["MultiPV"].default == fresh.multipv
+    assert declared["UCI_LimitStrength"].default == fresh.limit_strength
+    assert declared["UCI_Elo"].default == fresh.elo
+    # The limits are the engine's own: one past them is refused, the limit itself taken.
+    for name in ("Hash", "Threads", "MultiPV", "UCI_Elo", "Move Overhead", "Slow Mover"):
+        option = declared[name]
+        assert option.maximum is not None and option.minimum is not None
+        with pytest.raises(ValueError):
+            fresh.set_option(name, option.maximum + 1)
+        with pytest.raises(ValueError):
+            fresh.set_option(name, option.minimum - 1)
+    fresh.set_option("UCI_Elo", declared["UCI_Elo"].maximum)
+    assert fresh.elo == declared["UCI_Elo"].maximum
 
 
 def test_slow_mover_option(harness: Harness) -> None:

@@ -6,10 +6,12 @@ import argparse
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError
-from plies.elo_scale import MAX_ELO, MIN_ELO
+from plies.options import ELO
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
+
+MIN_ELO, MAX_ELO = ELO.spin_range()
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

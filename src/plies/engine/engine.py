@@ -31,36 +31,39 @@ from plies.engine.state import SearchArrays, available_megabytes
 from plies.engine.strength import (
     CANDIDATES,
     DEFAULT_ELO,
-    MAX_ELO,
-    MIN_ELO,
     choose_line,
     is_full_strength,
     strength_for,
 )
 from plies.engine.timeman import STOP_SHARE, Stability, allocate, node_scale
 from plies.engine.wdl import material, wdl
-from plies.time_options import (
-    DEFAULT_MOVE_OVERHEAD_MS,
-    DEFAULT_SLOW_MOVER,
-    MAX_MOVE_OVERHEAD_MS,
-    MAX_SLOW_MOVER,
-    MIN_SLOW_MOVER,
+from plies.options import (
+    CLEAR_HASH,
+    ELO,
+    EVAL_FILE,
+    HASH,
+    LIMIT_STRENGTH,
+    MOVE_OVERHEAD,
+    MULTIPV,
+    OPTIONS,
+    SLOW_MOVER,
+    THREADS,
+    USE_NET,
+    OptionValue,
+    find_option,
 )
 
 InfoCallback = Callable[[Info], None]
 DoneCallback = Callable[[SearchResult], None]
 
-MIN_HASH_MB = 1
-MAX_HASH_MB = 4096
-MAX_THREADS = 64
+DEFAULT_MOVE_OVERHEAD_MS = MOVE_OVERHEAD.spin_default()
+DEFAULT_SLOW_MOVER = SLOW_MOVER.spin_default()
 HELPER_START_S = 0.05
 """Longest wait for a lazy-SMP helper thread to start running before the main search."""
 NODE_CAP_FACTOR = 8
 """A strength-limited search is cut off at this many times its node budget."""
 MIN_NODE_CAP = 50_000
 """The smallest such cut-off: far more than any depth-1 search needs."""
-MAX_MULTIPV = 256
-"""The most lines ``MultiPV`` may ask for (more than any position has legal moves)."""
 DEFAULT_NET_ENV = "PLIES_DEFAULT_NET"
 """Environment variable naming the net an engine uses by default instead of the packaged one."""
 
@@ -103,11 +106,10 @@ class Engine:
         ``default_net_file()``). If that net cannot be loaded the engine still starts,
         on the classical evaluation, and says why in ``net_notice`` (and a warning).
         """
-        if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
-            raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
+        HASH.check(hash_mb)
         self._arrays = SearchArrays(hash_mb)
         self._hash_mb = hash_mb
-        self.move_overhead_ms = move_overhead_ms
+        self.move_overhead_ms = MOVE_OVERHEAD.check(move_overhead_ms)
         """Milliseconds kept in reserve per move for communication delays."""
         self.slow_mover = DEFAULT_SLOW_MOVER
         """Percent of the planned time per move to aim at (more: deeper now, less later)."""
@@ -159,8 +161,7 @@ class Engine:
 
     def set_hash(self, hash_mb: int) -> None:
         """Resize (and clear) the transposition table."""
-        if not MIN_HASH_MB <= hash_mb <= MAX_HASH_MB:
-            raise ValueError(f"hash size must be {MIN_HASH_MB}..{MAX_HASH_MB} MB, got {hash_mb}")
+        HASH.check(hash_mb)
         self._require_idle()
         available = available_megabytes()
         if available is not None and hash_mb > available + self._hash_mb:
@@ -177,8 +178,7 @@ class Engine:
 
     def set_threads(self, threads: int) -> None:
         """Search on ``threads`` threads sharing one table (lazy SMP)."""
-        if not 1 <= threads <= MAX_THREADS:
-            raise ValueError(f"threads must be 1..{MAX_THREADS}, got {threads}")
+        THREADS.check(threads)
         self._require_idle()
         self._helpers = [self._arrays.helper() for _ in range(threads - 1)]
 
@@ -187,16 +187,12 @@ class Engine:
         self._rng.seed(seed)
 
     def set_multipv(self, lines: int) -> None:
-        """Report the best ``lines`` root moves (1..MAX_MULTIPV) each iteration."""
-        if not 1 <= lines <= MAX_MULTIPV:
-            raise ValueError(f"MultiPV must be 1..{MAX_MULTIPV}, got {lines}")
-        self.multipv = lines
+        """Report the best ``lines`` root moves (within ``MultiPV``'s range) each iteration."""
+        self.multipv = MULTIPV.check(lines)
 
     def set_elo(self, elo: int) -> None:
-        """Set the level of a strength-limited engine (MIN_ELO..MAX_ELO)."""
-        if not MIN_ELO <= elo <= MAX_ELO:
-            raise ValueError(f"UCI_Elo must be {MIN_ELO}..{MAX_ELO}, got {elo}")
-        self.elo = elo
+        """Set the level of a strength-limited engine (within ``UCI_Elo``'s range)."""
+        self.elo = ELO.check(elo)
 
     @property
     def net(self) -> core.Net | None:
@@ -263,46 +259,27 @@ class Engine:
             core.attach_net(pos, net)
         return pos
 
-    def set_option(self, name: str, value: str | int | bool | None) -> None:
-        """Set an option by its UCI name (Hash, Threads, Move Overhead, Slow Mover, Clear Hash,
-        MultiPV, UCI_LimitStrength, UCI_Elo, EvalFile, UseNet)."""
-        key = name.strip().lower()
-        if key == "evalfile":
-            self.set_eval_file("" if value is None else str(value))
-        elif key == "usenet":
-            text = str(value).strip().lower()
-            if text not in ("true", "false"):
-                raise ValueError(f"UseNet must be true or false, got {value!r}")
-            self.set_use_net(text == "true")
-        elif key == "hash":
-            self.set_hash(int(str(value)))
-        elif key == "threads":
-            self.set_threads(int(str(value)))
-        elif key == "move overhead":
-            ms = int(str(value))
-            if not 0 <= ms <= MAX_MOVE_OVERHEAD_MS:
-                raise ValueError(f"move overhead must be 0..{MAX_MOVE_OVERHEAD_MS} ms, got {ms}")
-            self.move_overhead_ms = ms
-        elif key == "slow mover":
-            pct = int(str(value))
-            if not MIN_SLOW_MOVER <= pct <= MAX_SLOW_MOVER:
-                raise ValueError(
-                    f"slow mover must be {MIN_SLOW_MOVER}..{MAX_SLOW_MOVER} %, got {pct}"
-                )
-            self.slow_mover = pct
-        elif key == "clear hash":
-            self.new_game()
-        elif key == "multipv":
-            self.set_multipv(int(str(value)))
-        elif key == "uci_limitstrength":
-            text = str(value).strip().lower()
-            if text not in ("true", "false"):
-                raise ValueError(f"UCI_LimitStrength must be true or false, got {value!r}")
-            self.limit_strength = text == "true"
-        elif key == "uci_elo":
-            self.set_elo(int(str(value)))
-        else:
+    def set_option(self, name: str, value: OptionValue) -> None:
+        """Set an option by its UCI name, checked against its declaration in ``plies.options``.
+
+        A value may be the text of a ``setoption`` or already typed (an int, a bool)."""
+        option = find_option(OPTIONS, name)
+        setter = None if option is None else _SETTERS.get(option.name)
+        if option is None or setter is None:
             raise ValueError(f"unknown option: {name}")
+        setter(self, option.parse(value))
+
+    def _set_move_overhead(self, ms: int) -> None:
+        """Keep ``ms`` milliseconds in reserve per move."""
+        self.move_overhead_ms = MOVE_OVERHEAD.check(ms)
+
+    def _set_slow_mover(self, percent: int) -> None:
+        """Aim at ``percent`` of the planned time per move."""
+        self.slow_mover = SLOW_MOVER.check(percent)
+
+    def _set_limit_strength(self, on: bool) -> None:
+        """Play at ``elo`` (on) or at full strength."""
+        self.limit_strength = on
 
     def new_game(self) -> None:
         """Forget the previous game (clears the table and move-ordering memory)."""
@@ -835,3 +812,23 @@ class Engine:
             if after.is_legal(reply):
                 return reply
         return None
+
+def _int(value: OptionValue) -> int:
+    """A spin's checked value."""
+    assert isinstance(value, int)
+    return value
+
+
+# What each option the engine reads does with its checked value (the table checked it).
+_SETTERS: dict[str, Callable[[Engine, OptionValue], None]] = {
+    HASH.name: lambda engine, value: engine.set_hash(_int(value)),
+    THREADS.name: lambda engine, value: engine.set_threads(_int(value)),
+    CLEAR_HASH.name: lambda engine, _: engine.new_game(),
+    MOVE_OVERHEAD.name: lambda engine, value: engine._set_move_overhead(_int(value)),
+    SLOW_MOVER.name: lambda engine, value: engine._set_slow_mover(_int(value)),
+    MULTIPV.name: lambda engine, value: engine.set_multipv(_int(value)),
+    LIMIT_STRENGTH.name: lambda engine, value: engine._set_limit_strength(value is True),
+    ELO.name: lambda engine, value: engine.set_elo(_int(value)),
+    EVAL_FILE.name: lambda engine, value: engine.set_eval_file(str(value or "")),
+    USE_NET.name: lambda engine, value: engine.set_use_net(value is True),
+}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from plies.engine.engine import DEFAULT_NET_ENV
+from plies.engine.nets import DEFAULT_NET_ENV
 from plies.uci.bench import DEFAULT_DEPTH, run_bench
 
 BENCH_SIGNATURE = 1_385_724

@@ -8,7 +8,7 @@ import contextlib
 from plies.cli.common import CliError
 
 _EPILOG = """\
-output lines (see plies.datagen for the full format):
+output lines (see plies.learn.datagen for the full format):
   FEN | result            result 1.0 / 0.5 / 0.0 from White's side
   FEN | score | result    with --scores: the mover's search score, White's side, centipawns
 examples:
@@ -125,9 +125,14 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.players import Player, PlayerError, parse_player
-    from plies.datagen import DatagenFile, DatagenFileError, DatagenSettings, play_datagen_game
-    from plies.datagen.pool import games_in_order
-    from plies.datagen.positions import position_lines
+    from plies.learn.datagen import (
+        DatagenFile,
+        DatagenFileError,
+        DatagenSettings,
+        play_datagen_game,
+    )
+    from plies.learn.datagen.pool import games_in_order
+    from plies.learn.datagen.positions import position_lines
 
     _check(args)
     settings = DatagenSettings(

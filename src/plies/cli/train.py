@@ -170,8 +170,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plies.train.loader import DataError, combine, read_dataset
-    from plies.train.network import (
+    from plies.learn.split import split_rows
+    from plies.learn.train.loader import DataError, combine, read_dataset
+    from plies.learn.train.network import (
         BASE_HCE,
         BASE_NONE,
         NetFileError,
@@ -180,9 +181,8 @@ def run(args: argparse.Namespace) -> int:
         load_network,
         save_network,
     )
-    from plies.train.target import targets
-    from plies.train.trainer import EpochReport, Settings, loss, train
-    from plies.tune.split import split_rows
+    from plies.learn.train.target import targets
+    from plies.learn.train.trainer import EpochReport, Settings, loss, train
 
     _check(args)
     err = Console(stderr=True)
@@ -217,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"read {len(data)} positions in {time.perf_counter() - started:.1f} s")
     centipawns = None
     if args.residual or args.hce:
-        from plies.train.residual import hce_centipawns
+        from plies.learn.train.residual import hce_centipawns
 
         clock = time.perf_counter()
         centipawns = hce_centipawns(data)
@@ -314,7 +314,7 @@ def run(args: argparse.Namespace) -> int:
         highlight=False,
     )
     if args.hce and len(valid_rows) and centipawns is not None:
-        from plies.train.hce import hce_loss, unscaled_loss
+        from plies.learn.train.hce import hce_loss, unscaled_loss
 
         plain = unscaled_loss(centipawns, target, valid_rows)
         hce, k = hce_loss(args.data, data, target, valid_rows)

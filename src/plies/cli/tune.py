@@ -6,7 +6,7 @@ import argparse
 import time
 
 from plies.cli.common import CliError
-from plies.tune import OPTIMIZERS
+from plies.learn.tune import OPTIMIZERS
 
 DEFAULT_LR = {"adam": 0.5, "newton": 0.2}
 """--lr when not given, by optimiser."""
@@ -163,8 +163,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.core import weights as shipped
-    from plies.tune.dataset import DataError, build_features, read_positions
-    from plies.tune.fit import (
+    from plies.learn.split import split_rows
+    from plies.learn.tune.dataset import DataError, build_features, read_positions
+    from plies.learn.tune.fit import (
         EpochReport,
         Settings,
         Weights,
@@ -179,8 +180,7 @@ def run(args: argparse.Namespace) -> int:
         train,
         tuned_mask,
     )
-    from plies.tune.split import split_rows
-    from plies.tune.weights_file import (
+    from plies.learn.tune.weights_file import (
         WeightsFileError,
         module_weights,
         read_weights,

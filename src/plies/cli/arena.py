@@ -223,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
         sprt_line,
         standings_table,
     )
+    from plies.arena.runner import run_match
 
     _check(args)
     settings = _settings(args)
@@ -281,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
     task = progress.add_task("games", total=len(match.tasks), score="")
     try:
         with progress:
-            result = match.run()
+            result = run_match(match)
     except ClusterError as exc:
         raise CliError(str(exc)) from None
     finally:

@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     """The body of ``run``; path-finding errors become one-line CLI errors there."""
     from plies.compile_notice import compile_notice
     from plies.pathfinding.algorithms import run_algorithm, select, unsupported
-    from plies.pathfinding.compiled import COMPILED_ALGORITHMS
+    from plies.pathfinding.compiled import COMPILED_ALGORITHMS, searcher_for
     from plies.pathfinding.endpoints import default_endpoints
     from plies.pathfinding.grid_problem import GridProblem
     from plies.pathfinding.mazefile import save_maze
@@ -172,7 +172,7 @@ def _run(args: argparse.Namespace) -> int:
         if engine == "compiled" and alg.name in COMPILED_ALGORITHMS:
             # Compile (first run) or load the kernel outside the timed run.
             with compile_notice("compiling the path-finding kernels (first run only)..."):
-                grid.searcher().run(alg.name, start, goal, problem.heuristic_name)
+                searcher_for(grid).run(alg.name, start, goal, problem.heuristic_name)
         result = run_algorithm(alg, problem, engine=engine)
         results.append((alg.name, result))
         rows.append(result_row(alg.name, result))

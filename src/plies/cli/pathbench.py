@@ -97,13 +97,14 @@ def _measure(grid: Grid, name: str, scenarios: list[Scenario], engine: str,
     import numpy as np
 
     from plies.pathfinding.algorithms import get_algorithm
+    from plies.pathfinding.compiled import searcher_for
     from plies.pathfinding.grid_problem import GridProblem
 
     starts = [s.start for s in scenarios]
     goals = [s.goal for s in scenarios]
     best = np.full(len(scenarios), np.inf)
     if engine == "compiled":
-        searcher = grid.searcher()
+        searcher = searcher_for(grid)
         for _ in range(repeat):
             result = searcher.batch(name, starts, goals)
             best = np.minimum(best, result.seconds)
@@ -147,6 +148,7 @@ def _run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from plies.compile_notice import compile_notice
+    from plies.pathfinding.compiled import searcher_for
     from plies.pathfinding.mapfile import load_map
     from plies.pathfinding.report import format_seconds, format_table
     from plies.pathfinding.scenario import check_against_map, load_scenarios
@@ -175,7 +177,7 @@ def _run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         with compile_notice("compiling the path-finding kernels (first run only)..."):
             for name in names:
-                grid.searcher().batch(name, [scenarios[0].start], [scenarios[0].goal])
+                searcher_for(grid).batch(name, [scenarios[0].start], [scenarios[0].goal])
         print(f"warm-up (compiles on first run, then loads from cache): "
               f"{format_seconds(time.perf_counter() - t0)}")
     optimal_values = np.array([s.optimal for s in scenarios])

@@ -201,6 +201,7 @@ def _play(
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.players import PlayerError
     from plies.arena.report import game_line
+    from plies.arena.runner import run_match
     from plies.arena.stats import sprt_bounds, sprt_verdict
 
     out = Console()
@@ -257,7 +258,7 @@ def _play(
     task = progress.add_task("games", total=games, status="")
     try:
         with progress:
-            result = match.run()
+            result = run_match(match)
     finally:
         if writer is not None:
             writer.close()

@@ -102,3 +102,12 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     """A two-module loop and a three-module loop are found; a chain is not."""
     graph = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}
     assert sorted(_cycles(graph)) == [["a", "b"], ["c", "d", "e"]]
+
+
+def test_every_package_has_a_documented_init() -> None:
+    """Each folder of modules is a package whose ``__init__`` says what lives there."""
+    for folder in sorted({path.parent for path in SRC.rglob("*.py")}):
+        init = folder / "__init__.py"
+        assert init.is_file(), f"{folder} has no __init__.py"
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{init} has no docstring"

@@ -90,7 +90,7 @@ def _hinter(seed: int | None) -> Agent:
 def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
     """``agent`` playing from the Polyglot book at ``path`` first."""
     from plies.agents.book_agent import BookAgent
-    from plies.book import BookError, OpeningBook
+    from plies.board.polyglot import BookError, OpeningBook
 
     try:
         book = OpeningBook(path)

@@ -17,7 +17,7 @@ from plies.options import BOOK_OPTIONS, OptionValue
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
-    from plies.book import OpeningBook
+    from plies.board.polyglot import OpeningBook
 
 _NAMES = frozenset(o.name for o in BOOK_OPTIONS)
 
@@ -50,7 +50,7 @@ class UciBook:
             path = str(value or "").strip()
             new = None
             if path:
-                from plies.book import OpeningBook
+                from plies.board.polyglot import OpeningBook
 
                 new = OpeningBook(path)  # raises BookError (a ValueError) with the reason
             if self.book is not None:

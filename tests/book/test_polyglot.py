@@ -11,7 +11,7 @@ import chess
 import pytest
 
 from plies.board import Board
-from plies.book import BookError, OpeningBook
+from plies.board.polyglot import BookError, OpeningBook
 
 Writer = Callable[[str, Sequence[tuple[str, str, int]]], Path]
 

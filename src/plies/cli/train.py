@@ -170,8 +170,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plies.learn.lines import DataError
     from plies.learn.split import split_rows
-    from plies.learn.train.loader import DataError, combine, read_dataset
+    from plies.learn.train.loader import combine, read_dataset
     from plies.learn.train.network import (
         BASE_HCE,
         BASE_NONE,

@@ -163,8 +163,9 @@ def run(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.core import weights as shipped
+    from plies.learn.lines import DataError
     from plies.learn.split import split_rows
-    from plies.learn.tune.dataset import DataError, build_features, read_positions
+    from plies.learn.tune.dataset import build_features, read_positions
     from plies.learn.tune.fit import (
         EpochReport,
         Settings,

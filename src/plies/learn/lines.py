@@ -21,6 +21,10 @@ _EPD_VALUES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5, "1.0": 1.0, "1": 1.0, "0.
                "0.0": 0.0, "0": 0.0}  # fmt: skip
 
 
+class DataError(ValueError):
+    """Training data that cannot be used at all (missing file, nothing readable)."""
+
+
 def format_line(fen: str, result: str, score_cp: int | None = None) -> str:
     """One line: ``FEN | result`` or ``FEN | score | result`` (no newline)."""
     if score_cp is None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from plies.learn.lines import DataError
 from plies.learn.split import MOVE_DIGITS, NO_PLY, game_ids
 from plies.learn.train.features import MAX_PIECES, NO_FEATURE, OTHER_OFFSET
 
@@ -48,10 +49,6 @@ _MINUS = 45
 _PLUS = 43
 _ZERO = 48
 _NINE = 57
-
-
-class DataError(ValueError):
-    """Training data that cannot be used at all (missing file, nothing readable)."""
 
 
 @dataclass

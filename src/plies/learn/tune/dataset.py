@@ -10,17 +10,13 @@ from pathlib import Path
 import numpy as np
 
 from plies.core.trace import MAX_ENTRIES, trace_placements
-from plies.learn.lines import read_line
+from plies.learn.lines import DataError, read_line
 from plies.learn.split import NO_PLY, game_ids, ply_number
 
 PHASE_MAX = 24
 SCALE_FULL = 64
 
 _CHUNK = 65536
-
-
-class DataError(ValueError):
-    """Training data that cannot be used at all (missing file, nothing readable)."""
 
 
 @dataclass

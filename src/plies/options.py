@@ -127,6 +127,21 @@ class Option:
         return "" if text == "<empty>" else text
 
 
+def markdown_table(options: Iterable[Option]) -> list[str]:
+    """The options as the lines of a Markdown table: name, type, default, range, help."""
+    lines = ["| option | type | default | range | what it does |", "|" + " --- |" * 5]
+    for o in options:
+        if o.type == "check":
+            default = "true" if o.default else "false"
+        elif o.type == "button":
+            default = ""
+        else:
+            default = str(o.default) if o.default not in (None, "") else "empty"
+        span = f"{o.minimum}-{o.maximum}" if o.type == "spin" else ", ".join(o.choices)
+        lines.append(f"| `{o.name}` | {o.type} | {default} | {span} | {o.help} |")
+    return lines
+
+
 def find_option(options: Iterable[Option], name: str) -> Option | None:
     """The option called ``name`` (UCI names are case-insensitive), or None."""
     wanted = name.strip().lower()
@@ -162,7 +177,7 @@ ELO = Option(
     "UCI_Elo", "spin", 1800, 1350, 2200,
     # On Stockfish 15.1's scale (benchmarks/calibrate_elo.py): its lowest level is 1350 too,
     # and the top is the engine at full strength, only limited by its clock.
-    help="the level of UCI_LimitStrength, on Stockfish 15.1's UCI_Elo scale",
+    help="the level of UCI_LimitStrength on Stockfish 15.1's UCI_Elo scale (2200: full strength)",
 )  # fmt: skip
 SHOW_WDL = Option("UCI_ShowWDL", "check", False, help="add win/draw/loss per mille to info lines")
 OWN_BOOK = Option("OwnBook", "check", False, help="answer go from BookFile while in book")

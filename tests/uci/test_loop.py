@@ -2,61 +2,15 @@
 
 from __future__ import annotations
 
-import io
-import time
 from collections.abc import Iterator
 
 import chess
 import pytest
+from tests.uci.harness import Harness
 
 from plies.options import OPTIONS
-from plies.uci.channel import Output
-from plies.uci.loop import UciLoop, limit_for
+from plies.uci.loop import limit_for
 from plies.uci.protocol import Go, parse_command
-
-WAIT_S = 120.0
-
-
-class Harness:
-    """A loop writing to a string buffer, fed one line at a time."""
-
-    def __init__(self) -> None:
-        """Start the loop's engine compile in the background."""
-        self.stream = io.StringIO()
-        self.loop = UciLoop(Output(self.stream))
-        self.loop.start_engine()
-        self.read = 0
-
-    def send(self, *lines: str) -> None:
-        """Handle each line; none may end the loop."""
-        for line in lines:
-            assert self.loop.handle(line)
-
-    def new_output(self) -> list[str]:
-        """Lines written since the last call."""
-        text = self.stream.getvalue()
-        lines = text[self.read :].splitlines()
-        self.read = len(text)
-        return lines
-
-    def until(self, prefix: str) -> list[str]:
-        """Lines up to the first one starting with ``prefix`` (waiting for the search thread)."""
-        got: list[str] = []
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
-            text = self.stream.getvalue()
-            end = text.rfind("\n") + 1
-            for line in text[self.read : end].splitlines():
-                got.append(line)
-                self.read += len(line) + 1
-                if line.startswith(prefix):
-                    return got
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r}; got {got[-10:]}")
-
-    def fen(self) -> str:
-        """The loop's current position as python-chess reads it (checks the FEN is sane)."""
-        return chess.Board(self.loop.board.fen()).fen()
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
@@ -77,9 +76,8 @@ def run(args: argparse.Namespace) -> int:
         return _solve_one(args.solve, args.generic)
     if args.solve_file is not None:
         return _solve_file(args.solve_file)
+    from plies.cli.board_game import play_computer
     from plies.games.connect4 import Connect4
-    from plies.games.players import make_player
-    from plies.games.session import play_against_computer
 
     game = Connect4()
     depth = args.depth
@@ -88,19 +86,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = args.time
     if seconds is None and args.algorithm == "alphabeta" and args.depth is None:
         seconds = _DEFAULT_SECONDS
-    try:
-        computer = make_player(
-            args.algorithm,
-            depth=depth,
-            seconds=seconds,
-            playouts=args.playouts,
-            order=game.centre_first,
-            rng=random.Random(args.seed),
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    play_against_computer(game, computer, human_first=args.first == "human")
-    return 0
+    return play_computer(game, game.centre_first, args, depth, seconds)
 
 
 def _meaning(score: int, moves: int) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import random
 import re
 from typing import TYPE_CHECKING
 
@@ -107,8 +106,7 @@ def solve(game: TicTacToe) -> int:
 
 def play(game: TicTacToe, args: argparse.Namespace) -> int:
     """Play one game between the person at the console and the computer."""
-    from plies.games.players import make_player
-    from plies.games.session import play_against_computer
+    from plies.cli.board_game import play_computer
 
     big = game.width * game.height > 9
     depth = args.depth
@@ -117,16 +115,4 @@ def play(game: TicTacToe, args: argparse.Namespace) -> int:
     seconds = args.time
     if seconds is None and big and args.algorithm == "alphabeta":
         seconds = _ALPHABETA_BIG_BOARD_SECONDS
-    try:
-        computer = make_player(
-            args.algorithm,
-            depth=depth,
-            seconds=seconds,
-            playouts=args.playouts,
-            order=game.centre_first,
-            rng=random.Random(args.seed),
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    play_against_computer(game, computer, human_first=args.first == "human")
-    return 0
+    return play_computer(game, game.centre_first, args, depth, seconds)

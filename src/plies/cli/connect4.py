@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from plies.cli.board_game import add_player_arguments
 from plies.cli.common import CliError
 
 # Defaults that answer within about a second a move in Python.
@@ -41,30 +42,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--generic", action="store_true",
                         help="with --solve: search with the generic Game layer in Python "
                         "(slow: late positions only) instead of the compiled solver")
-    parser.add_argument(
-        "--first", choices=("human", "ai"), default="human", help="who plays X (default human)"
-    )
-    parser.add_argument(
-        "--algorithm",
-        choices=("minimax", "negamax", "alphabeta", "mcts"),
-        default="alphabeta",
-        help="the computer's search (default alphabeta, iterative deepening)",
-    )
-    parser.add_argument(
-        "--depth",
-        type=int,
-        default=None,
-        help=f"search depth in plies (minimax default {_DEFAULT_MINIMAX_DEPTH}; "
+    add_player_arguments(
+        parser,
+        depth_help=f"search depth in plies (minimax default {_DEFAULT_MINIMAX_DEPTH}; "
         "alphabeta: deepest iteration)",
+        time_help=f"seconds per move for alphabeta (default {_DEFAULT_SECONDS}) and mcts",
     )
-    parser.add_argument(
-        "--time",
-        type=float,
-        default=None,
-        help=f"seconds per move for alphabeta (default {_DEFAULT_SECONDS}) and mcts",
-    )
-    parser.add_argument("--playouts", type=int, default=None, help="MCTS playouts per move")
-    parser.add_argument("--seed", type=int, default=None, help="seed for MCTS (repeatable games)")
     parser.set_defaults(func=run)
 
 

@@ -6,6 +6,7 @@ import argparse
 import re
 from typing import TYPE_CHECKING
 
+from plies.cli.board_game import add_player_arguments
 from plies.cli.common import CliError
 
 if TYPE_CHECKING:
@@ -35,23 +36,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--play", action="store_true", help="play a game (the default)")
     mode.add_argument("--solve", action="store_true", help="solve the game and count its tree")
-    parser.add_argument(
-        "--first", choices=("human", "ai"), default="human", help="who plays X (default human)"
-    )
-    parser.add_argument(
-        "--algorithm",
-        choices=("minimax", "negamax", "alphabeta", "mcts"),
-        default="alphabeta",
-        help="the computer's search (default alphabeta, iterative deepening)",
-    )
     parser.add_argument("--size", default="3x3", help="board as COLUMNSxROWS (default 3x3)")
     parser.add_argument("--k", type=int, default=None, help="marks in a row to win (default 3)")
-    parser.add_argument("--depth", type=int, default=None, help="search depth limit in plies")
-    parser.add_argument(
-        "--time", type=float, default=None, help="seconds per move for alphabeta and mcts"
+    add_player_arguments(
+        parser,
+        depth_help="search depth limit in plies",
+        time_help="seconds per move for alphabeta and mcts",
     )
-    parser.add_argument("--playouts", type=int, default=None, help="MCTS playouts per move")
-    parser.add_argument("--seed", type=int, default=None, help="seed for MCTS (repeatable games)")
     parser.set_defaults(func=run)
 
 

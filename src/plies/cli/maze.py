@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, path_finding
 
 if TYPE_CHECKING:
     from plies.pathfinding.grid import Cell, Grid
@@ -111,12 +111,7 @@ def load_grid(args: argparse.Namespace) -> tuple[Grid, Cell | None, Cell | None,
 
 def run(args: argparse.Namespace) -> int:
     """Build the grid, run the algorithms, print the table and write pictures."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return _run(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None
+    return path_finding(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:

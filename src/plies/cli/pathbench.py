@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, path_finding
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,12 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Load the map and scenarios, run every algorithm, print the tables."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return _run(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None
+    return path_finding(_run, args)
 
 
 def _algorithms(spec: str, grid: Grid) -> list[str]:

@@ -122,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.players import Player, PlayerError, parse_player
+    from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
         DatagenFile,
         DatagenFileError,
@@ -175,15 +175,8 @@ def run(args: argparse.Namespace) -> int:
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None
-        progress = Progress(
-            TextColumn("[bold]datagen"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[positions]} positions"),
-            TimeElapsedColumn(),
-            console=err,
-            disable=args.quiet or not err.is_terminal,
-        )
+        progress = progress_bar(err, "[bold]datagen", "{task.fields[positions]} positions",
+                                quiet=args.quiet)  # fmt: skip
         task = progress.add_task(
             "games", total=args.games, completed=out.games, positions=out.positions
         )

@@ -168,8 +168,8 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read, split, train, write the best net; 130 after Ctrl-C (the best net still written)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plies.cli.progress import progress_bar
     from plies.learn.lines import DataError
     from plies.learn.split import split_rows
     from plies.learn.train.loader import combine, read_dataset
@@ -257,15 +257,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         args.epochs, args.batch, args.lr, args.threads, args.seed, args.decay, args.mirror
     )
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=args.quiet or not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]{task.description}", quiet=args.quiet, transient=True)
 
     with progress:
         task = progress.add_task("epoch 1", total=len(train_rows))

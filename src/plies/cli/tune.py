@@ -160,8 +160,8 @@ def run(args: argparse.Namespace) -> int:
     """Read, trace, fit K, train, write; 130 if interrupted (nothing written)."""
     import numpy as np
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plies.cli.progress import progress_bar
     from plies.core import weights as shipped
     from plies.learn.lines import DataError
     from plies.learn.split import split_rows
@@ -215,14 +215,7 @@ def run(args: argparse.Namespace) -> int:
     if not data.placements:
         raise CliError("no usable positions in " + ", ".join(args.data))
     say(f"read {len(data.placements)} positions in {time.perf_counter() - started:.1f} s")
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=args.quiet or not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]{task.description}", quiet=args.quiet)
     try:
         with progress:
             task = progress.add_task("trace", total=len(data.placements))

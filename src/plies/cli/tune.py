@@ -163,11 +163,11 @@ def run(args: argparse.Namespace) -> int:
 
     from plies.cli.progress import progress_bar
     from plies.core import weights as shipped
+    from plies.learn.epochs import EpochReport
     from plies.learn.lines import DataError
     from plies.learn.split import split_rows
     from plies.learn.tune.dataset import build_features, read_positions
     from plies.learn.tune.fit import (
-        EpochReport,
         Settings,
         Weights,
         evaluations,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from plies.learn import epochs
 from plies.learn.train.adam import Adam
 from plies.learn.train.kernels import batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset
@@ -39,17 +40,9 @@ class Settings:
 
 
 @dataclass
-class EpochReport:
-    """One epoch's figures."""
+class EpochReport(epochs.EpochReport):
+    """One epoch's figures: the losses (mean squared errors) and the training speed."""
 
-    epoch: int
-    """1-based epoch number."""
-    train: float
-    """Mean squared error over the epoch's batches (as they were trained on)."""
-    validation: float
-    """Mean squared error on the held-out rows after the epoch (the train loss if none)."""
-    best: bool
-    """Whether this epoch's net is the best so far."""
     positions_per_s: float
     """Training rows per second this epoch (forward, backward and step)."""
     lr: float

@@ -11,6 +11,7 @@ import numpy as np
 from numba import njit
 
 from plies.core.layout import N_FEATURES, OFFSET, TABLES
+from plies.learn.epochs import EpochReport
 from plies.learn.tune.dataset import Features
 
 
@@ -239,20 +240,6 @@ def targets(data: Features, score_k: float, score_weight: float) -> np.ndarray:
     )
     out[has] = blended[has]
     return out
-
-
-@dataclass
-class EpochReport:
-    """One epoch's losses."""
-
-    epoch: int
-    """1, 2, ..."""
-    train: float
-    """Mean training loss over the epoch (weights moving during it)."""
-    validation: float
-    """Validation loss after the epoch."""
-    best: bool
-    """Whether this is the lowest validation loss so far."""
 
 
 @dataclass

@@ -31,6 +31,7 @@ from collections.abc import Callable
 import numpy as np
 
 from plies.pathfinding import Grid, GridProblem, random_grid
+from plies.pathfinding.compiled import searcher_for
 from plies.pathfinding.endpoints import components
 from plies.pathfinding.heuristics import SQRT2_MINUS_2
 
@@ -79,7 +80,7 @@ def ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float],
 def warm(grid: Grid, algorithm: str, queries: list[Query]) -> float:
     """Run one query to compile or load the kernel; return the seconds it took."""
     t0 = time.perf_counter()
-    grid.searcher().batch(algorithm, [queries[0][0]], [queries[0][1]])
+    searcher_for(grid).batch(algorithm, [queries[0][0]], [queries[0][1]])
     return time.perf_counter() - t0
 
 
@@ -95,7 +96,7 @@ def part_pyastar2d(size: int, density: float, count: int, repeats: int, seed: in
     queries = pick_queries(grid, count, seed)
     print(f"\n[pyastar2d] {size}x{size} random grid, density {density:g}, 4-connected, unit "
           f"cost, Manhattan; {count} queries (plies warm-up {warm(grid, 'astar', queries):.2f} s)")
-    searcher = grid.searcher()
+    searcher = searcher_for(grid)
     starts, goals = [a for a, _ in queries], [b for _, b in queries]
     weights = np.where(grid.to_array(), 1.0, np.inf).astype(np.float32)
     flat = weights.flatten()
@@ -158,7 +159,7 @@ def part_networkx(size: int, density: float, count: int, repeats: int, seed: int
     graph = networkx_graph(grid)
     print(f"\n[networkx] {size}x{size} random grid, density {density:g}, 8-connected, no corner "
           f"cutting, octile; {count} queries (plies warm-up {warm(grid, 'astar', queries):.2f} s)")
-    searcher = grid.searcher()
+    searcher = searcher_for(grid)
     starts, goals = [a for a, _ in queries], [b for _, b in queries]
 
     def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
@@ -193,7 +194,7 @@ def part_jps(size: int, count: int, repeats: int, seed: int) -> bool:
         queries = pick_queries(grid, count, seed)
         warm(grid, "astar", queries)
         warm(grid, "jps", queries)
-        searcher = grid.searcher()
+        searcher = searcher_for(grid)
         starts, goals = [a for a, _ in queries], [b for _, b in queries]
         astar = searcher.batch("astar", starts, goals)
         jps = searcher.batch("jps", starts, goals)

@@ -33,11 +33,11 @@ from pathlib import Path
 import numpy as np
 
 from plies.core.nnue import DEFAULT_NET
-from plies.train.kernels import raw_outputs
-from plies.train.loader import Dataset, read_dataset
-from plies.train.network import BASE_HCE, SCALE, load_base, load_network
-from plies.train.residual import hce_centipawns
-from plies.train.target import stm_scores, targets
+from plies.learn.train.kernels import raw_outputs
+from plies.learn.train.loader import Dataset, read_dataset
+from plies.learn.train.network import BASE_HCE, SCALE, load_base, load_network
+from plies.learn.train.residual import hce_centipawns
+from plies.learn.train.target import stm_scores, targets
 
 PIECE_LETTERS = "PNBRQK"
 """Feature kind k (1..6) is PIECE_LETTERS[k - 1]."""

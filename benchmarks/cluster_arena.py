@@ -19,6 +19,7 @@ from plies.arena.game import Adjudication, GameSettings
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import opening_schedule
 from plies.arena.players import parse_player
+from plies.arena.runner import run_match
 
 STOCKFISH = "/usr/games/stockfish"
 
@@ -31,7 +32,7 @@ def _play(games: int, settings: GameSettings, concurrency: int, cluster: str | N
                                        cluster=cluster, cluster_slots=concurrency),
                   settings, openings)
     start = time.perf_counter()
-    result = match.run()
+    result = run_match(match)
     elapsed = time.perf_counter() - start
     assert result.played == games, (result.played, games)
     return elapsed

@@ -25,6 +25,7 @@ from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import opening_schedule
 from plies.arena.players import parse_player
+from plies.arena.runner import run_match
 
 if TYPE_CHECKING:
     from conftest import Cluster
@@ -71,8 +72,8 @@ def _games(result: MatchResult) -> list[tuple[int, str, str, str, tuple[str, ...
 
 def test_cluster_plays_the_same_games_as_a_local_run(cluster: Cluster) -> None:
     released: list[GameRecord] = []
-    local = _match(6, None).run()
-    remote = _match(6, cluster.address, on_game=released).run()
+    local = run_match(_match(6, None))
+    remote = run_match(_match(6, cluster.address, on_game=released))
     assert remote.played == 6 and not remote.interrupted
     assert _games(remote) == _games(local)
     assert remote.scores == local.scores
@@ -108,20 +109,20 @@ def test_killed_worker_process_loses_only_its_game(cluster: Cluster) -> None:
     killed = threading.Event()
     match = _match(8, cluster.address, nodes=3000, max_moves=40,
                    hook=_kill_once(lambda: cluster.engine_owners("stockfish"), killed))
-    result = match.run()
+    result = run_match(match)
     assert killed.is_set()
     rounds = sorted(r.round for r in result.records)
     assert rounds == list(range(1, 9)), rounds
     assert result.replays >= 1
     assert not any("crash" in r.reason or "failed" in r.reason for r in result.records)
-    assert _games(result) == _games(_match(8, None, nodes=3000, max_moves=40).run())
+    assert _games(result) == _games(run_match(_match(8, None, nodes=3000, max_moves=40)))
 
 
 def test_killed_engine_process_is_replayed(cluster: Cluster) -> None:
     killed = threading.Event()
     match = _match(8, cluster.address, nodes=4000, max_moves=40,
                    hook=_kill_once(lambda: cluster.engine_pids("stockfish"), killed))
-    result = match.run()
+    result = run_match(match)
     assert killed.is_set()
     assert sorted(r.round for r in result.records) == list(range(1, 9))
     assert result.replays >= 1
@@ -136,7 +137,7 @@ def test_missing_engine_on_a_worker_is_one_clear_error(
     monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     match = _match(2, cluster.address, players=("uci:plies-test-engine", f"uci:{STOCKFISH}"))
     with pytest.raises(ClusterError) as info:
-        match.run()
+        run_match(match)
     message = str(info.value)
     assert "plies-test-engine" in message and "not found" in message
     assert message.startswith("worker ") and "pid " in message and "\n" not in message
@@ -144,7 +145,7 @@ def test_missing_engine_on_a_worker_is_one_clear_error(
 
 def test_an_engine_that_always_crashes_loses_after_its_replays(cluster: Cluster) -> None:
     crasher = f"uci:{sys.executable} {TOY}:Mode=crash,After=2,name=crasher"
-    result = _match(2, cluster.address, players=(crasher, f"uci:{STOCKFISH}:name=sf")).run()
+    result = run_match(_match(2, cluster.address, players=(crasher, f"uci:{STOCKFISH}:name=sf")))
     assert sorted(r.round for r in result.records) == [1, 2]
     assert all("crasher" in r.reason and "crashed" in r.reason for r in result.records)
     # Three attempts per game: two replays each, then the crash counts as it would locally.
@@ -156,7 +157,7 @@ def test_sprt_verdict_cancels_the_rest_and_keeps_a_prefix(cluster: Cluster) -> N
     random_mover = f"uci:{sys.executable} {TOY}:name=toy"
     match = _match(40, cluster.address, nodes=500, max_moves=60, sprt=(0.0, 200.0),
                    players=(f"uci:{STOCKFISH}:name=sf", random_mover))
-    result = match.run()
+    result = run_match(match)
     assert result.sprt_verdict == "H1" and not result.interrupted
     assert result.played < result.scheduled
     assert sorted(r.round for r in result.records) == list(range(1, result.played + 1))

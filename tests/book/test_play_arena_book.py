@@ -14,7 +14,7 @@ from rich.console import Console
 from plies.agents import make_agent
 from plies.agents.book_agent import BookAgent
 from plies.arena.openings import OpeningError, book_openings
-from plies.book import OpeningBook
+from plies.board.polyglot import OpeningBook
 from plies.cli.main import main
 from plies.play.session import PlaySession, Settings
 

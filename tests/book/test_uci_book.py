@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 import time
@@ -12,49 +11,17 @@ from pathlib import Path
 import chess
 import chess.engine
 import pytest
+from tests.uci.harness import Harness
 
-from plies.uci.channel import Output
-from plies.uci.loop import UciLoop
-
-WAIT_S = 120.0
 UCI_COMMAND = [sys.executable, "-m", "plies", "uci"]
 
 
-class Loop:
-    """The UCI loop writing to a buffer, fed line by line."""
+class Loop(Harness):
+    """The UCI loop writing to a buffer, fed line by line (its engine loads when first needed)."""
 
     def __init__(self) -> None:
-        """A fresh loop (its engine loads in the background)."""
-        self.stream = io.StringIO()
-        self.loop = UciLoop(Output(self.stream))
-        self.read = 0
-
-    def send(self, *lines: str) -> None:
-        """Handle each line."""
-        for line in lines:
-            assert self.loop.handle(line)
-
-    def until(self, prefix: str) -> list[str]:
-        """Output lines up to the first that starts with ``prefix``."""
-        deadline = time.monotonic() + WAIT_S
-        got: list[str] = []
-        while time.monotonic() < deadline:
-            text = self.stream.getvalue()
-            end = text.rfind("\n") + 1
-            for line in text[self.read:end].splitlines():
-                got.append(line)
-                self.read += len(line) + 1
-                if line.startswith(prefix):
-                    return got
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r}; got {got[-10:]}")
-
-    def new_output(self) -> list[str]:
-        """Lines written since the last read."""
-        text = self.stream.getvalue()
-        lines = text[self.read:].splitlines()
-        self.read = len(text)
-        return lines
+        """A fresh loop."""
+        super().__init__(start_engine=False)
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from plies.board import Board
 from plies.core import weights
 from plies.core.evaluate import evaluate
 from plies.core.layout import FEATURE_TERM, N_FEATURES
-from plies.tune.dataset import Positions, build_features
-from plies.tune.weights_file import module_weights
+from plies.learn.tune.dataset import Positions, build_features
+from plies.learn.tune.weights_file import module_weights
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 N_TRUNCATED_TERMS = 9

@@ -9,7 +9,7 @@ import pytest
 import plies.core as core
 from plies.board import Board
 from plies.engine import Engine, Limit
-from plies.engine.engine import DEFAULT_NET_ENV, default_net_file
+from plies.engine.nets import DEFAULT_NET_ENV, default_net_file
 
 
 def _corrupt(tmp_path: Path) -> Path:

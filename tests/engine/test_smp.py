@@ -7,7 +7,7 @@ import tracemalloc
 import pytest
 
 from plies import Board, Engine, Limit
-from plies.engine.engine import node_shares
+from plies.engine.smp import node_shares
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8"
 

@@ -24,7 +24,12 @@ from plies.pathfinding import (
     run_algorithm,
     unsupported,
 )
-from plies.pathfinding.compiled import COMPILED_ALGORITHMS, GridSearcher, optimal_here
+from plies.pathfinding.compiled import (
+    COMPILED_ALGORITHMS,
+    GridSearcher,
+    optimal_here,
+    searcher_for,
+)
 from plies.pathfinding.validate import grid_path_cost, grid_path_problems
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
@@ -118,7 +123,7 @@ def test_moving_ai_expansions_match_the_readable_versions(map_name: str) -> None
 
 def test_paths_are_valid_and_recorded_runs_match_unrecorded_ones() -> None:
     grid = load_map(DATA / "den312d.map")
-    searcher = grid.searcher()
+    searcher = searcher_for(grid)
     for start, goal in pairs(grid, 3, 6):
         for algorithm in COMPILED_ALGORITHMS:
             seen = searcher.run(algorithm, start, goal, record=True)
@@ -162,7 +167,7 @@ def test_batch_agrees_with_single_queries_and_reuse_leaves_no_trace() -> None:
 def test_default_api_runs_compiled_and_python_is_selectable() -> None:
     grid = random_grid(30, 20, 0.2, seed=1, diagonal=True)
     problem = GridProblem(grid, *pairs(grid, 2, 1)[0])
-    assert grid.searcher() is grid.searcher()
+    assert searcher_for(grid) is searcher_for(grid)
     same_search(astar_search(problem), astar_search(problem, engine="python"))
     with pytest.raises(PathfindingError, match="unknown engine"):
         astar_search(problem, engine="fast")

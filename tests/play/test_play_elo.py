@@ -8,9 +8,11 @@ import sys
 
 import chess
 
-from plies.elo_scale import MAX_ELO, MIN_ELO
+from plies.options import ELO
 
 ENV = {**os.environ, "COLUMNS": "120"}
+
+MIN_ELO, MAX_ELO = ELO.spin_range()
 
 
 def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:

@@ -2,60 +2,15 @@
 
 from __future__ import annotations
 
-import io
-import time
 from collections.abc import Iterator
 
 import chess
 import pytest
+from tests.uci.harness import Harness
 
-from plies.uci.channel import Output
-from plies.uci.loop import OPTIONS, UciLoop, limit_for
+from plies.options import OPTIONS
+from plies.uci.loop import limit_for
 from plies.uci.protocol import Go, parse_command
-
-WAIT_S = 120.0
-
-
-class Harness:
-    """A loop writing to a string buffer, fed one line at a time."""
-
-    def __init__(self) -> None:
-        """Start the loop's engine compile in the background."""
-        self.stream = io.StringIO()
-        self.loop = UciLoop(Output(self.stream))
-        self.loop.start_engine()
-        self.read = 0
-
-    def send(self, *lines: str) -> None:
-        """Handle each line; none may end the loop."""
-        for line in lines:
-            assert self.loop.handle(line)
-
-    def new_output(self) -> list[str]:
-        """Lines written since the last call."""
-        text = self.stream.getvalue()
-        lines = text[self.read :].splitlines()
-        self.read = len(text)
-        return lines
-
-    def until(self, prefix: str) -> list[str]:
-        """Lines up to the first one starting with ``prefix`` (waiting for the search thread)."""
-        got: list[str] = []
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
-            text = self.stream.getvalue()
-            end = text.rfind("\n") + 1
-            for line in text[self.read : end].splitlines():
-                got.append(line)
-                self.read += len(line) + 1
-                if line.startswith(prefix):
-                    return got
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r}; got {got[-10:]}")
-
-    def fen(self) -> str:
-        """The loop's current position as python-chess reads it (checks the FEN is sane)."""
-        return chess.Board(self.loop.board.fen()).fen()
 
 
 @pytest.fixture(scope="module")
@@ -139,17 +94,28 @@ def test_good_option_values_apply(harness: Harness) -> None:
 
 def test_declared_defaults_match_the_engine(harness: Harness) -> None:
     """The defaults announced to GUIs are the values the engine really uses."""
-    from plies.engine import engine as engine_module
+    from plies.engine import Engine
 
     engine = harness.loop.engine()
+    fresh = Engine(hash_mb=1)
     declared = {o.name: o for o in OPTIONS}
     assert declared["Hash"].default == engine.hash_mb
-    assert declared["Hash"].maximum == engine_module.MAX_HASH_MB
-    assert declared["Move Overhead"].default == engine.move_overhead_ms
-    assert declared["Move Overhead"].default == engine_module.DEFAULT_MOVE_OVERHEAD_MS
-    assert declared["Threads"].default == engine.threads
-    assert declared["Threads"].maximum == engine_module.MAX_THREADS
-    assert declared["Slow Mover"].default == engine.slow_mover
+    assert declared["Move Overhead"].default == engine.move_overhead_ms == fresh.move_overhead_ms
+    assert declared["Threads"].default == engine.threads == fresh.threads
+    assert declared["Slow Mover"].default == engine.slow_mover == fresh.slow_mover
+    assert declared["MultiPV"].default == fresh.multipv
+    assert declared["UCI_LimitStrength"].default == fresh.limit_strength
+    assert declared["UCI_Elo"].default == fresh.elo
+    # The limits are the engine's own: one past them is refused, the limit itself taken.
+    for name in ("Hash", "Threads", "MultiPV", "UCI_Elo", "Move Overhead", "Slow Mover"):
+        option = declared[name]
+        assert option.maximum is not None and option.minimum is not None
+        with pytest.raises(ValueError):
+            fresh.set_option(name, option.maximum + 1)
+        with pytest.raises(ValueError):
+            fresh.set_option(name, option.minimum - 1)
+    fresh.set_option("UCI_Elo", declared["UCI_Elo"].maximum)
+    assert fresh.elo == declared["UCI_Elo"].maximum
 
 
 def test_slow_mover_option(harness: Harness) -> None:

@@ -7,15 +7,14 @@ import threading
 
 import pytest
 
+from plies.options import Option, OptionError, find_option
 from plies.uci.channel import Output, OverlongLine, read_lines
-from plies.uci.options import UciOption, find_option
-from plies.uci.protocol import UciParseError
 
-HASH = UciOption("Hash", "spin", 64, 1, 4096)
-PONDER = UciOption("Ponder", "check", False)
-CLEAR = UciOption("Clear Hash", "button")
-STYLE = UciOption("Style", "combo", "Normal", choices=("Solid", "Normal", "Risky"))
-NAME = UciOption("Book", "string", "")
+HASH = Option("Hash", "spin", 64, 1, 4096)
+PONDER = Option("Ponder", "check", False)
+CLEAR = Option("Clear Hash", "button")
+STYLE = Option("Style", "combo", "Normal", choices=("Solid", "Normal", "Risky"))
+NAME = Option("Book", "string", "")
 
 
 def test_declarations() -> None:
@@ -39,7 +38,7 @@ def test_values_are_checked() -> None:
     assert NAME.parse("<empty>") == ""
     for option, text in ((HASH, "-5"), (HASH, "0"), (HASH, "99999"), (HASH, "lots"), (HASH, None),
                          (PONDER, "yes"), (STYLE, "wild")):  # fmt: skip
-        with pytest.raises(UciParseError):
+        with pytest.raises(OptionError):
             option.parse(text)
 
 

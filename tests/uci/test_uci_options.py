@@ -147,10 +147,9 @@ def test_bad_values_keep_the_old_ones(shared_uci: RawUci) -> None:
 def test_declared_range_is_the_engines() -> None:
     """The loop declares UCI_Elo with the engine's range and default, without loading numba."""
     from plies.engine import strength
-    from plies.uci import loop
-    from plies.uci.options import find_option
+    from plies.options import OPTIONS, find_option
 
-    option = find_option(loop.OPTIONS, "UCI_Elo")
+    option = find_option(OPTIONS, "UCI_Elo")
     assert option is not None
     assert (option.minimum, option.maximum, option.default) == (
         strength.MIN_ELO, strength.MAX_ELO, strength.DEFAULT_ELO)

@@ -51,21 +51,10 @@ class AlphaBetaAgent(SearchAgent):
         beta: int,
     ) -> tuple[int, list[Move]]:
         """Play ``move``, search the reply with the window (alpha, beta), take it back."""
-        child_state = state.after(board, move)
-        board.push(move)
-        try:
-            key = board.zobrist_key()
-            if key in self._seen:
-                self._tick()
-                return 0, []
-            self._seen.add(key)
-            try:
-                score, line = self._negamax(board, depth - 1, ply + 1, child_state, alpha, beta)
-            finally:
-                self._seen.discard(key)
-            return -score, line
-        finally:
-            board.pop()
+        return self._after(
+            board, move, state,
+            lambda after: self._negamax(board, depth - 1, ply + 1, after, alpha, beta),
+        )  # fmt: skip
 
     def _negamax(
         self, board: Board, depth: int, ply: int, state: EvalState, alpha: int, beta: int

@@ -1,6 +1,6 @@
 """An agent with an opening book: book moves while the book knows the position, then its own.
 
-Wraps any agent.  While a Polyglot book (:class:`plies.book.OpeningBook`)
+Wraps any agent.  While a Polyglot book (:class:`plies.board.polyglot.OpeningBook`)
 has a legal move for the position, that move is played at once (picked
 ``weighted`` at random by the agent's seeded RNG, or the ``best``); after
 that, the wrapped agent thinks as usual.
@@ -14,7 +14,7 @@ from plies.agents.base import Agent, Budget
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
-    from plies.book import OpeningBook
+    from plies.board.polyglot import OpeningBook
 
 
 class BookAgent(Agent):

@@ -42,21 +42,9 @@ class MinimaxAgent(SearchAgent):
         self, board: Board, move: Move, depth: int, ply: int, state: EvalState
     ) -> tuple[int, list[Move]]:
         """Play ``move``, score the resulting position for us, take it back."""
-        child_state = state.after(board, move)
-        board.push(move)
-        try:
-            key = board.zobrist_key()
-            if key in self._seen:
-                self._tick()
-                return 0, []  # a repeated position: a draw if play goes on like this
-            self._seen.add(key)
-            try:
-                score, line = self._negamax(board, depth - 1, ply + 1, child_state)
-            finally:
-                self._seen.discard(key)
-            return -score, line
-        finally:
-            board.pop()
+        return self._after(
+            board, move, state, lambda after: self._negamax(board, depth - 1, ply + 1, after)
+        )
 
     def _negamax(
         self, board: Board, depth: int, ply: int, state: EvalState

@@ -19,6 +19,8 @@ from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
 from plies.agents.evaluation import PIECE_VALUES, EvalState
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from plies.board import Board, Move
 
 MATE = 100_000
@@ -134,6 +136,31 @@ class SearchAgent(Agent):
         if board.halfmove_clock >= 100 or board.is_insufficient_material():
             return 0
         return None
+
+    def _after(
+        self,
+        board: Board,
+        move: Move,
+        state: EvalState,
+        search: Callable[[EvalState], tuple[int, list[Move]]],
+    ) -> tuple[int, list[Move]]:
+        """Play ``move``, score the position for us with ``search`` (the reply's value,
+        negated), take it back; a position already on the path is a draw."""
+        child_state = state.after(board, move)
+        board.push(move)
+        try:
+            key = board.zobrist_key()
+            if key in self._seen:
+                self._tick()
+                return 0, []  # a repeated position: a draw if play goes on like this
+            self._seen.add(key)
+            try:
+                score, line = search(child_state)
+            finally:
+                self._seen.discard(key)
+            return -score, line
+        finally:
+            board.pop()
 
     def root_moves(self, board: Board) -> list[Move]:
         """The root's move order: legal order, seeded shuffle if any, then captures first."""

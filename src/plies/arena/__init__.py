@@ -1,1 +1,10 @@
-"""Matches between agents and UCI engines: clocks, paired openings, Elo and SPRT, PGN, clusters."""
+"""Matches between agents and outside engines: games, clocks, openings, Elo and SPRT, PGN.
+
+- ``players``: what plays (a plies agent, a UCI engine process) from a spec;
+- ``game``, ``clock``, ``openings``: one game under a time control from an opening;
+- ``match``: a schedule of paired games on worker threads; ``runner.run_match`` runs
+  it here or, through ``remote`` and ``cluster``, on a Ray cluster;
+- ``stats``, ``pairs``, ``pentanomial``, ``sprtlog``: scores, Elo, SPRT and its log;
+- ``pgn``, ``report``: the games as PGN and the lines a match prints;
+- ``builds``: other versions of plies checked out to play against.
+"""

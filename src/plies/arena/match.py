@@ -6,7 +6,7 @@ worker threads; each thread keeps its own players (an outside engine is one
 process per thread) and replaces any that crashed.  Ctrl-C or an SPRT verdict
 stops the match: the games that finished are kept, those in flight are dropped.
 With ``MatchSettings.cluster`` set the same games run on Ray workers instead
-(:mod:`plies.arena.remote`).
+(:mod:`plies.arena.remote`); :func:`plies.arena.runner.run_match` picks where.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class _PlayerPool:
             player = None
         if player is None:
             player = self.specs[index].create()
-            player.name = _unique_names(self.specs)[index]
+            player.name = unique_names(self.specs)[index]
             cache[index] = player
             with self._lock:
                 self.everyone.append(player)
@@ -193,7 +193,7 @@ def _stamp(record: GameRecord, task: GameTask) -> GameRecord:
     return record
 
 
-def _unique_names(specs: Sequence[PlayerSpec]) -> list[str]:
+def unique_names(specs: Sequence[PlayerSpec]) -> list[str]:
     """Display names, with ``#2``, ``#3`` added where two players share a name."""
     names: list[str] = []
     for spec in specs:
@@ -222,7 +222,7 @@ class Match:
         self.settings = settings
         self.game_settings = game_settings
         self.on_game = on_game
-        self.names = _unique_names(self.specs)
+        self.names = unique_names(self.specs)
         self.pairings = pairings_for(len(self.specs), settings.gauntlet)
         self.tasks = schedule(self.pairings, settings.games, openings, settings.seed)
         self.result = MatchResult(self.names, self.pairings, scheduled=len(self.tasks))
@@ -267,11 +267,10 @@ class Match:
             self.stop()
 
     def run(self) -> MatchResult:
-        """Play the games; Ctrl-C stops cleanly and returns what finished."""
+        """Play the games on this machine's threads; Ctrl-C stops cleanly and returns what
+        finished (``plies.arena.runner.run_match`` runs a cluster match)."""
         if self.settings.cluster is not None:
-            from plies.arena.remote import run_on_cluster
-
-            return run_on_cluster(self)
+            raise ValueError("a match on a cluster runs through plies.arena.runner.run_match")
         workers = max(1, self.settings.concurrency)
         executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="arena")
         pending: set[Future[GameRecord | None]] = set()

@@ -16,7 +16,7 @@ import chess
 import chess.pgn
 
 if TYPE_CHECKING:
-    from plies.book import OpeningBook
+    from plies.board.polyglot import OpeningBook
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ def book_openings(path: str | Path, depth: int, count: int, seed: int | None) ->
     are spent per game pair to avoid repeating a line while the book offers
     new ones.
     """
-    from plies.book import BookError, OpeningBook
+    from plies.board.polyglot import BookError, OpeningBook
 
     try:
         book = OpeningBook(path)

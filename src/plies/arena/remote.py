@@ -27,7 +27,7 @@ from pathlib import Path
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings
 from plies.arena.interrupt import CtrlC
-from plies.arena.match import GameTask, Match, MatchResult, _unique_names, play_task
+from plies.arena.match import GameTask, Match, MatchResult, play_task, unique_names
 from plies.arena.players import Player, PlayerError, PlayerSpec
 
 # Player faults that mean "the engine process went away", not "the engine played badly".
@@ -40,7 +40,7 @@ class GameWorker:
     def __init__(self, specs: Sequence[PlayerSpec], game_settings: GameSettings) -> None:
         """Remember the players and the game rules; nothing starts before :meth:`setup`."""
         self.specs = list(specs)
-        self.names = _unique_names(self.specs)
+        self.names = unique_names(self.specs)
         self.game_settings = game_settings
         self._players: dict[int, Player] = {}
         self._lock = threading.Lock()

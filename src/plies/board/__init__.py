@@ -1,4 +1,5 @@
-"""The Python chess layer: Board, Move, squares, FEN, SAN, outcomes, perft."""
+"""The Python chess layer: Board, Move, squares, FEN, SAN, outcomes, perft; Polyglot books
+(``plies.board.polyglot``, imported on its own, as python-chess's ``chess.polyglot``)."""
 
 from plies.board.board import Board
 from plies.board.errors import IllegalMoveError, InvalidFenError

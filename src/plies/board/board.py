@@ -18,6 +18,8 @@ from plies.board.fen import (
 )
 from plies.board.move import Move, Piece
 from plies.board.outcome import Outcome, Termination
+from plies.board.render import ascii_board, unicode_board
+from plies.board.san import parse_san, san, variation_san
 from plies.board.squares import (
     BISHOP,
     BLACK,
@@ -315,8 +317,6 @@ class Board:
 
     def parse_san(self, text: str) -> Move:
         """The legal move written in SAN; IllegalMoveError if unknown or ambiguous."""
-        from plies.board.san import parse_san
-
         return parse_san(self, text)
 
     def push_san(self, text: str) -> Move:
@@ -327,13 +327,10 @@ class Board:
 
     def san(self, move: Move) -> str:
         """Standard algebraic notation of a legal move, with ``+`` or ``#``."""
-        from plies.board.san import san
-
         return san(self, move)
 
     def variation_san(self, moves: Iterable[Move]) -> str:
         """A line of moves in SAN with move numbers (``"1. e4 e5 2. Nf3"``)."""
-        from plies.board.san import variation_san
 
         return variation_san(self, moves)
 
@@ -489,13 +486,11 @@ class Board:
 
     def __str__(self) -> str:
         """Unicode board, white at the bottom, files and ranks labelled."""
-        from plies.board.render import unicode_board
 
         return unicode_board(self)
 
     def ascii(self) -> str:
         """Plain-letter board (FEN letters, ``.`` for empty squares), labelled."""
-        from plies.board.render import ascii_board
 
         return ascii_board(self)
 

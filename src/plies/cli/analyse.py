@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from plies.cli._game_analysis import DEFAULT_MOVETIME_MS, check_arguments, run_pgn
 from plies.cli.common import CliError
+from plies.options import MULTIPV
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 DEFAULT_TIME_S = 5.0
 
 # Most lines ``--multipv`` may ask for (as the engine's MultiPV option).
-MAX_MULTIPV = 256
+MAX_MULTIPV = MULTIPV.spin_range()[1]
 
 _HEADER = f"{'depth':>9}  {'line':>4}  {'score':>8}  {'nodes':>11}  {'nps':>9}  {'time':>8}  line"
 

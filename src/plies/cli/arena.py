@@ -210,7 +210,6 @@ def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[Pl
 def run(args: argparse.Namespace) -> int:
     """Run the match, showing progress, then print the tables; 130 if interrupted."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.cluster import ClusterError
     from plies.arena.interrupt import CtrlC
@@ -223,6 +222,8 @@ def run(args: argparse.Namespace) -> int:
         sprt_line,
         standings_table,
     )
+    from plies.arena.runner import run_match
+    from plies.cli.progress import progress_bar
 
     _check(args)
     settings = _settings(args)
@@ -243,15 +244,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
     tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[score]}"),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]{task.description}", "{task.fields[score]}")
 
     def on_game(record: GameRecord, res: MatchResult) -> None:
         """Write the game, print its line and advance the bar."""
@@ -281,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
     task = progress.add_task("games", total=len(match.tasks), score="")
     try:
         with progress:
-            result = match.run()
+            result = run_match(match)
     except ClusterError as exc:
         raise CliError(str(exc)) from None
     finally:

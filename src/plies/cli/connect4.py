@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
+from plies.cli.board_game import add_player_arguments
 from plies.cli.common import CliError
 
 # Defaults that answer within about a second a move in Python.
@@ -42,30 +42,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--generic", action="store_true",
                         help="with --solve: search with the generic Game layer in Python "
                         "(slow: late positions only) instead of the compiled solver")
-    parser.add_argument(
-        "--first", choices=("human", "ai"), default="human", help="who plays X (default human)"
-    )
-    parser.add_argument(
-        "--algorithm",
-        choices=("minimax", "negamax", "alphabeta", "mcts"),
-        default="alphabeta",
-        help="the computer's search (default alphabeta, iterative deepening)",
-    )
-    parser.add_argument(
-        "--depth",
-        type=int,
-        default=None,
-        help=f"search depth in plies (minimax default {_DEFAULT_MINIMAX_DEPTH}; "
+    add_player_arguments(
+        parser,
+        depth_help=f"search depth in plies (minimax default {_DEFAULT_MINIMAX_DEPTH}; "
         "alphabeta: deepest iteration)",
+        time_help=f"seconds per move for alphabeta (default {_DEFAULT_SECONDS}) and mcts",
     )
-    parser.add_argument(
-        "--time",
-        type=float,
-        default=None,
-        help=f"seconds per move for alphabeta (default {_DEFAULT_SECONDS}) and mcts",
-    )
-    parser.add_argument("--playouts", type=int, default=None, help="MCTS playouts per move")
-    parser.add_argument("--seed", type=int, default=None, help="seed for MCTS (repeatable games)")
     parser.set_defaults(func=run)
 
 
@@ -77,9 +59,8 @@ def run(args: argparse.Namespace) -> int:
         return _solve_one(args.solve, args.generic)
     if args.solve_file is not None:
         return _solve_file(args.solve_file)
+    from plies.cli.board_game import play_computer
     from plies.games.connect4 import Connect4
-    from plies.games.players import make_player
-    from plies.games.session import play_against_computer
 
     game = Connect4()
     depth = args.depth
@@ -88,19 +69,7 @@ def run(args: argparse.Namespace) -> int:
     seconds = args.time
     if seconds is None and args.algorithm == "alphabeta" and args.depth is None:
         seconds = _DEFAULT_SECONDS
-    try:
-        computer = make_player(
-            args.algorithm,
-            depth=depth,
-            seconds=seconds,
-            playouts=args.playouts,
-            order=game.centre_first,
-            rng=random.Random(args.seed),
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    play_against_computer(game, computer, human_first=args.first == "human")
-    return 0
+    return play_computer(game, game.centre_first, args, depth, seconds)
 
 
 def _meaning(score: int, moves: int) -> str:

@@ -8,7 +8,7 @@ import contextlib
 from plies.cli.common import CliError
 
 _EPILOG = """\
-output lines (see plies.datagen for the full format):
+output lines (see plies.learn.datagen for the full format):
   FEN | result            result 1.0 / 0.5 / 0.0 from White's side
   FEN | score | result    with --scores: the mover's search score, White's side, centipawns
 examples:
@@ -122,12 +122,17 @@ def run(args: argparse.Namespace) -> int:
     from concurrent.futures.process import BrokenProcessPool
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.players import Player, PlayerError, parse_player
-    from plies.datagen import DatagenFile, DatagenFileError, DatagenSettings, play_datagen_game
-    from plies.datagen.pool import games_in_order
-    from plies.datagen.positions import position_lines
+    from plies.cli.progress import progress_bar
+    from plies.learn.datagen import (
+        DatagenFile,
+        DatagenFileError,
+        DatagenSettings,
+        play_datagen_game,
+    )
+    from plies.learn.datagen.pool import games_in_order
+    from plies.learn.datagen.positions import position_lines
 
     _check(args)
     settings = DatagenSettings(
@@ -170,15 +175,8 @@ def run(args: argparse.Namespace) -> int:
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None
-        progress = Progress(
-            TextColumn("[bold]datagen"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[positions]} positions"),
-            TimeElapsedColumn(),
-            console=err,
-            disable=args.quiet or not err.is_terminal,
-        )
+        progress = progress_bar(err, "[bold]datagen", "{task.fields[positions]} positions",
+                                quiet=args.quiet)  # fmt: skip
         task = progress.add_task(
             "games", total=args.games, completed=out.games, positions=out.positions
         )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, path_finding
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -36,12 +36,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Load the graph, run the algorithms, print the table and paths, draw if asked."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return _run(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None
+    return path_finding(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:

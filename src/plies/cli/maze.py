@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, path_finding
 
 if TYPE_CHECKING:
     from plies.pathfinding.grid import Cell, Grid
@@ -111,19 +111,14 @@ def load_grid(args: argparse.Namespace) -> tuple[Grid, Cell | None, Cell | None,
 
 def run(args: argparse.Namespace) -> int:
     """Build the grid, run the algorithms, print the table and write pictures."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return _run(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None
+    return path_finding(_run, args)
 
 
 def _run(args: argparse.Namespace) -> int:
     """The body of ``run``; path-finding errors become one-line CLI errors there."""
     from plies.compile_notice import compile_notice
     from plies.pathfinding.algorithms import run_algorithm, select, unsupported
-    from plies.pathfinding.compiled import COMPILED_ALGORITHMS
+    from plies.pathfinding.compiled import COMPILED_ALGORITHMS, searcher_for
     from plies.pathfinding.endpoints import default_endpoints
     from plies.pathfinding.grid_problem import GridProblem
     from plies.pathfinding.mazefile import save_maze
@@ -172,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
         if engine == "compiled" and alg.name in COMPILED_ALGORITHMS:
             # Compile (first run) or load the kernel outside the timed run.
             with compile_notice("compiling the path-finding kernels (first run only)..."):
-                grid.searcher().run(alg.name, start, goal, problem.heuristic_name)
+                searcher_for(grid).run(alg.name, start, goal, problem.heuristic_name)
         result = run_algorithm(alg, problem, engine=engine)
         results.append((alg.name, result))
         rows.append(result_row(alg.name, result))

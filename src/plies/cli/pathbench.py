@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, path_finding
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,12 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Load the map and scenarios, run every algorithm, print the tables."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return _run(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None
+    return path_finding(_run, args)
 
 
 def _algorithms(spec: str, grid: Grid) -> list[str]:
@@ -97,13 +92,14 @@ def _measure(grid: Grid, name: str, scenarios: list[Scenario], engine: str,
     import numpy as np
 
     from plies.pathfinding.algorithms import get_algorithm
+    from plies.pathfinding.compiled import searcher_for
     from plies.pathfinding.grid_problem import GridProblem
 
     starts = [s.start for s in scenarios]
     goals = [s.goal for s in scenarios]
     best = np.full(len(scenarios), np.inf)
     if engine == "compiled":
-        searcher = grid.searcher()
+        searcher = searcher_for(grid)
         for _ in range(repeat):
             result = searcher.batch(name, starts, goals)
             best = np.minimum(best, result.seconds)
@@ -147,6 +143,7 @@ def _run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from plies.compile_notice import compile_notice
+    from plies.pathfinding.compiled import searcher_for
     from plies.pathfinding.mapfile import load_map
     from plies.pathfinding.report import format_seconds, format_table
     from plies.pathfinding.scenario import check_against_map, load_scenarios
@@ -175,7 +172,7 @@ def _run(args: argparse.Namespace) -> int:
         t0 = time.perf_counter()
         with compile_notice("compiling the path-finding kernels (first run only)..."):
             for name in names:
-                grid.searcher().batch(name, [scenarios[0].start], [scenarios[0].goal])
+                searcher_for(grid).batch(name, [scenarios[0].start], [scenarios[0].goal])
         print(f"warm-up (compiles on first run, then loads from cache): "
               f"{format_seconds(time.perf_counter() - t0)}")
     optimal_values = np.array([s.optimal for s in scenarios])

@@ -6,10 +6,12 @@ import argparse
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError
-from plies.elo_scale import MAX_ELO, MIN_ELO
+from plies.options import ELO
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
+
+MIN_ELO, MAX_ELO = ELO.spin_range()
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -88,7 +90,7 @@ def _hinter(seed: int | None) -> Agent:
 def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
     """``agent`` playing from the Polyglot book at ``path`` first."""
     from plies.agents.book_agent import BookAgent
-    from plies.book import BookError, OpeningBook
+    from plies.board.polyglot import BookError, OpeningBook
 
     try:
         book = OpeningBook(path)

@@ -191,7 +191,6 @@ def _play(
 ) -> int:
     """Warm both builds, run the match with the pentanomial SPRT and print the report."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from plies.arena.builds import BuildError, warm_up
     from plies.arena.game import GameRecord
@@ -201,7 +200,9 @@ def _play(
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.players import PlayerError
     from plies.arena.report import game_line
+    from plies.arena.runner import run_match
     from plies.arena.stats import sprt_bounds, sprt_verdict
+    from plies.cli.progress import progress_bar
 
     out = Console()
     err = Console(stderr=True)
@@ -225,11 +226,7 @@ def _play(
             raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
     lower, upper = sprt_bounds(args.alpha, args.beta)
     state: dict[str, object] = {"llr": 0.0, "verdict": None}
-    progress = Progress(
-        TextColumn("[bold]sprt"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("{task.fields[status]}"), TimeElapsedColumn(),
-        console=err, disable=not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]sprt", "{task.fields[status]}")
     tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
 
     def on_game(record: GameRecord, res: MatchResult) -> None:
@@ -257,7 +254,7 @@ def _play(
     task = progress.add_task("games", total=games, status="")
     try:
         with progress:
-            result = match.run()
+            result = run_match(match)
     finally:
         if writer is not None:
             writer.close()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import random
 import re
 from typing import TYPE_CHECKING
 
+from plies.cli.board_game import add_player_arguments
 from plies.cli.common import CliError
 
 if TYPE_CHECKING:
@@ -36,23 +36,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--play", action="store_true", help="play a game (the default)")
     mode.add_argument("--solve", action="store_true", help="solve the game and count its tree")
-    parser.add_argument(
-        "--first", choices=("human", "ai"), default="human", help="who plays X (default human)"
-    )
-    parser.add_argument(
-        "--algorithm",
-        choices=("minimax", "negamax", "alphabeta", "mcts"),
-        default="alphabeta",
-        help="the computer's search (default alphabeta, iterative deepening)",
-    )
     parser.add_argument("--size", default="3x3", help="board as COLUMNSxROWS (default 3x3)")
     parser.add_argument("--k", type=int, default=None, help="marks in a row to win (default 3)")
-    parser.add_argument("--depth", type=int, default=None, help="search depth limit in plies")
-    parser.add_argument(
-        "--time", type=float, default=None, help="seconds per move for alphabeta and mcts"
+    add_player_arguments(
+        parser,
+        depth_help="search depth limit in plies",
+        time_help="seconds per move for alphabeta and mcts",
     )
-    parser.add_argument("--playouts", type=int, default=None, help="MCTS playouts per move")
-    parser.add_argument("--seed", type=int, default=None, help="seed for MCTS (repeatable games)")
     parser.set_defaults(func=run)
 
 
@@ -107,8 +97,7 @@ def solve(game: TicTacToe) -> int:
 
 def play(game: TicTacToe, args: argparse.Namespace) -> int:
     """Play one game between the person at the console and the computer."""
-    from plies.games.players import make_player
-    from plies.games.session import play_against_computer
+    from plies.cli.board_game import play_computer
 
     big = game.width * game.height > 9
     depth = args.depth
@@ -117,16 +106,4 @@ def play(game: TicTacToe, args: argparse.Namespace) -> int:
     seconds = args.time
     if seconds is None and big and args.algorithm == "alphabeta":
         seconds = _ALPHABETA_BIG_BOARD_SECONDS
-    try:
-        computer = make_player(
-            args.algorithm,
-            depth=depth,
-            seconds=seconds,
-            playouts=args.playouts,
-            order=game.centre_first,
-            rng=random.Random(args.seed),
-        )
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    play_against_computer(game, computer, human_first=args.first == "human")
-    return 0
+    return play_computer(game, game.centre_first, args, depth, seconds)

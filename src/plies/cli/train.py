@@ -165,10 +165,12 @@ def _check(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read, split, train, write the best net; 130 after Ctrl-C (the best net still written)."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from plies.train.loader import DataError, combine, read_dataset
-    from plies.train.network import (
+    from plies.cli.progress import progress_bar
+    from plies.learn.lines import DataError
+    from plies.learn.split import split_rows
+    from plies.learn.train.loader import combine, read_dataset
+    from plies.learn.train.network import (
         BASE_HCE,
         BASE_NONE,
         NetFileError,
@@ -177,9 +179,8 @@ def run(args: argparse.Namespace) -> int:
         load_network,
         save_network,
     )
-    from plies.train.target import targets
-    from plies.train.trainer import EpochReport, Settings, loss, train
-    from plies.tune.split import split_rows
+    from plies.learn.train.target import targets
+    from plies.learn.train.trainer import EpochReport, Settings, loss, train
 
     _check(args)
     err = Console(stderr=True)
@@ -214,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     say(f"read {len(data)} positions in {time.perf_counter() - started:.1f} s")
     centipawns = None
     if args.residual or args.hce:
-        from plies.train.residual import hce_centipawns
+        from plies.learn.train.residual import hce_centipawns
 
         clock = time.perf_counter()
         centipawns = hce_centipawns(data)
@@ -253,15 +254,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings(
         args.epochs, args.batch, args.lr, args.threads, args.seed, args.decay, args.mirror
     )
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=args.quiet or not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]{task.description}", quiet=args.quiet, transient=True)
 
     with progress:
         task = progress.add_task("epoch 1", total=len(train_rows))
@@ -311,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         highlight=False,
     )
     if args.hce and len(valid_rows) and centipawns is not None:
-        from plies.train.hce import hce_loss, unscaled_loss
+        from plies.learn.train.hce import hce_loss, unscaled_loss
 
         plain = unscaled_loss(centipawns, target, valid_rows)
         hce, k = hce_loss(args.data, data, target, valid_rows)

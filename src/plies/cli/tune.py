@@ -6,7 +6,7 @@ import argparse
 import time
 
 from plies.cli.common import CliError
-from plies.tune import OPTIMIZERS
+from plies.learn.tune import OPTIMIZERS
 
 DEFAULT_LR = {"adam": 0.5, "newton": 0.2}
 """--lr when not given, by optimiser."""
@@ -160,12 +160,14 @@ def run(args: argparse.Namespace) -> int:
     """Read, trace, fit K, train, write; 130 if interrupted (nothing written)."""
     import numpy as np
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from plies.cli.progress import progress_bar
     from plies.core import weights as shipped
-    from plies.tune.dataset import DataError, build_features, read_positions
-    from plies.tune.fit import (
-        EpochReport,
+    from plies.learn.epochs import EpochReport
+    from plies.learn.lines import DataError
+    from plies.learn.split import split_rows
+    from plies.learn.tune.dataset import build_features, read_positions
+    from plies.learn.tune.fit import (
         Settings,
         Weights,
         evaluations,
@@ -179,8 +181,7 @@ def run(args: argparse.Namespace) -> int:
         train,
         tuned_mask,
     )
-    from plies.tune.split import split_rows
-    from plies.tune.weights_file import (
+    from plies.learn.tune.weights_file import (
         WeightsFileError,
         module_weights,
         read_weights,
@@ -214,14 +215,7 @@ def run(args: argparse.Namespace) -> int:
     if not data.placements:
         raise CliError("no usable positions in " + ", ".join(args.data))
     say(f"read {len(data.placements)} positions in {time.perf_counter() - started:.1f} s")
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=args.quiet or not err.is_terminal,
-    )
+    progress = progress_bar(err, "[bold]{task.description}", quiet=args.quiet)
     try:
         with progress:
             task = progress.add_task("trace", total=len(data.placements))

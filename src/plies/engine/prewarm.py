@@ -1,23 +1,19 @@
-"""Compile the engine's independent parts in worker processes on a first run.
+"""Compile the engine ahead: at install time, and in worker processes on a first run.
 
-numba compiles one function at a time in a process, and every compiled entry
-point of the core is optimised on its own. On a cold cache (the first run after
-installing, or after any change to the core) the engine's warm-up therefore
-runs worker processes that each compile one large, independent part into the
-shared on-disk cache (``NUMBA_CACHE_DIR``, the same directory for every process
-running these sources, see ``plies.core.cachedir``) while this process compiles
-the board's part. When the search is compiled afterwards, numba loads those
-parts from the cache instead of compiling them again.
+``python -m plies.engine.prewarm all`` compiles everything a first run of the board,
+perft and the engine needs into the on-disk cache; the install runs it (``setup.py``).
 
-Measured on the development machine (2 cores, numba 0.68, CPU seconds on the
-cold path, shared load): the static evaluation is about 11 s of compiling and
-the legal-move counter (used by the search's fifty-move rule and by perft) about
-11 s; the search above them about 16 s; the board's own functions about 12 s.
+numba compiles one function at a time in a process. When the engine still has to
+compile (a copy installed without that step, or after an edit to the core), its
+warm-up runs two worker processes that compile independent parts below the search
+(the classical evaluation; the net, exchange evaluation and move counter) into the
+shared cache (``plies.jitcache``: the same files for every process running these
+sources) while this process compiles the board's part; the search then loads those
+parts instead of compiling them. The search itself, the largest part, compiles last.
 
 Workers are a pure speed-up: if one cannot start or fails, the functions it was
 to compile are compiled here when the search needs them, as without workers.
-On a warm cache none are started.
-"""
+On a warm cache none are started."""
 
 from __future__ import annotations
 

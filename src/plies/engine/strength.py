@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
+from plies.options import ELO
 
 if TYPE_CHECKING:
     from plies.engine.limits import Info
@@ -29,6 +29,9 @@ __all__ = [
     "CANDIDATES", "DEFAULT_ELO", "MAX_ELO", "MIN_ELO", "Strength", "choose_line",
     "is_full_strength", "strength_for",
 ]
+
+MIN_ELO, MAX_ELO = ELO.spin_range()
+DEFAULT_ELO = ELO.spin_default()
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""

@@ -22,7 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from plies.engine.limits import Limit
-from plies.time_options import DEFAULT_SLOW_MOVER
+from plies.options import SLOW_MOVER
+
+DEFAULT_SLOW_MOVER = SLOW_MOVER.spin_default()
+"""Percent of the planned time per move to aim at before ``Slow Mover`` is set."""
 
 SUDDEN_DEATH_HORIZON = 40
 """Moves planned for in sudden death; a fixed horizon keeps early moves from

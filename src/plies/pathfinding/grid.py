@@ -11,15 +11,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
 
 from plies.pathfinding.errors import InvalidCellError, PathfindingError
-
-if TYPE_CHECKING:
-    from plies.pathfinding.compiled.searcher import GridSearcher
 
 Cell = tuple[int, int]
 
@@ -79,7 +76,10 @@ class Grid:
             self._weights = ws
         self._padded: tuple[bytearray, list[float]] | None = None
         self._move_masks: tuple[bytes, list[tuple[tuple[int, float], ...]]] | None = None
-        self._searcher: GridSearcher | None = None
+        self.derived: dict[str, object] = {}
+        """What other modules build from this grid, kept as long as it lives (the grid is
+        never changed in place): ``plies.pathfinding.compiled.searcher_for`` keeps its
+        compiled searcher here."""
 
     # -- construction helpers -------------------------------------------------
 
@@ -298,14 +298,6 @@ class Grid:
             ]
             self._move_masks = (mask.tobytes(), table)
         return self._move_masks
-
-    def searcher(self) -> GridSearcher:
-        """The compiled searches on this grid (made once, then reused; not thread-safe)."""
-        if self._searcher is None:
-            from plies.pathfinding.compiled.searcher import GridSearcher
-
-            self._searcher = GridSearcher(self)
-        return self._searcher
 
     def to_padded(self, cell: Cell) -> int:
         """Index of ``cell`` in the padded layout."""

@@ -13,6 +13,7 @@ shown (live on a terminal, as one summary line otherwise).
 
 from __future__ import annotations
 
+import datetime
 import random
 import re
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import chess
+import chess.pgn
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
@@ -425,31 +427,25 @@ class PlaySession:
         return ""
 
     def pgn_text(self) -> str:
-        """The game so far in PGN, with headers."""
-        import datetime
-
+        """The game so far in PGN, with headers (written by python-chess, as the arena's)."""
         you, them = "You", f"plies ({self.agent.name})"
         white, black = (you, them) if self.human == chess.WHITE else (them, you)
-        headers = [
-            ("Event", "plies play"),
-            ("Site", "terminal"),
-            ("Date", datetime.date.today().strftime("%Y.%m.%d")),
-            ("Round", "-"),
-            ("White", white),
-            ("Black", black),
-            ("Result", self.result()),
-        ]
+        game = chess.pgn.Game()
+        game.headers["Event"] = "plies play"
+        game.headers["Site"] = "terminal"
+        game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
+        game.headers["Round"] = "-"
+        game.headers["White"] = white
+        game.headers["Black"] = black
+        game.headers["Result"] = self.result()
         if self.start_fen != chess.STARTING_FEN:
-            headers += [("SetUp", "1"), ("FEN", self.start_fen)]
+            game.setup(chess.Board(self.start_fen))
+        last = game.add_line(self.board.move_stack)
         ending = self.ending()
         if ending:
-            headers.append(("Termination", "normal"))
-        start = chess.Board(self.start_fen)
-        moves = start.variation_san(self.board.move_stack) if self.board.move_stack else ""
-        body = f"{moves} {self.result()}".strip()
-        if ending:
-            body = f"{moves} {{{ending}}} {self.result()}".strip()
-        return "\n".join(f'[{k} "{v}"]' for k, v in headers) + "\n\n" + body
+            game.headers["Termination"] = "normal"
+            last.comment = ending
+        return str(game)
 
 
 def _colour_name(color: chess.Color) -> str:

@@ -13,18 +13,11 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from plies.uci.options import OptionValue, UciOption
+from plies.options import BOOK_OPTIONS, OptionValue
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
-    from plies.book import OpeningBook
-
-BOOK_OPTIONS: tuple[UciOption, ...] = (
-    UciOption("OwnBook", "check", False),
-    UciOption("BookFile", "string", ""),
-    UciOption("BookMode", "combo", "weighted", choices=("weighted", "best")),
-)
-"""The book options declared to GUIs."""
+    from plies.board.polyglot import OpeningBook
 
 _NAMES = frozenset(o.name for o in BOOK_OPTIONS)
 
@@ -57,7 +50,7 @@ class UciBook:
             path = str(value or "").strip()
             new = None
             if path:
-                from plies.book import OpeningBook
+                from plies.board.polyglot import OpeningBook
 
                 new = OpeningBook(path)  # raises BookError (a ValueError) with the reason
             if self.book is not None:

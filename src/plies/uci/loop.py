@@ -30,20 +30,24 @@ from typing import TYPE_CHECKING
 
 import plies
 from plies.compile_notice import compile_wait_notice
-from plies.elo_scale import DEFAULT_ELO, MAX_ELO, MIN_ELO
-from plies.time_options import (
-    DEFAULT_MOVE_OVERHEAD_MS,
-    DEFAULT_SLOW_MOVER,
-    MAX_MOVE_OVERHEAD_MS,
-    MAX_SLOW_MOVER,
-    MIN_SLOW_MOVER,
+from plies.options import (
+    CLEAR_HASH,
+    HASH,
+    LOOP_OPTIONS,
+    MOVE_OVERHEAD,
+    NET_OPTIONS,
+    OPTIONS,
+    SHOW_WDL,
+    OptionError,
+    OptionValue,
+    find_option,
+    shorten,
 )
-from plies.uci.book import BOOK_OPTIONS, UciBook
+from plies.uci.book import UciBook
 from plies.uci.channel import Output, OverlongLine
 from plies.uci.jobs import Canceller, Job
 from plies.uci.lines import bestmove_line, info_line
-from plies.uci.net import NET_OPTION_NAMES, NET_OPTIONS, net_status
-from plies.uci.options import OptionValue, UciOption, find_option
+from plies.uci.net import net_status
 from plies.uci.protocol import (
     COMMAND_NAMES,
     Bench,
@@ -64,7 +68,6 @@ from plies.uci.protocol import (
     UciNewGame,
     UciParseError,
     parse_command,
-    shorten,
 )
 
 if TYPE_CHECKING:
@@ -73,27 +76,6 @@ if TYPE_CHECKING:
 
 ENGINE_NAME = f"plies {plies.__version__}"
 ENGINE_AUTHOR = "The plies developers"
-
-DEFAULT_HASH_MB = 64
-MAX_HASH_MB = 4096
-MAX_THREADS = 64
-MAX_MULTIPV = 256  # as the engine's: more lines than any position has legal moves
-
-# Every option declared to GUIs (all that the engine's ``set_option`` understands, plus Ponder).
-OPTIONS: tuple[UciOption, ...] = (
-    UciOption("Hash", "spin", DEFAULT_HASH_MB, 1, MAX_HASH_MB),
-    UciOption("Threads", "spin", 1, 1, MAX_THREADS),
-    UciOption("Clear Hash", "button"),
-    UciOption("Move Overhead", "spin", DEFAULT_MOVE_OVERHEAD_MS, 0, MAX_MOVE_OVERHEAD_MS),
-    UciOption("Slow Mover", "spin", DEFAULT_SLOW_MOVER, MIN_SLOW_MOVER, MAX_SLOW_MOVER),
-    UciOption("Ponder", "check", False),
-    UciOption("MultiPV", "spin", 1, 1, MAX_MULTIPV),
-    UciOption("UCI_LimitStrength", "check", False),
-    UciOption("UCI_Elo", "spin", DEFAULT_ELO, MIN_ELO, MAX_ELO),
-    UciOption("UCI_ShowWDL", "check", False),
-    *BOOK_OPTIONS,
-    *NET_OPTIONS,
-)
 
 # After this long without the engine being ready, ``isready`` says why it waits.
 COMPILE_NOTICE_DELAY_S = 1.0
@@ -199,11 +181,11 @@ class UciLoop:
 
             if prewarm.cache_is_cold():
                 self._compiling.set()
-            hash_mb = self.values["Hash"]
-            engine = self._factory(hash_mb if isinstance(hash_mb, int) else DEFAULT_HASH_MB)
+            hash_mb = self.values[HASH.name]
+            engine = self._factory(hash_mb if isinstance(hash_mb, int) else HASH.spin_default())
             if engine.net_notice is not None:
                 self.out.info_string(shorten(engine.net_notice, 300))
-            engine.set_option("Move Overhead", self.values["Move Overhead"])
+            engine.set_option(MOVE_OVERHEAD.name, self.values[MOVE_OVERHEAD.name])
             engine.warm_up()
             self._engine = engine
         except BaseException as exc:  # reported on first use; the loop itself keeps going
@@ -470,7 +452,7 @@ class UciLoop:
 
     def _on_info(self, info: Info) -> None:
         """Search-thread callback: print one iteration."""
-        self.out.send(info_line(info, show_wdl=self.values["UCI_ShowWDL"] is True))
+        self.out.send(info_line(info, show_wdl=self.values[SHOW_WDL.name] is True))
 
     def _search_done(
         self, search: _Search, result: SearchResult | None, fallback: Move | None = None
@@ -567,7 +549,7 @@ class UciLoop:
             return
         try:
             value = option.parse(command.value)
-        except UciParseError as exc:
+        except OptionError as exc:
             self.out.info_string(f"option unchanged: {exc}")
             return
         if self.book.handles(option.name):
@@ -580,14 +562,9 @@ class UciLoop:
             return
         self.finish_search()
         engine = self.engine()
-        if option.name == "Hash":
-            assert isinstance(value, int)
-            engine.set_hash(value)
-        elif option.name == "Clear Hash":
-            engine.new_game()
-        elif option.name in ("Ponder", "UCI_ShowWDL"):
+        if option in LOOP_OPTIONS:
             pass  # read by the loop (``go ponder`` drives pondering; WDL is printed here)
-        elif option.name in NET_OPTION_NAMES:
+        elif option in NET_OPTIONS:
             try:
                 engine.set_option(option.name, value)
             except ValueError as exc:  # an unreadable net file: the evaluation stays as it was
@@ -596,7 +573,7 @@ class UciLoop:
             self.out.info_string(net_status(engine))
         else:
             engine.set_option(option.name, value)
-        if option.type != "button":
+        if option != CLEAR_HASH:
             self.values[option.name] = value
 
     def display(self) -> None:

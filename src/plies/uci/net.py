@@ -1,4 +1,4 @@
-"""The UCI side of the learnt evaluation: the ``EvalFile`` and ``UseNet`` options.
+"""The UCI side of the learnt evaluation: what ``EvalFile`` and ``UseNet`` answer.
 
 ``EvalFile`` names a ``.npz`` net (empty: the net installed with plies, if
 any) and ``UseNet`` switches the search to it. Each change clears the hash and
@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.uci.options import UciOption
-
 if TYPE_CHECKING:
     from plies.engine import Engine
-
-NET_OPTIONS: tuple[UciOption, ...] = (
-    UciOption("EvalFile", "string", ""),
-    UciOption("UseNet", "check", True),
-)
-"""The net options declared to GUIs."""
-
-NET_OPTION_NAMES = frozenset(o.name for o in NET_OPTIONS)
 
 
 def net_status(engine: Engine) -> str:

@@ -8,14 +8,10 @@ message the loop sends back as ``info string``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from plies.options import MAX_NUMBER, OptionError, read_int, shorten
 from plies.uci.bench import MAX_BENCH_DEPTH
-
-# The largest number accepted anywhere: far beyond any real clock or node
-# count, and small enough to stay exact in int64 and float64 alike.
-MAX_NUMBER = 2**53
 
 MAX_TIME_MS = 2**31 - 1
 """The longest clock, increment or move time accepted (24.8 days): beyond any game,
@@ -33,10 +29,6 @@ MAX_MOVES_TO_GO = 10_000
 MAX_PERFT_DEPTH = 12
 """The deepest ``perft`` (depth 12 from the start is 6e16 leaves: stop ends it)."""
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-# More digits than this cannot be in range; checked before int() so a
-# 100,000-digit number costs nothing (and never hits Python's digit limit).
-_MAX_DIGITS = 19
 
 
 class UciParseError(ValueError):
@@ -198,13 +190,10 @@ COMMAND_NAMES: tuple[str, ...] = (
 
 def parse_int(text: str, what: str, minimum: int = -MAX_NUMBER) -> int:
     """Parse a plain decimal integer for ``what``, at least ``minimum``, or raise."""
-    if not text.isascii() or not _INTEGER.fullmatch(text):
-        raise UciParseError(f"{what} needs an integer, got {shorten(text)!r}")
-    if len(text.lstrip("+-").lstrip("0")) > _MAX_DIGITS:
-        raise UciParseError(f"{what} {shorten(text, 24)} is out of range")
-    value = int(text)
-    if value > MAX_NUMBER or value < -MAX_NUMBER:
-        raise UciParseError(f"{what} {shorten(text, 24)} is out of range")
+    try:
+        value = read_int(text, what)
+    except OptionError as exc:
+        raise UciParseError(str(exc)) from None
     if value < minimum:
         raise UciParseError(f"{what} must be at least {minimum}, got {value}")
     return value
@@ -216,11 +205,6 @@ def parse_bounded(text: str, what: str, minimum: int, maximum: int) -> int:
     if not minimum <= value <= maximum:
         raise UciParseError(f"{what} must be {minimum}..{maximum}, got {shorten(text, 24)}")
     return value
-
-
-def shorten(text: str, limit: int = 60) -> str:
-    """``text`` cut to ``limit`` characters (an ellipsis marks the cut) for messages."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_command(line: str) -> Command | None:

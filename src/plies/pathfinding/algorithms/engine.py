@@ -40,5 +40,7 @@ def use_compiled(problem: Problem[Any, Any], engine: str) -> bool:
 
 def run_compiled(name: str, problem: GridProblem, record: bool) -> SearchResult[Cell]:
     """Run the compiled ``name`` on ``problem`` with the grid's shared searcher."""
-    searcher = problem.grid.searcher()
+    from plies.pathfinding.compiled import searcher_for  # loads numba: only when asked for
+
+    searcher = searcher_for(problem.grid)
     return searcher.run(name, problem.initial, problem.goal, problem.heuristic_name, record)

@@ -3,8 +3,9 @@
 Each kernel follows the readable version in ``plies.pathfinding.algorithms``
 step for step (same order, same tie-breaking, same costs) over the padded
 grid arrays, with a binary heap over arrays and no Python object in the
-loop.  ``GridSearcher`` is the way in: one per grid, one query with
-``run`` or many with ``batch``.
+loop.  ``searcher_for(grid)`` is the way in: one ``GridSearcher`` per grid,
+one query with ``run`` or many with ``batch``.  They are built from the plain
+grid model (``plies.pathfinding.grid``), which never imports them.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .searcher import (  # noqa: E402 - the cache locator comes before any compi
     BatchResult,
     GridSearcher,
     optimal_here,
+    searcher_for,
 )
 
-__all__ = ["COMPILED_ALGORITHMS", "BatchResult", "GridSearcher", "optimal_here"]
+__all__ = ["COMPILED_ALGORITHMS", "BatchResult", "GridSearcher", "optimal_here", "searcher_for"]

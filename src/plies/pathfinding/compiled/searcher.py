@@ -443,3 +443,16 @@ def optimal_here(algorithm: str, grid: Grid, heuristic: str = "auto") -> bool:
     if algorithm == "bfs":
         return not grid.diagonal and not grid.weighted
     return False
+
+
+_SEARCHER_KEY = "compiled searcher"
+
+
+def searcher_for(grid: Grid) -> GridSearcher:
+    """The compiled searches on ``grid`` (made once per grid, then reused; not thread-safe)."""
+    found = grid.derived.get(_SEARCHER_KEY)
+    if isinstance(found, GridSearcher):
+        return found
+    searcher = GridSearcher(grid)
+    grid.derived[_SEARCHER_KEY] = searcher
+    return searcher

@@ -1,0 +1,53 @@
+"""Which positions of a finished game become training lines (``plies.learn.lines``)."""
+
+from __future__ import annotations
+
+import chess
+
+from plies.arena.game import GameRecord
+from plies.arena.players import MATE_CP
+from plies.learn.lines import RESULT_TEXT, format_line
+
+# Scores at or beyond this (centipawns) are mates found by the search.
+_MATE_THRESHOLD = MATE_CP - 10_000
+
+
+def keep_position(
+    board: chess.Board, move: chess.Move, score_cp: int | None, ply: int, skip_plies: int
+) -> bool:
+    """Whether the position ``board`` (about to play ``move``) passes the quiet filters."""
+    if ply < skip_plies or board.is_check():
+        return False
+    if board.is_capture(move) or move.promotion is not None:
+        return False
+    if board.move_stack:
+        last = board.peek()
+        if last.promotion is not None:
+            return False
+        board.pop()
+        captured = board.is_capture(last)
+        board.push(last)
+        if captured:
+            return False
+    return score_cp is None or abs(score_cp) < _MATE_THRESHOLD
+
+
+def position_lines(record: GameRecord, skip_plies: int, with_scores: bool) -> list[str]:
+    """A finished game's lines (none unless it ended by the rules or adjudication)."""
+    result = RESULT_TEXT.get(record.result)
+    if result is None or record.termination not in ("normal", "adjudication"):
+        return []
+    board = record.opening.board()
+    lines: list[str] = []
+    for played in record.moves:
+        ply = len(board.move_stack)
+        if keep_position(board, played.move, played.score_cp, ply, skip_plies):
+            score = None
+            if with_scores:
+                if played.score_cp is None:
+                    board.push(played.move)
+                    continue  # a line without its score would break the file's layout
+                score = played.score_cp if board.turn == chess.WHITE else -played.score_cp
+            lines.append(format_line(board.fen(), result, score))
+        board.push(played.move)
+    return lines

@@ -1,0 +1,166 @@
+"""The network's forward and backward passes over rows of a dataset, compiled.
+
+Rows hold each piece's feature index in White's perspective; the side to move's
+perspective is that index (White to move) or its flip (Black to move), and the
+other perspective is the flip of that. The arrays may be float32 (training) or
+float64 (the gradient check): numba compiles one version for each.
+
+The output layer has B buckets (``out_weight`` [B, 2H], ``out_bias`` [B]); a position
+uses the one ``bucket`` gives for its number of pieces, and only that bucket's output
+weights get its gradient (the feature transformer gets every position's).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from plies.core.nnue import bucket
+from plies.learn.train.features import flip_perspective
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _accumulate(
+    row: np.ndarray,
+    side: int,
+    mirror: int,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    acc_stm: np.ndarray,
+    acc_other: np.ndarray,
+) -> int:
+    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7); the
+    number of pieces."""
+    acc_stm[:] = ft_bias
+    acc_other[:] = ft_bias
+    pieces = 0
+    for j in range(len(row)):
+        f = row[j]
+        if f < 0:
+            break
+        own = (f if side == 0 else flip_perspective(f)) ^ mirror
+        other = flip_perspective(own)
+        acc_stm += ft_weight[own]
+        acc_other += ft_weight[other]
+        pieces += 1
+    return pieces
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _output(
+    acc_stm: np.ndarray, acc_other: np.ndarray, out_weight: np.ndarray, out_bias: float
+) -> float:
+    """raw = out_bias + out_weight . screlu(accumulators) (one bucket's weights and bias)."""
+    hidden = len(acc_stm)
+    raw = float(out_bias)
+    for k in range(hidden):
+        a = min(max(acc_stm[k], 0.0), 1.0)
+        b = min(max(acc_other[k], 0.0), 1.0)
+        raw += out_weight[k] * a * a + out_weight[hidden + k] * b * b
+    return raw
+
+
+@njit(cache=True, nogil=True)
+def raw_outputs(
+    features: np.ndarray,
+    stm: np.ndarray,
+    rows: np.ndarray,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+) -> np.ndarray:
+    """The raw output (eval / 400, side to move's view) of each row in ``rows``."""
+    hidden = len(ft_bias)
+    buckets = len(out_bias)
+    acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
+    acc_other = np.empty(hidden, dtype=ft_weight.dtype)
+    out = np.empty(len(rows), dtype=np.float64)
+    for i in range(len(rows)):
+        r = rows[i]
+        pieces = _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, acc_stm, acc_other)
+        head = bucket(pieces, buckets)
+        out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
+    return out
+
+
+@njit(cache=True, nogil=True)
+def batch_gradient(
+    features: np.ndarray,
+    stm: np.ndarray,
+    target: np.ndarray,
+    base: np.ndarray,
+    rows: np.ndarray,
+    mirrors: np.ndarray,
+    norm: float,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+    g_ft_weight: np.ndarray,
+    g_ft_bias: np.ndarray,
+    g_out_weight: np.ndarray,
+    g_out_bias: np.ndarray,
+) -> float:
+    """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
+    (zeroed by the caller); return the sum of squared errors. ``mirrors[i]`` is 7 to train
+    on row ``rows[i]`` mirrored left to right (files a-h swapped), 0 to take it as it is.
+    The prediction is sigmoid(base + raw): ``base[r, m]`` is a fixed offset in raw units
+    (zero for a pure net, the handcrafted evaluation / 400 for a residual one), column m
+    1 for the mirrored row, 0 for the row as it is.
+
+    Only the feature rows of pieces present get gradient: 64 of 768 rows per position;
+    only the position's own output bucket gets output gradient.
+    """
+    hidden = len(ft_bias)
+    buckets = len(out_bias)
+    dtype = ft_weight.dtype
+    acc_stm = np.empty(hidden, dtype=dtype)
+    acc_other = np.empty(hidden, dtype=dtype)
+    d_stm = np.empty(hidden, dtype=dtype)
+    d_other = np.empty(hidden, dtype=dtype)
+    loss = 0.0
+    for i in range(len(rows)):
+        r = rows[i]
+        side = stm[r]
+        row = features[r]
+        mirror = mirrors[i]
+        pieces = _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
+        head = bucket(pieces, buckets)
+        w_out = out_weight[head]
+        g_out = g_out_weight[head]
+        raw = base[r, 1 if mirror else 0] + _output(acc_stm, acc_other, w_out, out_bias[head])
+        p = 1.0 / (1.0 + math.exp(-raw))
+        diff = p - target[r]
+        loss += diff * diff
+        g = 2.0 * diff * p * (1.0 - p) * norm
+        g_out_bias[head] += g
+        for k in range(hidden):
+            a = acc_stm[k]
+            b = acc_other[k]
+            if 0.0 < a < 1.0:
+                g_out[k] += g * a * a
+                d_stm[k] = 2.0 * g * w_out[k] * a
+            else:
+                if a >= 1.0:
+                    g_out[k] += g
+                d_stm[k] = 0.0
+            if 0.0 < b < 1.0:
+                g_out[hidden + k] += g * b * b
+                d_other[k] = 2.0 * g * w_out[hidden + k] * b
+            else:
+                if b >= 1.0:
+                    g_out[hidden + k] += g
+                d_other[k] = 0.0
+        g_ft_bias += d_stm
+        g_ft_bias += d_other
+        for j in range(len(row)):
+            f = row[j]
+            if f < 0:
+                break
+            own = (f if side == 0 else flip_perspective(f)) ^ mirror
+            g_ft_weight[own] += d_stm
+            g_ft_weight[flip_perspective(own)] += d_other
+    return loss

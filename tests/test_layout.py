@@ -1,0 +1,113 @@
+"""The package's layout: no import cycles in the Python layers, a documented ``__init__``
+in every package."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import plies
+
+SRC = Path(plies.__file__).resolve().parent
+
+COMPILED_CORE = "plies.core"
+"""Left out of the cycle check: its evaluation modules are being taken apart separately."""
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of plies by dotted name (a package by its own name)."""
+    found = {}
+    for path in SRC.rglob("*.py"):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The plies modules ``name`` imports when it runs (lazy imports too; not TYPE_CHECKING)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                full = f"{base}.{alias.name}"
+                if full in modules:
+                    found.add(full)
+                elif base in modules:
+                    found.add(base)
+    found.discard(name)
+    return found
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, directly or round a loop (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        """Number ``node`` and close the group it roots, if any."""
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def test_the_python_layers_have_no_import_cycles() -> None:
+    """No module outside the compiled core imports one that imports it back."""
+    modules = _modules()
+    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
+    outside = [g for g in _cycles(graph) if not all(m.startswith(COMPILED_CORE) for m in g)]
+    assert outside == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    """A two-module loop and a three-module loop are found; a chain is not."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}
+    assert sorted(_cycles(graph)) == [["a", "b"], ["c", "d", "e"]]
+
+
+def test_every_package_has_a_documented_init() -> None:
+    """Each folder of modules is a package whose ``__init__`` says what lives there."""
+    for folder in sorted({path.parent for path in SRC.rglob("*.py")}):
+        init = folder / "__init__.py"
+        assert init.is_file(), f"{folder} has no __init__.py"
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{init} has no docstring"

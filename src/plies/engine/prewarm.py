@@ -13,7 +13,8 @@ parts instead of compiling them. The search itself, the largest part, compiles l
 
 Workers are a pure speed-up: if one cannot start or fails, the functions it was
 to compile are compiled here when the search needs them, as without workers.
-On a warm cache none are started."""
+On a warm cache none are started.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-
 
 import plies.core as core
 from plies.board import Board

@@ -103,7 +103,8 @@ def _inner_locator(py_func: Any, py_file: str) -> Any:
     """The locator numba itself would choose for ``py_func`` (None if none fits)."""
     from numba.core.caching import CacheImpl
 
-    for cls in CacheImpl._locator_classes:
+    classes: list[Any] = CacheImpl._locator_classes
+    for cls in classes:
         if cls is SourcesKeyedLocator:
             continue
         locator = cls.from_function(py_func, py_file)

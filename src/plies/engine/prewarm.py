@@ -39,7 +39,8 @@ def _position_type() -> Any:
     """The numba type of a compiled position (building one compiles the board's set-up)."""
     import numba
 
-    return numba.typeof(Board().core_position())
+    typeof: Callable[[object], Any] = numba.typeof
+    return typeof(Board().core_position())
 
 
 def _compile_evaluation() -> None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import queue
+import re
 import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import chess
 import chess.engine
@@ -42,3 +47,32 @@ def test_python_chess_pings_and_plays_at_once() -> None:
         engine.ping()
     finally:
         engine.quit()
+
+
+def test_a_warm_start_says_nothing_before_readyok() -> None:
+    # The session fixture compiled the engine: this start loads it from the cache.
+    lines = _talk("uci\nisready\nquit\n")
+    assert lines[-1] == "readyok", lines
+    assert not [ln for ln in lines if ln.startswith("info string")], lines
+
+
+def test_a_cold_start_says_that_it_compiles_and_for_how_long(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLIES_NO_COMPILE_WORKERS": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "plies", "uci"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout or ()],
+                     daemon=True).start()  # fmt: skip
+    try:
+        proc.stdin.write("uci\nisready\n")
+        proc.stdin.flush()
+        # Stop at the notice: the compile itself is the budget test's business.
+        line = ""
+        while not line.startswith(("info string", "readyok")):
+            line = lines.get(timeout=TIMEOUT_S)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert "compiling the chess engine" in line, line
+    assert re.search(r"about \d+ s", line), line

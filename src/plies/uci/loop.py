@@ -202,9 +202,11 @@ class UciLoop:
         """The ready engine, waiting for compilation (with a notice) if needed."""
         self.start_engine()
         if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
-            if self._compiling.is_set():
-                self.out.info_string(compile_wait_notice())
+            told = False
             while not self._ready.wait(QUIT_POLL_S):
+                if not told and self._compiling.is_set():
+                    self.out.info_string(compile_wait_notice())
+                    told = True
                 if self._quit_line is not None and self._quit_line == self._line_number + 1:
                     # ``quit`` is the very next command: nothing asked before it is
                     # left to answer, so leave now (a piped script still runs to its end).

@@ -309,11 +309,7 @@ def _pieces(
     return pst, mob, attackers, units, attacked
 
 
-# The per-side terms below (``_side`` to ``_combine``) are compiled functions of their own,
-# not inlined: inlined, all of them were typed again inside one very large ``evaluate``,
-# which compiled about three times slower for no measurable gain in search speed. They
-# allocate nothing, so they skip reference counting (``_nrt=False``) like their callers.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _side(
     pos: Position,
     c: int,
@@ -430,7 +426,7 @@ def _side(
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _threats(
     pos: Position,
     c: int,
@@ -453,7 +449,7 @@ def _threats(
     return score
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _safe_checks(
     pos: Position,
     c: int,
@@ -479,7 +475,7 @@ def _safe_checks(
     return score
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _wrong_bishop(bb: np.ndarray, c: int) -> bool:
     """Whether ``c``'s pawns are all on one rook file, its bishop cannot guard their
     promotion corner and the lone defending king stands next to that corner: a draw."""
@@ -497,7 +493,7 @@ def _wrong_bishop(bb: np.ndarray, c: int) -> bool:
     return _distance(king, corner) <= 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
     """Endgame scale (of 64) when colour ``c`` is the side ahead (bitboards ``bb``)."""
     if bb[piece_code(c, PAWN)] == 0 and our_npm - their_npm < MATERIAL_MG[ROOK]:
@@ -533,7 +529,7 @@ _SideTerms = tuple[
 ]  # fmt: skip
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     """Phase, endgame scale, then each term's untapered (mg, eg), white minus black."""
     phase = min(w[0] + b[0], PHASE_MAX)
@@ -608,7 +604,7 @@ def _raw_cold(pos: Position) -> _RawTerms:
     return _finish(pos, w, b)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, inline="always")
 def _combine(r: tuple[int, ...], side: int, weights: np.ndarray | tuple[int, ...]) -> int:
     """Tapered, weighted sum of the raw terms, from the side to move, plus tempo."""
     phase = r[0]

@@ -33,7 +33,7 @@ def compile_engine(source_root: Path) -> None:
     env = dict(os.environ)  # a NUMBA_CACHE_DIR of the user's is where later runs look too
     path = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(source_root) if not path else os.pathsep.join([str(source_root), path])
-    command = [sys.executable, "-m", "plies.engine.prewarm", "all"]
+    command = [sys.executable, "-m", "plies.engine.ahead"]
     print("plies: compiling the chess engine ahead of its first run...", file=sys.stderr)
     try:
         subprocess.run(command, env=env, check=True, timeout=COMPILE_TIMEOUT_S)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 COLD_COMPILE_CPU_BUDGET_S = 240.0
-"""Twice the CPU seconds of a cold ``python -m plies.engine.prewarm all`` on the
+"""Twice the CPU seconds of a cold ``python -m plies.engine.ahead`` on the
 development machine (one process, no compile workers)."""
 
 measured: dict[str, float] = {}
@@ -36,7 +36,7 @@ def test_cold_engine_compile_stays_within_its_cpu_budget(tmp_path: Path) -> None
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLIES_NO_COMPILE_WORKERS": "1"}
     before = _children_cpu()
     done = subprocess.run(
-        [sys.executable, "-m", "plies.engine.prewarm", "all"],
+        [sys.executable, "-m", "plies.engine.ahead"],
         env=env, capture_output=True, text=True, timeout=1800,
     )  # fmt: skip
     cpu = _children_cpu() - before

@@ -1,10 +1,8 @@
-"""Compile the engine ahead: at install time, and in worker processes on a first run.
-
-``python -m plies.engine.prewarm all`` compiles everything a first run of the board,
-perft and the engine needs into the on-disk cache; the install runs it (``setup.py``).
+"""Compile the engine's independent parts in worker processes on a first run.
 
 numba compiles one function at a time in a process. When the engine still has to
-compile (a copy installed without that step, or after an edit to the core), its
+compile (a copy installed without compiling ahead, see ``plies.engine.ahead``, or
+after an edit to the core), its
 warm-up runs two worker processes that compile independent parts below the search
 (the classical evaluation; the net, exchange evaluation and move counter) into the
 shared cache (``plies.jitcache``: the same files for every process running these
@@ -61,19 +59,9 @@ def _compile_net_and_counting() -> None:
     core.count_moves.compile((position, numba.int64[::1]))
 
 
-def _compile_all() -> None:
-    """Everything a first run of the board, perft and the engine compiles (the install's step)."""
-    from plies.board import perft
-    from plies.engine.engine import Engine
-
-    perft(Board(), 2)
-    Engine(hash_mb=1).warm_up()
-
-
 JOBS: dict[str, Callable[[], None]] = {
     "evaluation": _compile_evaluation,
     "net-and-counting": _compile_net_and_counting,
-    "all": _compile_all,
 }
 """What a worker can compile, by name."""
 

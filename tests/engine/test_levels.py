@@ -114,3 +114,23 @@ def test_override_reaches_the_engine_strength(tmp_path: Path) -> None:
     env_out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              check=True, env={**os.environ, LEVELS_ENV: str(path)}).stdout
     assert env_out.split() == ["4000", "False", "True"]
+
+
+def test_check_script_warns_on_a_different_signature(tmp_path: Path) -> None:
+    """``tools/check_levels.py`` is quiet on the stamped signature and warns on another."""
+    path = tmp_path / "levels.json"
+    path.write_text(json.dumps(CURVE), encoding="utf-8")
+    script = Path(__file__).resolve().parents[2] / "tools" / "check_levels.py"
+    env = {**os.environ, LEVELS_ENV: str(path)}
+
+    def check(*extra: str) -> subprocess.CompletedProcess[str]:
+        """Run the script with ``extra`` arguments."""
+        return subprocess.run([sys.executable, str(script), *extra], capture_output=True,
+                              text=True, env=env, check=False)
+
+    same = check("--nodes", "1000")
+    assert same.returncode == 0 and "matches" in same.stdout and "WARNING" not in same.stdout
+    other = check("--nodes", "1001")
+    assert other.returncode == 0 and other.stdout.startswith("WARNING")
+    assert "1,000" in other.stdout and "1,001" in other.stdout
+    assert check("--nodes", "1001", "--strict").returncode == 1

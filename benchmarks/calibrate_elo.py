@@ -244,7 +244,8 @@ def finish(curve: Levels, bench: Signature, runs: dict[int, MatchRun],
         s = run.score
         results.append({"elo": point.elo, "nodes": point.nodes, "games": s.games,
                         "wins": s.wins, "draws": s.draws, "losses": s.losses,
-                        "score": round(s.mean, 4), "load": load_text(run.loads)})
+                        "score": round(s.mean, 4),
+                        "load": load_text(run.loads).removeprefix("load ")})
     notes = {
         "fitted": now(),
         "opponent": "Stockfish 15.1, UCI_LimitStrength=true, UCI_Elo at the same level",

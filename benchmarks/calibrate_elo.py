@@ -43,6 +43,7 @@ from pathlib import Path
 from rich.console import Console
 
 from plies.arena.clock import TimeControl
+from plies.arena.openings import Opening
 from plies.arena.pgn import PgnWriter
 from plies.arena.stats import Score, elo_error, elo_from_score, format_elo
 from plies.engine.levels import (
@@ -146,7 +147,7 @@ def refit_nodes(trials: list[Trial], slope: float) -> int:
     total = sum(t.score.games for t in trials)
     log_nodes = sum(t.score.games * (math.log2(t.nodes) - level_offset(t.score) / slope)
                     for t in trials) / total
-    return max(1, round(2.0**log_nodes))
+    return max(1, round(math.pow(2.0, log_nodes)))
 
 
 def curve_at_levels(base: Levels, levels: list[int]) -> Levels:
@@ -182,7 +183,7 @@ def summary_line(elo: int, run: MatchRun, tc: str) -> str:
             f"{load_text(run.loads)}")
 
 
-def play_level(elo: int, args: argparse.Namespace, openings: list, out: Console,
+def play_level(elo: int, args: argparse.Namespace, openings: list[Opening], out: Console,
                pgn: PgnWriter | None) -> MatchRun:
     """One calibration match at ``elo``."""
     out.rule(f"UCI_Elo {elo}: plies vs Stockfish 15.1, {args.games} games at {args.tc}")
@@ -195,7 +196,8 @@ def now() -> str:
     return datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def fit(args: argparse.Namespace, openings: list, out: Console, pgn: PgnWriter | None) -> int:
+def fit(args: argparse.Namespace, openings: list[Opening], out: Console,
+        pgn: PgnWriter | None) -> int:
     """Play, correct and replay the levels until all are in range; write the stamped curve."""
     bench = bench_signature()
     out.print(f"plies bench signature: {bench.nodes:,} nodes at depth {bench.depth}")

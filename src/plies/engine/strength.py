@@ -8,9 +8,10 @@ makes near-equal moves interchangeable, and a cap on the loss means it never
 picks a move much worse than its best one: at every level it misses what it
 cannot see, but it does not throw away what it sees.
 
-The mapping from Elo to (nodes, temperature, loss cap) is anchored to
-Stockfish 15.1's ``UCI_Elo`` scale by matches (``benchmarks/calibrate_elo.py``);
-the figures behind it are in the README's UCI section.
+The mapping from Elo to (nodes, temperature, loss cap) is data
+(``plies.engine.levels``, ``levels.json``), anchored to Stockfish 15.1's
+``UCI_Elo`` scale by matches (``benchmarks/calibrate_elo.py --fit``) and stamped
+with the bench signature of the engine it was measured with.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from plies.engine.levels import active_levels
 from plies.options import ELO
 
 if TYPE_CHECKING:
@@ -35,26 +37,6 @@ DEFAULT_ELO = ELO.spin_default()
 
 CANDIDATES = 4
 """Moves the limited engine chooses among (Stockfish's skill levels use 4 as well)."""
-NODES_AT_MIN = 1440
-"""Node budget per move at ``MIN_ELO``."""
-ELO_PER_DOUBLING = 105.0
-"""Elo gained per doubling of the node budget.
-
-Calibrated at 10+0.1, 40 games a level (README): with 2,000 nodes at 1350 and
-95 Elo a doubling, 1400 (2.9 k nodes) scored 58.8% and 1800 (53 k) 70%; 1800
-at 23 k nodes scored 35%, at 35 k 65% and 60%; this curve (1400: 2 k nodes,
-1800: 28 k) scored 40% at 1400 and 56.2% at 1800."""
-SHARPEST_ELO = 2150
-"""Where the temperature and loss cap below reach their sharpest values (linearly
-from ``MIN_ELO``; fixed apart from ``MAX_ELO`` so the calibrated levels keep them)."""
-TEMPERATURE_AT_MIN = 58.0
-"""Softmax temperature (centipawns) at ``MIN_ELO``; it falls linearly to ``SHARPEST_ELO``."""
-TEMPERATURE_AT_SHARPEST = 8.0
-"""Softmax temperature (centipawns) at ``SHARPEST_ELO``."""
-MAX_LOSS_AT_MIN = 115
-"""The worst a picked move may score below the best one at ``MIN_ELO`` (centipawns)."""
-MAX_LOSS_AT_SHARPEST = 25
-"""The same cap at ``SHARPEST_ELO``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,18 +54,15 @@ class Strength:
 
 
 def is_full_strength(elo: int) -> bool:
-    """Whether ``elo`` is the top of the scale, where nothing is held back."""
-    return elo >= MAX_ELO
+    """Whether ``elo`` is above the measured curve, where nothing is held back."""
+    return elo > active_levels().top_elo
 
 
 def strength_for(elo: int) -> Strength:
     """The search budget and choice rule for ``elo`` (clamped to MIN_ELO..MAX_ELO)."""
     elo = min(max(elo, MIN_ELO), MAX_ELO)
-    share = (elo - MIN_ELO) / (SHARPEST_ELO - MIN_ELO)
-    nodes = round(NODES_AT_MIN * 2.0 ** ((elo - MIN_ELO) / ELO_PER_DOUBLING))
-    temperature = TEMPERATURE_AT_MIN + share * (TEMPERATURE_AT_SHARPEST - TEMPERATURE_AT_MIN)
-    max_loss = round(MAX_LOSS_AT_MIN + share * (MAX_LOSS_AT_SHARPEST - MAX_LOSS_AT_MIN))
-    return Strength(elo, nodes, temperature, max_loss)
+    point = active_levels().at(elo)
+    return Strength(elo, point.nodes, point.temperature_cp, point.max_loss_cp)
 
 
 def _value(info: Info) -> float:

@@ -175,9 +175,9 @@ LIMIT_STRENGTH = Option(
 )
 ELO = Option(
     "UCI_Elo", "spin", 1800, 1350, 2200,
-    # On Stockfish 15.1's scale (benchmarks/calibrate_elo.py): its lowest level is 1350 too,
-    # and the top is the engine at full strength, only limited by its clock.
-    help="the level of UCI_LimitStrength on Stockfish 15.1's UCI_Elo scale (2200: full strength)",
+    # On Stockfish 15.1's scale (benchmarks/calibrate_elo.py): its lowest level is 1350 too;
+    # every level is a limited one read from the level curve (engine/levels.json).
+    help="the level of UCI_LimitStrength on Stockfish 15.1's UCI_Elo scale",
 )  # fmt: skip
 SHOW_WDL = Option("UCI_ShowWDL", "check", False, help="add win/draw/loss per mille to info lines")
 OWN_BOOK = Option("OwnBook", "check", False, help="answer go from BookFile while in book")

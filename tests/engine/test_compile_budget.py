@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-COLD_COMPILE_CPU_BUDGET_S = 240.0
+COLD_COMPILE_CPU_BUDGET_S = 300.0
 """Twice the CPU seconds of a cold ``python -m plies.engine.ahead`` on the
-development machine (one process, no compile workers)."""
+development machine (one process, no compile workers: 135-170 s, by load)."""
 
 measured: dict[str, float] = {}
 """Figures reported at the end of the run (``tests/conftest.py``)."""

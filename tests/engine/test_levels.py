@@ -13,9 +13,6 @@ from typing import Any
 
 import pytest
 
-from plies.options import ELO
-
-MIN_ELO, MAX_ELO = ELO.spin_range()
 from plies.engine.levels import (
     LEVELS_ENV,
     LevelsError,
@@ -24,6 +21,9 @@ from plies.engine.levels import (
     load_levels,
     save_levels,
 )
+from plies.options import ELO
+
+MIN_ELO, MAX_ELO = ELO.spin_range()
 
 CURVE: dict[str, Any] = {
     "signature": {"depth": 13, "nodes": 1000},

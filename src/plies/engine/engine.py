@@ -37,6 +37,7 @@ from plies.engine.strength import (
     is_full_strength,
     strength_for,
 )
+from plies.engine.tablebases import RootRanking, Tablebases
 from plies.engine.timeman import STOP_SHARE, Stability, allocate, node_scale
 from plies.engine.wdl import material, wdl
 from plies.time_options import (
@@ -148,6 +149,9 @@ class Engine:
                 warnings.warn(self.net_notice, RuntimeWarning, stacklevel=2)
         self.use_net = self._net is not None
         """Whether the search evaluates with the net (``UseNet``): on when plies ships one."""
+        self.tablebases = Tablebases()
+        """Syzygy tables and options (``SyzygyPath`` ...; ``plies.engine.tablebases``)."""
+        self._tb_root: RootRanking | None = None
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -265,7 +269,8 @@ class Engine:
 
     def set_option(self, name: str, value: str | int | bool | None) -> None:
         """Set an option by its UCI name (Hash, Threads, Move Overhead, Slow Mover, Clear Hash,
-        MultiPV, UCI_LimitStrength, UCI_Elo, EvalFile, UseNet)."""
+        MultiPV, UCI_LimitStrength, UCI_Elo, EvalFile, UseNet, SyzygyPath, SyzygyProbeDepth,
+        Syzygy50MoveRule, SyzygyProbeLimit)."""
         key = name.strip().lower()
         if key == "evalfile":
             self.set_eval_file("" if value is None else str(value))
@@ -292,6 +297,9 @@ class Engine:
             self.slow_mover = pct
         elif key == "clear hash":
             self.new_game()
+        elif key.startswith("syzygy"):
+            self._require_idle()
+            self.tablebases.set_option(name, value)
         elif key == "multipv":
             self.set_multipv(int(str(value)))
         elif key == "uci_limitstrength":
@@ -503,6 +511,10 @@ class Engine:
         if not root:
             self._wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
+        # Root in the tables: search only the moves that keep the best outcome.
+        self._tb_root = self.tablebases.rank_root(board, root)
+        if self._tb_root is not None:
+            root = self._tb_root.moves
 
         # Step 1: the position (with the net, if in use), with room for the deepest line.
         pos = self._search_position(board)
@@ -775,6 +787,8 @@ class Engine:
         elapsed = max(time.perf_counter() - self._start_time, 1e-6)
         nodes = self.nodes_searched()
         mate = _mate_moves(score)
+        if mate is None and self._tb_root is not None:
+            score = self._tb_root.score  # the tables know better than the evaluation
         cp = None if mate is not None else score
         return Info(
             depth=depth,
@@ -788,6 +802,7 @@ class Engine:
             pv=self._legal_line(board, line),
             multipv=multipv,
             wdl=wdl(cp, mate, points),
+            tbhits=self.tablebases.hits if self.tablebases.loaded else None,
         )
 
     def _wait_if_unbounded(self, limit: Limit, pondering: bool) -> None:

@@ -65,6 +65,7 @@ from plies.uci.protocol import (
     parse_command,
     shorten,
 )
+from plies.uci.syzygy import SYZYGY_OPTIONS
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
@@ -92,6 +93,7 @@ OPTIONS: tuple[UciOption, ...] = (
     UciOption("UCI_ShowWDL", "check", False),
     *BOOK_OPTIONS,
     *NET_OPTIONS,
+    *SYZYGY_OPTIONS,
 )
 
 # After this long without the engine being ready, ``isready`` says why it waits.
@@ -586,6 +588,10 @@ class UciLoop:
                 self.out.info_string(f"option unchanged: {shorten(str(exc), 200)}")
                 return
             self.out.info_string(net_status(engine))
+        elif option.name == "SyzygyPath":
+            engine.set_option(option.name, value)
+            for line in engine.tablebases.report():
+                self.out.info_string(shorten(line, 300))
         else:
             engine.set_option(option.name, value)
         if option.type != "button":

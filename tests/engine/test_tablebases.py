@@ -59,21 +59,15 @@ def root_dtz(board: chess.Board, ref: chess.syzygy.Tablebase) -> dict[str, int]:
     return values
 
 
-def expected_kept(values: dict[str, int], halfmove: int) -> set[str]:
-    """The moves that keep the best outcome under the fifty-move rule (Stockfish's ranks)."""
-    wins = {u: v for u, v in values.items() if v > 0}
-    safe = {u for u, v in wins.items() if v + halfmove <= 99}
-    if safe:
-        return safe
+def expected_kept(values: dict[str, int]) -> set[str]:
+    """The moves that keep the best outcome soonest: the shortest win, every draw, or the
+    longest loss (whatever the clock: it only decides how the outcome is shown)."""
+    wins = [v for v in values.values() if v > 0]
     if wins:
-        shortest = min(wins.values())
-        return {u for u, v in wins.items() if v == shortest}
-    if any(v == 0 for v in values.values()):
+        return {u for u, v in values.items() if v == min(wins)}
+    if 0 in values.values():
         return {u for u, v in values.items() if v == 0}
-    if all(-v * 2 + halfmove < 100 for v in values.values()):
-        return set(values)
-    longest = min(values.values())
-    return {u for u, v in values.items() if v == longest}
+    return {u for u, v in values.items() if v == min(values.values())}
 
 
 def kept_moves(tbs: Tablebases, board: Board) -> tuple[set[str], int]:
@@ -102,8 +96,13 @@ def test_kept_moves_match_python_chess(
             mine = Board(board.fen())
             assert tables.rank_root(mine, [int(m) for m in mine.core_legal()]) is None
             continue
-        kept, _ = kept_moves(tables, Board(board.fen()))
-        assert kept == expected_kept(values, board.halfmove_clock), (board.fen(), values)
+        kept, score = kept_moves(tables, Board(board.fen()))
+        assert kept == expected_kept(values), (board.fen(), values)
+        best = next(values[u] for u in kept)
+        if best > 0 and best + board.halfmove_clock <= 99:
+            assert score == TB_WIN
+        elif best == 0:
+            assert score == 0
         tried += 1
 
 
@@ -125,18 +124,15 @@ def test_cursed_win_counts_as_a_draw_with_the_fifty_move_rule(tables: Tablebases
         tables.set_option("Syzygy50MoveRule", "true")
 
 
-def test_a_repetition_keeps_only_the_fastest_win(tables: Tablebases) -> None:
-    """After a repeated position, any win that is not the shortest might repeat again."""
-    fen = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1"
-    board = Board(fen)
-    broad, _ = kept_moves(tables, board)
-    for uci in ("b1b2", "e5e6", "b2b1", "e6e5"):
-        board.push_uci(uci)
-    values = root_dtz(chess.Board(fen), chess.syzygy.open_tablebase(str(DATA)))
-    shortest = min(v for v in values.values() if v > 0)
-    narrow, _ = kept_moves(tables, board)
-    assert narrow == {u for u, v in values.items() if v == shortest}
-    assert narrow < broad
+def test_the_clock_changes_the_score_not_the_moves(tables: Tablebases) -> None:
+    """A KQvK win shows as a win early, as nearly a draw when the clock has run out."""
+    kept = set()
+    scores = []
+    for clock in (0, 98):
+        ranked = kept_moves(tables, Board(f"8/8/8/4k3/8/8/8/KQ6 w - - {clock} 80"))
+        kept.add(frozenset(ranked[0]))
+        scores.append(ranked[1])
+    assert len(kept) == 1 and scores[0] == TB_WIN and 0 < scores[1] < 100
 
 
 def test_positions_outside_the_tables_are_left_alone(tables: Tablebases) -> None:
@@ -240,10 +236,11 @@ def _dtz_best(board: chess.Board, oracle: chess.syzygy.Tablebase) -> chess.Move:
 def test_engine_mates_within_the_fifty_move_rule(
     engine: Engine, oracle: chess.syzygy.Tablebase, fen: str
 ) -> None:
-    """Against the longest defence, the engine mates before the fifty-move rule draws."""
+    """Against the longest defence the engine mates by the shortest way the tables know
+    (plies = the start's DTZ), far inside the fifty-move rule."""
     board = play_out(engine, oracle, fen, chess.WHITE, 200, Limit(depth=5))
-    # No capture or pawn move is possible on the way, so the clock is the game's length.
-    assert board.is_checkmate() and len(board.move_stack) <= 100, board.fen()
+    assert board.is_checkmate(), board.fen()
+    assert len(board.move_stack) == oracle.probe_dtz(chess.Board(fen)) <= 100
 
 
 def test_engine_holds_the_drawn_rook_against_bishop(

@@ -14,12 +14,13 @@ search goes on with whatever tables remain, or without any.
 
 When the root position is in the tables (no castling rights, no more men than
 the probe limit and the largest table), every legal root move is ranked by
-its DTZ (WDL when a DTZ table is missing) as Stockfish's ``root_probe`` does,
-and only the moves of the best rank are searched. Wins within the fifty-move
-budget rank alike (the search chooses among them) unless a position has
-repeated since the last capture or pawn move, when only the shortest way to
-the next zeroing move is kept, so a won ending is converted; a loss that the
-fifty-move rule may save keeps the longest resistance.
+its DTZ (WDL when a DTZ table is missing) as Stockfish's ``root_probe`` does
+with ``rankDTZ``, and only the moves of the best rank are searched: a win takes
+the shortest way to the next capture, pawn move or mate (so a won ending is
+converted well inside the fifty-move rule, even where the evaluation sees no
+progress), a draw keeps every drawing move, and a loss the longest resistance.
+With ``Syzygy50MoveRule`` (the default) a win that the clock would turn into a
+draw is shown as one, though its fastest moves are still played.
 """
 
 from __future__ import annotations
@@ -150,11 +151,11 @@ class Tablebases:
         if tb is None or not root:
             return None
         pos = board.core_position()
-        pieces, _, keys = position_arrays(pos)
-        side, castling, ep, halfmove, _, ply = (int(x) for x in position_state(pos))
+        pieces = position_arrays(pos)[0]
+        side, castling, ep, halfmove = (int(x) for x in position_state(pos)[:4])
         if castling or int(pieces[0] | pieces[8]).bit_count() > self.cardinality:
             return None
-        ranks = self._dtz_ranks(pieces, side, ep, halfmove, _repeated(keys, ply, halfmove))
+        ranks = self._dtz_ranks(pieces, side, ep, halfmove)
         if ranks is None:
             ranks = self._wdl_ranks(board)
         if ranks is None:
@@ -168,9 +169,10 @@ class Tablebases:
         return RootRanking(kept, self._score(best), len(root))
 
     def _dtz_ranks(
-        self, pieces: np.ndarray, side: int, ep: int, halfmove: int, repeated: bool
+        self, pieces: np.ndarray, side: int, ep: int, halfmove: int
     ) -> dict[tuple[int, int, int], int] | None:
-        """Each legal move's rank by its DTZ (Stockfish's ``root_probe``); None without DTZ."""
+        """Each legal move's rank by its DTZ (Stockfish's ``root_probe`` with ``rankDTZ``);
+        None without DTZ."""
         assert self.tablebase is not None
         a = self.tablebase.arrays()
         n = probe_root_dtz(a.files, a.keys, a.entries, a.tables, a.pairs, a.symlen, a.base,
@@ -180,12 +182,14 @@ class Tablebases:
             return None
         ranks = {}
         for m, dtz in zip(self._out_moves[:n].tolist(), self._out_dtz[:n].tolist(), strict=True):
+            # Stockfish also ranks a win by its shortness only after a repetition; ranking
+            # it so always converts faster and can never repeat (DTZ falls every move).
             if dtz > 0:
-                fits = dtz + halfmove <= 99 and not repeated
-                rank = MAX_DTZ if fits else MAX_DTZ // 2 - (dtz + halfmove)
+                fits = dtz + halfmove <= 99
+                rank = MAX_DTZ - dtz if fits else MAX_DTZ // 2 - (dtz + halfmove)
             elif dtz < 0:
                 lasts = -dtz * 2 + halfmove < 100
-                rank = -MAX_DTZ if lasts else -MAX_DTZ // 2 + (-dtz + halfmove)
+                rank = -MAX_DTZ - dtz if lasts else -MAX_DTZ // 2 + (-dtz + halfmove)
             else:
                 rank = 0
             ranks[(m & 63, (m >> 6) & 63, m >> PROMOTION_SHIFT)] = rank
@@ -208,6 +212,8 @@ class Tablebases:
 
     def _score(self, rank: int) -> int:
         """The score a rank stands for (Stockfish's ``tbScore``, in plies' units)."""
+        # A win past the clock ranks MAX_DTZ // 2 - (dtz + clock): it reaches the bound only
+        # when its zeroing move (a mate, say) lands on the hundredth half-move, still in time.
         bound = MAX_DTZ // 2 - 100 if self.options.rule50 else 1
         if rank >= bound:
             return TB_WIN
@@ -226,12 +232,6 @@ def _bounded(name: str, text: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{name} must be {low}..{high}, got {value}")
     return value
-
-
-def _repeated(keys: np.ndarray, ply: int, halfmove: int) -> bool:
-    """Whether any position since the last capture or pawn move occurred twice."""
-    window = keys[max(0, ply - halfmove) : ply + 1]
-    return len(np.unique(window)) < len(window)
 
 
 def _key(code: int) -> tuple[int, int, int]:

@@ -260,12 +260,47 @@ def test_engine_holds_the_drawn_rook_against_bishop(
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHARED / "KBNvK.rtbz").exists(), reason="needs the shared 3-4-man set")
-def test_engine_mates_with_bishop_and_knight() -> None:
-    """KBNvK (mate in 33 at worst) within the fifty-move rule, with the full 3-4-man set."""
+def test_engine_mates_with_bishop_and_knight(
+    full_set: tuple[Engine, chess.syzygy.Tablebase],
+) -> None:
+    """KBNvK, a long win, mated within its DTZ against the longest defence."""
+    engine, oracle = full_set
+    fen = "8/8/8/4k3/8/8/8/KBN5 w - - 0 1"
+    board = play_out(engine, oracle, fen, chess.WHITE, 200, Limit(depth=5))
+    assert board.is_checkmate(), board.fen()
+    # DTZ files may store a value rounded up by one ply (python-chess documents it).
+    assert len(board.move_stack) <= oracle.probe_dtz(chess.Board(fen)) + 1 <= 100
+
+
+@pytest.fixture(scope="module")
+def full_set() -> tuple[Engine, chess.syzygy.Tablebase]:
+    """An engine and python-chess over the shared 3-4-man set (every WDL and DTZ table)."""
+    if not (SHARED / "KQvKR.rtbz").exists():
+        pytest.skip("needs the shared 3-4-man set")
     e = Engine(hash_mb=16)
     e.set_option("SyzygyPath", str(SHARED))
-    oracle = chess.syzygy.open_tablebase(str(SHARED))
-    board = play_out(e, oracle, "8/8/8/4k3/8/8/8/KBN5 w - - 0 1", chess.WHITE, 200,
-                     Limit(depth=5))  # fmt: skip
-    assert board.is_checkmate(), board.fen()
+    return e, chess.syzygy.open_tablebase(str(SHARED))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["KQvK", "KRvK", "KRvKB", "KPvK", "KQvKR", "KPvKP", "KBNvK"])
+def test_engine_keeps_the_outcome_of_random_positions(
+    full_set: tuple[Engine, chess.syzygy.Tablebase], name: str
+) -> None:
+    """30 random positions per ending (engine to move), played against python-chess's
+    DTZ-best replies: every win is won within the fifty-move rule, no draw is lost."""
+    engine, oracle = full_set
+    rng = random.Random(len(name) * 31)
+    played = 0
+    while played < 30:
+        start = random_position(name, rng, swap=False)
+        if start.is_game_over():
+            continue
+        wdl = oracle.probe_wdl(start)
+        board = play_out(engine, oracle, start.fen(), start.turn, 400, Limit(depth=4))
+        outcome = board.outcome(claim_draw=True)
+        if wdl == 2:
+            assert outcome is not None and outcome.winner == start.turn, start.fen()
+        elif wdl >= -1:
+            assert outcome is None or outcome.winner != (not start.turn), start.fen()
+        played += 1

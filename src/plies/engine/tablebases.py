@@ -37,13 +37,15 @@ from plies.core.syzygy import MAX_PROBE_MEN, new_scratch
 from plies.core.syzygy_dtz import new_dtz_scratch, probe_root_dtz
 from plies.core.syzygy_moves import MAX_MOVES, PROMOTION_SHIFT
 from plies.syzygy_options import DEFAULT_PROBE_DEPTH, MAX_PROBE_DEPTH, MAX_PROBE_LIMIT
-from plies.tb import Tablebase
+from plies.tb import NO_SQUARE, Tablebase
 
 MAX_DTZ = 1 << 18
 """A rank above any DTZ, so that the kinds of outcome never mix (Stockfish's value)."""
 TB_WIN = core.MATE_BOUND - 2 * core.MAX_PLY
 """Score shown for a tablebase win that no mate score explains: above any evaluation,
 below every mate score."""
+_WARM_FEN = "8/8/8/4k3/8/8/8/K7 w - - 0 1"
+"""A position whose probes load the compiled prober (no table needed)."""
 _WDL_RANK = (-MAX_DTZ, -MAX_DTZ + 101, 0, MAX_DTZ - 101, MAX_DTZ)
 """Root rank of a move by the WDL (index ``wdl + 2``) it leaves, when DTZ is unknown."""
 
@@ -113,6 +115,11 @@ class Tablebases:
         self.tablebase = tablebase
         self.problems = list(tablebase.problems)
         self.options.path = path
+        # Load (or compile) the probes now, while the GUI waits for readyok, rather than
+        # on the clock of the first search that reaches the tables.
+        warm = Board(_WARM_FEN)
+        self._dtz_ranks(position_arrays(warm.core_position())[0], 0, NO_SQUARE, 0)
+        self._wdl_ranks(warm)
 
     def report(self) -> list[str]:
         """Lines for a user: what was loaded, then one line per problem."""

@@ -13,6 +13,7 @@ from tests.tb.positions import random_position
 
 from plies import Board, Engine, Limit
 from plies.board.board import core_to_move
+from plies.core import MAX_PLY
 from plies.engine.tablebases import TB_WIN, Tablebases
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
@@ -193,6 +194,33 @@ def test_search_plays_a_kept_move_and_counts_hits(engine: Engine) -> None:
     assert result.best_move is not None and result.best_move.uci() in kept
     assert result.info is not None and result.info.tbhits is not None
     assert result.info.tbhits >= len(board.legal_moves)
+
+
+def test_search_probes_below_the_root(engine: Engine) -> None:
+    """Five men (not in the tables): the queen takes the knight into a won KQvKR; the
+    search probes there, counts the hits and scores the tablebase win."""
+    board = Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1")
+    engine.new_game()
+    result = engine.search(board, Limit(depth=8))
+    info = result.info
+    assert result.best_move is not None and result.best_move.uci() == "d1d4"
+    assert info is not None and info.tbhits is not None and info.tbhits > 0
+    assert info.score_cp is not None and TB_WIN - MAX_PLY <= info.score_cp <= TB_WIN
+
+
+@pytest.mark.parametrize(("option", "value"), [("SyzygyProbeLimit", "0"),
+                                               ("SyzygyProbeDepth", "100")])  # fmt: skip
+def test_limits_keep_the_search_from_probing(engine: Engine, option: str, value: str) -> None:
+    """No men allowed, or too great a depth asked: no probe, no tablebase score."""
+    default = {"SyzygyProbeLimit": "7", "SyzygyProbeDepth": "1"}[option]
+    engine.set_option(option, value)
+    try:
+        engine.new_game()
+        info = engine.search(Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1"), Limit(depth=6)).info
+    finally:
+        engine.set_option(option, default)
+    assert info is not None and info.tbhits == 0
+    assert info.score_cp is not None and info.score_cp < TB_WIN - MAX_PLY
 
 
 def play_out(

@@ -515,6 +515,7 @@ class Engine:
         self._tb_root = self.tablebases.rank_root(board, root)
         if self._tb_root is not None:
             root = self._tb_root.moves
+        self.tablebases.attach([a, *self._helpers])
 
         # Step 1: the position (with the net, if in use), with room for the deepest line.
         pos = self._search_position(board)
@@ -802,7 +803,8 @@ class Engine:
             pv=self._legal_line(board, line),
             multipv=multipv,
             wdl=wdl(cp, mate, points),
-            tbhits=self.tablebases.hits if self.tablebases.loaded else None,
+            tbhits=(self.tablebases.search_hits([self._arrays, *self._helpers])
+                    if self.tablebases.loaded else None),
         )
 
     def _wait_if_unbounded(self, limit: Limit, pondering: bool) -> None:

@@ -21,29 +21,36 @@ converted well inside the fifty-move rule, even where the evaluation sees no
 progress), a draw keeps every drawing move, and a loss the longest resistance.
 With ``Syzygy50MoveRule`` (the default) a win that the clock would turn into a
 draw is shown as one, though its fastest moves are still played.
+
+Below the root the compiled search probes WDL itself (``plies.core.search``,
+step 2b) just after a capture or pawn move, with at most ``cardinality`` men
+and ``SyzygyProbeDepth`` plies left: ``attach`` hands each search thread the
+tables and these limits at the start of every search. Without tables the
+search runs exactly as before (it never probes).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-import plies.core as core
 from plies.board import Board
 from plies.board.board import core_to_move
-from plies.core import position_arrays, position_state
+from plies.core import TB_HITS, position_arrays, position_state
+from plies.core.search import TB_WIN
 from plies.core.syzygy import MAX_PROBE_MEN, new_scratch
 from plies.core.syzygy_dtz import new_dtz_scratch, probe_root_dtz
 from plies.core.syzygy_moves import MAX_MOVES, PROMOTION_SHIFT
 from plies.syzygy_options import DEFAULT_PROBE_DEPTH, MAX_PROBE_DEPTH, MAX_PROBE_LIMIT
 from plies.tb import NO_SQUARE, Tablebase
 
+if TYPE_CHECKING:
+    from plies.engine.state import SearchArrays
+
 MAX_DTZ = 1 << 18
 """A rank above any DTZ, so that the kinds of outcome never mix (Stockfish's value)."""
-TB_WIN = core.MATE_BOUND - 2 * core.MAX_PLY
-"""Score shown for a tablebase win that no mate score explains: above any evaluation,
-below every mate score."""
 _WARM_FEN = "8/8/8/4k3/8/8/8/K7 w - - 0 1"
 """A position whose probes load the compiled prober (no table needed)."""
 _WDL_RANK = (-MAX_DTZ, -MAX_DTZ + 101, 0, MAX_DTZ - 101, MAX_DTZ)
@@ -146,6 +153,18 @@ class Tablebases:
             self.options.rule50 = text.lower() == "true"
         else:
             raise ValueError(f"unknown option {name!r}")
+
+    def attach(self, threads: list[SearchArrays]) -> None:
+        """Give each search thread the tables and the current options (or no tables)."""
+        men = self.cardinality
+        tables = self.tablebase.arrays() if self.tablebase is not None and men > 0 else None
+        limits = [men, self.options.probe_depth, 1 if self.options.rule50 else 0]
+        for arrays in threads:
+            arrays.attach_tables(tables, limits)
+
+    def search_hits(self, threads: list[SearchArrays]) -> int:
+        """Probes answered so far in this search: at the root and by every thread."""
+        return self.hits + sum(int(a.tb_limits[TB_HITS]) for a in threads)
 
     def rank_root(self, board: Board, root: list[int]) -> RootRanking | None:
         """The root moves of the best tablebase rank; None when the tables cannot tell.

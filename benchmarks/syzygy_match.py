@@ -1,6 +1,7 @@
 """Strength with and without Syzygy tables: plies against itself from endgame positions.
 
-Random legal positions of a few 4-man endings (from the 3-4-man set in
+Random legal positions of a few 4-man endings (or --endings, e.g. 5-man ones
+whose captures lead into the tables, probed inside the search) (from the 3-4-man set in
 ../shared/data/syzygy, or --path) are each played twice, colours swapped:
 plies with ``SyzygyPath`` set against the same engine without tables, at a
 fixed node budget per move, until the game ends (draws claimed) or --max-plies.
@@ -77,6 +78,8 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--endings", default=",".join(ENDINGS),
+                        help="comma-separated material, e.g. KRPvKR (5 men: probed in the search)")
     args = parser.parse_args()
     oracle = chess.syzygy.open_tablebase(args.path)
     with_tb = Engine(hash_mb=16)
@@ -85,13 +88,14 @@ def main() -> None:
     limit = Limit(nodes=args.nodes)
     rng = random.Random(args.seed)
     points = games = 0.0
-    for name in ENDINGS:
+    endings = args.endings.split(",")
+    for name in endings:
         for _ in range(args.per_ending):
             while True:
                 start = random_position(name, rng, swap=False)
                 if not start.is_game_over() and not start.castling_rights:
                     break
-            wdl = oracle.probe_wdl(start)
+            wdl = oracle.get_wdl(start)  # None beyond the tables: no referee
             for tb_white in (True, False):
                 white, black = (sides[0], sides[1]) if tb_white else (sides[1], sides[0])
                 board = play(start.fen(), white, black, limit, args.max_plies)
@@ -111,7 +115,7 @@ def main() -> None:
                 points += 1.0 if winner == tb_colour else 0.5 if winner is None else 0.0
                 games += 1
         print(f"{name}: {games:.0f} games so far, with tables {points:.1f}", flush=True)
-    print(f"\nmatch: {games:.0f} games ({len(ENDINGS)} endings x {args.per_ending} positions"
+    print(f"\nmatch: {games:.0f} games ({len(endings)} endings x {args.per_ending} positions"
           f" x 2 colours, {args.nodes} nodes per move)")
     print(f"plies with tables scores {points:.1f} / {games:.0f} ({100 * points / games:.1f}%)")
     for s in sides:

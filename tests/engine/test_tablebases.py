@@ -208,6 +208,17 @@ def test_search_probes_below_the_root(engine: Engine) -> None:
     assert info.score_cp is not None and TB_WIN - MAX_PLY <= info.score_cp <= TB_WIN
 
 
+def test_helper_threads_probe_too() -> None:
+    """With two threads each probes with its own scratch: the win is found, hits add up."""
+    e = Engine(hash_mb=16, threads=2)
+    e.set_option("SyzygyPath", str(DATA))
+    result = e.search(Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1"), Limit(depth=8))
+    info = result.info
+    assert result.best_move is not None and result.best_move.uci() == "d1d4"
+    assert info is not None and info.tbhits is not None and info.tbhits > 0
+    assert info.score_cp is not None and info.score_cp >= TB_WIN - MAX_PLY
+
+
 @pytest.mark.parametrize(("option", "value"), [("SyzygyProbeLimit", "0"),
                                                ("SyzygyProbeDepth", "100")])  # fmt: skip
 def test_limits_keep_the_search_from_probing(engine: Engine, option: str, value: str) -> None:

@@ -191,9 +191,27 @@ EVAL_FILE = Option(
 )
 USE_NET = Option("UseNet", "check", True, help="evaluate with the net (else the classical one)")
 
+SYZYGY_PATH = Option(
+    "SyzygyPath", "string", "",
+    help="directories of Syzygy tables, separated by ':' (';' on Windows)",
+)  # fmt: skip
+SYZYGY_PROBE_DEPTH = Option(
+    "SyzygyProbeDepth", "spin", 1, 1, 100,
+    help="the search probes the tables at this remaining depth or more",
+)  # fmt: skip
+SYZYGY_50_MOVE_RULE = Option(
+    "Syzygy50MoveRule", "check", True,
+    help="a win or loss the fifty-move rule turns into a draw counts as a draw",
+)  # fmt: skip
+SYZYGY_PROBE_LIMIT = Option(
+    "SyzygyProbeLimit", "spin", 7, 0, 7,
+    help="probe positions of at most this many men (7: the largest published tables)",
+)  # fmt: skip
+
 OPTIONS: tuple[Option, ...] = (
     HASH, THREADS, CLEAR_HASH, MOVE_OVERHEAD, SLOW_MOVER, PONDER, MULTIPV,
     LIMIT_STRENGTH, ELO, SHOW_WDL, OWN_BOOK, BOOK_FILE, BOOK_MODE, EVAL_FILE, USE_NET,
+    SYZYGY_PATH, SYZYGY_PROBE_DEPTH, SYZYGY_50_MOVE_RULE, SYZYGY_PROBE_LIMIT,
 )  # fmt: skip
 """Every option declared to GUIs, in the order ``uci`` lists them."""
 
@@ -202,6 +220,11 @@ BOOK_OPTIONS: tuple[Option, ...] = (OWN_BOOK, BOOK_FILE, BOOK_MODE)
 
 NET_OPTIONS: tuple[Option, ...] = (EVAL_FILE, USE_NET)
 """The options that choose the evaluation (answered with the evaluation now in use)."""
+
+SYZYGY_OPTIONS: tuple[Option, ...] = (
+    SYZYGY_PATH, SYZYGY_PROBE_DEPTH, SYZYGY_50_MOVE_RULE, SYZYGY_PROBE_LIMIT,
+)  # fmt: skip
+"""The tablebase options (``plies.engine.tablebases``)."""
 
 LOOP_OPTIONS: tuple[Option, ...] = (PONDER, SHOW_WDL)
 """Options only the UCI loop reads (``go ponder`` drives pondering; WDL is printed there)."""

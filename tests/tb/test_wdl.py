@@ -15,7 +15,7 @@ from plies.tb import NO_SQUARE, Tablebase, board_arrays
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
-BUNDLED = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KBNvK", "KQvKP", "KPvKP"]
+BUNDLED = ["KQvK", "KRvK", "KBvK", "KNvK", "KPvK", "KQvKR", "KBNvK", "KQvKP", "KPvKP", "KRvKB"]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_bundled_tables_load(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) 
     tb, _ = bundled
     assert tb.problems == []
     assert tb.names() == sorted(BUNDLED)
-    assert tb.names(dtz=True) == ["KPvK", "KPvKP", "KQvK", "KRvK"]
+    assert tb.names(dtz=True) == ["KPvK", "KPvKP", "KQvK", "KRvK", "KRvKB"]
     assert tb.max_men == 4
 
 

@@ -62,6 +62,7 @@ from plies.core.position import (
 )
 from plies.core.see import SEE_VALUES, piece_value, see_ge
 from plies.core.stack import MAX_PLY, QUIETS_PER_PLY, SearchStack
+from plies.core.tbprobe import TB_DEPTH, TB_HITS, TB_MEN, TB_RULE50, probe_search
 from plies.core.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -98,6 +99,9 @@ _SINGULAR_DEPTH = 7
 _SINGULAR_MARGIN = 2
 """Centipawns per ply of depth the other moves must fall short of the table's score."""
 _QSEARCH_DELTA = 200
+TB_WIN = MATE_BOUND - 2 * MAX_PLY
+"""A tablebase win at ply 0 (``TB_WIN - ply`` deeper): above any evaluation, below every
+mate score."""
 
 
 def _lmr_table() -> np.ndarray:
@@ -567,6 +571,41 @@ def _reward_quiet(
         _nudge_continuations(pos, stack, ply, q, -bonus)
 
 
+_NO_CUT = INF + 1
+"""What ``_tb_cut`` returns when the tables do not settle the node."""
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _tb_cut(
+    stack: SearchStack, table: Table, info: SearchInfo, pos: Position, key: np.uint64,
+    depth: int, ply: int,
+) -> int:  # fmt: skip
+    """The node's tablebase score, stored in the table; ``_NO_CUT`` if the tables lack it.
+
+    A win scores just below the mate scores (nearer wins higher), a draw 0 (+-2 for a
+    cursed win or blessed loss when the fifty-move rule counts). Unlike Stockfish the
+    node always ends here, also where a win is only a lower bound (a mate could be
+    nearer) and the window lies above it: a PV node would otherwise search on and
+    report the evaluation, and the outcome, not the mate distance, is what counts.
+    """
+    tb = stack.tb
+    wdl, ok = probe_search(tb, pos.pieces, pos.side, pos.ep)
+    if not ok:
+        return _NO_CUT
+    limits = tb.limits
+    limits[TB_HITS] += 1
+    draw = limits[TB_RULE50]
+    if wdl < -draw:
+        score, bound = -TB_WIN + ply, BOUND_UPPER
+    elif wdl > draw:
+        score, bound = TB_WIN - ply, BOUND_LOWER
+    else:
+        score, bound = 2 * wdl * draw, BOUND_EXACT
+    store(table, key, ply, np.int64(0), score, min(MAX_PLY - 1, depth + 6), bound, info.age,
+          np.int64(NO_EVAL))  # fmt: skip
+    return score
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
@@ -607,6 +646,16 @@ def _negamax(
     if (hit and excluded == 0 and not pv_node and tt_depth >= depth
             and _tt_cutoff(tt_score, tt_bound, alpha, beta)):  # fmt: skip
         return tt_score
+
+    # Step 2b: endgame tables, just after a capture or pawn move (where the prober's
+    # answer, given as if the fifty-move counter were zero, is exact).
+    limits = stack.tb.limits
+    if (limits[TB_MEN] > 0 and pos.halfmove == 0 and pos.castling == 0 and excluded == 0
+            and depth >= limits[TB_DEPTH]
+            and popcount(pos.pieces[0] | pos.pieces[8]) <= limits[TB_MEN]):  # fmt: skip
+        score = _tb_cut(stack, table, info, pos, key, depth, ply)
+        if score != _NO_CUT:
+            return score
 
     # Step 3: static evaluation; in check we skip the pruning steps.
     checked = in_check(pos) if known_check < 0 else known_check != 0

@@ -21,6 +21,8 @@ root moves directly, while compiled code takes the whole stack as one argument.
     quiets     int64[MAX_PLY + 2, 64]  the quiet moves tried at each ply
     evals      int64[MAX_PLY + 2]      static evaluation at each ply
     root_moves int64[MAX_MOVES]        the root's moves, best first after a search
+    tb         TbProbe                 the thread's Syzygy tables and scratch
+                                       (``plies.core.tbprobe``; none by default)
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from numba.experimental import structref
 
 from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
 from plies.core.structs import CoreStruct, register
+from plies.core.tbprobe import TbProbe, no_tables
 
 MAX_PLY = 128
 """Deepest ply the search reaches (buffers have two plies of slack)."""
@@ -41,7 +44,7 @@ QUIETS_PER_PLY = 64
 
 STACK_FIELDS = (
     "killers", "history", "counter", "conthist", "played", "excluded", "pv", "pv_len",
-    "moves", "scores", "quiets", "evals", "root_moves",
+    "moves", "scores", "quiets", "evals", "root_moves", "tb",
 )  # fmt: skip
 
 
@@ -62,11 +65,11 @@ def _wrap(
     killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
     played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
     pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
-    evals: np.ndarray, root_moves: np.ndarray,
+    evals: np.ndarray, root_moves: np.ndarray, tb: TbProbe,
 ) -> SearchStack:  # fmt: skip
     """A stack over the given arrays."""
     return SearchStack(killers, history, counter, conthist, played, excluded, pv,
-                       pv_len, moves, scores, quiets, evals, root_moves)  # fmt: skip
+                       pv_len, moves, scores, quiets, evals, root_moves, tb)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -89,13 +92,15 @@ class StackArrays:
 
     def copy(self) -> StackArrays:
         """Independent copies of every array (another thread's stack)."""
-        return StackArrays(*(np.copy(getattr(self, name)) for name in STACK_FIELDS))
+        return StackArrays(*(np.copy(getattr(self, name)) for name in STACK_FIELDS[:-1]))
 
-    def compiled(self) -> SearchStack:
-        """The compiled stack over these arrays."""
+    def compiled(self, tb: TbProbe | None = None) -> SearchStack:
+        """The compiled stack over these arrays, probing ``tb`` (None: no tables)."""
+        probe = no_tables()[0] if tb is None else tb
         return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
                      self.excluded, self.pv, self.pv_len,
-                     self.moves, self.scores, self.quiets, self.evals, self.root_moves)  # fmt: skip
+                     self.moves, self.scores, self.quiets, self.evals, self.root_moves,
+                     probe)  # fmt: skip
 
 
 def new_stack() -> StackArrays:

@@ -30,7 +30,10 @@ position has more than eight men, or a table read fails its bounds checks.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from plies.core.bits import lsb, popcount
 from plies.core.syzygy_moves import (
@@ -127,6 +130,43 @@ _DTZ_MAP = np.array([1, 3, 0, 2, 0], dtype=np.int64)
 """Which DTZ value map serves each WDL value (index ``wdl + 2``)."""
 _DTZ_PLIES_FLAG = np.array([8, 0, 0, 0, 4], dtype=np.int64)
 """The DTZ flag saying a loss / win is stored in plies (index ``wdl + 2``)."""
+
+
+_FILE = types.Array(types.uint8, 1, "C", readonly=True)
+
+
+@intrinsic
+def file_data(typingctx, files, t):  # type: ignore[no-untyped-def]
+    """The bytes of table file ``t``.
+
+    ``files`` is a typed list of the mapped files, or an ``int64[n, 2]`` array of
+    each one's address and length: a search compiled without reference counting
+    cannot take an array out of a list (nor return one from a function), so it
+    gets a view built here in place, owned by whoever keeps the mapping alive.
+    """
+    if isinstance(files, types.Array):
+
+        def by_address(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            """A view of ``length`` bytes at ``address`` (no meminfo: nothing to count)."""
+            row = types.UniTuple(types.int64, 2)(files, t)
+            pair = context.compile_internal(builder, lambda a, i: (a[i, 0], a[i, 1]), row, args)
+            ary = make_array(_FILE)(context, builder)
+            data = builder.inttoptr(builder.extract_value(pair, 0),
+                                    context.get_value_type(types.CPointer(types.uint8)))
+            one = context.get_constant(types.intp, 1)
+            populate_array(ary, data=data,
+                           shape=cgutils.pack_array(builder, [builder.extract_value(pair, 1)]),
+                           strides=cgutils.pack_array(builder, [one]), itemsize=one,
+                           meminfo=None)  # fmt: skip
+            return ary._getvalue()
+
+        return _FILE(files, t), by_address
+
+    def by_list(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        """The list's item."""
+        return context.compile_internal(builder, lambda f, i: f[i], signature, args)
+
+    return files.item_type(files, t), by_list
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -426,7 +466,7 @@ def probe_table(
         return 0, 0
     row = tables[entries[e, 0]]
     own = entries[e, 1]
-    data = files[row[T_FILE]]
+    data = file_data(files, row[T_FILE])
     if row[T_SYMMETRIC]:
         flip = side * 8
         square_flip = side * 0x38

@@ -52,6 +52,10 @@ class Deepening:
     ponder: bool
     lines: list[Info] = field(default_factory=list)
     """The last reported line of each MultiPV rank, best first."""
+    tb_score: int | None = None
+    """The tablebase score of a root in the tables (shown instead of a non-mate score)."""
+    tb_hits: Callable[[], int] | None = None
+    """Tablebase probes so far over all threads (None: no tables loaded)."""
 
     def root_search(self, first: int, n_root: int, depth: int, alpha: int, beta: int) -> int:
         """One compiled search of ``root_moves[first:n_root]``: the lines before are excluded.
@@ -183,8 +187,10 @@ class Deepening:
             elapsed_s = self.clock.elapsed_ms() / 1000.0
             nodes = self.nodes()
             hashfull = int(core.hashfull(a.table, self.age))
+            tbhits = None if self.tb_hits is None else self.tb_hits()
             fresh.append(make_info(self.board, depth, value, line, k + 1, points, seldepth,
-                                   nodes, elapsed_s, hashfull))  # fmt: skip
+                                   nodes, elapsed_s, hashfull, self.tb_score,
+                                   tbhits))  # fmt: skip
         self.lines = merge_lines(fresh, self.lines)
         if self.on_info is not None:
             for item in self.lines[: self.shown]:

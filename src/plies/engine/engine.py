@@ -40,6 +40,7 @@ from plies.engine.strength import (
     is_full_strength,
     strength_for,
 )
+from plies.engine.tablebases import RootRanking, Tablebases
 from plies.options import (
     CLEAR_HASH,
     ELO,
@@ -50,6 +51,7 @@ from plies.options import (
     MULTIPV,
     OPTIONS,
     SLOW_MOVER,
+    SYZYGY_OPTIONS,
     THREADS,
     USE_NET,
     OptionValue,
@@ -104,6 +106,9 @@ class Engine:
         self._rng = random.Random()
         self._lines: list[Info] = []
         self._nets = NetChoice(default_net_file() if default_net is None else Path(default_net))
+        self.tablebases = Tablebases()
+        """Syzygy tables and options (``SyzygyPath`` ...; ``plies.engine.tablebases``)."""
+        self._tb_root: RootRanking | None = None
         self.set_threads(threads)
 
     # -- configuration --------------------------------------------------------
@@ -378,6 +383,11 @@ class Engine:
         if not root:
             self._clock.wait_if_unbounded(limit, ponder)
             return SearchResult(None, None, None)
+        # Root in the tables: search only the moves that keep the best outcome.
+        self._tb_root = self.tablebases.rank_root(board, root)
+        if self._tb_root is not None:
+            root = self._tb_root.moves
+        self.tablebases.attach([a, *self._helpers])
 
         # Step 1: the position (with the net, if in use), with room for the deepest line.
         pos = self._search_position(board)
@@ -411,6 +421,8 @@ class Engine:
         deepening = Deepening(
             a, pos, board, limit, self._clock, self._age, lines_wanted, self.multipv,
             node_budget, self.nodes_searched, on_info, ponder,
+            tb_score=None if self._tb_root is None else self._tb_root.score,
+            tb_hits=self._tb_hits if self.tablebases.loaded else None,
         )  # fmt: skip
         workers = start_helpers(helpers, shares[1:], self._age, pos, root, max_depth)
         try:
@@ -437,6 +449,15 @@ class Engine:
         """Aim at ``percent`` of the planned time per move."""
         self.slow_mover = SLOW_MOVER.check(percent)
 
+    def _tb_hits(self) -> int:
+        """Tablebase probes of this search over all threads."""
+        return int(self.tablebases.search_hits([self._arrays, *self._helpers]))
+
+    def _set_tablebase_option(self, name: str, value: OptionValue) -> None:
+        """A ``Syzygy*`` option (loading tables or changing how they are probed)."""
+        self._require_idle()
+        self.tablebases.set_option(name, value)
+
     def _set_limit_strength(self, on: bool) -> None:
         """Play at ``elo`` (on) or at full strength."""
         self.limit_strength = on
@@ -460,4 +481,9 @@ _SETTERS: dict[str, Callable[[Engine, OptionValue], None]] = {
     ELO.name: lambda engine, value: engine.set_elo(_int(value)),
     EVAL_FILE.name: lambda engine, value: engine.set_eval_file(str(value or "")),
     USE_NET.name: lambda engine, value: engine.set_use_net(value is True),
+    **{
+        option.name: (lambda engine, value, name=option.name:
+                      engine._set_tablebase_option(name, value))
+        for option in SYZYGY_OPTIONS
+    },
 }

@@ -72,6 +72,8 @@ class Info:
     """Rank of this line among the root moves (1 = best; see ``Engine.multipv``)."""
     wdl: tuple[int, int, int] | None = None
     """Win, draw and loss chances per mille for the side to move (``plies.engine.wdl``)."""
+    tbhits: int | None = None
+    """Tablebase probes answered in this search (None: no tables loaded)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,10 +44,14 @@ def legal_line(board: Board, line: list[int]) -> list[Move]:
 def make_info(
     board: Board, depth: int, score: int, line: list[int], multipv: int, points: int,
     seldepth: int, nodes: int, elapsed_s: float, hashfull: int,
+    tb_score: int | None = None, tbhits: int | None = None,
 ) -> Info:
-    """The Info of one finished line (``points``: the material on the board, for WDL)."""
+    """The Info of one finished line (``points``: the material on the board, for WDL;
+    ``tb_score``: the tables' score of the root, shown unless the line is a mate)."""
     elapsed = max(elapsed_s, 1e-6)
     mate = mate_moves(score)
+    if mate is None and tb_score is not None:
+        score = tb_score  # the tables know better than the evaluation
     cp = None if mate is not None else score
     return Info(
         depth=depth,
@@ -61,6 +65,7 @@ def make_info(
         pv=legal_line(board, line),
         multipv=multipv,
         wdl=wdl(cp, mate, points),
+        tbhits=tbhits,
     )
 
 

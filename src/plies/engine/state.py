@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 import plies.core as core
+from plies.core.syzygy import new_scratch
+
+if TYPE_CHECKING:
+    from plies.tb import ProbeArrays
 
 _MEMINFO = "/proc/meminfo"
 
@@ -37,6 +43,25 @@ class SearchArrays:
         self.pv_len: np.ndarray = self.arrays.pv_len
         self.root_moves: np.ndarray = self.arrays.root_moves
         self.info = core.new_info()
+        self.tb_limits = np.zeros(4, dtype=np.int64)
+        """This thread's probe limits and tbhits (``plies.core.tbprobe``); all 0: no tables."""
+        self._tb_source: ProbeArrays | None = None
+
+    def attach_tables(self, tables: ProbeArrays | None, limits: list[int]) -> None:
+        """Search probing ``tables`` (None: none) under ``limits`` (men, depth, rule50).
+
+        The stack is rebuilt only when the tables change; the limits are written in
+        place (this thread's probe reads this very array) and its hit count restarts.
+        """
+        if tables is not self._tb_source:
+            probe = None
+            if tables is not None:
+                addresses = np.array([(f.ctypes.data, f.size) for f in tables.files],
+                                     dtype=np.int64).reshape(-1, 2)
+                probe = core.new_tbprobe(*tables, *new_scratch(), self.tb_limits, addresses)
+            self.stack = self.arrays.compiled(probe)
+            self._tb_source = tables
+        self.tb_limits[:] = [*limits, 0] if tables is not None else 0
 
     def helper(self) -> SearchArrays:
         """Objects for another search thread: its own stack and info, this very table."""

@@ -32,6 +32,8 @@ def info_line(info: Info, show_wdl: bool = False) -> str:
         f"nodes {info.nodes}",
         f"nps {info.nps}",
     ]
+    if info.tbhits is not None:
+        parts.append(f"tbhits {info.tbhits}")
     if info.hashfull is not None:
         parts.append(f"hashfull {info.hashfull}")
     parts.append(f"time {info.time_ms}")

@@ -38,6 +38,7 @@ from plies.options import (
     NET_OPTIONS,
     OPTIONS,
     SHOW_WDL,
+    SYZYGY_PATH,
     OptionError,
     OptionValue,
     find_option,
@@ -573,6 +574,10 @@ class UciLoop:
                 self.out.info_string(f"option unchanged: {shorten(str(exc), 200)}")
                 return
             self.out.info_string(net_status(engine))
+        elif option == SYZYGY_PATH:
+            engine.set_option(option.name, value)
+            for line in engine.tablebases.report():
+                self.out.info_string(shorten(line, 300))
         else:
             engine.set_option(option.name, value)
         if option != CLEAR_HASH:

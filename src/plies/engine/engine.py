@@ -12,6 +12,7 @@ choice in ``nets``, the clock and thread in ``control``, the deepening in
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import threading
@@ -469,6 +470,11 @@ def _int(value: OptionValue) -> int:
     return value
 
 
+def _set_tablebase_option(engine: Engine, value: OptionValue, name: str) -> None:
+    """Set the ``Syzygy*`` option ``name``."""
+    engine._set_tablebase_option(name, value)
+
+
 # What each option the engine reads does with its checked value (the table checked it).
 _SETTERS: dict[str, Callable[[Engine, OptionValue], None]] = {
     HASH.name: lambda engine, value: engine.set_hash(_int(value)),
@@ -481,9 +487,6 @@ _SETTERS: dict[str, Callable[[Engine, OptionValue], None]] = {
     ELO.name: lambda engine, value: engine.set_elo(_int(value)),
     EVAL_FILE.name: lambda engine, value: engine.set_eval_file(str(value or "")),
     USE_NET.name: lambda engine, value: engine.set_use_net(value is True),
-    **{
-        option.name: (lambda engine, value, name=option.name:
-                      engine._set_tablebase_option(name, value))
-        for option in SYZYGY_OPTIONS
-    },
+    **{option.name: functools.partial(_set_tablebase_option, name=option.name)
+       for option in SYZYGY_OPTIONS},
 }

@@ -1,8 +1,8 @@
 """One engine search at a time, its callbacks delivered on the owner's thread, stale ones dropped.
 
-The engine searches in its own thread and calls back from there. A session's state
+The engine searches in its own thread and calls back from there. A tab's game state
 lives on the event loop's thread, so every callback is handed over with ``post`` (e.g.
-``loop.call_soon_threadsafe``) and dropped on arrival when the session has moved on
+``loop.call_soon_threadsafe``) and dropped on arrival when the game has moved on
 (a newer search, an undo, a closed tab): each search carries a generation number.
 
 Every search is capped in time (a depth alone could run for hours) and, when the

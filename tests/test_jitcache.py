@@ -7,6 +7,7 @@ function was loaded from the cache or compiled again after an edit.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -33,6 +34,48 @@ def test_closure_follows_imports_down_and_never_up() -> None:
 def test_relative_imports_are_followed() -> None:
     direct = jitcache.direct_imports(COMPILED / "searcher.py")
     assert any(path.parent == COMPILED for path in direct)
+
+
+def _parsed_imports(path: Path) -> frozenset[Path]:
+    """The oracle: the ``plies`` files ``path`` imports, from Python's own parser."""
+    found: set[Path] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                anchor = jitcache._package_of(path).split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                module = ".".join([*anchor, module] if module else anchor)
+            names = []
+            for alias in node.names:
+                sub = f"{module}.{alias.name}"
+                names.append(sub if jitcache._module_path(sub) else module)
+        else:
+            continue
+        found.update(t for t in map(jitcache._module_path, names) if t is not None)
+    found.discard(path)
+    return frozenset(found)
+
+
+def test_import_scan_agrees_with_the_parser_on_every_file() -> None:
+    files = sorted(jitcache.PACKAGE_DIR.rglob("*.py"))
+    assert len(files) > 100
+    for path in files:
+        assert jitcache.direct_imports(path) == _parsed_imports(path), path
+
+
+def test_import_scan_reads_every_statement_form(tmp_path: Path) -> None:
+    source = (
+        "import plies.core.bits as b, plies.core.tt\n"
+        "from plies.core import (\n    movegen,  # a comment\n    see as s,\n)\n"
+        "def f():\n    from plies.core.tables import rook_attacks\n"
+    )
+    fake = tmp_path / "probe.py"
+    fake.write_text(source)
+    names = {p.name for p in jitcache.direct_imports(fake)}
+    assert names == {"bits.py", "tt.py", "movegen.py", "see.py", "tables.py"}
 
 
 def test_stamps_differ_between_files_and_are_stable() -> None:

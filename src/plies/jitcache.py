@@ -19,15 +19,15 @@ It must run before the first compiled function of a package is defined
 
 from __future__ import annotations
 
-import ast
 import functools
 import hashlib
+import re
 from pathlib import Path
 from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 """The ``plies`` package directory: files below it get sources-keyed stamps."""
-STAMP_TAG = "plies-sources-v1"
+STAMP_TAG = "plies-sources-v2"
 """First element of every stamp, so numba's own (mtime, size) stamps never match ours."""
 
 
@@ -50,29 +50,57 @@ def _package_of(path: Path) -> str:
     return ".".join(parts if path.name == "__init__.py" else parts[:-1])
 
 
+# Import statements found by a scan, not a parse: parsing every compiled file's
+# source on each start costs a warm start a quarter of a second. The scan may
+# only over-report (an import-like line inside a string makes a larger key);
+# tests/test_jitcache.py checks it against the parser on every plies file.
+_IMPORT = re.compile(
+    rb"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)"
+    rb"|import[ \t]+([^\n#]*))",
+    re.MULTILINE,
+)
+
+
+def _names(clause: bytes) -> list[str]:
+    """The imported names of an import clause (``a as b, c`` or ``(a, b)``), aliases dropped."""
+    names = []
+    for item in re.sub(rb"#[^\n]*", b"", clause).strip().strip(b"()").split(b","):
+        words = item.split()
+        if words:
+            names.append(words[0].decode())
+    return names
+
+
+def _resolve(path: Path, module: str) -> str:
+    """The absolute name of ``module`` (``..x`` relative to ``path``'s package)."""
+    level = len(module) - len(module.lstrip("."))
+    if not level:
+        return module
+    anchor = _package_of(path).split(".")
+    anchor = anchor[: len(anchor) - (level - 1)]
+    rest = module[level:]
+    return ".".join([*anchor, rest] if rest else anchor)
+
+
 @functools.cache
 def direct_imports(path: Path) -> frozenset[Path]:
     """The ``plies`` files that ``path`` imports by name (its own statements only)."""
-    tree = ast.parse(path.read_bytes(), filename=str(path))
     found: set[Path] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                target = _module_path(alias.name)
+    for match in _IMPORT.finditer(path.read_bytes()):
+        module, clause, plain = match.groups()
+        if plain is not None:
+            for name in _names(plain):
+                target = _module_path(name)
                 if target is not None:
                     found.add(target)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:
-                anchor = _package_of(path).split(".")
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                module = ".".join([*anchor, module] if module else anchor)
-            for alias in node.names:
-                # ``from plies.core import position`` names a module; other names
-                # live in the package's ``__init__`` (a conservative, larger key).
-                target = _module_path(f"{module}.{alias.name}") or _module_path(module)
-                if target is not None:
-                    found.add(target)
+            continue
+        package = _resolve(path, module.decode())
+        for name in _names(clause):
+            # ``from plies.core import position`` names a module; other names
+            # live in the package's ``__init__`` (a conservative, larger key).
+            target = _module_path(f"{package}.{name}") or _module_path(package)
+            if target is not None:
+                found.add(target)
     found.discard(path)
     return frozenset(found)
 
@@ -90,12 +118,18 @@ def closure(path: Path) -> list[Path]:
 
 
 @functools.cache
+def _file_digest(path: Path) -> bytes:
+    """SHA-256 of one file's bytes (each file is read once however many stamps include it)."""
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+@functools.cache
 def sources_stamp(path: Path) -> str:
     """Hex digest (16 digits) of the names and contents of ``closure(path)``."""
     digest = hashlib.sha256()
     for source in closure(path):
         name = source.relative_to(PACKAGE_DIR).as_posix()
-        digest.update(name.encode() + b"\0" + source.read_bytes() + b"\0")
+        digest.update(name.encode() + b"\0" + _file_digest(source))
     return digest.hexdigest()[:16]
 
 

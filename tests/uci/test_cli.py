@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -68,6 +71,7 @@ def test_analyse_finished_game(capsys: pytest.CaptureFixture[str]) -> None:
         ["analyse", "--depth", "0"],
         ["analyse", "--time", "-1"],
         ["analyse", "--hash", "0"],
+        ["analyse", "--depth", "2", "--syzygy", "/no/such/tables"],
     ],
 )
 def test_analyse_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -75,3 +79,38 @@ def test_analyse_bad_input(argv: list[str], capsys: pytest.CaptureFixture[str]) 
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "error" in err
+
+
+SYZYGY = Path(__file__).resolve().parents[1] / "data" / "syzygy"
+
+
+def test_analyse_with_tablebases_reports_the_result(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--syzygy``: what was loaded, the position's tablebase result (python-chess's DTZ)."""
+    import chess
+    import chess.syzygy
+
+    fen = "8/8/8/4k3/8/8/8/KR6 w - - 0 1"
+    assert main(["analyse", "--fen", fen, "--depth", "6", "--syzygy", str(SYZYGY)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"Found \d+ WDL and \d+ DTZ tablebases \(up to 4 men\)", out)
+    with chess.syzygy.open_tablebase(str(SYZYGY)) as tables:
+        dtz = tables.probe_dtz(chess.Board(fen))
+    assert f"Tablebase: White wins (DTZ {dtz})" in out
+    assert "Best move: R" in out or "Best move: K" in out
+
+
+def test_analyse_stops_when_its_reader_goes_away() -> None:
+    """``plies analyse | head -3``: the search ends when the pipe closes (it used to hang)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "analyse", "--depth", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )
+    assert proc.stdout is not None
+    for _ in range(3):
+        assert proc.stdout.readline()
+    proc.stdout.close()
+    try:
+        proc.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("plies analyse kept searching after its output was closed")

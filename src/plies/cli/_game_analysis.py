@@ -1,4 +1,5 @@
-"""``plies analyse --pgn``: every game of a PGN file analysed, annotated, summarised, plotted."""
+"""``plies analyse --pgn``: every game of a PGN file analysed, annotated, summarised, plotted
+(and the checks and tablebase set-up both modes of ``plies analyse`` share)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from plies.analysis import GameAnalysis
-    from plies.engine import Limit
+    from plies.engine import Engine, Limit
 
 DEFAULT_MOVETIME_MS = 500
 """Without a limit, each position of a game is searched this long (milliseconds)."""
@@ -40,6 +41,17 @@ def check_arguments(args: argparse.Namespace) -> None:
         parent = Path(args.plot).parent
         if not parent.is_dir():
             raise CliError(f"cannot write the plot {args.plot}: no such directory {parent}")
+
+
+def load_tablebases(engine: Engine, path: str, out: Console) -> None:
+    """Give ``engine`` the Syzygy tables of ``path`` and say what was found (error if nothing)."""
+    engine.set_option("SyzygyPath", path)
+    lines = engine.tablebases.report()
+    if not engine.tablebases.loaded:
+        problems = "; ".join(lines[1:]) or "no directory of it exists"
+        raise CliError(f"--syzygy {path}: no Syzygy tables found ({problems})")
+    for line in lines:
+        out.print(line[0].upper() + line[1:], markup=False)
 
 
 def _limit(args: argparse.Namespace) -> Limit:
@@ -128,6 +140,8 @@ def run_pgn(args: argparse.Namespace) -> int:
     report = err if args.output is None else Console(highlight=False, soft_wrap=True)
     engine = Engine(args.hash)
     engine.warm_up()  # announces a first-run compile itself
+    if args.syzygy is not None:
+        load_tablebases(engine, args.syzygy, err)
     total = sum(positions_in(game) for _, game in games)
     progress = Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TYPE_CHECKING
 
-from plies.cli._game_analysis import DEFAULT_MOVETIME_MS, check_arguments, run_pgn
+from plies.cli._game_analysis import (
+    DEFAULT_MOVETIME_MS,
+    check_arguments,
+    load_tablebases,
+    run_pgn,
+)
 from plies.cli.common import CliError
 from plies.options import MULTIPV
 
@@ -13,7 +19,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from plies.board import Board, Move
-    from plies.engine import Info
+    from plies.engine import Engine, Info
 
 # Without --time or --depth, think this long (seconds).
 DEFAULT_TIME_S = 5.0
@@ -59,6 +65,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="show the N best moves, each with its own line (default 1; not with --pgn)")
     p.add_argument("--hash", type=int, default=64, metavar="MB",
                    help="transposition table size in MB (default 64)")
+    p.add_argument("--syzygy", metavar="PATH",
+                   help="Syzygy tablebase directories (as the SyzygyPath option: several "
+                   f"separated by {os.pathsep!r}); the search probes them and a position "
+                   "they cover is reported with its tablebase result")
     p.set_defaults(func=run)
 
 
@@ -99,6 +109,24 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--multipv shows lines for one position; it cannot be combined with --pgn")
     if not 1 <= args.hash <= 4096:
         raise CliError(f"--hash must be between 1 and 4096 MB, got {args.hash}")
+
+
+def tablebase_verdict(board: Board, engine: Engine) -> str | None:
+    """``Tablebase: White wins (DTZ 13)`` for a position the loaded tables cover, else None."""
+    if not engine.tablebases.loaded:
+        return None
+    from plies.board.syzygy import open_tablebase, probe_dtz, probe_wdl
+
+    # python-chess answers None for what the tables lack (material, castling rights).
+    with open_tablebase(engine.tablebases.options.path) as tables:
+        wdl, dtz = probe_wdl(board, tables), probe_dtz(board, tables)
+    if wdl is None:
+        return None
+    mover, other = ("White", "Black") if board.turn == 0 else ("Black", "White")
+    result = {2: f"{mover} wins", 1: f"{mover} wins, but the 50-move rule draws it",
+              0: "draw", -1: f"{other} wins, but the 50-move rule draws it",
+              -2: f"{other} wins"}[wdl]
+    return f"Tablebase: {result}" + (f" (DTZ {dtz})" if dtz else "")
 
 
 def score_white(info: Info, white_to_move: bool) -> str:
@@ -152,6 +180,11 @@ def run(args: argparse.Namespace) -> int:
     with compile_notice("compiling the engine (first run only)..."):
         engine = Engine(args.hash)
         engine.warm_up()
+    if args.syzygy is not None:
+        load_tablebases(engine, args.syzygy, out)
+        verdict = tablebase_verdict(board, engine)
+        if verdict is not None:
+            out.print(verdict, markup=False)
     engine.set_multipv(args.multipv)
     if args.depth is not None:
         limit = Limit(depth=args.depth)
@@ -173,7 +206,8 @@ def run(args: argparse.Namespace) -> int:
     engine.start(board, limit, on_info=on_info, on_done=lambda _result: done.set())
     interrupted = False
     try:
-        while not done.wait(0.1):
+        # The search may also end without ``on_done`` (it raised): then ``wait`` raises.
+        while not done.wait(0.1) and engine.is_searching():
             pass
     except KeyboardInterrupt:
         interrupted = True

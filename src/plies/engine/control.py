@@ -120,21 +120,31 @@ class SearchThread:
         self._thread: threading.Thread | None = None
         self.searching = False
         """Whether the search is still running (its callback excepted)."""
+        self.error: BaseException | None = None
+        """What the last search or its callback raised (``Engine.wait`` raises it again)."""
 
     def run(self, body: Callable[[], Callable[[], None] | None]) -> None:
         """Run ``body`` in a new thread, then the callback it returns (outside ``searching``)."""
         if self._thread is not None:
             self._thread.join()  # finished (not searching), but may still be in its callback
         self.searching = True
+        self.error = None
 
         def target() -> None:
-            """Search, then hand the result over."""
+            """Search, then hand the result over; an exception is kept for ``wait``.
+
+            A callback that raises (an info line written to a closed pipe) would
+            otherwise end the thread silently and leave its waiter waiting.
+            """
             try:
-                then = body()
-            finally:
-                self.searching = False
-            if then is not None:
-                then()
+                try:
+                    then = body()
+                finally:
+                    self.searching = False
+                if then is not None:
+                    then()
+            except BaseException as exc:  # handed to the waiter
+                self.error = exc
 
         self._thread = threading.Thread(target=target, name="plies-search", daemon=True)
         self._thread.start()

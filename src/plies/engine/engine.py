@@ -319,8 +319,10 @@ class Engine:
         self._thread.run(run)
 
     def wait(self) -> SearchResult | None:
-        """Wait for the search started with ``start``; return its result."""
+        """Wait for the search started with ``start``; its result, or what it raised."""
         self._thread.join()
+        if self._thread.error is not None:
+            raise self._thread.error
         return self._result
 
     def search(

@@ -90,13 +90,15 @@ def test_datagen_replays_the_game_of_a_killed_worker(cluster: Cluster) -> None:
     assert got == want
 
 
-def test_sprt_option_sets_on_the_cluster(cluster: Cluster, tmp_path: Path) -> None:
+def test_sprt_option_sets_on_the_cluster_to_the_game_cap(
+    cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     pgn = tmp_path / "games.pgn"
-    proc = _cli(cluster, "sprt", "--base-options", "Hash=1", "--new-options", "Hash=4",
-                "--nodes", "300", "--games", "6", "--max-moves", "30", "--pgn", str(pgn), "-q",
-                "--cluster", cluster.address)
-    assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
+    assert main(["sprt", "--base-options", "Hash=1", "--new-options", "Hash=4", "--nodes", "300",
+                 "--games", "6", "--max-moves", "30", "--pgn", str(pgn), "-q",
+                 "--cluster", cluster.address]) == 0
+    out, err = capsys.readouterr()
+    assert "no verdict" in out
     assert "6 games, 3 complete pairs" in out
     counts = re.search(r"2 points: (\d+) / (\d+) / (\d+) / (\d+) / (\d+)", out)
     assert counts is not None and sum(int(c) for c in counts.groups()) == 3
@@ -106,7 +108,7 @@ def test_sprt_option_sets_on_the_cluster(cluster: Cluster, tmp_path: Path) -> No
     assert w + d + losses == 6
     assert sum(i * 0.5 * int(c) for i, c in enumerate(counts.groups())) == w + 0.5 * d
     assert "cluster: 6 games counted, 0 replayed" in out and "0 started but not counted" in out
-    assert re.search(r"cluster: (2 workers|1 of 2 workers took part)", proc.stderr), proc.stderr
+    assert re.search(r"cluster: (2 workers|1 of 2 workers took part)", err), err
     with pgn.open() as fh:
         rounds = []
         while (game := chess.pgn.read_game(fh)) is not None:
@@ -115,20 +117,19 @@ def test_sprt_option_sets_on_the_cluster(cluster: Cluster, tmp_path: Path) -> No
 
 
 def test_sprt_verdict_on_the_cluster_stops_and_says_what_it_cancelled(
-    cluster: Cluster, tmp_path: Path
+    cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Bounds far below any plausible result: H1 long before the cap, games counted in order."""
     pgn = tmp_path / "games.pgn"
-    proc = _cli(cluster, "sprt", "--base-options", "Hash=1", "--new-options", "Hash=2",
-                "--nodes", "200", "--games", "40", "--max-moves", "20", "--model", "logistic",
-                "--elo0", "-800", "--elo1", "-700", "-q", "--pgn", str(pgn),
-                "--cluster", cluster.address)
-    assert proc.returncode == 0, proc.stderr
-    assert "H1 accepted" in proc.stdout
-    played = re.search(r"base: (\d+) games", proc.stdout)
+    assert main(["sprt", "--base-options", "Hash=1", "--new-options", "Hash=2", "--nodes", "200",
+                 "--games", "40", "--max-moves", "20", "--model", "logistic", "--elo0", "-800",
+                 "--elo1", "-700", "-q", "--pgn", str(pgn), "--cluster", cluster.address]) == 0
+    out = capsys.readouterr().out
+    assert "H1 accepted" in out
+    played = re.search(r"base: (\d+) games", out)
     assert played is not None and int(played.group(1)) < 40
     summary = re.search(r"cluster: (\d+) games counted, \d+ replayed after a lost worker or "
-                        r"engine, 0 given up, (\d+) started", proc.stdout)
+                        r"engine, 0 given up, (\d+) started", out)
     assert summary is not None and summary.group(1) == played.group(1)
     with pgn.open() as fh:
         rounds = []
@@ -169,12 +170,18 @@ def test_cli_cluster_errors_are_one_line(cluster: Cluster, tmp_path: Path, comma
 
 
 def test_datagen_player_missing_on_the_workers_is_one_line(
-    cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    cluster: Cluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    # The engine is on this machine's PATH only, as when the nodes lack it.
+    engine = tmp_path / "plies-test-engine"
+    engine.write_text(f"#!/bin/sh\nexec {sys.executable} {TOY}\n")
+    engine.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
     out = tmp_path / "d.txt"
-    assert _datagen(out, 2, "--player", "uci:/nonexistent/engine", "--cluster",
+    assert _datagen(out, 2, "--player", "uci:plies-test-engine", "--cluster",
                     cluster.address) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "player could not start" in lines[0], lines
-    assert lines[0].startswith("plies datagen: error: worker ")
+    assert lines[0].startswith("plies datagen: error: worker ") and "pid " in lines[0]
     assert out.read_bytes() == b""

@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from plies.learn.datagen.pool import games_in_order
     from plies.learn.datagen.positions import position_lines
-    from plies.learn.datagen.remote import games_on_cluster
+    from plies.learn.datagen.remote import ClusterStats, games_on_cluster
 
     _check(args)
     if args.cluster is not None:
@@ -185,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     players: list[Player] = []
     start = out.games
+    stats = ClusterStats()
     try:
         if out.games >= args.games:
             if not args.quiet:
@@ -209,7 +210,12 @@ def run(args: argparse.Namespace) -> int:
             if args.cluster is not None or local_workers > 1:
                 if args.cluster is not None:
                     games = games_on_cluster(
-                        settings, out.games + 1, args.games, args.cluster, args.concurrency or 0
+                        settings,
+                        out.games + 1,
+                        args.games,
+                        args.cluster,
+                        args.concurrency or 0,
+                        stats,
                     )
                 else:
                     games = games_in_order(settings, out.games + 1, args.games, local_workers)
@@ -243,6 +249,13 @@ def run(args: argparse.Namespace) -> int:
             player.close()
         out.close()
     if not args.quiet:
+        if args.cluster is not None:
+            from plies.arena.report import cluster_line
+
+            err.print(
+                f"{cluster_line(stats.workers, stats.slots)}; {stats.replays} games replayed "
+                "after a lost worker or engine"
+            )
         err.print(
             f"{out.games - start} games played; {args.output} holds {out.games} games, "
             f"{out.positions} positions"

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Generator
+from dataclasses import dataclass, field
 from functools import partial
 
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
@@ -97,11 +98,25 @@ class DatagenWorker:
             player.close()
 
 
+@dataclass
+class ClusterStats:
+    """What a cluster run did so far: worker slots started, workers set up, games replayed."""
+
+    slots: int = 0
+    workers: list[str] = field(default_factory=list)
+    replays: int = 0
+
+
 def games_on_cluster(
-    settings: DatagenSettings, first: int, last: int, address: str, slots: int = 0
+    settings: DatagenSettings,
+    first: int,
+    last: int,
+    address: str,
+    slots: int = 0,
+    stats: ClusterStats | None = None,
 ) -> Generator[list[str], None, None]:
     """The lines of games ``first`` .. ``last`` in order, played on the Ray cluster at
-    ``address`` by ``slots`` workers (0: one per cluster CPU).
+    ``address`` by ``slots`` workers (0: one per cluster CPU); ``stats`` is kept current.
 
     Ctrl-C stops the run (KeyboardInterrupt once the workers are closed) and closing
     the iterator early cancels the games in flight; a cluster that cannot go on raises
@@ -110,9 +125,11 @@ def games_on_cluster(
     finished: dict[int, list[str]] = {}
     next_number = first
     given_up: tuple[int, str] | None = None
+    stats = stats if stats is not None else ClusterStats()
     with ray_session(address), CtrlC() as ctrl_c:
         count = min(slots or cluster_cpus(), last - first + 1)
         pool: WarmPool[int, list[str]] = WarmPool(partial(DatagenWorker, settings), count)
+        stats.slots = count
         with pool:
             jobs = [(n, n) for n in range(first, last + 1)]
 
@@ -121,6 +138,8 @@ def games_on_cluster(
                 return ctrl_c.pressed or (given_up is not None and next_number >= given_up[0])
 
             for outcome in pool.run(jobs, should_stop=should_stop):
+                stats.workers = [str(w) for w in pool.workers]
+                stats.replays = pool.replays
                 if outcome.result is None:
                     if given_up is None or outcome.key < given_up[0]:
                         given_up = (outcome.key, outcome.error)

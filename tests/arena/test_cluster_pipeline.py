@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import chess.pgn
 import pytest
 
+import plies
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameSettings
 from plies.arena.match import Match, MatchSettings
@@ -185,3 +186,20 @@ def test_datagen_player_missing_on_the_workers_is_one_line(
     assert len(lines) == 1 and "player could not start" in lines[0], lines
     assert lines[0].startswith("plies datagen: error: worker ") and "pid " in lines[0]
     assert out.read_bytes() == b""
+
+
+# Slow: the revision's checkout compiles the engine from an empty cache (minutes).
+@pytest.mark.slow
+def test_sprt_revision_build_on_the_cluster(
+    cluster: Cluster, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A git revision is checked out here and played by the workers (same machine, same path)."""
+    repo = Path(plies.__file__).resolve().parents[2]
+    if not (repo / ".git").exists():
+        pytest.skip("needs the plies git repository")
+    assert main(["sprt", "--base", "HEAD", "--repo", str(repo), "--new-options", "Hash=2",
+                 "--nodes", "200", "--games", "4", "--max-moves", "20", "-q",
+                 "--cluster", cluster.address]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"new vs base@[0-9a-f]{8}: 4 games, 2 complete pairs", out), out
+    assert "cluster: 4 games counted, 0 replayed" in out

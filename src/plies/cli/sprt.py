@@ -32,13 +32,13 @@ examples:
   plies sprt --base main --new HEAD --tc 10+0.1 --cluster auto
 cluster (pip install 'plies[cluster]'):
   --cluster auto plays the games on a private Ray instance on this machine's cores; an address
-  (HOST:PORT or ray://HOST:10001) joins an existing Ray cluster, whose every node needs plies
-  installed (at the same Python path) and, for a --new/--base revision, the temporary checkout
-  at the same path (set TMPDIR to a directory every node mounts; a node without it stops the
-  run with an error naming it).  Games are counted, written and fed to the SPRT by game
-  number; at a verdict the games still running are cancelled and reported, not counted.  A
-  game lost with a worker is replayed.  --concurrency sets the number of workers (default: one
-  per cluster CPU).
+  (HOST:PORT or ray://HOST:10001) joins an existing Ray cluster, whose every node needs this
+  Python and plies at the same paths and, for a --new/--base revision, its temporary checkout
+  at the same path (set TMPDIR to a directory every node mounts); a node without a build's
+  sources stops the run with an error naming it.  Games are counted, written and fed to the
+  SPRT by game number; at a verdict the games still running are cancelled and reported, not
+  counted.  A game lost with a worker is replayed.  --concurrency sets the number of workers
+  (default: one per cluster CPU).
 """
 
 
@@ -270,11 +270,9 @@ def _play(
             state["verdict"] = verdict
             match.stop()
 
-    # A revision's checkout is a temporary directory here: a node without it would run
-    # whatever plies it has installed, so each worker checks for it first.
-    needs = tuple(
-        (str(b.src), f"the checkout of build {b.name}") for b in (new, base) if b.revision
-    )
+    # A build runs from its sources' path (a revision: a temporary checkout here); a node
+    # without that path would run whatever plies it has installed, so each worker checks.
+    needs = tuple((str(b.src), f"the sources of build {b.name}") for b in (new, base))
     match = Match(
         [new.spec(), base.spec()],
         MatchSettings(

@@ -27,7 +27,7 @@ from plies.arena.players import parse_player
 from plies.arena.runner import run_match
 from plies.cli.main import main
 from plies.learn.datagen import DatagenSettings, play_datagen_game, position_lines
-from plies.learn.datagen.remote import games_on_cluster
+from plies.learn.datagen.remote import ClusterStats, games_on_cluster
 
 if TYPE_CHECKING:
     from conftest import Cluster
@@ -73,13 +73,15 @@ def test_datagen_on_the_cluster_writes_the_local_file(cluster: Cluster, tmp_path
 
 def test_datagen_replays_the_game_of_a_killed_worker(cluster: Cluster) -> None:
     settings = DatagenSettings(nodes=150, seed=3, max_moves=40, skip_plies=10)
-    earlier = set(cluster.actor_pids())  # actors of a previous run may still be on their way out
-    games = games_on_cluster(settings, 1, 6, cluster.address)
+    stats = ClusterStats()
+    games = games_on_cluster(settings, 1, 6, cluster.address, stats=stats)
     got = [next(games)]
-    victims = [p for p in cluster.actor_pids() if p not in earlier]
-    assert victims
-    os.kill(victims[0], signal.SIGKILL)
+    # A worker that is set up has a game in hand while games are queued: kill it mid-game.
+    pids = [int(m.group(1)) for w in stats.workers if (m := re.search(r"pid (\d+)", w))]
+    assert pids
+    os.kill(pids[0], signal.SIGKILL)
     got.extend(games)
+    assert stats.replays >= 1
     player = parse_player("engine").create()
     try:
         want = [
@@ -91,6 +93,8 @@ def test_datagen_replays_the_game_of_a_killed_worker(cluster: Cluster) -> None:
     assert got == want
 
 
+# Slow (the verdict test below covers the same plumbing in the default run).
+@pytest.mark.slow
 def test_sprt_option_sets_on_the_cluster_to_the_game_cap(
     cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -127,8 +131,12 @@ def test_sprt_verdict_on_the_cluster_stops_and_says_what_it_cancelled(
                  "--elo1", "-700", "-q", "--pgn", str(pgn), "--cluster", cluster.address]) == 0
     out = capsys.readouterr().out
     assert "H1 accepted" in out
-    played = re.search(r"base: (\d+) games", out)
+    played = re.search(r"base: (\d+) games, (\d+) complete pairs", out)
     assert played is not None and int(played.group(1)) < 40
+    counts = re.search(r"2 points: (\d+) / (\d+) / (\d+) / (\d+) / (\d+)", out)
+    assert counts is not None and sum(int(c) for c in counts.groups()) == int(played.group(2))
+    wdl = re.search(r"W-D-L \(new\): (\d+)-(\d+)-(\d+)", out)
+    assert wdl is not None and sum(int(x) for x in wdl.groups()) == int(played.group(1))
     summary = re.search(r"cluster: (\d+) games counted, \d+ replayed after a lost worker or "
                         r"engine, 0 given up, (\d+) started", out)
     assert summary is not None and summary.group(1) == played.group(1)

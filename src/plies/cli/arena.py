@@ -295,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
         summary += f"; {result.replays} replayed after a lost worker or engine"
         if result.given_up:
             summary += f"; {result.given_up} given up"
+        if result.cancelled:
+            summary += f"; {result.cancelled} started but not counted (the match had ended)"
     if args.pgn:
         summary += f"; PGN written to {args.pgn}"
     out.print(summary)

@@ -182,9 +182,12 @@ def _wait_for_cpus(cluster: Cluster, cpus: int, tmp: Path) -> None:
     raise RuntimeError("the test Ray cluster did not come up in time")
 
 
-@pytest.fixture(scope="module")
+# One cluster for the whole session: a second one, started in the same process after the
+# first was shut down, did not come up within the start timeout (seen in a run of
+# tests/arena); and each start costs a quarter of a minute on a busy machine.
+@pytest.fixture(scope="session")
 def cluster() -> Iterator[Cluster]:
-    """One head and one 2-CPU worker node, shared by a test module."""
+    """One head and one 2-CPU worker node, shared by every test that asks for it."""
     if importlib.util.find_spec("ray") is None:
         pytest.skip("needs Ray: pip install 'plies[cluster]'")
     with ray_cluster(worker_cpus=2) as c:

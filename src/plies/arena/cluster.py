@@ -202,6 +202,11 @@ def _ray() -> Any:
     return ray
 
 
+def require_ray() -> None:
+    """Raise ClusterError now if Ray is missing (before a command does any other work)."""
+    _ray()
+
+
 @contextlib.contextmanager
 def ray_session(address: str) -> Iterator[None]:
     """Connect to Ray for the duration (``auto``: a private local instance on all cores).
@@ -271,6 +276,11 @@ class WarmPool(Generic[JobT, ResultT]):
         """Create the actor for slot ``index`` and ask it to set up."""
         actor = self._actor_class.options(scheduling_strategy="SPREAD").remote(self._make)
         return _Slot(index, actor, setup_ref=actor.setup.remote())
+
+    @property
+    def busy(self) -> int:
+        """Slots with a job in progress (at an early stop: the jobs about to be cancelled)."""
+        return sum(1 for s in self.slots if s.job is not None)
 
     @property
     def workers(self) -> list[WorkerInfo]:

@@ -53,6 +53,9 @@ class MatchSettings:
     cluster: str | None = None
     # Worker slots on the cluster (one CPU each); 0 = one per CPU the cluster offers.
     cluster_slots: int = 0
+    # (path, what it is) every cluster node must have, checked before its first game
+    # (a revision build's checkout: a missing one would silently run another plies).
+    cluster_needs: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -73,6 +76,8 @@ class MatchResult:
     given_up: int = 0
     workers: list[str] = field(default_factory=list)
     worker_slots: int = 0
+    # Games started (or finished out of turn) but not counted when the match stopped early.
+    cancelled: int = 0
 
     @property
     def played(self) -> int:

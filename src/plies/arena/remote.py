@@ -30,16 +30,23 @@ from plies.arena.interrupt import CtrlC
 from plies.arena.match import GameTask, Match, MatchResult, play_task, unique_names
 from plies.arena.players import Player, PlayerError, PlayerSpec
 
-# Player faults that mean "the engine process went away", not "the engine played badly".
-_LOST_FAULTS = frozenset({"crash", "start"})
+LOST_FAULTS = frozenset({"crash", "start"})
+"""Player faults that mean "the engine process went away", not "the engine played badly"."""
 
 
 class GameWorker:
     """Plays arena games in one worker slot, keeping its players warm between games."""
 
-    def __init__(self, specs: Sequence[PlayerSpec], game_settings: GameSettings) -> None:
-        """Remember the players and the game rules; nothing starts before :meth:`setup`."""
+    def __init__(
+        self,
+        specs: Sequence[PlayerSpec],
+        game_settings: GameSettings,
+        needs: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        """Remember the players, the game rules and the (path, what it is) pairs every node
+        must have; nothing starts before :meth:`setup`."""
         self.specs = list(specs)
+        self.needs = tuple(needs)
         self.names = unique_names(self.specs)
         self.game_settings = game_settings
         self._players: dict[int, Player] = {}
@@ -47,10 +54,13 @@ class GameWorker:
         self._stop = threading.Event()
 
     def setup(self) -> None:
-        """Check every engine binary exists here, then start every player once."""
+        """Check every needed path and engine binary exists here, then start every player once."""
         # Ray workers install uvloop, whose subprocesses cannot start a new process group
         # (python-chess does, so Ctrl-C never reaches an engine): use asyncio's own loop.
         asyncio.set_event_loop_policy(None)
+        for path, what in self.needs:
+            if not Path(path).exists():
+                raise RuntimeError(f"{what} ({path}) is not on this node")
         for spec in self.specs:
             if spec.kind != "uci":
                 continue
@@ -79,7 +89,7 @@ class GameWorker:
     def run(self, task: GameTask) -> GameRecord | None:
         """Play one game; raise JobLost if an outside engine's process went away during it."""
         record = play_task(self._get, self.names, task, self.game_settings, self._stop)
-        if record is not None and record.finished and record.fault in _LOST_FAULTS:
+        if record is not None and record.finished and record.fault in LOST_FAULTS:
             loser = record.black_index if record.result == "1-0" else record.white_index
             if self.specs[loser].kind == "uci":
                 raise JobLost(f"game {task.round}: {record.reason}", fallback=record)
@@ -127,7 +137,9 @@ def run_on_cluster(match: Match) -> MatchResult:
     res = match.result
     address = settings.cluster
     assert address is not None
-    make_worker = partial(GameWorker, tuple(match.specs), match.game_settings)
+    make_worker = partial(
+        GameWorker, tuple(match.specs), match.game_settings, settings.cluster_needs
+    )
     finished: dict[int, GameRecord | None] = {}
     next_round = 1
     with ray_session(address):
@@ -150,6 +162,8 @@ def run_on_cluster(match: Match) -> MatchResult:
                     _release(match, finished, next_round, flush=True)
                     res.interrupted = True
                     match.stop()
+                # Started or finished, but not counted: the match stopped before their turn.
+                res.cancelled = pool.busy + sum(1 for r in finished.values() if r is not None)
             except KeyboardInterrupt:  # where CtrlC could not take over SIGINT
                 _release(match, finished, next_round, flush=True)
                 res.interrupted = True

@@ -135,3 +135,22 @@ def game_line(record: GameRecord) -> str:
         f"Game {record.round} ({record.white} vs {record.black}): "
         f"{record.result} {{{record.reason}}}"
     )
+
+
+def cluster_line(workers: list[str], slots: int) -> str:
+    """``cluster: N workers (hosts)``; and when fewer took part than were started, says so
+    (the games can run out before a slow worker is set up: the pool never waits for one)."""
+    hosts = _hosts(workers)
+    if len(workers) >= slots:
+        return f"cluster: {len(workers)} workers ({hosts})"
+    return (f"cluster: {len(workers)} of {slots} workers took part ({hosts}); "
+            "the others were still starting when the run ended")
+
+
+def _hosts(workers: list[str]) -> str:
+    """``host xN`` per host, from the workers' descriptions."""
+    counts: dict[str, int] = {}
+    for text in workers:
+        host = text.split(" ", 1)[0]
+        counts[host] = counts.get(host, 0) + 1
+    return ", ".join(f"{h} x{n}" for h, n in counts.items()) or "none started"

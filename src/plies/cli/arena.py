@@ -216,6 +216,7 @@ def run(args: argparse.Namespace) -> int:
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.report import (
+        cluster_line,
         endings_table,
         game_line,
         pairing_table,
@@ -294,6 +295,8 @@ def run(args: argparse.Namespace) -> int:
         summary += f"; {result.replays} replayed after a lost worker or engine"
         if result.given_up:
             summary += f"; {result.given_up} given up"
+        if result.cancelled:
+            summary += f"; {result.cancelled} started but not counted (the match had ended)"
     if args.pgn:
         summary += f"; PGN written to {args.pgn}"
     out.print(summary)
@@ -310,22 +313,3 @@ def _running_score(res: MatchResult) -> str:
     if len(res.pairings) > 1:
         return f"{res.played} finished"
     return f"{res.names[a]} {s.points:g} - {s.games - s.points:g} {res.names[b]}"
-
-
-def cluster_line(workers: list[str], slots: int) -> str:
-    """``cluster: N workers (hosts)``; and when fewer took part than were started, says so
-    (the games can run out before a slow worker is set up: the pool never waits for one)."""
-    hosts = _hosts(workers)
-    if len(workers) >= slots:
-        return f"cluster: {len(workers)} workers ({hosts})"
-    return (f"cluster: {len(workers)} of {slots} workers took part ({hosts}); "
-            "the others were still starting when the run ended")
-
-
-def _hosts(workers: list[str]) -> str:
-    """``host xN`` per host, from the workers' descriptions."""
-    counts: dict[str, int] = {}
-    for text in workers:
-        host = text.split(" ", 1)[0]
-        counts[host] = counts.get(host, 0) + 1
-    return ", ".join(f"{h} x{n}" for h, n in counts.items()) or "none started"

@@ -15,6 +15,14 @@ examples:
   plies datagen out.txt --games 1000 --nodes 5000 --seed 1
   plies datagen out.txt --games 2000 --nodes 5000 --seed 1      (continues the run above)
   plies datagen sf.txt --player uci:/usr/games/stockfish --depth 6 --scores
+  plies datagen big.txt --games 100000 --nodes 5000 --seed 1 --cluster auto
+cluster (pip install 'plies[cluster]'):
+  --cluster auto starts a private Ray instance on this machine's cores; an address (HOST:PORT
+  or ray://HOST:10001) joins an existing Ray cluster (every node needs plies, and the
+  players' engines at the same paths).  Each worker keeps its players between games; this
+  machine writes the lines by game number, so the file is the one a local run with the same
+  seed writes, and it resumes the same way.  A game lost with a worker or an engine process
+  is replayed.  --concurrency sets the number of workers (default: one per cluster CPU).
 """
 
 
@@ -98,9 +106,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--concurrency",
         type=int,
-        default=1,
+        default=None,
         metavar="K",
-        help="games at once, in K worker processes (same file as K = 1; default 1)",
+        help="games at once, in K worker processes (same file as K = 1; default 1; "
+        "with --cluster: workers, default one per cluster CPU)",
+    )
+    p.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
+        "e.g. ray://HOST:10001 (see below)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
     p.set_defaults(func=run)
@@ -112,6 +127,8 @@ def _check(args: argparse.Namespace) -> None:
         value = getattr(args, name)
         if value is not None and value < 1:
             raise CliError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.cluster is not None and not args.cluster.strip():
+        raise CliError("--cluster needs 'auto' or a Ray address")
     for name in ("random_plies", "skip_plies", "resign_moves", "resign_score"):
         if getattr(args, name) < 0:
             raise CliError(f"--{name.replace('_', '-')} must not be negative")
@@ -123,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from plies.arena.cluster import ClusterError, require_ray
     from plies.arena.players import Player, PlayerError, parse_player
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
@@ -133,8 +151,14 @@ def run(args: argparse.Namespace) -> int:
     )
     from plies.learn.datagen.pool import games_in_order
     from plies.learn.datagen.positions import position_lines
+    from plies.learn.datagen.remote import ClusterStats, games_on_cluster
 
     _check(args)
+    if args.cluster is not None:
+        try:
+            require_ray()
+        except ClusterError as exc:
+            raise CliError(str(exc)) from None
     settings = DatagenSettings(
         player=args.player,
         opponent=args.opponent,
@@ -161,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     players: list[Player] = []
     start = out.games
+    stats = ClusterStats()
     try:
         if out.games >= args.games:
             if not args.quiet:
@@ -168,7 +193,8 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.output} already holds {out.games} games ({out.positions} positions)"
                 )
             return 0
-        if args.concurrency == 1:
+        local_workers = args.concurrency or 1
+        if args.cluster is None and local_workers == 1:
             try:
                 players.append(specs[0].create())
                 players.append(specs[1].create() if args.opponent else players[0])
@@ -181,8 +207,18 @@ def run(args: argparse.Namespace) -> int:
             "games", total=args.games, completed=out.games, positions=out.positions
         )
         with progress:
-            if args.concurrency > 1:
-                games = games_in_order(settings, out.games + 1, args.games, args.concurrency)
+            if args.cluster is not None or local_workers > 1:
+                if args.cluster is not None:
+                    games = games_on_cluster(
+                        settings,
+                        out.games + 1,
+                        args.games,
+                        args.cluster,
+                        args.concurrency or 0,
+                        stats,
+                    )
+                else:
+                    games = games_in_order(settings, out.games + 1, args.games, local_workers)
                 with contextlib.closing(games):
                     try:
                         for lines in games:
@@ -190,6 +226,9 @@ def run(args: argparse.Namespace) -> int:
                             progress.update(
                                 task, completed=out.games, positions=out.positions
                             )
+                    except ClusterError as exc:
+                        kept = f" ({out.games} games kept in {args.output})" if out.games else ""
+                        raise CliError(f"{exc}{kept}") from None
                     except (BrokenProcessPool, PlayerError, ValueError) as exc:
                         detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                         raise CliError(f"a worker failed: {detail or 'it exited'}") from None
@@ -210,6 +249,13 @@ def run(args: argparse.Namespace) -> int:
             player.close()
         out.close()
     if not args.quiet:
+        if args.cluster is not None:
+            from plies.arena.report import cluster_line
+
+            err.print(
+                f"{cluster_line(stats.workers, stats.slots)}; {stats.replays} games replayed "
+                "after a lost worker or engine"
+            )
         err.print(
             f"{out.games - start} games played; {args.output} holds {out.games} games, "
             f"{out.positions} positions"

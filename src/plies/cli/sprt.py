@@ -14,6 +14,7 @@ from plies.cli.common import CliError
 if TYPE_CHECKING:
     from plies.arena.builds import Build
     from plies.arena.game import GameSettings
+    from plies.arena.match import MatchResult
     from plies.arena.openings import Opening
     from plies.arena.pentanomial import Pentanomial
 
@@ -28,6 +29,16 @@ examples:
   plies sprt --base main --new HEAD --tc 10+0.1
   plies sprt --base HEAD~1 --elo0 0 --elo1 5 --log benchmarks/sprt-log.md --change "LMR tweak"
   plies sprt --base-options Hash=1 --new-options Hash=64 --nodes 20000 --games 200
+  plies sprt --base main --new HEAD --tc 10+0.1 --cluster auto
+cluster (pip install 'plies[cluster]'):
+  --cluster auto plays the games on a private Ray instance on this machine's cores; an address
+  (HOST:PORT or ray://HOST:10001) joins an existing Ray cluster, whose every node needs this
+  Python and plies at the same paths and, for a --new/--base revision, its temporary checkout
+  at the same path (set TMPDIR to a directory every node mounts); a node without a build's
+  sources stops the run with an error naming it.  Games are counted, written and fed to the
+  SPRT by game number; at a verdict the games still running are cancelled and reported, not
+  counted.  A game lost with a worker is replayed.  --concurrency sets the number of workers
+  (default: one per cluster CPU).
 """
 
 
@@ -63,7 +74,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--beta", type=float, default=0.05, help="default 0.05")
     p.add_argument("--games", type=int, default=2000, metavar="N",
                    help="stop without a verdict after N games (default 2000)")
-    p.add_argument("--concurrency", type=int, default=1, metavar="K", help="games at once")
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help="games at once (default 1; with --cluster: workers, default one per "
+                        "cluster CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
+                        "e.g. ray://HOST:10001 (see below)")
     book = p.add_mutually_exclusive_group()
     book.add_argument("--openings", metavar="FILE", help="opening book: .epd or .pgn")
     book.add_argument("--book", metavar="FILE.bin", help="Polyglot book (weighted lines)")
@@ -83,8 +99,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    if args.games < 2 or args.concurrency < 1:
+    if args.games < 2 or (args.concurrency is not None and args.concurrency < 1):
         raise CliError("--games must be at least 2 and --concurrency at least 1")
+    if args.cluster is not None and not args.cluster.strip():
+        raise CliError("--cluster needs 'auto' or a Ray address")
     for name in ("nodes", "depth", "movetime", "random_openings"):
         value = getattr(args, name)
         if value is not None and value < 1:
@@ -161,6 +179,13 @@ def run(args: argparse.Namespace) -> int:
     from plies.arena.builds import CURRENT_SRC, BuildError, checkout, repository_root
 
     _check(args)
+    if args.cluster is not None:
+        from plies.arena.cluster import ClusterError, require_ray
+
+        try:
+            require_ray()
+        except ClusterError as exc:
+            raise CliError(str(exc)) from None
     settings = _game_settings(args)
     games = args.games + args.games % 2
     openings = _openings(args, games // 2)
@@ -193,13 +218,14 @@ def _play(
     from rich.console import Console
 
     from plies.arena.builds import BuildError, warm_up
+    from plies.arena.cluster import ClusterError
     from plies.arena.game import GameRecord
-    from plies.arena.match import Match, MatchResult, MatchSettings
+    from plies.arena.match import Match, MatchSettings
     from plies.arena.pairs import pentanomial
     from plies.arena.pentanomial import sprt_llr
     from plies.arena.pgn import PgnWriter, to_pgn
     from plies.arena.players import PlayerError
-    from plies.arena.report import game_line
+    from plies.arena.report import cluster_line, game_line
     from plies.arena.runner import run_match
     from plies.arena.stats import sprt_bounds, sprt_verdict
     from plies.cli.progress import progress_bar
@@ -244,17 +270,34 @@ def _play(
             state["verdict"] = verdict
             match.stop()
 
+    # A build runs from its sources' path (a revision: a temporary checkout here); a node
+    # without that path would run whatever plies it has installed, so each worker checks.
+    needs = tuple((str(b.src), f"the sources of build {b.name}") for b in (new, base))
     match = Match(
         [new.spec(), base.spec()],
-        MatchSettings(games=games, concurrency=args.concurrency, seed=args.seed),
+        MatchSettings(
+            games=games,
+            concurrency=args.concurrency or 1,
+            seed=args.seed,
+            cluster=args.cluster,
+            cluster_slots=args.concurrency or 0,
+            cluster_needs=needs,
+        ),
         settings,
         openings,
         on_game=on_game,
     )
     task = progress.add_task("games", total=games, status="")
+    failure = ""
     try:
         with progress:
             result = run_match(match)
+    except ClusterError as exc:
+        if not match.result.records:
+            raise CliError(str(exc)) from None
+        # The games counted so far are already in the PGN; the report and the log keep them.
+        failure = str(exc)
+        result = match.result
     finally:
         if writer is not None:
             writer.close()
@@ -262,15 +305,35 @@ def _play(
     verdict = state["verdict"]
     llr = sprt_llr(penta, args.elo0, args.elo1, args.model)
     lines = report_lines(args, new, base, penta, llr, verdict, result.scores[(0, 1)])
+    if args.cluster is not None:
+        lines.append(cluster_summary(result))
     for line in lines:
         out.print(line, markup=False, highlight=False, soft_wrap=True)
-    interrupted = result.interrupted and verdict is None and result.played < games
+    if args.cluster is not None:
+        err.print(cluster_line(result.workers, result.worker_slots), markup=False,
+                  highlight=False, soft_wrap=True)
+    interrupted = (
+        not failure and result.interrupted and verdict is None and result.played < games
+    )
     if args.log and interrupted:
         err.print(f"interrupted: nothing written to {args.log}", markup=False, highlight=False)
     elif args.log:
-        _log(args, new, base, settings, penta, llr, verdict, result.scores[(0, 1)])
+        stopped = f"cluster error at {result.played} games" if failure else ""
+        _log(args, new, base, settings, penta, llr, verdict, result.scores[(0, 1)], stopped)
         out.print(f"logged to {args.log}", markup=False, highlight=False, soft_wrap=True)
+    if failure:
+        err.print(f"plies sprt: error: {failure}", markup=False, highlight=False, soft_wrap=True)
+        return 2
     return 130 if interrupted else 0
+
+
+def cluster_summary(result: MatchResult) -> str:
+    """What the cluster did with the games: counted, replayed, given up, cancelled at the end."""
+    return (
+        f"cluster: {result.played} games counted, {result.replays} replayed after a lost "
+        f"worker or engine, {result.given_up} given up, {result.cancelled} started but not "
+        "counted (the test had ended)"
+    )
 
 
 def _signed(value: float) -> str:
@@ -335,8 +398,9 @@ def _log(
     llr: float,
     verdict: object,
     score: object,
+    stopped: str = "",
 ) -> None:
-    """Append the run to the SPRT log."""
+    """Append the run to the SPRT log (``stopped``: why it ended early, if it did)."""
     from plies.arena.pentanomial import pair_elo_error
     from plies.arena.sprtlog import LogEntry, append_entry
     from plies.arena.stats import Score, sprt_bounds
@@ -354,7 +418,7 @@ def _log(
     elo, err = pair_elo_error(penta)
     model = "" if args.model == "normalized" else " logistic"
     result = {"H1": "accepted (H1)", "H0": "rejected (H0)"}.get(
-        str(verdict), f"no verdict (stopped at {score.games} games)"
+        str(verdict), f"no verdict ({stopped or f'stopped at {score.games} games'})"
     )
     entry = LogEntry(
         date=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M"),

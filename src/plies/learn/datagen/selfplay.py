@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import threading
 from dataclasses import asdict, dataclass
 
 import chess
@@ -74,12 +75,17 @@ def random_start(plies: int, rng: random.Random) -> Opening:
 
 
 def play_datagen_game(
-    settings: DatagenSettings, number: int, white: Player, black: Player
+    settings: DatagenSettings,
+    number: int,
+    white: Player,
+    black: Player,
+    stop: threading.Event | None = None,
 ) -> GameRecord:
-    """Play game ``number`` of a run: its random opening, then ``white`` against ``black``."""
+    """Play game ``number`` of a run: its random opening, then ``white`` against ``black``
+    (unfinished, result '*', if ``stop`` is set meanwhile)."""
     seed = game_seed(settings.seed, number)
     opening = random_start(settings.random_plies, random.Random(seed))
     # Alternate colours so that two different players share White evenly.
     if number % 2 == 0:
         white, black = black, white
-    return play_game(white, black, opening, settings.game_settings(), None, seed)
+    return play_game(white, black, opening, settings.game_settings(), stop, seed)

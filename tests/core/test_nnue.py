@@ -543,7 +543,7 @@ def test_search_evaluation_fades_with_the_fifty_move_clock(
 ) -> None:
     """Every evaluation the search uses keeps (200 - halfmove) / 200 of itself, halfmove
     capped at 100, so a lead that makes no progress shrinks toward the fifty-move draw."""
-    from plies.core import search as core_search
+    from plies.core import static_eval
 
     net = {"classical": None, "residual": _residual(net_arrays, tmp_path, "r.npz"),
            "pure": core.load_net(write_net(tmp_path / "p.npz", net_arrays))}[kind]  # fmt: skip
@@ -554,7 +554,7 @@ def test_search_evaluation_fades_with_the_fifty_move_clock(
         core.attach_net(pos, net)
         if net is not None:
             nnue.refresh(pos)
-        values.append(int(core_search._evaluate(pos)))
+        values.append(int(static_eval.evaluate(pos)))
     fresh = values[0]
     sign = 1 if fresh >= 0 else -1
     assert fresh != 0 and (kind != "classical" or fresh > 500)

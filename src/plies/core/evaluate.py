@@ -9,8 +9,10 @@ sum of the blended terms, seen from the side to move, plus a small tempo bonus;
 the total always equals the sum of the parts.
 
 Every weight comes from ``core/weights.py`` (written by ``plies tune``; its
-layout is ``core/layout.py``) and is compiled in as a constant; ``core/trace.py``
-counts how often each one is used, and a test keeps the two in step. The tables
+layout is ``core/layout.py``) and is compiled in as a constant. Each is applied
+through ``_weigh``, which also counts the use when given a trace array: the
+tuner's feature counts (``trace_terms``, ``core/trace.py``) come from this one
+definition, and the search's compiled copy carries none of it. The tables
 below are from White's point of view with a1 = index 0; Black reads them through
 ``sq ^ 56`` (the rank mirror).
 """

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from plies.core.nnue import DEFAULT_NET
+from plies.core.netfile import DEFAULT_NET
 from plies.learn.train.kernels import raw_outputs
 from plies.learn.train.loader import Dataset, read_dataset
 from plies.learn.train.network import BASE_HCE, SCALE, load_base, load_network

@@ -81,7 +81,7 @@ def run_uci_worker(off: str | None, warm: bool) -> int:
     import numpy as np
     from numba import njit
 
-    import plies.core.search as search
+    import plies.core.static_eval as static_eval
     from plies.core.evaluate import evaluate_weighted
     from plies.core.position import Position
 
@@ -92,9 +92,9 @@ def run_uci_worker(off: str | None, warm: bool) -> int:
         """The evaluation with this configuration's weights frozen in."""
         return evaluate_weighted(pos, weights)
 
-    # search.py imported ``evaluate`` by name; its compiled functions resolve the
-    # global when they are first compiled, which has not happened yet.
-    search.evaluate = variant  # type: ignore[attr-defined]
+    # static_eval.py imported the classical ``evaluate`` as ``classical``; the search's
+    # compiled functions resolve that global when they are first compiled, not yet.
+    static_eval.classical = variant  # type: ignore[attr-defined]
     if warm:
         from plies import Board, Engine, Limit
 

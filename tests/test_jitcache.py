@@ -31,6 +31,16 @@ def test_closure_follows_imports_down_and_never_up() -> None:
     assert jitcache.closure(CORE / "bits.py") == [CORE / "bits.py"]
 
 
+def test_the_move_generator_is_not_keyed_on_the_evaluation() -> None:
+    """An edit to the evaluation (classical, net or policy) recompiles the search, not the
+    board's moves or perft."""
+    evaluation = {CORE / name for name in ("evaluate.py", "weights.py", "layout.py",
+                                           "nnue.py", "netfile.py", "static_eval.py")}  # fmt: skip
+    for compiled in ("position.py", "movegen.py", "perft.py", "entry.py", "see.py"):
+        assert not evaluation & set(jitcache.closure(CORE / compiled)), compiled
+    assert evaluation <= set(jitcache.closure(CORE / "search.py"))
+
+
 def test_relative_imports_are_followed() -> None:
     direct = jitcache.direct_imports(COMPILED / "searcher.py")
     assert any(path.parent == COMPILED for path in direct)

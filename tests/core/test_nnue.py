@@ -18,7 +18,7 @@ import pytest
 import plies.core as core
 from plies.board import Board
 from plies.board.board import core_to_move
-from plies.core import nnue
+from plies.core import netfile, nnue
 from plies.engine import Engine, Limit
 
 HIDDEN = 32
@@ -44,13 +44,14 @@ def random_arrays(seed: int, hidden: int = HIDDEN, buckets: int = 0) -> dict[str
     """A random net on the quantisation grid, every weight within the spec's range; with
     ``buckets`` > 0 it has that many output buckets (0: the single-output shapes)."""
     rng = np.random.default_rng(seed)
-    limit_a = int(1.98 * nnue.QA)
-    ft_weight = np.clip(np.rint(rng.normal(0, 0.12 * nnue.QA, (nnue.N_INPUTS, hidden))),
-                        -limit_a, limit_a) / nnue.QA  # fmt: skip
-    ft_bias = rng.integers(-int(0.3 * nnue.QA), int(0.9 * nnue.QA), hidden) / nnue.QA
+    limit_a = int(1.98 * netfile.QA)
+    ft_weight = np.clip(np.rint(rng.normal(0, 0.12 * netfile.QA, (netfile.N_INPUTS, hidden))),
+                        -limit_a, limit_a) / netfile.QA  # fmt: skip
+    ft_bias = rng.integers(-int(0.3 * netfile.QA), int(0.9 * netfile.QA), hidden) / netfile.QA
     out_shape = (buckets, 2 * hidden) if buckets else (2 * hidden,)
-    out_weight = rng.integers(-int(1.98 * nnue.QB), int(1.98 * nnue.QB), out_shape) / nnue.QB
-    bias_quantum = nnue.QA * nnue.QB
+    limit_b = int(1.98 * netfile.QB)
+    out_weight = rng.integers(-limit_b, limit_b, out_shape) / netfile.QB
+    bias_quantum = netfile.QA * netfile.QB
     out_bias = rng.integers(-bias_quantum, bias_quantum, max(buckets, 1)) / bias_quantum
     return {
         "ft_weight": ft_weight.astype(np.float32),
@@ -196,11 +197,11 @@ def test_off_grid_weights_round_to_the_nearest_step(tmp_path: Path) -> None:
     """Off-grid float weights quantise to round(w * QA); then the output is the spec's."""
     arrays = random_arrays(3)
     rng = np.random.default_rng(5)
-    jitter = rng.uniform(-0.49, 0.49, arrays["ft_weight"].shape) / nnue.QA
+    jitter = rng.uniform(-0.49, 0.49, arrays["ft_weight"].shape) / netfile.QA
     arrays["ft_weight"] = np.clip(arrays["ft_weight"] + jitter, -1.98, 1.98).astype(np.float32)
     loaded = core.load_net(write_net(tmp_path / "jitter.npz", arrays))
-    assert np.array_equal(loaded.ft_weight, np.rint(arrays["ft_weight"] * nnue.QA))
-    grid = dict(arrays, ft_weight=(loaded.ft_weight / nnue.QA).astype(np.float32))
+    assert np.array_equal(loaded.ft_weight, np.rint(arrays["ft_weight"] * netfile.QA))
+    grid = dict(arrays, ft_weight=(loaded.ft_weight / netfile.QA).astype(np.float32))
     board = chess.Board(FENS[1])
     q = core.net_output(_position(FENS[1], loaded))
     assert abs(reference(board, grid) - q) <= TOLERANCE_CP
@@ -214,7 +215,7 @@ def test_colour_mirror_gets_the_same_eval(net: core.Net) -> None:
         a = _position(board.fen(), net)
         b = _position(mirrored.fen(), net)
         assert core.net_output(a) == core.net_output(b)
-        assert core.net_evaluate(a) == core.net_evaluate(b)
+        assert core.static_evaluate(a) == core.static_evaluate(b)
 
 
 def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
@@ -232,7 +233,7 @@ def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
         assert board.fen() == Board(fen).fen()  # the board's own position was not touched
     # The net, not the classical evaluation, gave the static evaluation.
     board = Board(FENS[1])
-    assert engine.evaluate(board) == core.net_evaluate(_position(FENS[1], net))
+    assert engine.evaluate(board) == core.static_evaluate(_position(FENS[1], net))
     engine.set_option("UseNet", "false")
     assert engine.evaluate(board) == core.evaluate_position(board.core_position())
 
@@ -287,7 +288,7 @@ def test_a_position_without_a_net_is_unchanged() -> None:
 
 def _residual(arrays: dict[str, np.ndarray], tmp_path: Path, name: str) -> core.Net:
     """``arrays`` loaded as a residual net (file entry base = 1)."""
-    marked = {**arrays, "base": np.array([nnue.BASE_HCE], dtype=np.int64)}
+    marked = {**arrays, "base": np.array([netfile.BASE_HCE], dtype=np.int64)}
     return core.load_net(write_net(tmp_path / name, marked))
 
 
@@ -309,7 +310,7 @@ def test_residual_net_adds_its_output_to_the_classical_evaluation(
                 core.push_move(pos, int(m))
             classical = int(core.evaluate_position(pos))
             output = core.net_output(pos)
-            assert core.net_evaluate(pos) == classical + output, (fen, m)
+            assert core.static_evaluate(pos) == classical + output, (fen, m)
             sides.add(Board(fen).turn if m is None else 1 - Board(fen).turn)
             outputs.append(output)
     assert sides == {0, 1}
@@ -331,10 +332,10 @@ WRONG_BISHOP_FENS = (
 def test_residual_correction_cannot_make_a_bare_king_the_winner(fen: str) -> None:
     """A residual net's correction that would put a side that cannot win ahead keeps
     only 1/16 of itself: these known draws stay near zero with the packaged net."""
-    pos = _position(fen, core.load_net(nnue.DEFAULT_NET))
+    pos = _position(fen, core.load_net(netfile.DEFAULT_NET))
     classical = int(core.evaluate_position(pos))
     assert abs(classical) <= 40  # the classical evaluation knows the draw
-    assert abs(core.net_evaluate(pos)) <= 40, (classical, core.net_output(pos))
+    assert abs(core.static_evaluate(pos)) <= 40, (classical, core.net_output(pos))
 
 
 KNIGHT_AGAINST_PAWN_FENS = (
@@ -377,7 +378,7 @@ def test_residual_sum_divides_only_a_correction_toward_a_side_that_cannot_win(
         classical = int(core.evaluate_position(pos))
         output = core.net_output(pos)
         expected, divided = reference_residual_sum(chess.Board(fen), classical, output)
-        assert core.net_evaluate(pos) == expected, (fen, classical, output)
+        assert core.static_evaluate(pos) == expected, (fen, classical, output)
         seen.add(divided)
     assert seen == {True, False}
 
@@ -424,7 +425,7 @@ def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:
 def test_packaged_nets_load() -> None:
     """The packaged default net is a residual net with 8 output buckets, the packaged opt-in
     one a pure net with one output."""
-    nets = nnue.DEFAULT_NET.parent
+    nets = netfile.DEFAULT_NET.parent
     default = core.load_net(nets / "default.npz")
     pure = core.load_net(nets / "pure-h128.npz")
     assert default.residual and default.hidden == 128 and default.out_bias.shape == (8,)
@@ -505,7 +506,7 @@ def test_single_output_files_evaluate_as_before(
     for board in _thinned_boards(9, 40):
         q = core.net_output(_position(board.fen(), net))
         assert [core.net_output(_position(board.fen(), n)) for n in nets] == [q, q]
-        assert core.net_evaluate(_position(board.fen(), nets[1])) == core.net_evaluate(
+        assert core.static_evaluate(_position(board.fen(), nets[1])) == core.static_evaluate(
             _position(board.fen(), net))
 
 
@@ -542,7 +543,7 @@ def test_search_evaluation_fades_with_the_fifty_move_clock(
 ) -> None:
     """Every evaluation the search uses keeps (200 - halfmove) / 200 of itself, halfmove
     capped at 100, so a lead that makes no progress shrinks toward the fifty-move draw."""
-    from plies.core import search as core_search
+    from plies.core import static_eval
 
     net = {"classical": None, "residual": _residual(net_arrays, tmp_path, "r.npz"),
            "pure": core.load_net(write_net(tmp_path / "p.npz", net_arrays))}[kind]  # fmt: skip
@@ -553,7 +554,7 @@ def test_search_evaluation_fades_with_the_fifty_move_clock(
         core.attach_net(pos, net)
         if net is not None:
             nnue.refresh(pos)
-        values.append(int(core_search._evaluate(pos)))
+        values.append(int(static_eval.evaluate(pos)))
     fresh = values[0]
     sign = 1 if fresh >= 0 else -1
     assert fresh != 0 and (kind != "classical" or fresh > 500)

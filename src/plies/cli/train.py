@@ -145,7 +145,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    from plies.core.nnue import MAX_BUCKETS
+    from plies.core.netfile import MAX_BUCKETS
 
     for name in ("hidden", "epochs", "batch", "threads", "buckets"):
         if getattr(args, name) < 1:

@@ -1,8 +1,9 @@
 """The compiled chess core: plain numba functions over four compiled types.
 
-The learnt evaluation (``nnue``: ``load_net``, ``attach_net``) rides on the
-position: a position given a net keeps its accumulators move by move, and the
-search evaluates with it.
+The learnt evaluation rides on the position: a net read by ``load_net``
+(``netfile``) and given to a position by ``attach_net`` has its accumulators kept
+move by move (``nnue``), and ``static_eval`` decides, from the position, which
+evaluation the search uses (``static_evaluate`` reports it to Python).
 
 Nothing here is called per search node from Python: the Python layers
 (``plies.board``, ``plies.engine``, the UCI ``eval`` command) call in a few
@@ -55,14 +56,8 @@ from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
 from plies.core.movegen import count_moves, legal_prefix
-from plies.core.nnue import (
-    Net,
-    attach_net,
-    default_net_path,
-    load_net,
-    net_evaluate,
-    net_output,
-)
+from plies.core.netfile import Net, default_net_path, load_net
+from plies.core.nnue import net_output
 from plies.core.perft import divide as perft_divide
 from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
@@ -79,6 +74,7 @@ from plies.core.position import (
 )
 from plies.core.search import INF, search_root
 from plies.core.stack import MAX_PLY, SearchStack, StackArrays, new_stack
+from plies.core.static_eval import attach_net, static_evaluate
 from plies.core.tbprobe import TB_HITS, TbProbe, new_tbprobe
 from plies.core.tt import MATE, MATE_BOUND, Table, hashfull, new_table, probe
 
@@ -125,7 +121,6 @@ __all__ = [
     "legal_moves",
     "legal_prefix",
     "load_net",
-    "net_evaluate",
     "net_output",
     "new_info",
     "new_position",
@@ -145,5 +140,6 @@ __all__ = [
     "search_root",
     "set_stop",
     "start_info",
+    "static_evaluate",
     "unmake_move",
 ]

@@ -9,8 +9,10 @@ sum of the blended terms, seen from the side to move, plus a small tempo bonus;
 the total always equals the sum of the parts.
 
 Every weight comes from ``core/weights.py`` (written by ``plies tune``; its
-layout is ``core/layout.py``) and is compiled in as a constant; ``core/trace.py``
-counts how often each one is used, and a test keeps the two in step. The tables
+layout is ``core/layout.py``) and is compiled in as a constant. Each is applied
+through ``_weigh``, which also counts the use when given a trace array: the
+tuner's feature counts (``trace_terms``, ``core/trace.py``) come from this one
+definition, and the search's compiled copy carries none of it. The tables
 below are from White's point of view with a1 = index 0; Black reads them through
 ``sq ^ 56`` (the rank mirror).
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import register_jitable
 
 from plies.core import weights as w8
 from plies.core.bits import U64, lsb, popcount
@@ -34,6 +37,7 @@ from plies.core.encoding import (
     WHITE,
     piece_code,
 )
+from plies.core.layout import N_FEATURES, OFFSET
 from plies.core.position import Position
 from plies.core.tables import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 
@@ -269,6 +273,56 @@ SAFE_CHECK_ROOK = int(_pack(w8.SAFE_CHECK_ROOK_MG, w8.SAFE_CHECK_ROOK_EG))
 SAFE_CHECK_QUEEN = int(_pack(w8.SAFE_CHECK_QUEEN_MG, w8.SAFE_CHECK_QUEEN_EG))
 _MG_ONE = 1 << 32
 
+# Feature indices of the weights (``core/layout.py``), for the trace.
+F_MATERIAL = OFFSET["MATERIAL"]
+F_PSQT = OFFSET["PSQT_PAWN"]  # six tables of 64 in kind order
+F_ISOLATED = OFFSET["ISOLATED"]
+F_DOUBLED = OFFSET["DOUBLED"]
+F_CONNECTED = OFFSET["CONNECTED"]
+F_PASSED = OFFSET["PASSED"]
+F_PASSED_BLOCKED = OFFSET["PASSED_BLOCKED"]
+F_PASSED_THEIR_KING = OFFSET["PASSED_THEIR_KING"]
+F_PASSED_OUR_KING = OFFSET["PASSED_OUR_KING"]
+F_MOBILITY = np.array(
+    [OFFSET["MOBILITY_KNIGHT"], OFFSET["MOBILITY_BISHOP"], OFFSET["MOBILITY_ROOK"],
+     OFFSET["MOBILITY_QUEEN"]], dtype=np.int64,
+)  # fmt: skip
+F_SHIELD_NEAR = OFFSET["SHIELD_NEAR"]
+F_SHIELD_FAR = OFFSET["SHIELD_FAR"]
+F_KING_SEMI_OPEN_FILE = OFFSET["KING_SEMI_OPEN_FILE"]
+F_KING_OPEN_FILE = OFFSET["KING_OPEN_FILE"]
+F_BISHOP_PAIR = OFFSET["BISHOP_PAIR"]
+F_ROOK_OPEN = OFFSET["ROOK_OPEN"]
+F_ROOK_SEMI_OPEN = OFFSET["ROOK_SEMI_OPEN"]
+F_THREAT_BY_PAWN = OFFSET["THREAT_BY_PAWN"]
+F_THREAT_BY_MINOR = OFFSET["THREAT_BY_MINOR"]
+F_THREAT_BY_ROOK = OFFSET["THREAT_BY_ROOK"]
+F_HANGING = OFFSET["HANGING"]
+F_SAFE_CHECK_KNIGHT = OFFSET["SAFE_CHECK_KNIGHT"]
+F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
+F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
+F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
+F_DANGER = N_FEATURES
+"""The trace's slot past the weights: the fixed king-attack danger (middlegame cp)."""
+N_TRACE = N_FEATURES + 1
+"""Length of one colour's trace array (``trace_terms``)."""
+
+
+@register_jitable
+def _weigh(tr: np.ndarray | None, f: int, weight: int, n: int) -> int:
+    """``n`` uses of the packed ``weight`` of feature ``f``, counted in ``tr`` when tracing.
+
+    Every weight of the evaluation is applied through here, so the evaluation and its
+    trace are one definition. Without a trace ``tr`` is None, a type of its own: numba
+    prunes the counting branch while it compiles, and the search's code is as if it had
+    never been written. Not ``inline="always"``: typed again at each of its sixty call
+    sites, that made the evaluation take a third longer to compile; as a jitable (typed
+    once per argument types, literals dropped) LLVM inlines it all the same.
+    """
+    if tr is not None:
+        tr[f] += n
+    return weight * n
+
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _pieces(
@@ -279,8 +333,10 @@ def _pieces(
     occ: np.uint64,
     area: np.uint64,
     zone: np.uint64,
+    tr: np.ndarray | None,
 ) -> tuple[int, int, int, int, np.uint64]:
-    """Packed PST and mobility, king-zone attackers, attack units and attacks of a piece set.
+    """Packed PST and mobility, king-zone attackers, attack units and attacks of a piece set
+    (traced into ``tr`` unless it is None).
 
     Not inlined in numba's IR: that made the evaluation take half as long again to
     compile, for 2% fewer instructions.
@@ -291,7 +347,8 @@ def _pieces(
     while pieces:
         sq = lsb(pieces)
         pieces &= pieces - U64(1)
-        pst += PSQ[kind, sq ^ flip]
+        rel = sq ^ flip
+        pst += _weigh(tr, F_PSQT + 64 * (kind - PAWN) + (rel ^ 56), PSQ[kind, rel], 1)
         if kind == KNIGHT:
             a = KNIGHT_ATTACKS[sq]
         elif kind == BISHOP:
@@ -301,7 +358,8 @@ def _pieces(
         else:
             a = rook_attacks(sq, occ, att) | bishop_attacks(sq, occ, att)
         attacked |= a
-        mob += MOBILITY[kind - KNIGHT, popcount(a & area)]
+        reach = popcount(a & area)
+        mob += _weigh(tr, F_MOBILITY[kind - KNIGHT] + reach, MOBILITY[kind - KNIGHT, reach], 1)
         hits = a & zone
         if hits:
             attackers += 1
@@ -316,11 +374,13 @@ def _side(
     occ: np.uint64,
     our_files: np.uint64,
     their_files: np.uint64,
+    tr: np.ndarray | None,
 ) -> tuple[
     int, int, int, int, int, int, int, int, int, int,
     np.uint64, np.uint64, np.uint64, np.uint64, np.uint64, np.uint64,
 ]:  # fmt: skip
-    """Phase share, the packed terms (material ... rooks), then what threats and checks need.
+    """Phase share, the packed terms (material ... rooks), then what threats and checks need;
+    with a trace array ``tr``, colour ``c``'s uses of each weight are counted there.
 
     The tail: non-pawn material (mg), then the squares attacked by our pawns, by
     our knights, bishops, rooks and queens, and by anything of ours.
@@ -346,26 +406,30 @@ def _side(
     n_rooks = popcount(bb[piece_code(c, ROOK)])
     n_queens = popcount(bb[piece_code(c, QUEEN)])
     phase = n_knights + n_bishops + 2 * n_rooks + 4 * n_queens
-    material = (
-        n_pawns * MATERIAL[PAWN] + n_knights * MATERIAL[KNIGHT] + n_bishops * MATERIAL[BISHOP]
-        + n_rooks * MATERIAL[ROOK] + n_queens * MATERIAL[QUEEN]
-    )  # fmt: skip
+    material = _weigh(tr, F_MATERIAL, MATERIAL[PAWN], n_pawns)
+    material += _weigh(tr, F_MATERIAL + KNIGHT - PAWN, MATERIAL[KNIGHT], n_knights)
+    material += _weigh(tr, F_MATERIAL + BISHOP - PAWN, MATERIAL[BISHOP], n_bishops)
+    material += _weigh(tr, F_MATERIAL + ROOK - PAWN, MATERIAL[ROOK], n_rooks)
+    material += _weigh(tr, F_MATERIAL + QUEEN - PAWN, MATERIAL[QUEEN], n_queens)
 
-    # Pawn placement.
-    pst = PSQ[KING, our_king ^ flip]
+    # King and pawn placement.
+    rel = our_king ^ flip
+    pst = _weigh(tr, F_PSQT + 64 * (KING - PAWN) + (rel ^ 56), PSQ[KING, rel], 1)
     pawns = our_pawns
     while pawns:
-        pst += PSQ[PAWN, lsb(pawns) ^ flip]
+        rel = lsb(pawns) ^ flip
+        pst += _weigh(tr, F_PSQT + (rel ^ 56), PSQ[PAWN, rel], 1)
         pawns &= pawns - U64(1)
 
     # Pawn structure, set-wise: isolated, doubled, connected (defended by a pawn
     # or standing beside one), the last by rank.
     doubled_set = our_pawns & _behind(our_pawns, c)
-    structure = ISOLATED * popcount(our_pawns & ~_sideways(our_files))
-    structure += DOUBLED * popcount(doubled_set)
+    structure = _weigh(tr, F_ISOLATED, ISOLATED, popcount(our_pawns & ~_sideways(our_files)))
+    structure += _weigh(tr, F_DOUBLED, DOUBLED, popcount(doubled_set))
     connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
     for r in range(2, 7):
-        structure += CONNECTED[r] * popcount(connected & RANK_REL[c, r])
+        structure += _weigh(tr, F_CONNECTED + r, CONNECTED[r],
+                            popcount(connected & RANK_REL[c, r]))  # fmt: skip
 
     # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
     # Their pawns' paths run toward our side: the squares behind them as we see it.
@@ -378,10 +442,13 @@ def _side(
         passers &= passers - U64(1)
         rank = (sq ^ flip) >> 3
         stop = sq + 8 - 16 * c
-        passed += PASSED[rank] + PASSED_THEIR_KING[rank] * _distance(their_king, stop)
-        passed += PASSED_OUR_KING[rank] * _distance(our_king, stop)
+        passed += _weigh(tr, F_PASSED + rank, PASSED[rank], 1)
+        passed += _weigh(tr, F_PASSED_THEIR_KING + rank, PASSED_THEIR_KING[rank],
+                         _distance(their_king, stop))  # fmt: skip
+        passed += _weigh(tr, F_PASSED_OUR_KING + rank, PASSED_OUR_KING[rank],
+                         _distance(our_king, stop))  # fmt: skip
         if (occ >> U64(stop)) & U64(1):
-            passed -= PASSED_BLOCKED[rank]
+            passed += _weigh(tr, F_PASSED_BLOCKED + rank, PASSED_BLOCKED[rank], -1)
 
     # Pieces: placement, mobility, pressure on the enemy king zone.
     zone = KING_ZONE[their_king]
@@ -389,34 +456,38 @@ def _side(
     # copy of ``_pieces`` per kind.
     knight, bishop = np.int64(KNIGHT), np.int64(BISHOP)
     rook, queen = np.int64(ROOK), np.int64(QUEEN)
-    pn, mn, an, un, xn = _pieces(pos, bb[piece_code(c, KNIGHT)], knight, flip, occ, area, zone)
-    pb, mb, ab, ub, xb = _pieces(pos, bb[piece_code(c, BISHOP)], bishop, flip, occ, area, zone)
-    pr, mr, ar, ur, xr = _pieces(pos, bb[piece_code(c, ROOK)], rook, flip, occ, area, zone)
-    pq, mq, aq, uq, xq = _pieces(pos, bb[piece_code(c, QUEEN)], queen, flip, occ, area, zone)
+    pn, mn, an, un, xn = _pieces(pos, bb[piece_code(c, KNIGHT)], knight, flip, occ, area, zone, tr)
+    pb, mb, ab, ub, xb = _pieces(pos, bb[piece_code(c, BISHOP)], bishop, flip, occ, area, zone, tr)
+    pr, mr, ar, ur, xr = _pieces(pos, bb[piece_code(c, ROOK)], rook, flip, occ, area, zone, tr)
+    pq, mq, aq, uq, xq = _pieces(pos, bb[piece_code(c, QUEEN)], queen, flip, occ, area, zone, tr)
     pst += pn + pb + pr + pq
     mobility = mn + mb + mr + mq
 
     # King safety: our pawn shield and the open files beside our king, plus our
     # pressure on theirs once two pieces take part (middlegame only, fixed).
-    shelter = SHIELD_NEAR * popcount(our_pawns & SHIELD_1[c, our_king])
-    shelter += SHIELD_FAR * popcount(our_pawns & SHIELD_2[c, our_king])
+    shelter = _weigh(tr, F_SHIELD_NEAR, SHIELD_NEAR, popcount(our_pawns & SHIELD_1[c, our_king]))
+    shelter += _weigh(tr, F_SHIELD_FAR, SHIELD_FAR, popcount(our_pawns & SHIELD_2[c, our_king]))
     near_files = KING_FILES[our_king & 7]
-    shelter += KING_SEMI_OPEN_FILE * popcount(near_files & ~our_files)
-    shelter += KING_OPEN_FILE * popcount(near_files & ~our_files & ~their_files)
+    shelter += _weigh(tr, F_KING_SEMI_OPEN_FILE, KING_SEMI_OPEN_FILE,
+                      popcount(near_files & ~our_files))  # fmt: skip
+    shelter += _weigh(tr, F_KING_OPEN_FILE, KING_OPEN_FILE,
+                      popcount(near_files & ~our_files & ~their_files))  # fmt: skip
+    danger = 0
     if an + ab + ar + aq >= 2:
         units = un + ub + ur + uq
         danger = units * units // KING_ATTACK_DIV
         if n_queens == 0:
             danger //= 2
-        shelter += min(danger, KING_ATTACK_CAP) * _MG_ONE
-    king = shelter
+        danger = min(danger, KING_ATTACK_CAP)
+    # Not a tuned weight: the trace keeps it apart, in its own slot.
+    king = shelter + _weigh(tr, F_DANGER, _MG_ONE, danger)
 
     # Rooks on files without our pawns (semi-open) or without any (open).
     rooks = bb[piece_code(c, ROOK)] & ~our_files
-    rook_files = ROOK_OPEN * popcount(rooks & ~their_files)
-    rook_files += ROOK_SEMI_OPEN * popcount(rooks & their_files)
+    rook_files = _weigh(tr, F_ROOK_OPEN, ROOK_OPEN, popcount(rooks & ~their_files))
+    rook_files += _weigh(tr, F_ROOK_SEMI_OPEN, ROOK_SEMI_OPEN, popcount(rooks & their_files))
 
-    pair = BISHOP_PAIR if n_bishops >= 2 else 0
+    pair = _weigh(tr, F_BISHOP_PAIR, BISHOP_PAIR, 1 if n_bishops >= 2 else 0)
     npm = n_knights * MATERIAL_MG[KNIGHT] + n_bishops * MATERIAL_MG[BISHOP]
     npm += n_rooks * MATERIAL_MG[ROOK] + n_queens * MATERIAL_MG[QUEEN]
     attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
@@ -435,6 +506,7 @@ def _threats(
     rook_att: np.uint64,
     ours: np.uint64,
     theirs: np.uint64,
+    tr: np.ndarray | None,
 ) -> int:
     """Packed threats of colour ``c`` (attack sets ``ours``) on the other (``theirs``)."""
     bb = pos.pieces
@@ -442,10 +514,10 @@ def _threats(
     queens = bb[piece_code(them, QUEEN)]
     majors = bb[piece_code(them, ROOK)] | queens
     pieces = bb[piece_code(them, KNIGHT)] | bb[piece_code(them, BISHOP)] | majors
-    score = THREAT_BY_PAWN * popcount(pawn_att & pieces)
-    score += THREAT_BY_MINOR * popcount(minor_att & majors)
-    score += THREAT_BY_ROOK * popcount(rook_att & queens)
-    score += HANGING * popcount(pieces & ours & ~theirs)
+    score = _weigh(tr, F_THREAT_BY_PAWN, THREAT_BY_PAWN, popcount(pawn_att & pieces))
+    score += _weigh(tr, F_THREAT_BY_MINOR, THREAT_BY_MINOR, popcount(minor_att & majors))
+    score += _weigh(tr, F_THREAT_BY_ROOK, THREAT_BY_ROOK, popcount(rook_att & queens))
+    score += _weigh(tr, F_HANGING, HANGING, popcount(pieces & ours & ~theirs))
     return score
 
 
@@ -459,6 +531,7 @@ def _safe_checks(
     rooks: np.uint64,
     queens: np.uint64,
     defended: np.uint64,
+    tr: np.ndarray | None,
 ) -> int:
     """Packed bonus of colour ``c`` for the squares its knights, bishops, rooks and queens
     (attack sets given) could check the other king from, safely: empty or enemy-held and
@@ -468,10 +541,12 @@ def _safe_checks(
     safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
     diagonal = bishop_attacks(king, occ, pos.sliders) & safe
     straight = rook_attacks(king, occ, pos.sliders) & safe
-    score = SAFE_CHECK_KNIGHT * popcount(KNIGHT_ATTACKS[king] & safe & knights)
-    score += SAFE_CHECK_BISHOP * popcount(diagonal & bishops)
-    score += SAFE_CHECK_ROOK * popcount(straight & rooks)
-    score += SAFE_CHECK_QUEEN * popcount((diagonal | straight) & queens)
+    score = _weigh(tr, F_SAFE_CHECK_KNIGHT, SAFE_CHECK_KNIGHT,
+                   popcount(KNIGHT_ATTACKS[king] & safe & knights))  # fmt: skip
+    score += _weigh(tr, F_SAFE_CHECK_BISHOP, SAFE_CHECK_BISHOP, popcount(diagonal & bishops))
+    score += _weigh(tr, F_SAFE_CHECK_ROOK, SAFE_CHECK_ROOK, popcount(straight & rooks))
+    score += _weigh(tr, F_SAFE_CHECK_QUEEN, SAFE_CHECK_QUEEN,
+                    popcount((diagonal | straight) & queens))  # fmt: skip
     return score
 
 
@@ -530,8 +605,10 @@ _SideTerms = tuple[
 
 
 @njit(cache=True, inline="always")
-def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
-    """Phase, endgame scale, then each term's untapered (mg, eg), white minus black."""
+def _finish(pos: Position, w: _SideTerms, b: _SideTerms, w_tr: np.ndarray | None,
+            b_tr: np.ndarray | None) -> _RawTerms:  # fmt: skip
+    """Phase, endgame scale, then each term's untapered (mg, eg), white minus black
+    (threats and checks traced into ``w_tr`` and ``b_tr`` unless they are None)."""
     phase = min(w[0] + b[0], PHASE_MAX)
     material = w[1] - b[1]
     pst = w[2] - b[2]
@@ -542,11 +619,11 @@ def _finish(pos: Position, w: _SideTerms, b: _SideTerms) -> _RawTerms:
     pair = w[7] - b[7]
     rook_files = w[8] - b[8]
     bb = pos.pieces
-    threats = _threats(pos, WHITE, w[10], w[11] | w[12], w[13], w[15], b[15])
-    threats -= _threats(pos, BLACK, b[10], b[11] | b[12], b[13], b[15], w[15])
+    threats = _threats(pos, WHITE, w[10], w[11] | w[12], w[13], w[15], b[15], w_tr)
+    threats -= _threats(pos, BLACK, b[10], b[11] | b[12], b[13], b[15], w[15], b_tr)
     occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
-    king += _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15])
-    king -= _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15])
+    king += _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15], w_tr)
+    king -= _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15], b_tr)
     # Drawish patterns need a side without pawns or a lone bishop each; the test
     # is cheap and almost always false, so the full check rarely runs.
     scale = SCALE_FULL
@@ -583,25 +660,26 @@ def _boards(pos: Position) -> tuple[np.uint64, np.uint64, np.uint64]:
 def _raw(pos: Position) -> _RawTerms:
     """All raw terms, both colours inlined (the hot path)."""
     occ, white_files, black_files = _boards(pos)
-    w = _side(pos, WHITE, occ, white_files, black_files)
-    b = _side(pos, BLACK, occ, black_files, white_files)
-    return _finish(pos, w, b)
+    w = _side(pos, WHITE, occ, white_files, black_files, None)
+    b = _side(pos, BLACK, occ, black_files, white_files, None)
+    return _finish(pos, w, b, None, None)
 
 
 _side_cold = njit(cache=True, nogil=True)(_side.py_func)
 
 
 @njit(cache=True, nogil=True)
-def _raw_cold(pos: Position) -> _RawTerms:
-    """All raw terms through one compiled ``_side`` (the weighted and reporting paths).
+def _raw_cold(pos: Position, w_tr: np.ndarray | None, b_tr: np.ndarray | None) -> _RawTerms:
+    """All raw terms through one compiled ``_side`` (the weighted, reporting and tracing
+    paths; each colour's weight uses counted into ``w_tr`` and ``b_tr`` unless None).
 
     Compiling a second inlined copy would double the tests' and the ablation's
     first-run compile time; these paths do not run per search node.
     """
     occ, white_files, black_files = _boards(pos)
-    w = _side_cold(pos, np.int64(WHITE), occ, white_files, black_files)
-    b = _side_cold(pos, np.int64(BLACK), occ, black_files, white_files)
-    return _finish(pos, w, b)
+    w = _side_cold(pos, np.int64(WHITE), occ, white_files, black_files, w_tr)
+    b = _side_cold(pos, np.int64(BLACK), occ, black_files, white_files, b_tr)
+    return _finish(pos, w, b, w_tr, b_tr)
 
 
 @njit(cache=True, inline="always")
@@ -626,7 +704,7 @@ def _combine(r: tuple[int, ...], side: int, weights: np.ndarray | tuple[int, ...
 @njit(cache=True, nogil=True)
 def evaluate_weighted(pos: Position, weights: np.ndarray) -> int:
     """``evaluate`` with explicit per-term weights in percent (100 = as shipped)."""
-    return _combine(_raw_cold(pos), pos.side, weights)
+    return _combine(_raw_cold(pos, None, None), pos.side, weights)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -638,7 +716,7 @@ def evaluate(pos: Position) -> int:
 @njit(cache=True, nogil=True)
 def _evaluate_terms(pos: Position, weights: np.ndarray, out: np.ndarray) -> None:
     """``evaluate_terms`` with explicit weights."""
-    r = _raw_cold(pos)
+    r = _raw_cold(pos, None, None)
     for t in range(T_TEMPO):
         out[t] = _taper(r[2 + 2 * t], r[3 + 2 * t], r[0], r[1], weights[t])
     tempo = (TEMPO * weights[T_TEMPO]) // 100
@@ -653,3 +731,14 @@ def evaluate_terms(pos: Position, out: np.ndarray) -> None:
     ``evaluate == sum(out)`` for White to move and ``-sum(out)`` for Black.
     """
     _evaluate_terms(pos, WEIGHTS, out)
+
+
+@njit(cache=True, nogil=True)
+def trace_terms(pos: Position, w_tr: np.ndarray, b_tr: np.ndarray) -> tuple[int, int]:
+    """Count each colour's uses of every weight (``w_tr``, ``b_tr``: int64[N_TRACE], zeroed
+    here; the king danger in slot ``F_DANGER``) as the evaluation applies them; return
+    the phase and the endgame scale."""
+    w_tr[:] = 0
+    b_tr[:] = 0
+    r = _raw_cold(pos, w_tr, b_tr)
+    return r[0], r[1]

@@ -13,8 +13,8 @@ functions take it as one argument and read its fields by name.
     undo      int64[cap, 7]   one record per move made (columns: ``plies.core.undo``)
     keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
     sliders   uint64[...]     the magic slider-attack table (shared, read-only)
-    use_net   int64           1: the search evaluates with the net below (``plies.core.nnue``),
-                              2: with the classical evaluation plus that (residual) net
+    use_net   int64           which evaluation the search uses (``plies.core.static_eval``):
+                              0 classical, 1 the net below, 2 classical plus that net
     acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
                               (``acc[ply]`` is current; one empty row without a net)
     ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[B, 2H],
@@ -41,7 +41,6 @@ import numpy as np
 from numba import njit
 from numba.experimental import structref
 
-from plies.core import nnue
 from plies.core.bits import ONE, U64, ZERO, lsb
 from plies.core.encoding import (
     ALL_KINDS,
@@ -113,6 +112,13 @@ POSITION_FIELDS = (
     "undo", "keys", "sliders", "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b",
 )  # fmt: skip
 
+NO_NET_WEIGHT = np.zeros((0, 0), dtype=np.int16)
+"""Feature weights of a position without a net (never read: its ``use_net`` is 0)."""
+NO_NET_ROW = np.zeros(0, dtype=np.int16)
+"""Feature biases of a position without a net."""
+NO_NET_BIAS = np.zeros(1, dtype=np.int64)
+"""Output biases of a position without a net (its output weights: ``NO_NET_WEIGHT``)."""
+
 
 @register
 class PositionType(CoreStruct):
@@ -171,8 +177,8 @@ def new_position(
     keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
     return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
                   np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
-                  nnue.empty_accumulators(), nnue.NO_NET_WEIGHT, nnue.NO_NET_ROW,
-                  nnue.NO_NET_BIAS)  # fmt: skip
+                  np.zeros((1, 2, 0), dtype=np.int16), NO_NET_WEIGHT, NO_NET_ROW,
+                  NO_NET_BIAS)  # fmt: skip
 
 
 @njit(cache=True)

@@ -28,7 +28,7 @@ import math
 import numpy as np
 from numba import njit
 
-from plies.core import nnue
+from plies.core import static_eval
 from plies.core.bits import ZERO, popcount
 from plies.core.encoding import (
     BISHOP,
@@ -49,7 +49,6 @@ from plies.core.encoding import (
     piece_code,
     promotion_kind,
 )
-from plies.core.evaluate import evaluate
 from plies.core.info import SearchInfo
 from plies.core.movegen import gen_moves
 from plies.core.position import (
@@ -117,18 +116,6 @@ LMR = _lmr_table()
 
 
 # -- bookkeeping ---------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _evaluate(pos: Position) -> int:
-    """The static evaluation every search step uses: the net if the position has one
-    (a residual net: the classical evaluation plus its output), faded by the fifty-move
-    clock (``nnue.faded``; the pure net's ``nnue.evaluate`` fades itself)."""
-    if pos.use_net == nnue.USE_RESIDUAL:
-        return nnue.faded(nnue.residual_sum(pos, evaluate(pos), nnue.output(pos)), pos.halfmove)
-    if pos.use_net:
-        return nnue.evaluate(pos)
-    return nnue.faded(evaluate(pos), pos.halfmove)
 
 
 @njit(cache=True, inline="always")
@@ -310,7 +297,7 @@ def _qsearch(
         return 0
     _note_ply(info, ply)
     if ply >= MAX_PLY - 1:
-        return _evaluate(pos)
+        return static_eval.evaluate(pos)
 
     # Step 1: transposition table cut-off in non-PV nodes.
     key = pos.keys[pos.ply]
@@ -324,7 +311,7 @@ def _qsearch(
         best = -INF
         stand = -INF
     else:
-        stand = tt_eval if hit and tt_eval != NO_EVAL else _evaluate(pos)
+        stand = tt_eval if hit and tt_eval != NO_EVAL else static_eval.evaluate(pos)
         if stand >= beta:
             if not hit:
                 store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
@@ -380,7 +367,7 @@ def _static_eval(pos: Position, checked: bool, hit: bool, tt_eval: int) -> int:
         return -INF
     if hit and tt_eval != NO_EVAL:
         return tt_eval
-    return _evaluate(pos)
+    return static_eval.evaluate(pos)
 
 
 @njit(cache=True, inline="always")
@@ -631,7 +618,7 @@ def _negamax(
     if _is_draw(pos):
         return -MATE + ply if _mated_at_fifty(pos, stack.moves[ply]) else 0
     if ply >= MAX_PLY - 1:
-        return _evaluate(pos)
+        return static_eval.evaluate(pos)
     alpha = max(alpha, -MATE + ply)
     beta = min(beta, MATE - ply - 1)
     if alpha >= beta:
@@ -836,9 +823,8 @@ def _search_root(
     info.best_nodes = 0
     start_nodes = info.nodes
     best = -INF
-    if pos.use_net:
-        nnue.refresh(pos)  # callers keep no accumulators: the root's are computed here
-    stack.evals[0] = -INF if in_check(pos) else _evaluate(pos)
+    static_eval.prepare(pos)
+    stack.evals[0] = -INF if in_check(pos) else static_eval.evaluate(pos)
     for i in range(n_root):
         m = root_moves[i]
         before = info.nodes

@@ -25,7 +25,7 @@ from plies.board import Board, Move
 from plies.board.board import core_to_move
 from plies.compile_notice import compile_notice, compile_wait_notice
 from plies.core import MAX_PLY
-from plies.core.nnue import residual_evaluate
+from plies.core.static_eval import net_static
 from plies.engine import prewarm
 from plies.engine.control import SearchClock, SearchThread
 from plies.engine.deepening import Deepening, InfoCallback
@@ -261,9 +261,8 @@ class Engine:
             # The net's set-up and evaluation entry points (tiny), so UseNet costs no compile.
             spare = board.core_position()  # a copy already
             core.attach_net(spare, None)
-            core.net_evaluate(spare)
-            core.net_output(spare)  # and a residual net's parts
-            residual_evaluate(spare, 0)
+            net_static(spare, 0)  # a pure or residual net's evaluation
+            core.net_output(spare)  # and a residual net's correction alone
             # Paths a game may reach only later (a table probe from Python for the
             # ponder move): compiled or loaded now, not on the clock.
             # Found missing by comparing dispatcher signatures before and after games.
@@ -272,9 +271,7 @@ class Engine:
     def evaluate(self, board: Board) -> int:
         """Static evaluation in centipawns from the side to move (the net's, when in use;
         a residual net's: the classical evaluation plus the net's output)."""
-        if self.net is not None:
-            return core.net_evaluate(self._search_position(board))
-        return int(core.evaluate_position(board.core_position()))
+        return core.static_evaluate(self._search_position(board))
 
     def is_searching(self) -> bool:
         """Whether a search started with ``start`` is still running (its callback excepted)."""

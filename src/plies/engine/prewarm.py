@@ -50,11 +50,11 @@ def _compile_net_and_counting() -> None:
     """The net's evaluations, exchange evaluation and the legal-move counter the search calls."""
     import numba
 
-    from plies.core import nnue, see
+    from plies.core import nnue, see, static_eval
 
     position = _position_type()
     nnue.output.compile((position,))
-    nnue.evaluate.compile((position,))
+    static_eval.pure.compile((position,))
     see.see_ge.compile((position, numba.int64, numba.int64))
     core.count_moves.compile((position, numba.int64[::1]))
 

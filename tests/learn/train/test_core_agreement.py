@@ -65,7 +65,7 @@ def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool, bucket
         diffs.append(output - floats[r])
         if residual:
             expected, _ = reference_residual_sum(chess.Board(fen), int(base[r]), output)
-            assert core.net_evaluate(pos) == expected
+            assert core.static_evaluate(pos) == expected
     gaps = np.abs(np.array(diffs))
     assert float(np.std(floats)) > (20.0 if residual else 50.0)  # the check is not trivial
     assert set(data.stm.tolist()) == {0, 1}

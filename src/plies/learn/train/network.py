@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from plies.core.nnue import MAX_BUCKETS
+from plies.core.netfile import MAX_BUCKETS
 from plies.learn.train.features import N_INPUTS
 
 SCALE = 400.0

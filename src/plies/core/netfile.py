@@ -1,0 +1,213 @@
+"""The net file: its format, the checks a file must pass, and quantising it for the core.
+
+The contract with the trainer (``plies train``) is ``docs/nnue-spec.md``,
+summarised here. The net is (768 -> H) x 2 perspectives -> SCReLU -> 1 of B output
+buckets:
+
+    feature(p, piece of colour c and kind k on square s)
+        = (0 if c == p else 384) + (k - 1) * 64 + (s if p == WHITE else s ^ 56)
+    acc_p = ft_bias + sum of ft_weight[feature(p, ...)] over the pieces
+    b     = clamp((pieces on the board - 2) * B // 32, 0, B - 1)
+    eval  = SCALE * (out_bias[b] + out_weight[b, :H] . screlu(acc_stm)
+                                 + out_weight[b, H:] . screlu(acc_other)),
+    screlu(x) = clamp(x, 0, 1)^2
+
+B = 8 gives (pieces - 2) // 4: 32 pieces bucket 7, 2-5 pieces bucket 0. A file
+of the first format version (``out_weight`` [2H], ``out_bias`` [1]) is B = 1.
+
+The core runs it in exact integers (QA = 255, QB = 256): int16 accumulators
+(``ft_* * QA``), int16 output weights (``* QB``) and int64 output biases
+(``* QA * QB``). With every float weight in [-1.98, 1.98] (the file is refused
+otherwise) an accumulator of 32 pieces stays below 1.98 * 255 * 33 < 2^15 and
+the output sum fits int64 for any H.
+
+A file's optional ``base`` entry says what its output is: the evaluation itself
+(a pure net) or a correction to the classical evaluation (a residual net);
+``plies.core.static_eval`` decides what the search does with either. Plain
+Python and numpy: the compiled inference is ``plies.core.nnue``.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+QA = 255
+"""Quantisation of the feature transformer (weights, biases, accumulators)."""
+QB = 256
+"""Quantisation of the output weights (64 cost a trained net about 10 cp of rounding)."""
+SCALE = 400
+"""Centipawns per unit of the net's raw output."""
+FORMAT = 1
+"""The only file format this reader accepts (the ``format`` entry)."""
+N_INPUTS = 768
+"""Input features per perspective: 2 colours x 6 kinds x 64 squares."""
+WEIGHT_LIMIT = np.float32(1.98)
+"""Largest magnitude of any weight or bias (the trainer clips to it)."""
+MAX_HIDDEN = 1024
+"""Widest hidden layer accepted (its accumulators are copied with every position)."""
+MAX_BUCKETS = 32
+"""Most output buckets accepted (one per piece count of 2..33 at most)."""
+BUCKET_SPAN = 32
+"""Piece counts (from 2 up) that the B buckets split into equal parts."""
+BASE_KEY = "base"
+"""The optional file entry saying what the net's output is added to (absent: BASE_NONE)."""
+BASE_NONE = 0
+"""A pure net: its output is the evaluation."""
+BASE_HCE = 1
+"""A residual net: its output is a correction added to the classical evaluation."""
+
+DEFAULT_NET = Path(__file__).resolve().parent / "nets" / "default.npz"
+"""Where the packaged net lives (absent until one is trained and shipped)."""
+
+_SHAPES = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
+"""Every entry a net file must hold."""
+
+
+@dataclass(frozen=True)
+class Net:
+    """A quantised net, ready for the core (arrays C-contiguous, never written)."""
+
+    ft_weight: np.ndarray
+    """int16 [768, H]: feature-transformer weights times QA, one row per feature."""
+    ft_bias: np.ndarray
+    """int16 [H]: feature-transformer biases times QA."""
+    out_weight: np.ndarray
+    """int16 [B, 2H]: each bucket's output weights times QB (side to move's half first)."""
+    out_bias: np.ndarray
+    """int64 [B]: each bucket's output bias times QA * QB."""
+    source: str
+    """Where the net came from (its path)."""
+    base: int = BASE_NONE
+    """BASE_NONE (a pure net) or BASE_HCE (a correction to the classical evaluation)."""
+
+    @property
+    def hidden(self) -> int:
+        """H, the width of one perspective's accumulator."""
+        return int(self.ft_bias.shape[0])
+
+    @property
+    def buckets(self) -> int:
+        """B, the number of output buckets (1: a single output)."""
+        return int(self.out_bias.shape[0])
+
+    @property
+    def residual(self) -> bool:
+        """Whether the net corrects the classical evaluation (is added to it)."""
+        return self.base == BASE_HCE
+
+    def describe(self) -> str:
+        """The net for a user: its file, width and kind."""
+        kind = ", residual on the classical evaluation" if self.residual else ""
+        buckets = f", {self.buckets} output buckets" if self.buckets > 1 else ""
+        return f"net {self.source} (hidden {self.hidden}{buckets}{kind})"
+
+
+def _refuse(source: str, reason: str) -> ValueError:
+    """The one-line error for a net file that cannot be used."""
+    return ValueError(f"net file {source!r}: {reason}")
+
+
+def _float_array(arrays: dict[str, np.ndarray], name: str, shape: tuple[int, ...],
+                 source: str) -> np.ndarray:  # fmt: skip
+    """Entry ``name`` as float32 of exactly ``shape``, finite and within the weight limit."""
+    raw = arrays[name]
+    if raw.shape != shape:
+        raise _refuse(source, f"{name} has shape {raw.shape}, expected {shape}")
+    if raw.dtype.kind not in "fiu":
+        raise _refuse(source, f"{name} has dtype {raw.dtype}, expected float32")
+    values = raw.astype(np.float32)
+    # NaN fails this comparison too.
+    if not bool(np.all(np.abs(values) <= WEIGHT_LIMIT)):
+        raise _refuse(source, f"{name} has values outside [-{WEIGHT_LIMIT}, {WEIGHT_LIMIT}]")
+    return values
+
+
+def _single(arrays: dict[str, np.ndarray], name: str, source: str) -> float:
+    """The one number held by entry ``name``."""
+    raw = arrays[name]
+    if raw.size != 1 or raw.dtype.kind not in "fiu":
+        raise _refuse(source, f"{name} must hold one number, got shape {raw.shape} {raw.dtype}")
+    return float(raw.reshape(-1)[0])
+
+
+def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
+    """Check a net's float arrays against the spec and quantise them (ValueError if unfit)."""
+    missing = [name for name in _SHAPES if name not in arrays]
+    if missing:
+        raise _refuse(source, f"missing {', '.join(missing)}")
+    fmt = _single(arrays, "format", source)
+    if fmt != FORMAT:
+        raise _refuse(source, f"format {fmt:g} is not the supported format {FORMAT}")
+    scale = _single(arrays, "scale", source)
+    if scale != SCALE:
+        raise _refuse(source, f"scale {scale:g}, expected {SCALE}")
+    ft_shape = arrays["ft_weight"].shape
+    if len(ft_shape) != 2 or ft_shape[0] != N_INPUTS or not 1 <= ft_shape[1] <= MAX_HIDDEN:
+        raise _refuse(source, f"ft_weight has shape {ft_shape}, expected ({N_INPUTS}, H) "
+                              f"with 1 <= H <= {MAX_HIDDEN}")  # fmt: skip
+    base = BASE_NONE
+    if BASE_KEY in arrays:
+        raw_base = arrays[BASE_KEY]
+        if raw_base.size != 1 or raw_base.dtype.kind not in "iu":
+            raise _refuse(source, f"base must hold one integer, got shape {raw_base.shape} "
+                                  f"{raw_base.dtype}")  # fmt: skip
+        base = int(raw_base.reshape(-1)[0])
+        if base not in (BASE_NONE, BASE_HCE):
+            raise _refuse(source, f"base {base} is unknown (0: a pure net, 1: residual on "
+                                  f"the classical evaluation)")  # fmt: skip
+    hidden = int(ft_shape[1])
+    ft_weight = _float_array(arrays, "ft_weight", (N_INPUTS, hidden), source)
+    ft_bias = _float_array(arrays, "ft_bias", (hidden,), source)
+    out_shape = arrays["out_weight"].shape
+    if len(out_shape) == 1:
+        # The first version's single output: one bucket.
+        out_weight = _float_array(arrays, "out_weight", (2 * hidden,), source).reshape(1, -1)
+        out_bias = _float_array(arrays, "out_bias", (1,), source)
+    else:
+        buckets = int(out_shape[0]) if len(out_shape) == 2 else 0
+        if len(out_shape) != 2 or out_shape[1] != 2 * hidden or not 1 <= buckets <= MAX_BUCKETS:
+            raise _refuse(source, f"out_weight has shape {out_shape}, expected ({2 * hidden},) "
+                                  f"or (B, {2 * hidden}) with 1 <= B <= {MAX_BUCKETS}")  # fmt: skip
+        out_weight = _float_array(arrays, "out_weight", (buckets, 2 * hidden), source)
+        out_bias = _float_array(arrays, "out_bias", (buckets,), source)
+    out_bias_q = np.rint(out_bias.astype(np.float64) * QA * QB).astype(np.int64)
+    return Net(
+        ft_weight=np.ascontiguousarray(np.rint(ft_weight * QA).astype(np.int16)),
+        ft_bias=np.ascontiguousarray(np.rint(ft_bias * QA).astype(np.int16)),
+        out_weight=np.ascontiguousarray(np.rint(out_weight * QB).astype(np.int16)),
+        out_bias=np.ascontiguousarray(out_bias_q),
+        source=source,
+        base=base,
+    )
+
+
+def load_net(path: str | os.PathLike[str]) -> Net:
+    """Read and quantise a ``.npz`` net file; a one-line ValueError if it is unusable."""
+    source = str(path)
+    if not source:
+        raise ValueError("net file: no path given")
+    if not os.path.isfile(source):
+        raise _refuse(source, "no such file")
+    try:
+        data = np.load(source, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise _refuse(source, "not an .npz archive (a single array)")
+        with data:
+            arrays = {name: np.asarray(data[name]) for name in data.files}
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        raise _refuse(source, f"not a readable .npz archive ({type(exc).__name__})") from None
+    except ValueError as exc:
+        if str(exc).startswith("net file"):
+            raise
+        raise _refuse(source, "not a readable .npz archive (pickled or corrupt data)") from None
+    return quantise(arrays, source)
+
+
+def default_net_path() -> Path | None:
+    """The packaged net, if this install ships one."""
+    return DEFAULT_NET if DEFAULT_NET.is_file() else None

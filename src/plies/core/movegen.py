@@ -404,9 +404,9 @@ def _named_move(m: int) -> int:
     """What a move's name says (from, to, promotion, castling), its other flags left out."""
     if m & PROMOTION_BIT:
         return m & (0xFFF | PROMOTION_BIT | (3 << FLAG_SHIFT))
-    flag = (m >> FLAG_SHIFT) & 15
-    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        # In Chess960 a king step and a castling can share their squares (b1c1).
+    if m & (FLAG_KING_CASTLE << FLAG_SHIFT):
+        # Castling (flag 2 or 3, whatever its capture bit says): in Chess960 a king
+        # step and a castling can share their squares (b1c1).
         return m & (0xFFF | (3 << FLAG_SHIFT))
     return m & 0xFFF
 

@@ -13,6 +13,10 @@ from tests.uci.conftest import RawUci, open_engine
 CASTLING_MATE = "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1"
 # Chess960 start position 0 (bishops on a and b files, king on g1, rooks f1 and h1).
 START_0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+# Kings on b1 and b8 between their rooks: castling either way crosses the board.
+WINGS = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
+# Kings and rooks where standard chess has them (e1g1 means castling here too).
+CORNERS = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
 
 
 @pytest.fixture(scope="module")
@@ -66,14 +70,19 @@ def test_raw_position_and_bestmove_in_960_notation(raw_uci: RawUci) -> None:
     raw_uci.expect("readyok")
     raw_uci.send(f"position fen {CASTLING_MATE}", "go depth 3")
     assert raw_uci.expect("bestmove")[-1].split()[1] == "b1a1"
-    # Both castlings of start position 0 written as king takes rook, then a move after them.
-    raw_uci.send(f"position fen {START_0} moves g1h1 g8h8 d2d4", "d")
-    lines = raw_uci.expect("Side to move")
-    fen_line = next(line for line in lines if line.startswith("Fen: "))
-    ref = chess.Board(START_0, chess960=True)
-    for text in ("g1h1", "g8h8", "d2d4"):
-        ref.push_uci(text)
-    assert fen_line == f"Fen: {ref.fen()}"
+    # Castling both ways, written king takes rook, then e1g1-style from e1.
+    for fen, moves in ((WINGS, "b1h1 b8a8 d2d4"), (CORNERS, "e1g1 e8c8")):
+        raw_uci.send(f"position fen {fen} moves {moves}", "d")
+        lines = raw_uci.expect("Side to move")
+        ref = chess.Board(fen, chess960=True)
+        for text in moves.split():
+            ref.push_uci(text)
+        assert f"Fen: {ref.fen()}" in lines, (lines, ref.fen())
+        raw_uci.send("go depth 2")
+        best = raw_uci.expect("bestmove")[-1].split()[1]
+        assert chess.Move.from_uci(best) in ref.legal_moves
+    raw_uci.send(f"position fen {CORNERS} moves e1g1", "d")
+    assert "Moves: e1h1" in raw_uci.expect("Moves")
     raw_uci.send("setoption name UCI_Chess960 value false", "isready")
     raw_uci.expect("readyok")
     raw_uci.send(f"position fen {CASTLING_MATE}", "isready")

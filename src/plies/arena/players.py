@@ -187,9 +187,10 @@ class AgentPlayer(Player):
             or len(stack) < n
             or stack[:n] != self._moves
             or board.root().fen() != self._root_fen
+            or self._mirror.chess960 != board.chess960
         ):
             self._root_fen = board.root().fen()
-            self._mirror = Board(self._root_fen)
+            self._mirror = Board(self._root_fen, chess960=board.chess960)
             self._moves = []
             n = 0
         for move in stack[n:]:

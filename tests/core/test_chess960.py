@@ -11,10 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
+from tests.core.test_nnue import random_arrays, write_net
 
+import plies.core as core
 from plies.board import Board, IllegalMoveError, InvalidFenError, Move, divide, perft
 from plies.board.chess960 import POSITIONS
+from plies.core import nnue
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "perft"
 
@@ -125,8 +129,8 @@ def test_bad_start_position_number(bad: object) -> None:
 CORNERS = [
     # The castling rook shields the king: castling would expose it (queen a1, rook b1).
     "1r2k3/8/8/8/8/8/8/qRK4R w KQ - 0 1",
-    # The king already stands on its destination (g1), the rook on the king's (f1) side.
-    "rk4r1/8/8/8/8/8/8/5RKR w KQkq - 0 1",
+    # The king already stands on its king-side destination (g1); queen-side it crosses the board.
+    "rk5r/8/8/8/8/8/8/R5KR w KQkq - 0 1",
     # King b1, rook a1: the king's step to c1 and queen-side castling share squares.
     "1k6/8/8/8/8/8/8/RK5R w KQ - 0 1",
     # King-side castling lands on the rook's square (king f1, rook g1).
@@ -248,3 +252,35 @@ def test_standard_positions_unchanged() -> None:
     assert perft(Board(chess.STARTING_FEN, chess960=True), 4) == 197281
     assert not Board().chess960
     assert repr(Board(chess960=True)) == f"Board({chess.STARTING_FEN!r}, chess960=True)"
+
+
+def test_net_accumulators_follow_chess960_castling(tmp_path: Path) -> None:
+    """With a net attached, the accumulators after each castling (king and rook sharing
+    squares included) equal those of the same position set up from its FEN."""
+    net = core.load_net(write_net(tmp_path / "random.npz", random_arrays(5)))
+
+    def fresh(board: Board) -> np.ndarray:
+        """The accumulators of ``board``'s position computed from scratch."""
+        pos = core.copy_position(Board(board.fen(), chess960=True).core_position())
+        core.attach_net(pos, net)
+        core.net_output(pos)  # computes ply 0 from the board, as the search root does
+        return np.asarray(nnue.accumulators(pos))[0].copy()
+
+    castlings = 0
+    for fen in CORNERS[1:6]:
+        board = Board(fen, chess960=True)
+        pos = core.copy_position(board.core_position())
+        core.attach_net(pos, net)
+        core.net_output(pos)
+        for move in [m for m in board.legal_moves if board.is_castling(m)]:
+            code = next(int(c) for c in board.core_legal() if board.move_of(int(c)) == move)
+            core.push_move(pos, code)
+            board.push(move)
+            ply = int(core.position_state(pos)[5])
+            after = np.asarray(nnue.accumulators(pos))[ply]
+            assert after.any() and np.array_equal(after, fresh(board)), move
+            core.unmake_move(pos)
+            board.pop()
+            castlings += 1
+    assert castlings >= 7
+

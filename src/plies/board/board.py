@@ -143,7 +143,7 @@ class Board:
         castling, rooks = castling_rights(parsed, self.chess960)
         ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
         pos = new_position(parsed.mailbox, parsed.side, castling, ep, parsed.halfmove,
-                           parsed.fullmove, rooks)  # type: ignore[arg-type]
+                           parsed.fullmove, rooks)  # fmt: skip
         if opponent_in_check(pos):
             raise InvalidFenError(
                 "invalid fen side to move: the side not to move is in check"

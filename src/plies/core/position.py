@@ -164,7 +164,7 @@ def _build(
 
 
 def castling_tables(
-    squares: list[int] | tuple[int, ...], castle_rooks: tuple[int, int, int, int]
+    squares: list[int] | tuple[int, ...], castle_rooks: tuple[int, ...]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``castle_rooks, castle_empty, castle_path, castle_mask`` of a position (see above).
 
@@ -198,7 +198,7 @@ def new_position(
     ep: int,
     halfmove: int,
     fullmove: int,
-    castle_rooks: tuple[int, int, int, int] = STANDARD_CASTLE_ROOKS,
+    castle_rooks: tuple[int, ...] = STANDARD_CASTLE_ROOKS,
 ) -> Position:
     """A position from a mailbox of piece codes (a1 first), the FEN's state fields, and the
     rook square of each castling right (WK, WQ, BK, BQ; only those in ``castling`` count)."""
@@ -210,7 +210,7 @@ def new_position(
             pieces[(p >> 3) * 8 + ALL_KINDS] |= np.uint64(1 << sq)
     rooks = tuple(sq if castling & (1 << right) else NO_SQUARE
                   for right, sq in enumerate(castle_rooks))  # fmt: skip
-    rook_sq, empty, path, mask = castling_tables(squares, rooks)  # type: ignore[arg-type]
+    rook_sq, empty, path, mask = castling_tables(squares, rooks)
     undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
     keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
     return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),

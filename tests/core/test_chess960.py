@@ -109,6 +109,13 @@ def test_start_positions_match_python_chess() -> None:
     assert Board.from_chess960_pos(518).fen() == chess.STARTING_FEN
 
 
+def test_start_positions_divide_3_sample() -> None:
+    """Every tenth start position, divide 3 against python-chess (all of them under slow)."""
+    for n in range(0, POSITIONS, 10):
+        ref = chess.Board.from_chess960_pos(n)
+        assert divide(Board.from_chess960_pos(n), 3) == _reference_divide(ref, 3), n
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, POSITIONS, 96))
 def test_start_positions_divide_3(first: int) -> None:

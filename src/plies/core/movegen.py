@@ -315,17 +315,17 @@ def _castling(
     tested with the rook still in place, and its destination with both pieces
     moved (the rook may shield it there, or stop shielding it), as python-chess does.
     """
-    rights = pos.castling >> (2 * us)
+    rights = (pos.castling >> (2 * us)) & 3
+    if rights == 0:
+        return n
     them = 1 - us
-    king_bit = ONE << U64(ksq)
     for side in range(2):
-        if not rights & (1 << side):
-            continue
+        # castle_empty leaves out the king's and the rook's own squares.
         right = 2 * us + side
-        rook_sq = pos.castle_rooks[right]
-        rook_bit = ONE << U64(rook_sq)
-        if occ & ~(king_bit | rook_bit) & pos.castle_empty[right]:
+        if not rights & (1 << side) or occ & pos.castle_empty[right]:
             continue
+        king_bit = ONE << U64(ksq)
+        rook_bit = ONE << U64(pos.castle_rooks[right])
         path = pos.castle_path[right]
         if _safe_squares(pos, path, occ ^ king_bit, them) != path:
             continue

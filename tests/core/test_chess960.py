@@ -291,3 +291,31 @@ def test_net_accumulators_follow_chess960_castling(tmp_path: Path) -> None:
             castlings += 1
     assert castlings >= 7
 
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_castling_fields_agree_or_fail_in_one_line(seed: int) -> None:
+    """Random castling fields on Chess960 placements: accepted exactly when python-chess keeps
+    every right given (and then written as python-chess writes them), else one line."""
+    import random
+
+    rng = random.Random(seed)
+    upper = "KQABCDEFGH"
+    for _ in range(250):
+        placement = Board.from_chess960_pos(rng.randrange(POSITIONS)).board_fen()
+        if rng.random() < 0.5:
+            placement = rng.choice(SUITE)[1].split()[0]
+        # White's letters first, at most two a side: the form python-chess reads.
+        text = "".join(rng.sample(upper, rng.randint(0, 2)) + rng.sample(upper.lower(), 2))
+        text = text[: rng.randint(1, len(text))]
+        fen = f"{placement} w {text} - 0 1"
+        ref = chess.Board(fen, chess960=True)
+        kept = ref.castling_xfen()
+        try:
+            ours = Board(fen, chess960=True)
+        except InvalidFenError as exc:
+            assert "\n" not in str(exc) and str(exc).startswith("invalid fen castling rights")
+            assert kept == "-" or len(kept) < len(text), (fen, kept)
+            continue
+        assert len(kept) == len(text), (fen, kept)
+        assert ours.fen() == ref.fen() and ours.shredder_fen() == ref.shredder_fen(), fen

@@ -8,6 +8,9 @@ replayed in lockstep with python-chess in ``test_differential.py``.
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
@@ -297,8 +300,6 @@ def test_net_accumulators_follow_chess960_castling(tmp_path: Path) -> None:
 def test_random_castling_fields_agree_or_fail_in_one_line(seed: int) -> None:
     """Random castling fields on Chess960 placements: accepted exactly when python-chess keeps
     every right given (and then written as python-chess writes them), else one line."""
-    import random
-
     rng = random.Random(seed)
     upper = "KQABCDEFGH"
     for _ in range(250):
@@ -319,3 +320,23 @@ def test_random_castling_fields_agree_or_fail_in_one_line(seed: int) -> None:
             continue
         assert len(kept) == len(text), (fen, kept)
         assert ours.fen() == ref.fen() and ours.shredder_fen() == ref.shredder_fen(), fen
+
+
+def test_cli_perft_chess960() -> None:
+    """``plies perft --chess960 --fen`` counts a suite position; without the flag its
+    castling field is refused in one line."""
+    _, fen, counts = SUITE[1]
+    proc = subprocess.run(
+        [sys.executable, "-m", "plies", "perft", "2", "--chess960", "--fen", fen, "--divide"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    per_move = dict(line.split(": ") for line in proc.stdout.splitlines() if ": " in line
+                    and not line.startswith("Nodes"))  # fmt: skip
+    assert {k: int(v) for k, v in per_move.items()} == divide(Board(fen, chess960=True), 2)
+    assert f"Nodes: {counts[2]} " in proc.stdout
+    refused = subprocess.run(
+        [sys.executable, "-m", "plies", "perft", "1", "--fen", fen],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert refused.returncode != 0 and "invalid fen castling rights" in refused.stderr

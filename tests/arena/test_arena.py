@@ -267,3 +267,17 @@ def test_ctrl_c_guard_turns_sigint_into_a_flag() -> None:
     with pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(1)
+
+
+def test_agent_player_plays_chess960_castling_on_its_mirror() -> None:
+    """A ladder agent on a Chess960 referee board answers in Chess960 notation: in a position
+    where castling (king takes rook) is the only mate, a searching agent plays it."""
+    from plies.arena.players import AgentPlayer, MoveRequest
+
+    player = AgentPlayer("ab", "alphabeta", {"depth": "2"})
+    player.new_game(1)
+    board = chess.Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
+    reply = player.move(board, MoveRequest())
+    assert reply.move == chess.Move.from_uci("b1a1")
+    board.push(reply.move)
+    assert board.is_checkmate()

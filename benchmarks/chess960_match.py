@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import chess.pgn
@@ -51,6 +51,7 @@ class Tally:
     faults: dict[str, Faults]
     castled_games: int = 0
     castlings: int = 0
+    castlings_by: dict[str, int] = field(default_factory=dict)
     replay_errors: int = 0
     positions: int = 0
 
@@ -93,7 +94,10 @@ def _add(game: chess.pgn.Game, t: Tally) -> None:
         if move not in board.legal_moves:
             t.replay_errors += 1
             break
-        castled += board.is_castling(move)
+        if board.is_castling(move):
+            castled += 1
+            mover = names[board.turn]
+            t.castlings_by[mover] = t.castlings_by.get(mover, 0) + 1
         board.push(move)
     t.castlings += castled
     t.castled_games += castled > 0
@@ -116,15 +120,17 @@ def _add(game: chess.pgn.Game, t: Tally) -> None:
 def report(t: Tally, wall_s: float, loads: tuple[float, float]) -> None:
     """Print the result lines."""
     s = t.score
-    print(f"\nplies vs Stockfish, Chess960: {s.games} games from {t.positions} start positions, "
-          f"{wall_s / 60:.1f} min wall, load {loads[0]:.1f} before / {loads[1]:.1f} after")
+    played = f", {wall_s / 60:.1f} min wall" if wall_s else ""
+    print(f"\nplies vs Stockfish, Chess960: {s.games} games from {t.positions} start positions"
+          f"{played}, load {loads[0]:.1f} before / {loads[1]:.1f} after")
     print(f"plies: W {s.wins} / D {s.draws} / L {s.losses}, {100 * s.mean:.1f}%, "
           f"Elo {round(elo_from_score(s.mean)):+d} ± {elo_error(s):.0f} (95%)")
     for name in sorted(t.faults) or ["(nobody)"]:
         f = t.faults.get(name, Faults())
         print(f"{name}: illegal moves {f.illegal}, crashes {f.crashes}, "
               f"losses on time {f.time_losses}")
-    print(f"castling: {t.castlings} castlings in {t.castled_games} games; "
+    by = ", ".join(f"{name} {n}" for name, n in sorted(t.castlings_by.items()))
+    print(f"castling: {t.castlings} castlings ({by}) in {t.castled_games} games; "
           f"games failing a python-chess Chess960 replay: {t.replay_errors}")
 
 

@@ -340,3 +340,19 @@ def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
     finally:
         toy_player.close()
     assert variant_refusal(AgentPlayer("r", "random", {}), True) is None
+
+
+def test_chess960_openings_from_files(tmp_path: Path) -> None:
+    """EPD positions are read by Chess960 rules when asked; a PGN game must say Chess960."""
+    epd = tmp_path / "960.epd"
+    epd.write_text("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - id \"castle mate\";\n")
+    (opening,) = load_openings(epd, chess960=True)
+    assert opening.chess960 and chess.Move.from_uci("b1a1") in opening.board().legal_moves
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Variant "Chess960"]\n[FEN "' + chess.Board.from_chess960_pos(7).fen()
+                   + '"]\n[SetUp "1"]\n\n1. e4 *\n\n1. d4 *\n')
+    with pytest.raises(OpeningError, match="Chess960"):
+        load_openings(pgn, chess960=True)
+    pgn.write_text(pgn.read_text().split("\n\n1. d4")[0] + "\n")
+    (game,) = load_openings(pgn, chess960=True)
+    assert game.chess960 and game.moves == ("e2e4",)

@@ -180,6 +180,10 @@ ELO = Option(
     help="the level of UCI_LimitStrength on Stockfish 15.1's UCI_Elo scale",
 )  # fmt: skip
 SHOW_WDL = Option("UCI_ShowWDL", "check", False, help="add win/draw/loss per mille to info lines")
+CHESS960 = Option(
+    "UCI_Chess960", "check", False,
+    help="play Chess960: castling rules, and castling written as king takes rook (e1h1)",
+)  # fmt: skip
 OWN_BOOK = Option("OwnBook", "check", False, help="answer go from BookFile while in book")
 BOOK_FILE = Option("BookFile", "string", "", help="a Polyglot .bin opening book")
 BOOK_MODE = Option(
@@ -210,7 +214,7 @@ SYZYGY_PROBE_LIMIT = Option(
 
 OPTIONS: tuple[Option, ...] = (
     HASH, THREADS, CLEAR_HASH, MOVE_OVERHEAD, SLOW_MOVER, PONDER, MULTIPV,
-    LIMIT_STRENGTH, ELO, SHOW_WDL, OWN_BOOK, BOOK_FILE, BOOK_MODE, EVAL_FILE, USE_NET,
+    LIMIT_STRENGTH, ELO, SHOW_WDL, CHESS960, OWN_BOOK, BOOK_FILE, BOOK_MODE, EVAL_FILE, USE_NET,
     SYZYGY_PATH, SYZYGY_PROBE_DEPTH, SYZYGY_50_MOVE_RULE, SYZYGY_PROBE_LIMIT,
 )  # fmt: skip
 """Every option declared to GUIs, in the order ``uci`` lists them."""
@@ -226,5 +230,6 @@ SYZYGY_OPTIONS: tuple[Option, ...] = (
 )  # fmt: skip
 """The tablebase options (``plies.engine.tablebases``)."""
 
-LOOP_OPTIONS: tuple[Option, ...] = (PONDER, SHOW_WDL)
-"""Options only the UCI loop reads (``go ponder`` drives pondering; WDL is printed there)."""
+LOOP_OPTIONS: tuple[Option, ...] = (PONDER, SHOW_WDL, CHESS960)
+"""Options only the UCI loop reads (``go ponder`` drives pondering; WDL is printed there;
+the loop's board plays Chess960 or not)."""

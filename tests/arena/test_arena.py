@@ -14,8 +14,9 @@ import chess
 import chess.pgn
 import pytest
 
+from plies.agents.base import Budget
 from plies.arena.clock import Clock, TimeControl
-from plies.arena.game import Adjudication, GameRecord, GameSettings
+from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
 from plies.arena.interrupt import CtrlC
 from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, schedule
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
@@ -267,3 +268,91 @@ def test_ctrl_c_guard_turns_sigint_into_a_flag() -> None:
     with pytest.raises(KeyboardInterrupt):
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(1)
+
+
+def test_agent_player_plays_chess960_castling_on_its_mirror() -> None:
+    """A ladder agent on a Chess960 referee board answers in Chess960 notation: in a position
+    where castling (king takes rook) is the only mate, a searching agent plays it."""
+    from plies.arena.players import AgentPlayer, MoveRequest
+
+    player = AgentPlayer("ab", "alphabeta", {"depth": "2"})
+    player.new_game(1)
+    board = chess.Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
+    reply = player.move(board, MoveRequest())
+    assert reply.move == chess.Move.from_uci("b1a1")
+    board.push(reply.move)
+    assert board.is_checkmate()
+
+
+def test_chess960_openings_are_seeded_distinct_start_positions() -> None:
+    a = opening_schedule(6, None, None, seed=5, chess960=True)
+    assert a == opening_schedule(6, None, None, seed=5, chess960=True)
+    assert len({o.fen for o in a}) == 6 and all(o.chess960 and not o.moves for o in a)
+    for o in a:
+        n = int(o.name.split("#")[1])
+        assert chess.Board(o.fen, chess960=True) == chess.Board.from_chess960_pos(n)
+    lines = opening_schedule(3, None, 4, seed=5, chess960=True)
+    assert all(len(o.moves) == 4 and o.board().chess960 for o in lines)
+    assert [o.fen for o in lines] == [o.fen for o in a[:3]]
+
+
+def test_chess960_pgn_has_variant_fen_and_setup_and_reads_back() -> None:
+    opening = Opening(chess.Board.from_chess960_pos(518).fen(), (), "Chess960 #518", True)
+    board = opening.board()
+    record = GameRecord("a", "b", opening, result="1/2-1/2", termination="normal")
+    for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "e1h1"):
+        move = chess.Move.from_uci(uci)
+        board.push(move)
+        record.moves.append(MoveRecord(move, 1, None, None))
+    text = format_game(to_pgn(record))
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    assert game.headers["Variant"] == "Chess960" and game.headers["SetUp"] == "1"
+    assert game.headers["FEN"] == chess.STARTING_FEN
+    assert "O-O" in text
+    assert list(game.mainline_moves()) == board.move_stack
+    assert game.end().board() == board
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
+def test_uci_engine_is_told_chess960_and_castles_king_takes_rook() -> None:
+    from plies.arena.players import MoveRequest, UciPlayer, variant_refusal
+
+    assert STOCKFISH is not None
+    player = UciPlayer("sf", [STOCKFISH], {})
+    try:
+        assert variant_refusal(player, True) is None
+        player.new_game(1)
+        board = chess.Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
+        reply = player.move(board, MoveRequest(Budget(depth=4), 10.0))
+        assert reply.move == chess.Move.from_uci("b1a1")
+    finally:
+        player.close()
+
+
+def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
+    from plies.arena.players import AgentPlayer, UciPlayer, variant_refusal
+
+    toy_player = UciPlayer("toy", [sys.executable, str(TOY)], {})
+    try:
+        assert variant_refusal(toy_player, False) is None
+        assert "does not support Chess960" in (variant_refusal(toy_player, True) or "")
+    finally:
+        toy_player.close()
+    assert variant_refusal(AgentPlayer("r", "random", {}), True) is None
+
+
+def test_chess960_openings_from_files(tmp_path: Path) -> None:
+    """EPD positions are read by Chess960 rules when asked; a PGN game must say Chess960."""
+    epd = tmp_path / "960.epd"
+    epd.write_text("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - id \"castle mate\";\n")
+    (opening,) = load_openings(epd, chess960=True)
+    assert opening.chess960 and chess.Move.from_uci("b1a1") in opening.board().legal_moves
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text('[Variant "Chess960"]\n[FEN "' + chess.Board.from_chess960_pos(7).fen()
+                   + '"]\n[SetUp "1"]\n\n1. e4 *\n\n1. d4 *\n')
+    with pytest.raises(OpeningError, match="Chess960"):
+        load_openings(pgn, chess960=True)
+    pgn.write_text(pgn.read_text().split("\n\n1. d4")[0] + "\n")
+    (game,) = load_openings(pgn, chess960=True)
+    assert game.chess960 and game.moves == ("e2e4",)

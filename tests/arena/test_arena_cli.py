@@ -127,3 +127,34 @@ def test_engine_refusing_an_option_is_one_line(tmp_path: Path) -> None:
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "EvalFile: net file" in lines[0] and "no such file" in lines[0]
     assert not pgn.exists()
+
+
+def test_chess960_match_writes_chess960_games_in_colour_swapped_pairs(tmp_path: Path) -> None:
+    out = tmp_path / "960.pgn"
+    proc = arena("random", "capture", "--variant", "chess960", "--games", "4", "--depth", "1",
+                 "--max-moves", "30", "--seed", "7", "--pgn", str(out))
+    assert proc.returncode == 0, proc.stderr
+    games = _games_in(out)
+    assert len(games) == 4
+    for game in games:
+        assert game.headers["Variant"] == "Chess960" and game.headers["SetUp"] == "1"
+        assert game.board().chess960 and not game.errors
+        assert game.headers["Opening"].startswith("Chess960 #")
+    fens = [g.headers["FEN"] for g in games]
+    assert fens[0] == fens[1] != fens[2] == fens[3]
+    assert games[0].headers["White"] == games[1].headers["Black"]
+
+
+def test_chess960_bad_input_is_one_line() -> None:
+    cases = [
+        ([f"uci:{sys.executable} {TOY}", "random", "--depth", "1", "--variant", "chess960"],
+         "does not support Chess960"),
+        (["random", "capture", "--depth", "1", "--variant", "chess960", "--book", "x.bin"],
+         "cannot open Chess960 games"),
+        (["random", "capture", "--depth", "1", "--variant", "crazyhouse"], "invalid choice"),
+    ]
+    for args, message in cases:
+        proc = arena(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert message in lines[-1], (args, proc.stderr)

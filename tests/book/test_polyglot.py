@@ -86,3 +86,22 @@ def test_bad_files_give_one_line(content: bytes | str | None, message: str,
     with pytest.raises(BookError, match=message) as info:
         OpeningBook(path)
     assert "\n" not in str(info.value)
+
+
+def test_chess960_castling_from_the_book(tmp_path: Path) -> None:
+    """A Chess960 board looks up its own key; Polyglot's king-takes-rook castling comes back
+    as the board's legal castling move."""
+    import struct
+
+    import chess.polyglot
+
+    fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
+    key = chess.polyglot.zobrist_hash(chess.Board(fen, chess960=True))
+    b1h1 = chess.H1 | chess.B1 << 6  # to file/rank in bits 0-5, from in bits 6-11
+    path = tmp_path / "c960.bin"
+    path.write_bytes(struct.pack(">QHHI", key, b1h1, 1, 0))
+    board = Board(fen, chess960=True)
+    with OpeningBook(path) as book:
+        move = book.choose(board, "best")
+    assert move == chess.Move.from_uci("b1h1")
+    assert board.is_castling(board.parse_uci(move.uci()))

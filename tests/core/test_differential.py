@@ -4,7 +4,8 @@ Seeded random games are generated with python-chess alone (biased towards
 promotions, castling, en passant, checks and mates; some shuffle pieces to
 reach repetitions, some avoid captures to reach the fifty- and seventy-five-move
 rules), then replayed on both boards in lockstep, comparing every observable
-answer at every ply.
+answer at every ply. The ``chess960`` games start from Chess960 positions (start
+positions and the Chess960 perft suite's) and play on Chess960 boards.
 """
 
 from __future__ import annotations
@@ -56,11 +57,11 @@ EXTRA_FENS = [
     "8/8/8/8/8/2k5/1q6/K7 w - - 0 1",  # already checkmated
 ]
 
-MAX_PLIES = {"tactical": 200, "shuffle": 120, "quiet": 170, "sparse": 24}
-GAMES = {"tactical": 60, "shuffle": 12, "quiet": 10, "sparse": 120}
+MAX_PLIES = {"tactical": 200, "shuffle": 120, "quiet": 170, "sparse": 24, "chess960": 160}
+GAMES = {"tactical": 60, "shuffle": 12, "quiet": 10, "sparse": 120, "chess960": 40}
 # Every position gets the position-level comparison; every n-th also has each of
 # its legal moves checked (SAN, predicates, make/unmake), to keep the run short.
-EVERY_MOVE_STRIDE = {"tactical": 3, "shuffle": 2, "quiet": 10, "sparse": 1}
+EVERY_MOVE_STRIDE = {"tactical": 3, "shuffle": 2, "quiet": 10, "sparse": 1, "chess960": 3}
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class Game:
 
     start: str
     moves: tuple[str, ...]
+    chess960: bool = False
 
 
 def _is_pawn_move(board: chess.Board, move: chess.Move) -> bool:
@@ -92,10 +94,19 @@ def _makes_en_passant(board: chess.Board, move: chess.Move) -> bool:
         board.pop()
 
 
+def _chess960_fens() -> list[str]:
+    """The Chess960 perft suite's positions (Shredder-FEN castling fields)."""
+    with open(DATA / "chess960.perft", encoding="ascii") as handle:
+        return [line[4:].strip() for line in handle if line.startswith("epd ")]
+
+
+CHESS960_FENS = _chess960_fens()
+
+
 def _pick(board: chess.Board, rng: random.Random, mode: str) -> chess.Move:
     """Choose a move by the mode's bias; moves are drawn from python-chess."""
     moves = list(board.legal_moves)
-    if mode == "tactical":
+    if mode in ("tactical", "chess960"):
         mates = []
         for move in moves:
             if board.gives_check(move):
@@ -176,6 +187,11 @@ def _game(mode: str, index: int) -> Game:
             board.push(rng.choice(list(board.legal_moves)))
         if index % 4 == 0:
             board = chess.Board(board.fen())  # some games start from a FEN, without history
+    elif mode == "chess960":
+        if index % 2:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+        else:
+            board = chess.Board(rng.choice(CHESS960_FENS), chess960=True)
     else:
         board = _random_sparse(rng, pawns=mode == "sparse", playable=mode == "quiet")
     start = board.root().fen()
@@ -183,7 +199,7 @@ def _game(mode: str, index: int) -> Game:
         if board.outcome(claim_draw=False) is not None:
             break
         board.push(_pick(board, rng, mode))
-    return Game(start, tuple(m.uci() for m in board.move_stack))
+    return Game(start, tuple(m.uci() for m in board.move_stack), board.chess960)
 
 
 def _all_games() -> Iterator[tuple[str, int]]:
@@ -218,6 +234,7 @@ def _compare_position(ours: Board, ref: chess.Board, every_move: bool) -> None:
     assert ours.halfmove_clock == ref.halfmove_clock, where
     assert ours.fullmove_number == ref.fullmove_number, where
     assert ours.castling_xfen() == ref.castling_xfen(), where
+    assert ours.shredder_fen() == ref.shredder_fen(), where
     legal = {m.uci() for m in ours.legal_moves}
     assert legal == {m.uci() for m in ref.legal_moves}, where
     assert ours.is_check() == ref.is_check(), where
@@ -240,7 +257,8 @@ def _compare_position(ours: Board, ref: chess.Board, every_move: bool) -> None:
         assert ours.result(claim_draw=claim) == (expected.result() if expected else "*"), where
     # The key is a function of the position alone: incremental == from scratch. The
     # FEN keeps any en-passant square, so a key that counts one either way agrees.
-    assert ours.zobrist_key() == Board(ref.fen(en_passant="fen")).zobrist_key(), where
+    from_fen = Board(ref.fen(en_passant="fen"), chess960=ours.chess960)
+    assert ours.zobrist_key() == from_fen.zobrist_key(), where
     if not every_move:
         return
     fen = ours.fen()
@@ -248,6 +266,7 @@ def _compare_position(ours: Board, ref: chess.Board, every_move: bool) -> None:
         uci = move.uci()
         ref_move = chess.Move.from_uci(uci)
         at = f"move {uci} {where}"
+        assert ours.parse_uci(uci) == move, at
         san = ours.san(move)
         assert san == ref.san(ref_move), at
         assert ours.parse_san(san) == move, at
@@ -287,10 +306,12 @@ def _check_conversions(ours: Board, ref: chess.Board) -> None:
     history = [m.uci() for m in ref.move_stack]
     exported = ours.to_chess()
     assert isinstance(exported, chess.Board)
+    assert exported.chess960 == ours.chess960 == ref.chess960, where
     assert exported.fen() == ref.fen(), where
     assert [m.uci() for m in exported.move_stack] == history, where
     assert exported.can_claim_threefold_repetition() == ref.can_claim_threefold_repetition()
     imported = Board.from_chess(ref)
+    assert imported.chess960 == ref.chess960, where
     assert imported.fen() == ref.fen(), where
     assert [m.uci() for m in imported.move_stack] == history, where
     assert imported.can_claim_threefold_repetition() == ref.can_claim_threefold_repetition()
@@ -300,6 +321,7 @@ def _check_conversions(ours: Board, ref: chess.Board) -> None:
     copy = ours.copy()
     fen, stack = ours.fen(), list(ours.move_stack)
     assert copy.fen() == fen and list(copy.move_stack) == stack
+    assert copy.chess960 == ours.chess960 and copy.root().chess960 == ours.chess960
     assert copy.can_claim_threefold_repetition() == ours.can_claim_threefold_repetition()
     moves = copy.legal_moves
     if moves:
@@ -316,7 +338,8 @@ def _check_conversions(ours: Board, ref: chess.Board) -> None:
 def test_game_in_lockstep(mode: str, index: int) -> None:
     """Replay a generated game on both boards, comparing at every ply."""
     game = _game(mode, index)
-    ours, ref = Board(game.start), chess.Board(game.start)
+    ours = Board(game.start, chess960=game.chess960)
+    ref = chess.Board(game.start, chess960=game.chess960)
     assert ours.fen() == ref.fen() == game.start
     stride = EVERY_MOVE_STRIDE[mode]
     for ply, uci in enumerate(game.moves):

@@ -59,3 +59,18 @@ def test_legal_prefix_agrees_with_the_board() -> None:
             got = legal_prefix(pos, np.array(variant, dtype=np.int64), scratch)
             assert got == _by_board(board, variant), (fen, variant)
         assert board.fen() == fen
+
+
+def test_legal_prefix_keeps_chess960_castling_apart_from_a_king_step() -> None:
+    """King b1, rook a1: castling and the king's step both go b1-c1; each keeps its own."""
+    board = Board("1k6/8/8/8/8/8/8/RK5R w Q - 0 1", chess960=True)
+    legal = [int(m) for m in board.core_legal() if (int(m) & 0xFFF) == 1 | (2 << 6)]
+    castle = next(m for m in legal if m >> 12 == 3)
+    step = next(m for m in legal if m >> 12 == 0)
+    reply = 57 | (58 << 6)  # b8c8
+    rook_up = 3 | (51 << 6)  # d1d7: legal only once castling put the rook on d1
+    scratch = np.zeros(MAX_MOVES, dtype=np.int64)
+    for first, expected in ((castle, 3), (step, 2)):
+        pos = copy_position(board.core_position())
+        line = np.array([first, reply, rook_up], dtype=np.int64)
+        assert legal_prefix(pos, line, scratch) == expected

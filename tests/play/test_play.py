@@ -145,3 +145,53 @@ def test_null_moves_are_not_moves() -> None:
     for word in ("--", "0000", "Z0"):
         assert f"Not a move or command: {word!r}" in text
     assert chess.STARTING_FEN in text
+
+
+CASTLE_MATE_960 = "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1"
+"""A Chess960 position where castling queenside (king b1 takes rook a1) is mate."""
+
+
+def test_chess960_position_number_and_castling_by_king_takes_rook() -> None:
+    proc = play("fen\nquit\n", "--agent", "random", "--chess960", "123")
+    assert proc.returncode == 0, proc.stderr
+    assert "Chess960 start position #123." in proc.stdout
+    assert fens(proc.stdout) == [chess.Board.from_chess960_pos(123).fen()]
+    for castle in ("b1a1", "O-O-O"):
+        proc = play(f"{castle}\npgn\nquit\n", "--agent", "random", "--chess960",
+                    "--fen", CASTLE_MATE_960)
+        assert proc.returncode == 0, proc.stderr
+        assert "Game over: White wins by checkmate (1-0)." in proc.stdout, proc.stdout
+        game = chess.pgn.read_game(io.StringIO(proc.stdout[proc.stdout.index("[Event"):]))
+        assert game is not None and game.headers["Variant"] == "Chess960"
+        assert game.headers["FEN"] == CASTLE_MATE_960
+        assert [m.uci() for m in game.mainline_moves()] == ["b1a1"]
+
+
+def test_chess960_new_games_start_from_seeded_positions_and_the_engine_castles() -> None:
+    lines = iter(["new", "quit"])
+    console = Console(record=True, width=100, force_terminal=False)
+    session = PlaySession(make_agent("alphabeta", {"depth": 2}),
+                          Settings(human="black", chess960=True, seed=4), console,
+                          read_line=lambda: next(lines) + "\n")
+    assert session.run() == 0
+    text = console.export_text()
+    numbers = [int(w.rstrip(".").lstrip("#")) for w in text.split() if w.startswith("#")]
+    assert len(numbers) == 2 and session.board.chess960
+    assert session.board.root() == chess.Board.from_chess960_pos(numbers[1])
+    # The agent replies on a Chess960 board: castling is king takes rook.
+    session.settings = Settings(human="black", fen=CASTLE_MATE_960, chess960=True)
+    session._new_game()
+    session._agent_move()
+    assert session.board.move_stack == [chess.Move.from_uci("b1a1")]
+    assert session.board.is_checkmate()
+
+
+def test_chess960_bad_options_get_one_line() -> None:
+    for args, message in ((["--chess960", "960"], "start position 0-959"),
+                          (["--chess960", "x"], "start position 0-959"),
+                          (["--chess960", "5", "--fen", CASTLE_MATE_960], "give one of them"),
+                          (["--chess960", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "bad --fen")):
+        proc = play("", *args)
+        assert proc.returncode == 2, (args, proc.stdout)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], proc.stderr

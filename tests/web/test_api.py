@@ -184,6 +184,8 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
             '{"type": "move", "uci": 42}',
             '{"type": "fen", "fen": "8/8/8/8 w - - 0 1"}',
             '{"type": "teleport"}',
+            '{"type": "new", "chess960": 960}',
+            '{"type": "new", "chess960": "first"}',
             '{"type": "settings", "movetime": -5}',
             '{"type": "undo"}',
             '{"channel": "nowhere", "type": "state"}',
@@ -340,3 +342,18 @@ def test_status_counts_tabs_and_searches(client: TestClient) -> None:
         assert status["tabs"] == 1 and status["searching"] == 1
     status = client.get("/api/status").json()
     assert status["tabs"] == 0 and status["searching"] == 0
+
+
+def test_engine_castles_king_takes_rook_in_chess960(client: TestClient) -> None:
+    """In a Chess960 game the engine's castling arrives as the king taking its rook."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "depth": 3, "movetime": None})
+        receive_until(ws, "state")
+        ws.send_json({"type": "fen", "fen": "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1",
+                      "chess960": True})
+        assert receive_until(ws, "state")["chess960"]
+        ws.send_json({"type": "go"})
+        assert receive_until(ws, "engine_move")["uci"] == "b1a1"
+        state = receive_until(ws, "state")
+        assert state["moves"] == ["O-O-O#"] and state["last_move"] == "b1a1"

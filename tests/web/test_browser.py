@@ -321,3 +321,45 @@ def test_closing_a_tab_stops_its_search(browser: Any, server: Any) -> None:
     while server_status(server)["searching"] > 0:
         assert time.monotonic() < deadline, "the closed tab's search is still running"
         time.sleep(0.1)
+
+
+def drag(page: Any, start: str, end: str) -> None:
+    """Drag the piece on square ``start`` of the Play board to square ``end``."""
+    a = page.locator(f'#board rect[data-square="{start}"]').bounding_box()
+    b = page.locator(f'#board rect[data-square="{end}"]').bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=5)
+    page.mouse.up()
+
+
+def test_chess960_start_and_castling_by_dragging_the_king(page: Any, server: Any) -> None:
+    """A Chess960 game from a numbered start; castling by dragging the king onto its rook,
+    and (king on e1) two squares over; a bad number is refused and changes nothing."""
+    open_page(page, server, "play")
+    page.select_option("#engine-side", "none")
+    page.select_option("#start", "number")
+    page.fill("#start-number", "0")
+    page.click("#new")
+    start = Board.from_chess960_pos(0).fen()
+    page.wait_for_selector(f'#board[data-fen="{start}"][data-chess960=true]')
+    page.fill("#start-number", "960")
+    page.click("#new")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "0-959" in page.inner_text("#error")
+    assert page.get_attribute("#board", "data-fen") == start
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    page.fill("#fen-input", fen)
+    page.click("#fen-load")
+    page.wait_for_selector(f'#board[data-fen="{fen}"]')
+    drag(page, "e1", "h1")
+    wait_plies(page, 1)
+    assert page.locator("#moves li").first.inner_text().startswith("O-O")
+    assert page.locator('#board use[data-at="g1"][data-piece="K"]').count() == 1
+    page.click("#undo")
+    wait_plies(page, 0)
+    click_square(page, "e1")
+    click_square(page, "c1")
+    wait_plies(page, 1)
+    assert page.locator("#moves li").first.inner_text().startswith("O-O-O")
+    assert page.locator('#board use[data-at="d1"][data-piece="R"]').count() == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import chess
 import chess.pgn
 import pytest
 
@@ -65,3 +66,47 @@ def test_known_san_gives_the_same_pgn() -> None:
     fast = game_pgn(board.move_stack, board.root(), "*", None, play.sans)
     assert fast == game_pgn(board.move_stack, board.root(), "*", None)
     assert "2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Bg4 *" in fast and sent[-1]["pgn"] == fast
+
+
+def test_chess960_new_game_castles_king_takes_rook_or_two_squares() -> None:
+    """A Chess960 game starts from the position asked for; castling is accepted as the king
+    taking its rook and, from e1, as the king two squares over; the PGN says Chess960."""
+    play, sent = session()
+    play.handle({"type": "new", "engine": "none", "chess960": 518})
+    state = sent[-1]
+    assert state["chess960"] and state["fen"] == chess.STARTING_FEN
+    for move in ("e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"):
+        play.handle({"type": "move", "uci": move})
+    assert sent[-1]["castling_aliases"] == {"e1g1": "e1h1"}
+    assert "e1h1" in sent[-1]["legal"] and "e1g1" not in sent[-1]["legal"]
+    play.handle({"type": "move", "uci": "e1g1"})
+    play.handle({"type": "move", "uci": "e8h8"})
+    state = sent[-1]
+    assert state["moves"][-2:] == ["O-O", "O-O"] and state["last_move"] == "e8h8"
+    game = chess.pgn.read_game(io.StringIO(state["pgn"]))
+    assert game is not None and not game.errors
+    assert game.headers["Variant"] == "Chess960" and game.headers["SetUp"] == "1"
+    assert game.end().board().fen() == play.board.fen()
+
+
+def test_chess960_position_number_is_validated_and_random_is_a_start_position() -> None:
+    play, sent = session()
+    for bad in (960, -1, "7", True, 3.5, "anything"):
+        with pytest.raises(ApiError, match="start position 0-959"):
+            play.handle({"type": "new", "engine": "none", "chess960": bad})
+    assert not play.board.chess960
+    play.handle({"type": "new", "engine": "none", "chess960": "random"})
+    fen = sent[-1]["fen"]
+    assert sent[-1]["chess960"]
+    assert any(chess.Board.from_chess960_pos(n).fen() == fen for n in range(960))
+    play.handle({"type": "new", "engine": "none"})
+    assert not sent[-1]["chess960"]
+    assert sent[-1]["castling_aliases"] == {}
+
+
+def test_chess960_king_takes_rook_from_a_fen() -> None:
+    play, sent = session()
+    play.handle({"type": "fen", "fen": "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", "chess960": True})
+    assert "b1a1" in sent[-1]["legal"]
+    play.handle({"type": "move", "uci": "b1a1"})
+    assert sent[-1]["moves"] == ["O-O-O#"] and sent[-1]["outcome"].startswith("1-0")

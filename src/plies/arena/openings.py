@@ -26,10 +26,12 @@ class Opening:
     fen: str = chess.STARTING_FEN
     moves: tuple[str, ...] = ()
     name: str = ""
+    # Chess960 rules: castling as king takes rook, engines told UCI_Chess960.
+    chess960: bool = False
 
     def board(self) -> chess.Board:
         """The position after the book moves (with them on the move stack)."""
-        board = chess.Board(self.fen)
+        board = chess.Board(self.fen, chess960=self.chess960)
         for uci in self.moves:
             board.push_uci(uci)
         return board
@@ -39,18 +41,29 @@ class OpeningError(ValueError):
     """An opening file could not be read or holds no usable opening."""
 
 
-def load_openings(path: str | Path, max_plies: int | None = None) -> list[Opening]:
-    """Read openings from an ``.epd`` or ``.pgn`` file (by extension; EPD otherwise)."""
+def load_openings(
+    path: str | Path, max_plies: int | None = None, chess960: bool = False
+) -> list[Opening]:
+    """Read openings from an ``.epd`` or ``.pgn`` file (by extension; EPD otherwise).
+
+    With ``chess960`` EPD positions are read by Chess960 rules and every PGN
+    game must carry ``[Variant "Chess960"]``.
+    """
     p = Path(path)
     if not p.is_file():
         raise OpeningError(f"opening file not found: {p}")
-    openings = _load_pgn(p, max_plies) if p.suffix.lower() == ".pgn" else _load_epd(p)
+    if p.suffix.lower() == ".pgn":
+        openings = _load_pgn(p, max_plies)
+        if chess960 and not all(o.chess960 for o in openings):
+            raise OpeningError(f'{p}: a game without [Variant "Chess960"] in a Chess960 match')
+    else:
+        openings = _load_epd(p, chess960)
     if not openings:
         raise OpeningError(f"no usable openings in {p}")
     return openings
 
 
-def _load_epd(path: Path) -> list[Opening]:
+def _load_epd(path: Path, chess960: bool) -> list[Opening]:
     """One position per line; blank lines and ``#`` comments are skipped."""
     openings: list[Opening] = []
     with path.open(encoding="utf-8", errors="replace") as fh:
@@ -59,7 +72,7 @@ def _load_epd(path: Path) -> list[Opening]:
             if not line or line.startswith("#"):
                 continue
             try:
-                board, ops = chess.Board.from_epd(line)
+                board, ops = chess.Board.from_epd(line, chess960=chess960)
             except ValueError as exc:
                 raise OpeningError(f"{path}:{lineno}: bad EPD line: {exc}") from exc
             if board.status() != chess.STATUS_VALID:
@@ -67,7 +80,7 @@ def _load_epd(path: Path) -> list[Opening]:
             if board.is_game_over():
                 continue
             name = str(ops.get("id", "")) if ops.get("id") is not None else ""
-            openings.append(Opening(board.fen(), (), name))
+            openings.append(Opening(board.fen(), (), name, chess960))
     return openings
 
 
@@ -92,14 +105,16 @@ def _load_pgn(path: Path, max_plies: int | None) -> list[Opening]:
             if board.is_game_over():
                 continue
             name = game.headers.get("Opening", "") or game.headers.get("ECO", "")
-            openings.append(Opening(fen, tuple(moves), name))
+            openings.append(Opening(fen, tuple(moves), name, board.chess960))
     return openings
 
 
-def random_opening(plies: int, rng: random.Random) -> Opening:
-    """``plies`` uniformly random legal moves from the start, never ending the game."""
+def random_opening(plies: int, rng: random.Random, start: Opening | None = None) -> Opening:
+    """``plies`` uniformly random legal moves from ``start`` (the usual start position by
+    default), never ending the game."""
+    start = start or Opening()
     for _ in range(1000):
-        board = chess.Board()
+        board = start.board()
         moves: list[str] = []
         while len(moves) < plies:
             legal = list(board.legal_moves)
@@ -109,8 +124,20 @@ def random_opening(plies: int, rng: random.Random) -> Opening:
             if board.is_game_over():
                 break
         if not board.is_game_over():
-            return Opening(chess.STARTING_FEN, tuple(moves), f"random {plies} plies")
+            name = f"{start.name}, random {plies} plies" if start.name else f"random {plies} plies"
+            return Opening(start.fen, start.moves + tuple(moves), name, start.chess960)
     raise OpeningError("could not build a random opening")  # pragma: no cover
+
+
+def chess960_openings(count: int, rng: random.Random) -> list[Opening]:
+    """``count`` Chess960 start positions drawn by ``rng``, none repeated until all 960 are."""
+    from plies.board.chess960 import POSITIONS, chess960_fen
+
+    openings: list[Opening] = []
+    while len(openings) < count:
+        for n in rng.sample(range(POSITIONS), min(POSITIONS, count - len(openings))):
+            openings.append(Opening(chess960_fen(n), (), f"Chess960 #{n}", chess960=True))
+    return openings
 
 
 def opening_schedule(
@@ -118,14 +145,20 @@ def opening_schedule(
     book: Sequence[Opening] | None,
     random_plies: int | None,
     seed: int | None,
+    chess960: bool = False,
 ) -> list[Opening]:
-    """The opening for each game pair: the book in order (cycled), random lines, or the start."""
+    """The opening for each game pair: the book in order (cycled), random lines, or the start.
+
+    With ``chess960`` and no book each pair starts from its own seeded Chess960
+    start position (random lines are played from it).
+    """
     if book:
         return [book[i % len(book)] for i in range(pairs_needed)]
+    rng = random.Random(seed)
+    starts = chess960_openings(pairs_needed, rng) if chess960 else [Opening()] * pairs_needed
     if random_plies:
-        rng = random.Random(seed)
-        return [random_opening(random_plies, rng) for _ in range(pairs_needed)]
-    return [Opening() for _ in range(pairs_needed)]
+        return [random_opening(random_plies, rng, start) for start in starts]
+    return starts
 
 
 def book_openings(path: str | Path, depth: int, count: int, seed: int | None) -> list[Opening]:

@@ -34,7 +34,7 @@ def to_pgn(
     date: datetime.date | None = None,
 ) -> chess.pgn.Game:
     """Build a python-chess game with headers, book moves, move comments and the ending."""
-    start = chess.Board(record.opening.fen)
+    start = chess.Board(record.opening.fen, chess960=record.opening.chess960)
     game = chess.pgn.Game()
     game.headers["Event"] = event
     game.headers["Site"] = socket.gethostname() or "?"
@@ -43,8 +43,11 @@ def to_pgn(
     game.headers["White"] = record.white
     game.headers["Black"] = record.black
     game.headers["Result"] = record.result
-    if record.opening.fen != chess.STARTING_FEN:
+    if record.opening.fen != chess.STARTING_FEN or start.chess960:
         game.setup(start)
+    if start.chess960:  # readers of Chess960 games expect the position even for #518
+        game.headers["FEN"] = start.fen()
+        game.headers["SetUp"] = "1"
     game.headers["TimeControl"] = time_control
     game.headers["Termination"] = record.termination
     game.headers["PlyCount"] = str(len(record.opening.moves) + len(record.moves))

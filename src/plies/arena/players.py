@@ -154,6 +154,15 @@ def _parse_uci(text: str) -> PlayerSpec:
     return PlayerSpec(text, "uci", display, None, tuple(command), tuple(options.items()))
 
 
+def variant_refusal(player: Player, chess960: bool) -> str | None:
+    """Why ``player`` cannot play the match's variant, or None (every ladder agent can)."""
+    if not chess960 or not isinstance(player, UciPlayer) or player.engine is None:
+        return None
+    if "UCI_Chess960" in player.engine.options:
+        return None
+    return f"{player.engine_name} does not support Chess960 (it has no UCI_Chess960 option)"
+
+
 class AgentPlayer(Player):
     """A ladder agent playing on a mirror :class:`plies.board.Board` of the referee's board."""
 
@@ -187,9 +196,10 @@ class AgentPlayer(Player):
             or len(stack) < n
             or stack[:n] != self._moves
             or board.root().fen() != self._root_fen
+            or self._mirror.chess960 != board.chess960
         ):
             self._root_fen = board.root().fen()
-            self._mirror = Board(self._root_fen)
+            self._mirror = Board(self._root_fen, chess960=board.chess960)
             self._moves = []
             n = 0
         for move in stack[n:]:

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from plies.board.chess960 import chess960_fen
 from plies.board.errors import IllegalMoveError, InvalidFenError
 from plies.board.fen import (
     EMPTY,
     STARTING_FEN,
     castling_field,
+    castling_rights,
     parse_fen,
     placement,
     validate,
@@ -54,6 +56,9 @@ from plies.core.encoding import (
     CASTLE_WK,
     CASTLE_WQ,
     COLOR_SHIFT,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
+    FLAG_SHIFT,
     NO_SQUARE,
     promotion_of,
 )
@@ -79,6 +84,23 @@ def core_to_move(m: int) -> Move:
     return move
 
 
+def _castle_flag(m: int) -> int:
+    """The castling flag of a core move (FLAG_KING_CASTLE, FLAG_QUEEN_CASTLE), else 0."""
+    flag = (m >> FLAG_SHIFT) & 15
+    return flag if flag in (FLAG_KING_CASTLE, FLAG_QUEEN_CASTLE) else 0
+
+
+def core_to_move_960(m: int, castle_rooks: tuple[int, ...]) -> Move:
+    """Python ``Move`` of a core move in Chess960 notation: castling as king takes rook
+    (``castle_rooks``: the rook square of each right, K, Q, k, q)."""
+    flag = _castle_flag(m)
+    if not flag:
+        return core_to_move(m)
+    frm = m & 63
+    right = (2 if frm >= 56 else 0) + flag - FLAG_KING_CASTLE
+    return Move(frm, castle_rooks[right])
+
+
 def _kind(code: int) -> PieceType:
     """Piece type of a piece code."""
     return code & 7
@@ -95,8 +117,11 @@ class Board:
     STARTING_FEN = STARTING_FEN
     """FEN of the standard starting position."""
 
-    def __init__(self, fen: str | None = None) -> None:
-        """Set up the starting position, or the position of ``fen``."""
+    def __init__(self, fen: str | None = None, chess960: bool = False) -> None:
+        """Set up the starting position, or the position of ``fen``; ``chess960`` plays by
+        Chess960's castling rules and writes castling as king takes rook (``e1h1``)."""
+        self.chess960 = bool(chess960)
+        """Whether the board plays Chess960 (Fischer random chess)."""
         self._legal: np.ndarray | None = None
         self._legal_index: dict[Move, int] = {}
         self.move_stack: list[Move] = []
@@ -105,17 +130,25 @@ class Board:
 
     # -- set-up ---------------------------------------------------------------
 
+    @classmethod
+    def from_chess960_pos(cls, scharnagl: int) -> Board:
+        """The Chess960 starting position number ``scharnagl`` (0-959; 518 is standard chess),
+        in Scharnagl's numbering as python-chess, on a Chess960 board."""
+        return cls(chess960_fen(scharnagl), chess960=True)
+
     def set_fen(self, fen: str) -> None:
         """Replace the position and clear the history; on error nothing changes."""
         parsed = parse_fen(fen)
-        validate(parsed)
+        validate(parsed, self.chess960)
+        castling, rooks = castling_rights(parsed, self.chess960)
         ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
-        pos = new_position(parsed.mailbox, parsed.side, parsed.castling, ep,
-                                parsed.halfmove, parsed.fullmove)  # fmt: skip
+        pos = new_position(parsed.mailbox, parsed.side, castling, ep, parsed.halfmove,
+                           parsed.fullmove, rooks)  # fmt: skip
         if opponent_in_check(pos):
             raise InvalidFenError(
                 "invalid fen side to move: the side not to move is in check"
             )
+        self._castle_rooks = rooks
         self._set_position(pos)
         self._root_fen = fen.strip()
         self.move_stack = []
@@ -141,6 +174,8 @@ class Board:
     def copy(self) -> Board:
         """An independent copy, history included."""
         other = Board.__new__(Board)
+        other.chess960 = self.chess960
+        other._castle_rooks = self._castle_rooks
         other._set_position(copy_position(self._pos))
         other._root_fen = self._root_fen
         other.move_stack = list(self.move_stack)
@@ -150,7 +185,7 @@ class Board:
 
     def root(self) -> Board:
         """The position the history starts from."""
-        return Board(self._root_fen)
+        return Board(self._root_fen, chess960=self.chess960)
 
     def core_position(self) -> Position:
         """A fresh copy of the compiled position (history included), for searches and the core.
@@ -188,8 +223,12 @@ class Board:
         return self._ply
 
     def castling_xfen(self) -> str:
-        """Castling field of the FEN (``"KQkq"``, ``"-"``...)."""
-        return castling_field(self._castling)
+        """Castling field of the FEN in X-FEN (``"KQkq"``, ``"-"``, ``"Bq"`` for an inner rook)."""
+        return castling_field(self._squares.tolist(), self._castling, self._castle_rooks, False)
+
+    def castling_shredder_fen(self) -> str:
+        """Castling field in Shredder-FEN: the rooks' files (``"HAha"``, ``"-"``)."""
+        return castling_field(self._squares.tolist(), self._castling, self._castle_rooks, True)
 
     def has_kingside_castling_rights(self, color: Color) -> bool:
         """Whether ``color`` may still castle king-side (now or later)."""
@@ -222,15 +261,21 @@ class Board:
         """64-bit Zobrist hash of the position (pieces, side, castling, en passant)."""
         return int(self._keys[self.ply])
 
-    def fen(self) -> str:
-        """FEN of the position; the en-passant square only when a legal capture exists."""
+    def fen(self, shredder: bool = False) -> str:
+        """FEN of the position (castling in X-FEN, or Shredder-FEN with ``shredder``); the
+        en-passant square only when a legal capture exists."""
         ep = "-"
         if self.ep_square is not None and any(self.is_en_passant(m) for m in self.legal_moves):
             ep = SQUARE_NAMES[self.ep_square]
         side = "w" if self.turn == WHITE else "b"
         board = placement(self._squares.tolist())
-        return (f"{board} {side} {self.castling_xfen()} {ep} "
+        castling = self.castling_shredder_fen() if shredder else self.castling_xfen()
+        return (f"{board} {side} {castling} {ep} "
                 f"{self.halfmove_clock} {self.fullmove_number}")  # fmt: skip
+
+    def shredder_fen(self) -> str:
+        """FEN with the castling field in Shredder-FEN (``HAha``)."""
+        return self.fen(shredder=True)
 
     def board_fen(self) -> str:
         """Piece-placement field of the FEN."""
@@ -248,7 +293,7 @@ class Board:
         """Each legal Move with its position in ``core_legal()`` (built on demand)."""
         legal = self.core_legal()
         if not self._legal_index and len(legal):
-            self._legal_index = {core_to_move(m): i for i, m in enumerate(legal.tolist())}
+            self._legal_index = {self.move_of(m): i for i, m in enumerate(legal.tolist())}
         return self._legal_index
 
     @property
@@ -256,9 +301,20 @@ class Board:
         """The legal moves, as a fresh list."""
         return list(self._index())
 
+    def move_of(self, code: int) -> Move:
+        """The ``Move`` of a core move integer in this board's notation (castling in
+        Chess960 as king takes rook)."""
+        if self.chess960:
+            return core_to_move_960(code, self._castle_rooks)
+        return core_to_move(code)
+
     def _find(self, move: Move) -> int:
         """Core integer of ``move`` if it is legal here, else 0."""
         legal = self.core_legal()
+        if self.chess960:
+            # A king step and a castling may share their squares here (b1c1): look moves up.
+            i = self._index().get(move) if isinstance(move, Move) else None
+            return 0 if i is None else int(legal[i])
         # Match from and to squares, then the promotion bits, without building Moves.
         hits = legal[(legal & 0xFFF) == (move.from_square | (move.to_square << 6))]
         for m in hits.tolist():
@@ -304,10 +360,29 @@ class Board:
 
     def parse_uci(self, text: str) -> Move:
         """The legal move written in UCI notation; IllegalMoveError otherwise."""
-        move = Move.from_uci(text.strip())
+        move = self._castling_alias(Move.from_uci(text.strip()))
         if not self.is_legal(move):
             raise IllegalMoveError(f"illegal move: {text.strip()} in {self.fen()}")
         return move
+
+    def _castling_alias(self, move: Move) -> Move:
+        """``move`` in this board's castling notation when it is a king move from e1/e8 written
+        the other way (``e1g1`` in Chess960, ``e1h1`` in standard chess), as python-chess
+        reads them."""
+        frm, to = move.from_square, move.to_square
+        if move.promotion is not None or frm not in (4, 60) or self._kind_at(frm) != KING:
+            return move
+        rank = frm & 56
+        rook_at = self._kind_at(to) == ROOK
+        if self.chess960 and to in (rank + 6, rank + 2) and not rook_at:
+            return Move(frm, rank + 7 if to == rank + 6 else rank)
+        if not self.chess960 and to in (rank + 7, rank):
+            return Move(frm, rank + 6 if to == rank + 7 else rank + 2)
+        return move
+
+    def _kind_at(self, sq: Square) -> PieceType:
+        """Piece type on a square (0 if empty)."""
+        return _kind(int(self._squares[sq]))
 
     def push_uci(self, text: str) -> Move:
         """Play a move given in UCI notation and return it."""
@@ -337,8 +412,9 @@ class Board:
     # -- move properties ------------------------------------------------------
 
     def is_capture(self, move: Move) -> bool:
-        """Whether the move captures (en passant included)."""
-        return self._squares[move.to_square] != EMPTY or self.is_en_passant(move)
+        """Whether the move captures (en passant included; castling onto one's own rook not)."""
+        code = int(self._squares[move.to_square])
+        return (code != EMPTY and _color(code) != self.turn) or self.is_en_passant(move)
 
     def is_en_passant(self, move: Move) -> bool:
         """Whether the move is an en-passant capture."""
@@ -349,9 +425,13 @@ class Board:
         )
 
     def is_castling(self, move: Move) -> bool:
-        """Whether the move is a castling move (a king moving two files)."""
+        """Whether the move is a castling move (a king moving two files or onto its own rook)."""
         code = int(self._squares[move.from_square])
-        return _kind(code) == KING and abs((move.to_square & 7) - (move.from_square & 7)) == 2
+        if _kind(code) != KING:
+            return False
+        onto = int(self._squares[move.to_square])
+        own_rook = onto != EMPTY and _kind(onto) == ROOK and _color(onto) == _color(code)
+        return abs((move.to_square & 7) - (move.from_square & 7)) > 1 or own_rook
 
     def is_zeroing(self, move: Move) -> bool:
         """Whether the move resets the halfmove clock (a capture or pawn move)."""
@@ -495,7 +575,9 @@ class Board:
         return ascii_board(self)
 
     def __repr__(self) -> str:
-        """``Board('<fen>')``."""
+        """``Board('<fen>')`` (``Board('<fen>', chess960=True)`` in Chess960)."""
+        if self.chess960:
+            return f"Board({self.fen()!r}, chess960=True)"
         return f"Board({self.fen()!r})"
 
     def __eq__(self, other: object) -> bool:
@@ -510,7 +592,7 @@ class Board:
         """The equivalent python-chess board, move history included."""
         import chess
 
-        board = chess.Board(self._root_fen)
+        board = chess.Board(self._root_fen, chess960=self.chess960)
         for move in self.move_stack:
             board.push(chess.Move.from_uci(move.uci()))
         return board
@@ -518,7 +600,7 @@ class Board:
     @classmethod
     def from_chess(cls, board: chess.Board) -> Board:
         """A plies board from a python-chess board, move history included."""
-        result = cls(board.root().fen())
+        result = cls(board.root().fen(), chess960=board.chess960)
         for move in board.move_stack:
             result.push(Move.from_uci(move.uci()))
         return result

@@ -6,13 +6,18 @@ from dataclasses import dataclass
 
 from plies.board.errors import InvalidFenError
 from plies.board.squares import SQUARE_NAMES
-from plies.core.encoding import NO_PIECE, PIECE_LETTERS
+from plies.core.encoding import NO_PIECE, NO_SQUARE, PIECE_LETTERS
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # Piece codes (colour * 8 + kind, see plies.core.encoding) by FEN letter.
 PIECE_CODES = {letter: code for code, letter in enumerate(PIECE_LETTERS) if letter != "."}
 CASTLING_BITS = {"K": 1, "Q": 2, "k": 4, "q": 8}
+STANDARD_ROOKS = (7, 0, 63, 56)
+"""Rook squares of the castling rights K, Q, k, q in standard chess (the bit order)."""
+NO_RIGHTS = (NO_SQUARE, NO_SQUARE, NO_SQUARE, NO_SQUARE)
+"""Castling rook squares of a position without castling rights."""
+_CASTLING_LETTERS = frozenset("KQkqABCDEFGHabcdefgh")
 EMPTY = NO_PIECE
 MAX_PIECES = 16
 """Most pieces (king and pawns included) a colour can have: what it starts with."""
@@ -30,8 +35,9 @@ class ParsedFen:
     """Piece code (or NO_PIECE) on each square a1..h8."""
     side: int
     """0 for white to move, 1 for black."""
-    castling: int
-    """Castling-right bits: K=1, Q=2, k=4, q=8."""
+    castling_text: str
+    """The castling field as written (X-FEN or Shredder-FEN letters, or ``-``), resolved
+    against the placement by ``castling_rights``."""
     ep_square: int | None
     """En-passant target square, or None."""
     halfmove: int
@@ -108,13 +114,9 @@ def parse_fen(fen: str) -> ParsedFen:
         raise InvalidFenError(f"invalid fen side to move: {parts[1]!r} (expected 'w' or 'b')")
     side = 0 if parts[1] == "w" else 1
 
-    castling = 0
-    if parts[2] != "-":
-        for ch in parts[2]:
-            bit = CASTLING_BITS.get(ch)
-            if bit is None or castling & bit:
-                raise InvalidFenError(f"invalid fen castling rights: {parts[2]!r}")
-            castling |= bit
+    text = parts[2]
+    if text != "-" and (set(text) - _CASTLING_LETTERS or len(set(text)) != len(text)):
+        raise InvalidFenError(f"invalid fen castling rights: {text!r}")
 
     ep_square = None
     if parts[3] != "-":
@@ -124,17 +126,18 @@ def parse_fen(fen: str) -> ParsedFen:
 
     halfmove = _parse_int(parts[4], "halfmove clock", 0) if len(parts) > 4 else 0
     fullmove = _parse_int(parts[5], "fullmove number", 0) if len(parts) > 5 else 1
-    return ParsedFen(tuple(mailbox), side, castling, ep_square, halfmove, max(fullmove, 1))
+    return ParsedFen(tuple(mailbox), side, text, ep_square, halfmove, max(fullmove, 1))
 
 
-def validate(parsed: ParsedFen) -> None:
+def validate(parsed: ParsedFen, chess960: bool = False) -> None:
     """Refuse positions where the rules cannot apply; InvalidFenError names the field.
 
     The refusals are those of python-chess's ``Board.status()`` that make a
     position unplayable: a colour without exactly one king, with more than 16
     pieces or more than 8 pawns, pawns on the first or last rank, touching
     kings (or any check of the side not to move, which the board verifies with
-    its attack tables), castling rights without king and rook at home, and an
+    its attack tables), castling rights without king and rook at home (in
+    Chess960: a king on the back rank and a rook on the named side), and an
     en-passant square no double push can have left. Positions no game can
     reach but where the rules still apply are accepted, as python-chess plays
     them too: three checkers, or two that no single move could have uncovered
@@ -174,17 +177,7 @@ def validate(parsed: ParsedFen) -> None:
             raise InvalidFenError(
                 f"invalid fen piece placement: pawn on the back rank ({SQUARE_NAMES[sq]})"
             )
-    # Castling letter: king square, rook square.
-    needs = {"K": (4, 7), "Q": (4, 0), "k": (60, 63), "q": (60, 56)}
-    for letter, (king_sq, rook_sq) in needs.items():
-        king = PIECE_CODES["K" if letter.isupper() else "k"]
-        rook = PIECE_CODES["R" if letter.isupper() else "r"]
-        bit = CASTLING_BITS[letter]
-        if parsed.castling & bit and (mb[king_sq] != king or mb[rook_sq] != rook):
-            raise InvalidFenError(
-                f"invalid fen castling rights: {letter!r} without king and rook "
-                "on their starting squares"
-            )
+    castling_rights(parsed, chess960)
     ep = parsed.ep_square
     if ep is not None:
         if parsed.side == 0:
@@ -219,7 +212,90 @@ def placement(mailbox: list[int] | tuple[int, ...]) -> str:
     return "/".join(rows)
 
 
-def castling_field(castling: int) -> str:
-    """Castling field (``"KQkq"``, ``"-"``) of the rights bits."""
-    text = "".join(ch for ch, bit in CASTLING_BITS.items() if castling & bit)
-    return text or "-"
+def _castling_rook(mailbox: tuple[int, ...], letter: str) -> tuple[int, int] | None:
+    """The right (0-3: K, Q, k, q) a castling letter names and its rook square, or None.
+
+    ``K``/``Q`` name the outermost rook on that side of the king (X-FEN), a file
+    letter the rook on that file (Shredder-FEN and X-FEN's inner rooks).
+    """
+    color = 0 if letter.isupper() else 1
+    rank = 7 * color
+    king = PIECE_CODES["K" if color == 0 else "k"]
+    rook = PIECE_CODES["R" if color == 0 else "r"]
+    row = [mailbox[rank * 8 + file] for file in range(8)]
+    if king not in row:
+        return None
+    king_file = row.index(king)
+    rooks = [file for file in range(8) if row[file] == rook]
+    low = letter.lower()
+    if low == "k":
+        files = [f for f in rooks if f > king_file]
+        rook_file = max(files) if files else -1
+    elif low == "q":
+        files = [f for f in rooks if f < king_file]
+        rook_file = min(files) if files else -1
+    else:
+        rook_file = ord(low) - ord("a")
+        if rook_file not in rooks:
+            return None
+    if rook_file < 0:
+        return None
+    return 2 * color + (0 if rook_file > king_file else 1), rank * 8 + rook_file
+
+
+def castling_rights(parsed: ParsedFen, chess960: bool = False) -> tuple[int, tuple[int, ...]]:
+    """The castling-right bits of a FEN and each right's rook square (K, Q, k, q order,
+    NO_SQUARE where absent); InvalidFenError for a right the position cannot have.
+
+    In standard chess a right needs king and rook on their starting squares;
+    in Chess960, a king on the back rank and a rook on the named side of it.
+    """
+    text = parsed.castling_text
+    bits = 0
+    rooks = list(NO_RIGHTS)
+    if text == "-":
+        return bits, tuple(rooks)
+    for letter in text:
+        found = _castling_rook(parsed.mailbox, letter)
+        if found is not None and not chess960:
+            right, sq = found
+            home = 4 if right < 2 else 60
+            king = PIECE_CODES["K" if right < 2 else "k"]
+            if sq != STANDARD_ROOKS[right] or parsed.mailbox[home] != king:
+                found = None
+        if found is None:
+            raise InvalidFenError(
+                f"invalid fen castling rights: {letter!r} without king and rook "
+                "on their starting squares"
+            )
+        right, sq = found
+        if bits & (1 << right):
+            raise InvalidFenError(
+                f"invalid fen castling rights: {text!r} names one right twice"
+            )
+        bits |= 1 << right
+        rooks[right] = sq
+    return bits, tuple(rooks)
+
+
+def castling_field(
+    mailbox: list[int] | tuple[int, ...], bits: int, rooks: tuple[int, ...], shredder: bool
+) -> str:
+    """Castling field of the rights ``bits`` with rook squares ``rooks``: X-FEN (``KQkq``, a
+    file letter for a rook that is not the outermost on its side) or Shredder-FEN
+    (``HAha``), each colour's king-side right first, as python-chess writes them."""
+    out = ""
+    for right in range(4):
+        if not bits & (1 << right):
+            continue
+        sq = rooks[right]
+        rank, file = sq & 56, sq & 7
+        letter = "abcdefgh"[file]
+        if not shredder:
+            rook = mailbox[sq]
+            king_side = right % 2 == 0
+            outer = range(file + 1, 8) if king_side else range(file)
+            if all(mailbox[rank + f] != rook for f in outer):
+                letter = "k" if king_side else "q"
+        out += letter.upper() if right < 2 else letter
+    return out or "-"

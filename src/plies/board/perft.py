@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from plies.board.board import Board, core_to_move
+from plies.board.board import Board
 from plies.core import perft_divide, perft_nodes
 from plies.core.encoding import MAX_MOVES
 
@@ -23,4 +23,4 @@ def divide(board: Board, depth: int) -> dict[str, int]:
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     counts = np.zeros(MAX_MOVES, dtype=np.int64)
     n = perft_divide(board.core_position(), depth, moves, counts)
-    return {core_to_move(int(moves[i])).uci(): int(counts[i]) for i in range(n)}
+    return {board.move_of(int(moves[i])).uci(): int(counts[i]) for i in range(n)}

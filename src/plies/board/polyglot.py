@@ -36,7 +36,7 @@ def _as_chess(board: chess.Board | Board) -> chess.Board:
     """A python-chess board of the same position (the key needs no history)."""
     if isinstance(board, chess.Board):
         return board
-    return chess.Board(board.fen())
+    return chess.Board(board.fen(), chess960=board.chess960)
 
 
 class OpeningBook:

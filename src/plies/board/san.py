@@ -81,12 +81,10 @@ def parse_san(board: Board, text: str) -> Move:
     """The legal move a SAN string names; IllegalMoveError if none or several."""
     cleaned = text.strip().rstrip("+#!?")
     if cleaned in ("O-O", "0-0", "O-O-O", "0-0-0"):
-        rank = 0 if board.turn == WHITE else 7
-        king_from = rank * 8 + 4
-        king_to = rank * 8 + (6 if len(cleaned) == 3 else 2)
-        move = Move(king_from, king_to)
-        if _piece_type(board, move) == KING and board.is_legal(move):
-            return move
+        king_side = len(cleaned) == 3
+        for move in board.legal_moves:
+            if board.is_castling(move) and (move.to_square > move.from_square) == king_side:
+                return move
         raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
     match = _SAN_RE.match(cleaned)
     if not match:

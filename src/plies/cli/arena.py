@@ -26,6 +26,7 @@ examples:
   plies arena random capture minimax --games 20 --depth 2
   plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
   plies arena uci:./new uci:./old --tc 10+0.1 --games 5000 --sprt 0 5 --cluster ray://head:10001
+  plies arena engine uci:/usr/games/stockfish --variant chess960 --tc 5+0.05 --seed 1
 Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
   exit status is 130, and further presses are ignored while engines are stopped.
 cluster (pip install 'plies[cluster]'):
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                       help="start each game pair from PLIES random moves")
     book.add_argument("--book", metavar="FILE.bin",
                       help="Polyglot book: each game pair starts from a weighted line of it")
+    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
+                   help="chess960: each game pair starts from its own seeded Chess960 start "
+                        "position (or the --openings positions by Chess960 rules)")
     p.add_argument("--book-depth", type=int, default=8, metavar="N",
                    help="with --book: at most N book plies per opening (default 8)")
     p.add_argument("--opening-plies", type=int, metavar="N",
@@ -123,6 +127,8 @@ def _check(args: argparse.Namespace) -> None:
             raise CliError(f"--{name.replace('_', '-')} must be between 0 and 0.5")
     if args.cluster is not None and not args.cluster.strip():
         raise CliError("--cluster needs 'auto' or a Ray address")
+    if args.variant == "chess960" and args.book:
+        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
 
@@ -161,6 +167,7 @@ def _openings(args: argparse.Namespace) -> list[Opening]:
     """One opening per game pair."""
     from plies.arena.openings import OpeningError, load_openings, opening_schedule
 
+    chess960 = args.variant == "chess960"
     if args.book:
         from plies.arena.openings import book_openings
 
@@ -171,10 +178,12 @@ def _openings(args: argparse.Namespace) -> list[Opening]:
     book = None
     if args.openings:
         try:
-            book = load_openings(args.openings, args.opening_plies)
+            book = load_openings(args.openings, args.opening_plies, chess960)
         except OpeningError as exc:
             raise CliError(str(exc)) from None
-    return opening_schedule((args.games + 1) // 2, book, args.random_openings, args.seed)
+    return opening_schedule(
+        (args.games + 1) // 2, book, args.random_openings, args.seed, chess960
+    )
 
 
 def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[PlayerSpec]:
@@ -183,7 +192,7 @@ def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[Pl
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
     """
     from plies.arena.builds import check_net_options, is_plies_command
-    from plies.arena.players import PlayerError, parse_player
+    from plies.arena.players import PlayerError, parse_player, variant_refusal
 
     specs = []
     for text in args.players:
@@ -201,7 +210,10 @@ def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[Pl
             raise CliError(f"player {spec.text!r}: {exc.detail}") from None
         except ValueError as exc:
             raise CliError(f"player {spec.text!r}: {exc}") from None
+        refused = variant_refusal(player, args.variant == "chess960")
         player.close()
+        if refused:
+            raise CliError(f"player {spec.text!r}: {refused}")
         if interrupted():
             raise KeyboardInterrupt
     return specs

@@ -18,6 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("depth", type=int, nargs="?", default=6, help="depth in plies (default 6)")
     p.add_argument("--fen", help="position to start from (default: the starting position)")
     p.add_argument("--divide", action="store_true", help="print the count under each root move")
+    p.add_argument(
+        "--chess960", action="store_true",
+        help="Chess960 rules: X-FEN or Shredder-FEN castling, castling as king takes rook",
+    )  # fmt: skip
     p.set_defaults(func=run)
 
 
@@ -29,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from plies.compile_notice import compile_notice
 
     try:
-        board = Board(args.fen)
+        board = Board(args.fen, chess960=args.chess960)
     except InvalidFenError as exc:
         raise CliError(str(exc)) from None
     with compile_notice():

@@ -36,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--time", type=float, metavar="SECONDS",
                    help="thinking time per move (default: 1 s for the engine)")
     p.add_argument("--fen", metavar="FEN", help="start from this position")
+    p.add_argument("--chess960", nargs="?", const="random", metavar="N",
+                   help="Chess960: start position N (0-959; 518 is the usual start), a seeded "
+                        "random one per game without N, or the --fen position by 960 rules")
     p.add_argument("--ascii", action="store_true", help="plain letters, no Unicode or colours")
     p.add_argument("--seed", type=int, metavar="S", help="seed for the agent and --color random")
     p.add_argument("--book", metavar="FILE.bin",
@@ -100,15 +103,33 @@ def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
     return BookAgent(agent, book, seed=seed)
 
 
-def _check_fen(fen: str) -> None:
+def _chess960_pos(args: argparse.Namespace) -> int | None:
+    """The ``--chess960 N`` position number (None: random, or the ``--fen`` position)."""
+    from plies.board.chess960 import POSITIONS
+
+    if args.chess960 in (None, "random"):
+        return None
+    try:
+        n = int(args.chess960)
+    except ValueError:
+        n = -1
+    if not 0 <= n < POSITIONS:
+        raise CliError(f"--chess960 takes a start position 0-{POSITIONS - 1}, "
+                       f"not {args.chess960!r}")
+    if args.fen is not None:
+        raise CliError("--fen and --chess960 N both set the start: give one of them")
+    return n
+
+
+def _check_fen(fen: str, chess960: bool = False) -> None:
     """Refuse a broken or finished ``--fen`` position, without compiled code (no wait)."""
     import chess
 
     from plies.board.fen import parse_fen, validate
 
     try:
-        validate(parse_fen(fen))
-        board = chess.Board(fen)
+        validate(parse_fen(fen), chess960)
+        board = chess.Board(fen, chess960=chess960)
     except ValueError as exc:  # InvalidFenError is one
         raise CliError(f"bad --fen: {exc}") from None
     if board.was_into_check():
@@ -129,8 +150,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--elo must be between {MIN_ELO} and {MAX_ELO}, got {args.elo}")
     if args.time is not None and args.time <= 0:
         raise CliError("--time must be positive")
+    chess960_pos = _chess960_pos(args)
     if args.fen is not None:
-        _check_fen(args.fen)
+        _check_fen(args.fen, args.chess960 is not None)
     agent, note = _opponent(args)
     if args.book is not None:
         agent = _with_book(agent, args.book, args.seed)
@@ -143,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         ascii_only=args.ascii,
         movetime_ms=round(args.time * 1000) if args.time is not None else None,
         seed=args.seed,
+        chess960=args.chess960 is not None,
+        chess960_pos=chess960_pos,
     )
     session = PlaySession(agent, settings, console, hint_agent=lambda: _hinter(args.seed))
     try:

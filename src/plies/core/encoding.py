@@ -31,6 +31,7 @@ The move integer (16 significant bits, held in an int64)::
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 WHITE = 0
@@ -60,6 +61,7 @@ CASTLE_WK = 1
 CASTLE_WQ = 2
 CASTLE_BK = 4
 CASTLE_BQ = 8
+CASTLE_ALL = CASTLE_WK | CASTLE_WQ | CASTLE_BK | CASTLE_BQ
 
 # Move flags (bits 12-15 of a move).
 FLAG_QUIET = 0
@@ -154,11 +156,28 @@ def promotion_kind(m: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def rook_castle_squares(to: int, flag: int) -> tuple[int, int]:
-    """From and to squares of the rook in a castling move whose king lands on ``to``."""
+def castle_right(to: int, flag: int) -> int:
+    """Index (0-3: WK, WQ, BK, BQ) of the castling right a castling move whose king lands
+    on ``to`` uses."""
+    return (2 if to >= 56 else 0) + (flag - FLAG_KING_CASTLE)
+
+
+def castle_targets(right: int) -> tuple[int, int]:
+    """King and rook destinations of a castling right (0-3): g and f, or c and d files,
+    in Chess960 as in standard chess (plain Python, for setting up a position)."""
+    rank = 56 if right >= 2 else 0
+    if right & 1:
+        return rank + 2, rank + 3
+    return rank + 6, rank + 5
+
+
+@njit(cache=True, inline="always")
+def rook_castle_squares(castle_rooks: np.ndarray, to: int, flag: int) -> tuple[int, int]:
+    """From and to squares of the rook in a castling move whose king lands on ``to``
+    (``castle_rooks``: the position's rook square of each right, ``Position.castle_rooks``)."""
     if flag == FLAG_KING_CASTLE:
-        return to + 1, to - 1
-    return to - 2, to + 1
+        return castle_rooks[castle_right(to, flag)], to - 1
+    return castle_rooks[castle_right(to, flag)], to + 1
 
 
 def promotion_of(m: int) -> int | None:

@@ -89,9 +89,6 @@ RANK_6 = U64(0x0000FF0000000000)
 RANK_8 = U64(0xFF00000000000000)
 FILE_A = U64(0x0101010101010101)
 FILE_H = U64(0x8080808080808080)
-_KING_SIDE_PATH = U64(0x60)  # f1, g1: empty and safe
-_QUEEN_SIDE_EMPTY = U64(0x0E)  # b1, c1, d1: empty
-_QUEEN_SIDE_PATH = U64(0x0C)  # c1, d1: safe
 
 
 @njit(cache=True, inline="always")
@@ -309,21 +306,35 @@ def _en_passant(
 
 @njit(cache=True, inline="always")
 def _castling(
-    pos: Position, out: np.ndarray, n: int, us: int, occ: np.uint64, count_only: bool
+    pos: Position, out: np.ndarray, n: int, us: int, ksq: int, occ: np.uint64, count_only: bool
 ) -> int:
-    """Castling moves, never out of, through or into check (the caller checked 'out of')."""
-    rights = pos.castling >> (2 * us)
-    rank = 56 * us
-    shift = U64(rank)
+    """Castling moves, never out of, through or into check (the caller checked 'out of').
+
+    Chess960 rules, which standard chess follows as a special case: the paths of
+    king and rook are empty but for those two; the squares the king crosses are
+    tested with the rook still in place, and its destination with both pieces
+    moved (the rook may shield it there, or stop shielding it), as python-chess does.
+    """
+    rights = (pos.castling >> (2 * us)) & 3
+    if rights == 0:
+        return n
     them = 1 - us
-    if rights & 1 and (occ & (_KING_SIDE_PATH << shift)) == ZERO:
-        path = _KING_SIDE_PATH << shift
-        if _safe_squares(pos, path, occ, them) == path:
-            n = _add(out, n, rank + 4, rank + 6, FLAG_KING_CASTLE, count_only)
-    if rights & 2 and (occ & (_QUEEN_SIDE_EMPTY << shift)) == ZERO:
-        path = _QUEEN_SIDE_PATH << shift
-        if _safe_squares(pos, path, occ, them) == path:
-            n = _add(out, n, rank + 4, rank + 2, FLAG_QUEEN_CASTLE, count_only)
+    for side in range(2):
+        # castle_empty leaves out the king's and the rook's own squares.
+        right = 2 * us + side
+        if not rights & (1 << side) or occ & pos.castle_empty[right]:
+            continue
+        king_bit = ONE << U64(ksq)
+        rook_bit = ONE << U64(pos.castle_rooks[right])
+        path = pos.castle_path[right]
+        if _safe_squares(pos, path, occ ^ king_bit, them) != path:
+            continue
+        to = 56 * us + (2 if side else 6)
+        rook_to = to + 1 if side else to - 1
+        after = (occ ^ king_bit ^ rook_bit) | (ONE << U64(rook_to))
+        if not square_attacked(pos, to, after, them):
+            flag = FLAG_QUEEN_CASTLE if side else FLAG_KING_CASTLE
+            n = _add(out, n, ksq, to, flag, count_only)
     return n
 
 
@@ -362,7 +373,7 @@ def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool
     n = _pawn_moves(pos, out, n, us, ksq, occ, evasion, pinned, noisy, count_only)
     n = _en_passant(pos, out, n, us, ksq, occ, checkers, count_only)
     if not check and not noisy_only:
-        n = _castling(pos, out, n, us, occ, count_only)
+        n = _castling(pos, out, n, us, ksq, occ, count_only)
     return n
 
 
@@ -390,9 +401,13 @@ def count_moves(pos: Position, scratch: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def _named_move(m: int) -> int:
-    """What a move's name says (from, to, promotion), its other flags left out."""
+    """What a move's name says (from, to, promotion, castling), its other flags left out."""
     if m & PROMOTION_BIT:
         return m & (0xFFF | PROMOTION_BIT | (3 << FLAG_SHIFT))
+    if m & (FLAG_KING_CASTLE << FLAG_SHIFT):
+        # Castling (flag 2 or 3, whatever its capture bit says): in Chess960 a king
+        # step and a castling can share their squares (b1c1).
+        return m & (0xFFF | (3 << FLAG_SHIFT))
     return m & 0xFFF
 
 

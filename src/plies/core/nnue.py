@@ -128,7 +128,7 @@ def _derive(pos: Position, ply: int) -> None:
     placed = piece_code(color_of(moved), promotion_kind(m)) if is_promotion(m) else moved
     if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
         rook = piece_code(color_of(moved), ROOK)
-        r_from, r_to = rook_castle_squares(to, flag)
+        r_from, r_to = rook_castle_squares(pos.castle_rooks, to, flag)
         add_add_sub_sub(acc, ply, w, placed, to, rook, r_to, moved, frm, rook, r_from)
     elif captured != NO_PIECE:
         cap_sq = to

@@ -13,6 +13,13 @@ functions take it as one argument and read its fields by name.
     undo      int64[cap, 7]   one record per move made (columns: ``plies.core.undo``)
     keys      uint64[cap + 1] Zobrist key after each ply; ``keys[ply]`` is current
     sliders   uint64[...]     the magic slider-attack table (shared, read-only)
+    castle_rooks int64[4]     start square of the rook of each castling right (bit order
+                              WK, WQ, BK, BQ; NO_SQUARE where the position had no such right)
+    castle_empty uint64[4]    squares that must be empty to castle with that right (the
+                              king's and the rook's paths and destinations, less both pieces)
+    castle_path  uint64[4]    squares the king crosses (strictly between its start and
+                              destination), which no enemy piece may attack
+    castle_mask  int64[64]    castling rights kept when a move touches each square
     use_net   int64           which evaluation the search uses (``plies.core.static_eval``):
                               0 classical, 1 the net below, 2 classical plus that net
     acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
@@ -46,6 +53,9 @@ from plies.core.encoding import (
     ALL_KINDS,
     BISHOP,
     BLACK,
+    CASTLE_ALL,
+    CASTLE_WK,
+    CASTLE_WQ,
     FLAG_DOUBLE,
     FLAG_EP,
     FLAG_KING_CASTLE,
@@ -59,6 +69,7 @@ from plies.core.encoding import (
     QUEEN,
     ROOK,
     WHITE,
+    castle_targets,
     color_of,
     is_promotion,
     kind_of,
@@ -71,6 +82,7 @@ from plies.core.encoding import (
 )
 from plies.core.structs import CoreStruct, register
 from plies.core.tables import (
+    BETWEEN,
     BISHOP_PSEUDO,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
@@ -98,18 +110,13 @@ from plies.core.undo import (
 INITIAL_CAPACITY = 512
 """Plies of undo stack a new position has room for."""
 
-# CASTLE_MASK[sq]: castling rights kept when a move touches sq (from or to).
-_CASTLE_MASK = np.full(64, 15, dtype=np.int64)
-_CASTLE_MASK[0] = 15 & ~2  # a1 rook: white queen-side
-_CASTLE_MASK[7] = 15 & ~1  # h1 rook: white king-side
-_CASTLE_MASK[4] = 15 & ~3  # e1 king: both white rights
-_CASTLE_MASK[56] = 15 & ~8
-_CASTLE_MASK[63] = 15 & ~4
-_CASTLE_MASK[60] = 15 & ~12
+STANDARD_CASTLE_ROOKS = (7, 0, 63, 56)
+"""The rook squares of the castling rights WK, WQ, BK, BQ in standard chess."""
 
 POSITION_FIELDS = (
     "pieces", "squares", "side", "castling", "ep", "halfmove", "fullmove", "ply",
-    "undo", "keys", "sliders", "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b",
+    "undo", "keys", "sliders", "castle_rooks", "castle_empty", "castle_path", "castle_mask",
+    "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b",
 )  # fmt: skip
 
 NO_NET_WEIGHT = np.zeros((0, 0), dtype=np.int16)
@@ -144,6 +151,10 @@ def _build(
     undo: np.ndarray,
     keys: np.ndarray,
     sliders: np.ndarray,
+    castle_rooks: np.ndarray,
+    castle_empty: np.ndarray,
+    castle_path: np.ndarray,
+    castle_mask: np.ndarray,
     acc: np.ndarray,
     ft_w: np.ndarray,
     ft_b: np.ndarray,
@@ -152,10 +163,38 @@ def _build(
     """A position over the given arrays, its key computed (the ply starts at 0, no net:
     ``ft_w`` also stands for the empty output weights)."""
     pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
-                   undo, keys, sliders, np.int64(0), acc, ft_w, ft_b, ft_w,
-                   out_b)  # fmt: skip
+                   undo, keys, sliders, castle_rooks, castle_empty, castle_path, castle_mask,
+                   np.int64(0), acc, ft_w, ft_b, ft_w, out_b)  # fmt: skip
     keys[0] = compute_key(pos)
     return pos
+
+
+def castling_tables(
+    squares: list[int] | tuple[int, ...], castle_rooks: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``castle_rooks, castle_empty, castle_path, castle_mask`` of a position (see above).
+
+    ``castle_rooks`` gives each right's rook square (WK, WQ, BK, BQ), NO_SQUARE for none;
+    each right's king stands on its colour's back rank (the board's validation sees to it).
+    """
+    rooks = np.array(castle_rooks, dtype=np.int64)
+    empty = np.zeros(4, dtype=np.uint64)
+    path = np.zeros(4, dtype=np.uint64)
+    mask = np.full(64, CASTLE_ALL, dtype=np.int64)
+    for right, rook in enumerate(castle_rooks):
+        if rook == NO_SQUARE:
+            continue
+        color = right >> 1
+        king = list(squares).index(piece_code(color, KING))
+        king_to, rook_to = castle_targets(right)
+        pieces = (1 << king) | (1 << rook)
+        span = (int(BETWEEN[king, king_to]) | int(BETWEEN[rook, rook_to])
+                | (1 << king_to) | (1 << rook_to))  # fmt: skip
+        empty[right] = np.uint64(span & ~pieces)
+        path[right] = BETWEEN[king, king_to]
+        mask[king] &= ~((CASTLE_WK | CASTLE_WQ) << (2 * color))
+        mask[rook] &= ~(1 << right)
+    return rooks, empty, path, mask
 
 
 def new_position(
@@ -165,18 +204,24 @@ def new_position(
     ep: int,
     halfmove: int,
     fullmove: int,
+    castle_rooks: tuple[int, ...] = STANDARD_CASTLE_ROOKS,
 ) -> Position:
-    """A position from a mailbox of piece codes (a1 first) and the FEN's state fields."""
+    """A position from a mailbox of piece codes (a1 first), the FEN's state fields, and the
+    rook square of each castling right (WK, WQ, BK, BQ; only those in ``castling`` count)."""
     mailbox = np.array(squares, dtype=np.int64)
     pieces = np.zeros(PIECE_SLOTS, dtype=np.uint64)
     for sq, p in enumerate(squares):
         if p != NO_PIECE:
             pieces[p] |= np.uint64(1 << sq)
             pieces[(p >> 3) * 8 + ALL_KINDS] |= np.uint64(1 << sq)
+    rooks = tuple(sq if castling & (1 << right) else NO_SQUARE
+                  for right, sq in enumerate(castle_rooks))  # fmt: skip
+    rook_sq, empty, path, mask = castling_tables(squares, rooks)
     undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
     keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
     return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
                   np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
+                  rook_sq, empty, path, mask,
                   np.zeros((1, 2, 0), dtype=np.int16), NO_NET_WEIGHT, NO_NET_ROW,
                   NO_NET_BIAS)  # fmt: skip
 
@@ -186,7 +231,8 @@ def copy_position(pos: Position) -> Position:
     """An independent copy (history and accumulators included); tables and net stay shared."""
     return Position(pos.pieces.copy(), pos.squares.copy(), pos.side, pos.castling, pos.ep,
                     pos.halfmove, pos.fullmove, pos.ply, pos.undo.copy(), pos.keys.copy(),
-                    pos.sliders, pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w,
+                    pos.sliders, pos.castle_rooks, pos.castle_empty, pos.castle_path,
+                    pos.castle_mask, pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w,
                     pos.out_b)  # fmt: skip
 
 
@@ -448,33 +494,41 @@ def make_move(pos: Position, m: int) -> None:
     p = mb[frm]
     captured = NO_PIECE
     pos.halfmove += 1
-    if flag == FLAG_EP:
-        cap_sq = to - 8 if us == WHITE else to + 8
-        captured = mb[cap_sq]
-        _remove(bb, mb, captured, cap_sq)
-        key ^= ZOBRIST_PIECE[captured, cap_sq]
-    elif mb[to] != NO_PIECE:
-        captured = mb[to]
-        _remove(bb, mb, captured, to)
-        key ^= ZOBRIST_PIECE[captured, to]
-    if captured != NO_PIECE or kind_of(p) == PAWN:
-        pos.halfmove = 0
-    pos.undo[ply, UNDO_CAPTURED] = captured
-
-    _move_piece(bb, mb, p, frm, to)
-    key ^= ZOBRIST_PIECE[p, frm] ^ ZOBRIST_PIECE[p, to]
-    if is_promotion(m):
-        promoted = piece_code(us, promotion_kind(m))
-        _remove(bb, mb, p, to)
-        _put(bb, mb, promoted, to)
-        key ^= ZOBRIST_PIECE[p, to] ^ ZOBRIST_PIECE[promoted, to]
-    elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
+    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
+        # In Chess960 the king may land on the rook's square or the rook on the
+        # king's: both leave the board before either is placed.
         rook = piece_code(us, ROOK)
-        r_from, r_to = rook_castle_squares(to, flag)
-        _move_piece(bb, mb, rook, r_from, r_to)
+        r_from, r_to = rook_castle_squares(pos.castle_rooks, to, flag)
+        _remove(bb, mb, p, frm)
+        _remove(bb, mb, rook, r_from)
+        _put(bb, mb, p, to)
+        _put(bb, mb, rook, r_to)
+        key ^= ZOBRIST_PIECE[p, frm] ^ ZOBRIST_PIECE[p, to]
         key ^= ZOBRIST_PIECE[rook, r_from] ^ ZOBRIST_PIECE[rook, r_to]
+    else:
+        if flag == FLAG_EP:
+            cap_sq = to - 8 if us == WHITE else to + 8
+            captured = mb[cap_sq]
+            _remove(bb, mb, captured, cap_sq)
+            key ^= ZOBRIST_PIECE[captured, cap_sq]
+        elif mb[to] != NO_PIECE:
+            captured = mb[to]
+            _remove(bb, mb, captured, to)
+            key ^= ZOBRIST_PIECE[captured, to]
+        if captured != NO_PIECE or kind_of(p) == PAWN:
+            pos.halfmove = 0
+        pos.undo[ply, UNDO_CAPTURED] = captured
 
-    pos.castling &= _CASTLE_MASK[frm] & _CASTLE_MASK[to]
+        _move_piece(bb, mb, p, frm, to)
+        key ^= ZOBRIST_PIECE[p, frm] ^ ZOBRIST_PIECE[p, to]
+        if is_promotion(m):
+            promoted = piece_code(us, promotion_kind(m))
+            _remove(bb, mb, p, to)
+            _put(bb, mb, promoted, to)
+            key ^= ZOBRIST_PIECE[p, to] ^ ZOBRIST_PIECE[promoted, to]
+
+    mask = pos.castle_mask
+    pos.castling &= mask[frm] & mask[to]
     key ^= ZOBRIST_CASTLE[pos.castling]
 
     if flag == FLAG_DOUBLE:
@@ -513,13 +567,20 @@ def unmake_move(pos: Position) -> int:
     to = move_to(m)
     flag = move_flag(m)
 
-    if is_promotion(m):
-        _remove(bb, mb, mb[to], to)
-        _put(bb, mb, piece_code(us, PAWN), to)
-    elif flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
-        r_from, r_to = rook_castle_squares(to, flag)
-        _move_piece(bb, mb, piece_code(us, ROOK), r_to, r_from)
-    _move_piece(bb, mb, mb[to], to, frm)
+    if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
+        # Lift both before placing either (their squares may overlap, as in make_move).
+        rook = piece_code(us, ROOK)
+        king = piece_code(us, KING)
+        r_from, r_to = rook_castle_squares(pos.castle_rooks, to, flag)
+        _remove(bb, mb, king, to)
+        _remove(bb, mb, rook, r_to)
+        _put(bb, mb, king, frm)
+        _put(bb, mb, rook, r_from)
+    else:
+        if is_promotion(m):
+            _remove(bb, mb, mb[to], to)
+            _put(bb, mb, piece_code(us, PAWN), to)
+        _move_piece(bb, mb, mb[to], to, frm)
 
     captured = rec[UNDO_CAPTURED]
     if captured != NO_PIECE:

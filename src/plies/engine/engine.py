@@ -22,7 +22,6 @@ from pathlib import Path
 
 import plies.core as core
 from plies.board import Board, Move
-from plies.board.board import core_to_move
 from plies.compile_notice import compile_notice, compile_wait_notice
 from plies.core import MAX_PLY
 from plies.core.static_eval import net_static
@@ -377,7 +376,7 @@ class Engine:
         root = [int(m) for m in legal]
         if searchmoves is not None:
             wanted = {m.uci() for m in searchmoves}
-            restricted = [m for m in root if core_to_move(m).uci() in wanted]
+            restricted = [m for m in root if board.move_of(m).uci() in wanted]
             root = restricted or root
         self._lines = []
         if not root:

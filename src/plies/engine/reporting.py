@@ -13,7 +13,6 @@ import numpy as np
 
 import plies.core as core
 from plies.board import Board, Move
-from plies.board.board import core_to_move
 from plies.engine.limits import Info, SearchResult
 from plies.engine.wdl import wdl
 
@@ -38,7 +37,7 @@ def legal_line(board: Board, line: list[int]) -> list[Move]:
     pos = board.core_position()  # a copy already: no second one on every iteration
     scratch = np.zeros(core.MAX_MOVES, dtype=np.int64)
     n = core.legal_prefix(pos, np.array(line, dtype=np.int64), scratch)
-    return [core_to_move(code) for code in line[:n]]
+    return [board.move_of(code) for code in line[:n]]
 
 
 def make_info(
@@ -89,7 +88,7 @@ def hash_reply(table: core.Table, board: Board, move: Move) -> Move | None:
     key = np.uint64(after.zobrist_key())
     hit, move_code, _, _, _, _ = core.probe(table, key, 0)
     if hit and move_code:
-        reply = core_to_move(int(move_code))
+        reply = after.move_of(int(move_code))
         if after.is_legal(reply):
             return reply
     return None
@@ -100,7 +99,7 @@ def finish(
     lines: list[Info],
 ) -> SearchResult:
     """Result with a legal best move and, if known, a legal ponder move."""
-    best = core_to_move(best_code)
+    best = board.move_of(best_code)
     if not board.is_legal(best):
         best = board.legal_moves[0]
     pv = legal_line(board, line)

@@ -227,7 +227,7 @@ class Tablebases:
         ranks = {}
         for code in board.core_legal().tolist():
             after = board.copy()
-            after.push(core_to_move(code))
+            after.push(board.move_of(code))
             pos = after.core_position()
             side, _, ep = (int(x) for x in position_state(pos)[:3])
             wdl = self.tablebase.probe_wdl_bitboards(position_arrays(pos)[0], side, ep)

@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 WARM_UP_NOTICE_S = 0.5
 
 HELP = """\
-Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command:
+Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command
+(in Chess960 castle with O-O / O-O-O or, in UCI, the king taking its own rook: b1a1):
   undo        take back your last move (and the reply)
   hint        ask the engine for a move
   flip        turn the board around
@@ -106,6 +107,10 @@ class Settings:
     ascii_only: bool = False
     movetime_ms: int | None = None
     seed: int | None = None
+    # Chess960 rules; each game from start position ``chess960_pos`` (None: a seeded random
+    # one per game) unless ``fen`` is given.
+    chess960: bool = False
+    chess960_pos: int | None = None
 
 
 class PlaySession:
@@ -128,7 +133,7 @@ class PlaySession:
         self._hint_agent: Agent | None = None
         self.rng = random.Random(settings.seed)
         self.start_fen = settings.fen or chess.STARTING_FEN
-        self.board = chess.Board(self.start_fen)
+        self.board = chess.Board(self.start_fen, chess960=settings.chess960)
         self.human: chess.Color = chess.WHITE
         self.white_at_bottom = True
         self.resigned: chess.Color | None = None
@@ -136,6 +141,7 @@ class PlaySession:
         self._warm_thread: threading.Thread | None = None
         self._warm_error: BaseException | None = None
         self._warm_started = 0.0
+        self.chess960_pos: int | None = None
         self._new_game()
 
     # -- game state --------------------------------------------------------------
@@ -147,9 +153,29 @@ class PlaySession:
             choice = self.rng.choice(["white", "black"])
         self.human = chess.WHITE if choice == "white" else chess.BLACK
         self.white_at_bottom = self.human == chess.WHITE
-        self.board = chess.Board(self.start_fen)
+        self.start_fen = self._start_fen()
+        self.board = chess.Board(self.start_fen, chess960=self.settings.chess960)
         self.resigned = None
         self.agent.reset(self.settings.seed)
+
+    def _start_fen(self) -> str:
+        """Where a new game starts: ``--fen``, the Chess960 position asked for (or a random
+        one), or the usual start."""
+        s = self.settings
+        if s.fen or not s.chess960:
+            return s.fen or chess.STARTING_FEN
+        from plies.board.chess960 import POSITIONS, chess960_fen
+
+        n = s.chess960_pos if s.chess960_pos is not None else self.rng.randrange(POSITIONS)
+        self.chess960_pos = n
+        return chess960_fen(n)
+
+    def start_note(self) -> str:
+        """``Chess960 start position #N.`` for a Chess960 game, else nothing."""
+        if not self.settings.chess960:
+            return ""
+        n = None if self.settings.fen else self.chess960_pos
+        return "Chess960 rules." if n is None else f"Chess960 start position #{n}."
 
     def ending(self) -> str | None:
         """Why the game is over (with the result), or None while it goes on."""
@@ -198,7 +224,8 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until ``quit`` or end of input; return the exit status (0)."""
-        self.say(f"You play {_colour_name(self.human)} against {self.agent.name}. "
+        note = f" {self.start_note()}" if self.settings.chess960 else ""
+        self.say(f"You play {_colour_name(self.human)} against {self.agent.name}.{note} "
                  "Type 'help' for commands.")
         shown = False
         while True:
@@ -254,7 +281,8 @@ class PlaySession:
             return self._pgn(arg.strip())
         if command == "new":
             self._new_game()
-            self.say(f"New game: you play {_colour_name(self.human)}.")
+            note = f" {self.start_note()}" if self.settings.chess960 else ""
+            self.say(f"New game: you play {_colour_name(self.human)}.{note}")
             return "redraw"
         if command == "undo":
             return self._undo()
@@ -438,8 +466,12 @@ class PlaySession:
         game.headers["White"] = white
         game.headers["Black"] = black
         game.headers["Result"] = self.result()
-        if self.start_fen != chess.STARTING_FEN:
-            game.setup(chess.Board(self.start_fen))
+        start = self.board.root()
+        if self.start_fen != chess.STARTING_FEN or start.chess960:
+            game.setup(start)
+        if start.chess960:  # readers of Chess960 games expect the position even for #518
+            game.headers["FEN"] = start.fen()
+            game.headers["SetUp"] = "1"
         last = game.add_line(self.board.move_stack)
         ending = self.ending()
         if ending:

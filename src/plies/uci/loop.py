@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import plies
 from plies.compile_notice import compile_wait_notice
 from plies.options import (
+    CHESS960,
     CLEAR_HASH,
     HASH,
     LOOP_OPTIONS,
@@ -156,7 +157,7 @@ class UciLoop:
         if self._board is None:
             from plies.board import Board
 
-            self._board = Board()
+            self._board = Board(chess960=self.chess960)
         return self._board
 
     @board.setter
@@ -164,6 +165,11 @@ class UciLoop:
         """Replace the current position."""
         self._board = board
         self._source = None
+
+    @property
+    def chess960(self) -> bool:
+        """Whether ``UCI_Chess960`` is on: positions play by Chess960's rules."""
+        return bool(self.values[CHESS960.name])
 
     # -- engine start-up -------------------------------------------------------
 
@@ -360,7 +366,7 @@ class UciLoop:
             played = len(source[1])
         else:
             try:
-                board = Board(command.fen)
+                board = Board(command.fen, chess960=self.chess960)
             except InvalidFenError as exc:
                 self.out.info_string(f"position unchanged: {shorten(str(exc), 200)}")
                 return
@@ -434,17 +440,18 @@ class UciLoop:
 
     def _searchmoves(self, board: Board, texts: tuple[str, ...]) -> list[Move] | None:
         """The legal moves among ``searchmoves`` (None: search everything)."""
-        from plies.board import IllegalMoveError, Move
+        from plies.board import IllegalMoveError
 
         if not texts:
             return None
         moves: list[Move] = []
         for text in texts:
+            move: Move | None
             try:
-                move = Move.from_uci(text)
+                move = board.parse_uci(text)  # e1h1 or e1g1 for castling, as in ``position``
             except (IllegalMoveError, ValueError):
                 move = None
-            if move is None or not board.is_legal(move):
+            if move is None:
                 self.out.info_string(f"searchmoves: {shorten(text)!r} is not legal here, skipped")
             elif move not in moves:
                 moves.append(move)
@@ -582,6 +589,10 @@ class UciLoop:
             engine.set_option(option.name, value)
         if option != CLEAR_HASH:
             self.values[option.name] = value
+        if option == CHESS960 and self._board is not None and self._board.chess960 != value:
+            # The same FEN reads differently in the other mode: rebuild at the next position.
+            self._board = None
+            self._source = None
 
     def display(self) -> None:
         """Print the board, FEN, key and side to move."""

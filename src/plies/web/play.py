@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -12,7 +13,7 @@ from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, 
 from plies.engine import Limit, SearchResult
 from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
-from plies.web.fields import get_choice, get_optional_int, get_str
+from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
 from plies.web.runner import Post, SearchRunner
 
@@ -58,7 +59,8 @@ class _PlayedGame(chess.pgn.Game):
 
     def board(self) -> chess.Board:
         """The start position, on a board that knows the moves' SAN."""
-        board = _KnownSanBoard(self.headers.get("FEN", chess.STARTING_FEN))
+        chess960 = self.headers.get("Variant") == "Chess960"
+        board = _KnownSanBoard(self.headers.get("FEN", chess.STARTING_FEN), chess960=chess960)
         board.known = self.known
         return board
 
@@ -78,7 +80,11 @@ def game_pgn(
         Black="plies" if engine_color == BLACK else "Player",
         Result=result,
     )
-    if root.fen() != Board().fen():
+    if root.chess960:  # readers of Chess960 games expect the position even for #518
+        game.setup(chess.Board(root.fen(), chess960=True))
+        game.headers["FEN"] = root.fen()
+        game.headers["SetUp"] = "1"
+    elif root.fen() != Board().fen():
         game.setup(root.fen())
     node: chess.pgn.GameNode = game
     played = [chess.Move.from_uci(move.uci()) for move in moves]
@@ -88,6 +94,45 @@ def game_pgn(
         game.known = (played, sans)
     exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)
     return game.accept(exporter) + "\n"
+
+
+def _start_board(choice: Any) -> Board:
+    """The start of a new game: standard chess (``None``), Chess960 position ``choice``
+    (0-959) or a random one (``"random"``); ``ApiError`` for anything else."""
+    from plies.board.chess960 import POSITIONS
+
+    if choice is None:
+        return Board()
+    if choice == "random":
+        return Board.from_chess960_pos(secrets.randbelow(POSITIONS))
+    if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < POSITIONS:
+        raise ApiError(f"'chess960' must be a start position 0-{POSITIONS - 1} or \"random\", "
+                       f"got {choice!r}")
+    return Board.from_chess960_pos(choice)
+
+
+def castling_aliases(board: Board) -> dict[str, str]:
+    """Other ways to write each legal castling move that the board accepts (the king two
+    squares over, or onto its rook), each to the move in the board's own notation."""
+    aliases: dict[str, str] = {}
+    legal = board.legal_moves
+    names = {m.uci() for m in legal}
+    for move in legal:
+        if not board.is_castling(move):
+            continue
+        king, rank = move.from_square, move.from_square & 56
+        kingside = move.to_square > king
+        for target in (rank + 6, rank + 7) if kingside else (rank + 2, rank):
+            alias = Move(king, target)
+            text = alias.uci()
+            if text in names or alias == move:
+                continue
+            try:
+                if board.parse_uci(text) == move:
+                    aliases[text] = move.uci()
+            except IllegalMoveError:
+                continue
+    return aliases
 
 
 class PlaySession:
@@ -120,10 +165,12 @@ class PlaySession:
         self.send_state()
 
     def _new(self, message: dict[str, Any]) -> None:
-        """A new game from the start; ``engine`` names the side the engine plays."""
+        """A new game from the start; ``engine`` names the side the engine plays, ``chess960``
+        (optional) a Chess960 start position 0-959 or ``"random"``."""
         side = get_choice(message, "engine", SIDES, "black")
+        board = _start_board(message.get("chess960"))
         self._runner.cancel()
-        self.board, self.sans = Board(), []
+        self.board, self.sans = board, []
         self.engine_color = _side_color(side)
         self.flipped = self.engine_color == WHITE
         self.send_state()
@@ -142,7 +189,12 @@ class PlaySession:
             raise ApiError("the game is over: undo, or start a new game")
         if len(self.sans) >= MAX_GAME_PLIES:
             raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
-        if not move or not self.board.is_legal(move):
+        try:
+            # Castling also as python-chess reads it: king two squares or onto its rook.
+            move = self.board.parse_uci(text) if move else move
+        except IllegalMoveError:
+            move = Move.null()
+        if not move:
             raise ApiError(f"illegal move {text} in this position")
         self._push(move)
         self.send_state()
@@ -161,8 +213,9 @@ class PlaySession:
     def _fen(self, message: dict[str, Any]) -> None:
         """Set up a position from FEN; the engine waits until asked (Engine move)."""
         text = get_str(message, "fen", max_len=200).strip()
+        chess960 = get_bool(message, "chess960", False)
         try:
-            board = Board(text)
+            board = Board(text, chess960=chess960)
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
         self._runner.cancel()
@@ -283,6 +336,8 @@ class PlaySession:
             "svg": render_board(board, self.flipped, last),
             "turn": COLOR_NAMES[board.turn],
             "legal": [] if outcome else [m.uci() for m in board.legal_moves],
+            "castling_aliases": {} if outcome else castling_aliases(board),
+            "chess960": board.chess960,
             "moves": list(self.sans),
             "start_fen": root.fen(),
             "last_move": last.uci() if last else None,

@@ -7,9 +7,12 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 // The rect of a square in the current board picture.
 function squareRect(name) { return $(`#board rect[data-square="${name}"]`); }
 
-// Legal moves from one square.
+// Legal moves from one square, castling also under the names the server accepts for it
+// (in Chess960 the king takes its own rook; from e1/e8 it may also go two squares over).
 function movesFrom(from) {
-  return (play.state ? play.state.legal : []).filter((m) => m.startsWith(from));
+  if (!play.state) return [];
+  const aliases = Object.keys(play.state.castling_aliases || {});
+  return play.state.legal.concat(aliases).filter((m) => m.startsWith(from));
 }
 
 // Mark the selected square and the squares its piece can go to.
@@ -107,6 +110,7 @@ function showState(s) {
   board.dataset.plies = String(s.moves.length);
   board.dataset.level = s.depth ? `d${s.depth}` : `t${s.movetime}`;
   board.dataset.engineSide = s.engine;
+  board.dataset.chess960 = String(s.chess960);
   let text = s.outcome ? `Game over: ${s.outcome}` : `${s.turn === "white" ? "White" : "Black"} to move`;
   if (!s.outcome && s.check) text += " (check)";
   if (s.thinking) text += " — the engine is thinking";
@@ -160,12 +164,20 @@ window.addEventListener("DOMContentLoaded", () => {
       $("#promo").hidden = true;
     });
   }
-  $("#new").onclick = () => send("play", { type: "new", engine: $("#engine-side").value });
+  $("#start").onchange = () => { $("#start-number").hidden = $("#start").value !== "number"; };
+  $("#new").onclick = () => {
+    const start = $("#start").value, message = { type: "new", engine: $("#engine-side").value };
+    if (start === "random") message.chess960 = "random";
+    // The server checks the number: a bad one gets its error line, the game stays.
+    else if (start === "number") message.chess960 = Number($("#start-number").value);
+    send("play", message);
+  };
   $("#undo").onclick = () => send("play", { type: "undo" });
   $("#flip").onclick = () => send("play", { type: "flip" });
   $("#go").onclick = () => send("play", { type: "go" });
   $("#stop").onclick = () => send("play", { type: "stop" });
-  $("#fen-load").onclick = () => send("play", { type: "fen", fen: $("#fen-input").value });
+  // A FEN is read by the rules the Start choice names.
+  $("#fen-load").onclick = () => send("play", { type: "fen", fen: $("#fen-input").value, chess960: $("#start").value !== "standard" });
   $("#level").onchange = () => {
     const v = $("#level").value, n = parseInt(v.slice(1), 10);
     send("play", v[0] === "t" ? { type: "settings", movetime: n } : { type: "settings", depth: n });

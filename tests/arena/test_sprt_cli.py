@@ -102,6 +102,28 @@ def test_option_sets_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert len(results) == 4 and all(r in ("1-0", "0-1", "1/2-1/2") for r in results)
 
 
+def test_chess960_pairs_share_a_start_position(tmp_path: Path) -> None:
+    """``--variant chess960``: each pair plays one Chess960 start with both colours."""
+    pgn = tmp_path / "games.pgn"
+    argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=2", "--nodes", "200",
+            "--games", "4", "--max-moves", "20", "--variant", "chess960", "--random-openings",
+            "2", "--pgn", str(pgn), "-q"]
+    assert main(argv) == 0
+    with pgn.open() as fh:
+        games = list(iter(lambda: chess.pgn.read_game(fh), None))
+    assert len(games) == 4
+    starts: dict[str, list[str]] = {}
+    for game in games:
+        assert game.headers["Variant"] == "Chess960" and game.headers["SetUp"] == "1"
+        board = game.board()
+        assert board.chess960
+        for move in game.mainline_moves():  # legal under Chess960 rules
+            assert move in board.legal_moves
+            board.push(move)
+        starts.setdefault(game.headers["FEN"], []).append(game.headers["White"])
+    assert all(len(set(whites)) == 2 for whites in starts.values())
+
+
 def test_sprt_stops_at_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
     """Bounds far below any plausible result: H1 is accepted long before the game cap."""
     argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=2", "--nodes", "200",
@@ -126,6 +148,9 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert "not a commit" in capsys.readouterr().err
     assert main(["sprt", "--new-options", "Hash=lots", "--nodes", "100", "--games", "2"]) == 2
     assert "the new build did not start" in capsys.readouterr().err
+    assert main(["sprt", "--new-options", "Hash=2", "--variant", "chess960", "--book",
+                 "x.bin"]) == 2
+    assert "cannot open Chess960 games" in capsys.readouterr().err
 
 
 def test_build_command_puts_its_sources_first(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ examples:
   plies sprt --base main --new HEAD --tc 10+0.1
   plies sprt --base HEAD~1 --elo0 0 --elo1 5 --log benchmarks/sprt-log.md --change "LMR tweak"
   plies sprt --base-options Hash=1 --new-options Hash=64 --nodes 20000 --games 200
+  plies sprt --base HEAD~1 --variant chess960 --tc 5+0.05
   plies sprt --base main --new HEAD --tc 10+0.1 --cluster auto
 cluster (pip install 'plies[cluster]'):
   --cluster auto plays the games on a private Ray instance on this machine's cores; an address
@@ -86,6 +87,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--random-openings", type=int, default=8, metavar="PLIES",
                    help="without a book: PLIES random moves per pair (default 8)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
+    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
+                   help="chess960: each game pair starts from its own seeded Chess960 start "
+                        "position (or the --openings positions by Chess960 rules); both "
+                        "builds must speak UCI_Chess960")
     p.add_argument("--max-moves", type=int, default=0, metavar="N",
                    help="draw after N moves (default: never)")
     p.add_argument("--time-margin", type=int, default=50, metavar="MS",
@@ -116,6 +121,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("the builds are the same: give --base/--new revisions or different options")
     if args.log and not args.change:
         raise CliError("--log needs --change TEXT saying what was tested")
+    if args.variant == "chess960" and args.book:
+        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")
 
 
 def _game_settings(args: argparse.Namespace) -> GameSettings:
@@ -151,13 +158,14 @@ def _openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
         opening_schedule,
     )
 
+    chess960 = args.variant == "chess960"
     try:
         if args.book:
             return book_openings(args.book, 8, pairs, args.seed)
-        book = load_openings(args.openings) if args.openings else None
+        book = load_openings(args.openings, None, chess960) if args.openings else None
     except OpeningError as exc:
         raise CliError(str(exc)) from None
-    return opening_schedule(pairs, book, args.random_openings, args.seed)
+    return opening_schedule(pairs, book, args.random_openings, args.seed, chess960)
 
 
 def _build(name: str, src: Path, options: str, revision: str) -> Build:
@@ -224,7 +232,7 @@ def _play(
     from plies.arena.pairs import pentanomial
     from plies.arena.pentanomial import sprt_llr
     from plies.arena.pgn import PgnWriter, to_pgn
-    from plies.arena.players import PlayerError
+    from plies.arena.players import PlayerError, variant_refusal
     from plies.arena.report import cluster_line, game_line
     from plies.arena.runner import run_match
     from plies.arena.stats import sprt_bounds, sprt_verdict
@@ -241,9 +249,13 @@ def _play(
                 raise CliError(str(exc)) from None
     for build in (new, base):
         try:
-            build.spec().create().close()  # a bad option fails here, not as lost games
+            player = build.spec().create()  # a bad option fails here, not as lost games
         except PlayerError as exc:
             raise CliError(f"the {build.name} build did not start: {exc.detail}") from None
+        refused = variant_refusal(player, args.variant == "chess960")
+        player.close()
+        if refused:
+            raise CliError(f"the {build.name} build: {refused}")
     writer = None
     if args.pgn:
         try:

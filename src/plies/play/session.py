@@ -1,6 +1,6 @@
 """The terminal game: a human against an agent, with commands, hints and takebacks.
 
-The session reads one line at a time (a move in SAN or UCI, or a command), so
+The terminal game reads one line at a time (a move in SAN or UCI, or a command), so
 it works the same at a keyboard and with piped input; end of input quits.
 The game itself is kept on a python-chess board: drawing it and checking the
 human's moves need no compiled code, so on a first run the board is up at once
@@ -114,7 +114,7 @@ class Settings:
 
 
 class PlaySession:
-    """One terminal session: possibly several games, until ``quit`` or end of input."""
+    """One sitting at the terminal: possibly several games, until ``quit`` or end of input."""
 
     def __init__(
         self,
@@ -351,7 +351,7 @@ class PlaySession:
         def warm() -> None:
             """Thread body: warm the agent up, keeping any error for the game loop."""
             try:
-                # The session tells the user itself: no second notice from below.
+                # The game tells the user itself: no second notice from below.
                 with quiet():
                     self.agent.warm_up()
             except BaseException as exc:  # re-raised where the agent is needed
@@ -431,7 +431,7 @@ class PlaySession:
             choice = self.agent.choose(board, budget)
         move = _to_chess(choice) if choice else chess.Move.null()
         if not self.board.is_legal(move):
-            # An agent must never do this; play on rather than crash the session.
+            # An agent must never do this; play on rather than crash the game.
             move = next(iter(self.board.legal_moves))
         if self.agent.last is not None:
             self.say(thought_line(self.board, self.agent.last), "dim")

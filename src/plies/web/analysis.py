@@ -202,12 +202,12 @@ class AnalysisSession:
 
     @property
     def searching(self) -> bool:
-        """Whether this session's engine is searching (or waiting for a slot to)."""
+        """Whether this tab's analysis engine is searching (or waiting for a slot to)."""
         return self._runner.searching
 
     @property
     def running(self) -> bool:
-        """Whether this session's engine is searching right now."""
+        """Whether this tab's analysis engine is searching right now."""
         return self._runner.running
 
     def close(self) -> None:

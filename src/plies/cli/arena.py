@@ -6,7 +6,7 @@ import argparse
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, add_variant_argument, check_variant_book
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -69,9 +69,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                       help="start each game pair from PLIES random moves")
     book.add_argument("--book", metavar="FILE.bin",
                       help="Polyglot book: each game pair starts from a weighted line of it")
-    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
-                   help="chess960: each game pair starts from its own seeded Chess960 start "
-                        "position (or the --openings positions by Chess960 rules)")
+    add_variant_argument(p)
     p.add_argument("--book-depth", type=int, default=8, metavar="N",
                    help="with --book: at most N book plies per opening (default 8)")
     p.add_argument("--opening-plies", type=int, metavar="N",
@@ -127,8 +125,7 @@ def _check(args: argparse.Namespace) -> None:
             raise CliError(f"--{name.replace('_', '-')} must be between 0 and 0.5")
     if args.cluster is not None and not args.cluster.strip():
         raise CliError("--cluster needs 'auto' or a Ray address")
-    if args.variant == "chess960" and args.book:
-        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")
+    check_variant_book(args)
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
 

@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, add_variant_argument, check_variant_book
 
 if TYPE_CHECKING:
     from plies.arena.builds import Build
@@ -87,10 +87,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--random-openings", type=int, default=8, metavar="PLIES",
                    help="without a book: PLIES random moves per pair (default 8)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
-    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
-                   help="chess960: each game pair starts from its own seeded Chess960 start "
-                        "position (or the --openings positions by Chess960 rules); both "
-                        "builds must speak UCI_Chess960")
+    add_variant_argument(p, "; both builds must speak UCI_Chess960")
     p.add_argument("--max-moves", type=int, default=0, metavar="N",
                    help="draw after N moves (default: never)")
     p.add_argument("--time-margin", type=int, default=50, metavar="MS",
@@ -121,8 +118,7 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("the builds are the same: give --base/--new revisions or different options")
     if args.log and not args.change:
         raise CliError("--log needs --change TEXT saying what was tested")
-    if args.variant == "chess960" and args.book:
-        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")
+    check_variant_book(args)
 
 
 def _game_settings(args: argparse.Namespace) -> GameSettings:

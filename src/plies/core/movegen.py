@@ -22,11 +22,13 @@ any position the board's validation accepts (see ``encoding.MAX_LEGAL_MOVES``):
 the guard is there so that a future change fails loudly instead of corrupting
 memory.
 
-``_generate`` is inlined into ``gen_moves`` and ``count_moves``, so each is one
-copy specialised on ``count_only``. Measured (2026-11-26, CPU time, loaded
-machine): perft 6 from the start runs at 116-119 M nodes/s this way against
-53 M/s with one shared, not inlined ``_generate``; the price is the first-run
-compile of perft (17 s of CPU against 7 s). ``count_moves`` counts unpinned
+``_generate`` is a compiled function that ``gen_moves`` and ``count_moves`` call
+with a literal ``count_only``, so numba compiles a copy specialised on it for each
+(one copy for both, with ``count_only`` a run-time flag, made perft slower). It
+used to be inlined into both, when a call still reference counted its array
+arguments (perft 6 then ran at half the speed through a call); without reference
+counting the call costs nothing measurable, while the two inlined copies made the
+whole first-run compile half as long again. ``count_moves`` counts unpinned
 pawns set-wise (the move lists keep their per-pawn order, which the search's
 move ordering, and so its node counts, depend on). That counter is a separate
 function, not inlined: inlined it cost about 1.5 s more CPU in the cold first
@@ -338,7 +340,7 @@ def _castling(
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool) -> int:
     """Write (or just count) the legal moves, or only the captures and promotions."""
     us = pos.side
@@ -386,7 +388,7 @@ def gen_moves(pos: Position, out: np.ndarray, noisy_only: bool) -> int:
     """
     if out.shape[0] == 0:
         raise IndexError("move buffer overflow: the buffer has no room")
-    # Inlined with a constant ``count_only``: one specialised copy in each caller.
+    # A literal ``count_only``: numba compiles a copy specialised on it.
     n = _generate(pos, out, noisy_only, False)
     if n > out.shape[0]:
         raise IndexError("move buffer overflow: more legal moves than the buffer holds")

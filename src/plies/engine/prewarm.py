@@ -4,7 +4,8 @@ numba compiles one function at a time in a process. When the engine still has to
 compile (a copy installed without compiling ahead, see ``plies.engine.ahead``, or
 after an edit to the core), its
 warm-up runs two worker processes that compile independent parts below the search
-(the classical evaluation; the net, exchange evaluation and move counter) into the
+(the classical evaluation and the tablebase probe; the net, exchange evaluation and
+move counter) into the
 shared cache (``plies.jitcache``: the same files for every process running these
 sources) while this process compiles the board's part; the search then loads those
 parts instead of compiling them. The search itself, the largest part, compiles last.
@@ -41,9 +42,18 @@ def _position_type() -> Any:
     return typeof(Board().core_position())
 
 
-def _compile_evaluation() -> None:
-    """The classical evaluation, for the signature the search calls it with."""
-    core.evaluate_position.compile((_position_type(),))
+def _compile_evaluation_and_tables() -> None:
+    """The classical evaluation and the search's tablebase probe, for the signatures the
+    search calls them with (the probe is compiled even without tables: about as large)."""
+    import numba
+
+    from plies.core import tbprobe
+
+    position = _position_type()
+    core.evaluate_position.compile((position,))
+    probe, _ = tbprobe.no_tables()
+    signature = (numba.typeof(probe), position.field_dict["pieces"], numba.int64, numba.int64)
+    tbprobe.probe_search.compile(signature)
 
 
 def _compile_net_and_counting() -> None:
@@ -60,12 +70,12 @@ def _compile_net_and_counting() -> None:
 
 
 JOBS: dict[str, Callable[[], None]] = {
-    "evaluation": _compile_evaluation,
+    "evaluation-and-tables": _compile_evaluation_and_tables,
     "net-and-counting": _compile_net_and_counting,
 }
 """What a worker can compile, by name."""
 
-SEARCH_JOBS = ("evaluation", "net-and-counting")
+SEARCH_JOBS = ("evaluation-and-tables", "net-and-counting")
 """Independent parts below the search, each compiled by one worker while this
 process compiles the board's part (two workers: the search waits for the
 slower, so more of them would only share the same cores)."""

@@ -49,10 +49,11 @@ def _compile_evaluation_and_tables() -> None:
 
     from plies.core import tbprobe
 
+    typeof: Callable[[object], Any] = numba.typeof
     position = _position_type()
     core.evaluate_position.compile((position,))
     probe, _ = tbprobe.no_tables()
-    signature = (numba.typeof(probe), position.field_dict["pieces"], numba.int64, numba.int64)
+    signature = (typeof(probe), position.field_dict["pieces"], numba.int64, numba.int64)
     tbprobe.probe_search.compile(signature)
 
 

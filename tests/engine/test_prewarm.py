@@ -26,7 +26,8 @@ def test_worker_refuses_an_unknown_job(capsys: pytest.CaptureFixture[str]) -> No
     assert prewarm.main(["everything"]) == 2
     assert "usage" in capsys.readouterr().err
     assert set(prewarm.search_jobs()) <= set(prewarm.JOBS)
-    assert "evaluation" in prewarm.search_jobs()  # the search calls the evaluation itself
+    # The search calls the evaluation and the tablebase probe itself.
+    assert "evaluation-and-tables" in prewarm.search_jobs()
 
 
 def test_quiet_silences_notices_only_while_it_runs() -> None:
@@ -64,5 +65,5 @@ def test_cold_warm_up_compiles_the_parts_below_the_search_in_workers(tmp_path: P
     here = set(proc.stdout.split())
     assert "search_root" in here and "gen_moves" in here  # this process's share
     # Loaded: the workers compiled them.
-    assert not {"evaluate", "output", "see_ge", "count_moves"} & here
+    assert not {"evaluate", "probe_search", "output", "see_ge", "count_moves"} & here
     assert any(tmp_path.rglob("evaluate.evaluate-*.nbi"))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-FIRST_RUN_COMPILE_S = 100
+FIRST_RUN_COMPILE_S = 80
 """About how long the engine's first compile keeps an idle 2-core machine waiting (seconds).
 
 The compiling process's own CPU time on a cold start, its critical path

@@ -385,10 +385,10 @@ def _side(
     our knights, bishops, rooks and queens, and by anything of ours.
 
     The search calls ``_side_hot``, a separate compile per colour (the colour is a
-    literal there, so its tests fold away): inlined into ``evaluate`` instead, it was
-    typed twice inside the search's largest compile and doubled the evaluation's
-    first-run compile time, at no measurable speed gain now that no argument is
-    reference counted. The cold paths call one compiled copy, ``_side_cold``.
+    literal there, so its tests fold away). Not inlined into ``evaluate``: numba would
+    type it twice inside that compile, doubling its first-run time, and with no
+    argument reference counted the call costs nothing measurable. The cold paths
+    call one compiled copy, ``_side_cold``.
     """
     bb = pos.pieces
     them = 1 - c

@@ -24,11 +24,10 @@ memory.
 
 ``_generate`` is a compiled function that ``gen_moves`` and ``count_moves`` call
 with a literal ``count_only``, so numba compiles a copy specialised on it for each
-(one copy for both, with ``count_only`` a run-time flag, made perft slower). It
-used to be inlined into both, when a call still reference counted its array
-arguments (perft 6 then ran at half the speed through a call); without reference
-counting the call costs nothing measurable, while the two inlined copies made the
-whole first-run compile half as long again. ``count_moves`` counts unpinned
+(one copy for both, with ``count_only`` a run-time flag, makes perft slower). It is
+not inlined into them: with no argument reference counted the call costs nothing
+measurable, while numba's IR inlining types the whole body again in each caller and
+made the first-run compile half as long again. ``count_moves`` counts unpinned
 pawns set-wise (the move lists keep their per-pawn order, which the search's
 move ordering, and so its node counts, depend on). That counter is a separate
 function, not inlined: inlined it cost about 1.5 s more CPU in the cold first

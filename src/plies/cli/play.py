@@ -139,7 +139,7 @@ def _check_fen(fen: str, chess960: bool = False) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start the session."""
+    """Start a game in the terminal."""
     from rich.console import Console
 
     from plies.play.session import PlaySession, Settings

@@ -291,7 +291,7 @@ class UciLoop:
             return self.dispatch(command)
         except _QuitError:
             return False
-        except Exception as exc:  # the guard: one bad command never ends the session
+        except Exception as exc:  # the guard: one bad command never ends the engine
             self.out.info_string(f"error: {type(exc).__name__}: {shorten(str(exc), 200)}")
             return True
 

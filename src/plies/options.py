@@ -2,8 +2,9 @@
 
 The UCI loop prints this table in reply to ``uci`` and checks ``setoption``
 values against it; :meth:`plies.engine.Engine.set_option` dispatches through
-it; the CLI takes its ranges from it. It imports nothing from plies, so the
-loop answers ``uci`` before numba loads.
+it; the CLI takes its ranges from it. It imports nothing from plies but the table of
+search parameters (``plies.params``, itself free of imports), so the loop answers ``uci``
+before numba loads.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from plies.params import PARAMS, Param
 
 OptionValue = int | bool | str | None
 """A checked option value: an int (spin), a bool (check), a str (string, combo), None (button)."""
@@ -76,6 +79,13 @@ class Option:
         if not isinstance(self.default, int) or isinstance(self.default, bool):
             raise TypeError(f"option {self.name} is not a spin")
         return self.default
+
+    def spin_value(self, value: OptionValue) -> int:
+        """A spin's checked value of ``value`` (a ``setoption`` text or an int)."""
+        number = self.parse(value)
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise OptionError(f"option {self.name} is not a spin")
+        return number
 
     def declaration(self) -> str:
         """The ``option name ... type ...`` line sent in reply to ``uci``."""
@@ -229,6 +239,17 @@ SYZYGY_OPTIONS: tuple[Option, ...] = (
     SYZYGY_PATH, SYZYGY_PROBE_DEPTH, SYZYGY_50_MOVE_RULE, SYZYGY_PROBE_LIMIT,
 )  # fmt: skip
 """The tablebase options (``plies.engine.tablebases``)."""
+
+
+def param_option(param: Param) -> Option:
+    """A search parameter as a UCI spin option."""
+    return Option(param.name, "spin", param.default, param.minimum, param.maximum,
+                  help=param.help)  # fmt: skip
+
+
+TUNE_OPTIONS: tuple[Option, ...] = tuple(param_option(p) for p in PARAMS)
+"""The search's tunable numbers as spin options: declared by ``plies uci --tune`` (after
+``OPTIONS``), always accepted by ``plies.engine.Engine.set_option``."""
 
 LOOP_OPTIONS: tuple[Option, ...] = (PONDER, SHOW_WDL, CHESS960)
 """Options only the UCI loop reads (``go ponder`` drives pondering; WDL is printed there;

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import plies
 from plies.arena.players import PlayerSpec
+from plies.params import find_param
 
 CURRENT_SRC = Path(plies.__file__).resolve().parent.parent
 """The ``src`` directory of the plies that is running (the "working tree" build)."""
@@ -45,10 +46,17 @@ class Build:
     options: tuple[tuple[str, str], ...] = ()
     revision: str = ""
 
+    tune: bool = False
+    """Declare the search parameters as options (``plies uci --tune``), as a build whose
+    options set one does too."""
+
     def command(self) -> tuple[str, ...]:
-        """The engine command: this build's ``python -m plies uci``."""
+        """The engine command: this build's ``python -m plies uci`` (with ``--tune`` if it
+        is tuned or sets a search parameter)."""
         env = shutil.which("env") or "/usr/bin/env"
-        return (env, f"PYTHONPATH={python_path(self.src)}", sys.executable, "-m", "plies", "uci")
+        tune = self.tune or any(find_param(name) is not None for name, _ in self.options)
+        return (env, f"PYTHONPATH={python_path(self.src)}", sys.executable, "-m", "plies", "uci",
+                *(("--tune",) if tune else ()))  # fmt: skip
 
     def spec(self) -> PlayerSpec:
         """The arena player for this build."""

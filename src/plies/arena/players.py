@@ -390,6 +390,20 @@ class UciPlayer(Player):
         self.engine_name = engine.id.get("name", self.name)
         self.healthy = True
 
+    def reconfigure(self, options: dict[str, str]) -> None:
+        """Set ``options`` now and after any restart; PlayerError('start') if refused."""
+        self.options = {**self.options, **options}
+        engine = self.engine
+        if engine is None or not self.healthy:
+            return  # applied when the next game starts the engine again
+        try:
+            refused = refusal(configure_checked(engine, options))
+        except (chess.engine.EngineError, TimeoutError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name}: {exc}") from None
+        if refused is not None:
+            raise PlayerError("start", f"{self.name} refused an option: {refused}")
+
     def new_game(self, seed: int | None) -> None:
         """Mark a new game and wait until the engine is ready, before any clock runs."""
         self._game = object()

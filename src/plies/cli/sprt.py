@@ -62,11 +62,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--new-options", default="", metavar="OPTS", help="UCI options Name=v,...")
     p.add_argument("--base-options", default="", metavar="OPTS", help="UCI options Name=v,...")
     p.add_argument("--repo", metavar="DIR", help="git repository of the revisions (default: cwd)")
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--tc", default="10+0.1", metavar="TC", help="time control (default 10+0.1)")
-    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move instead")
-    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
-    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move instead")
     p.add_argument("--elo0", type=float, default=0.0, help="H0 bound (default 0)")
     p.add_argument("--elo1", type=float, default=5.0, help="H1 bound (default 5)")
     p.add_argument("--model", choices=("normalized", "logistic"), default="normalized",
@@ -81,22 +76,42 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--cluster", metavar="ADDRESS",
                    help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
                         "e.g. ray://HOST:10001 (see below)")
+    add_game_arguments(p, "; both builds must speak UCI_Chess960")
+    p.add_argument("--pgn", metavar="OUT", help="write the games to this PGN file")
+    p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
+    p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
+    p.set_defaults(func=run)
+
+
+def add_game_arguments(p: argparse.ArgumentParser, variant_note: str) -> None:
+    """The games' arguments (limit, openings, variant, move cap, time margin), shared with
+    ``plies spsa``."""
+    limit = p.add_mutually_exclusive_group()
+    limit.add_argument("--tc", default="10+0.1", metavar="TC", help="time control (default 10+0.1)")
+    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move instead")
+    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
+    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move instead")
     book = p.add_mutually_exclusive_group()
     book.add_argument("--openings", metavar="FILE", help="opening book: .epd or .pgn")
     book.add_argument("--book", metavar="FILE.bin", help="Polyglot book (weighted lines)")
     p.add_argument("--random-openings", type=int, default=8, metavar="PLIES",
                    help="without a book: PLIES random moves per pair (default 8)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
-    add_variant_argument(p, "; both builds must speak UCI_Chess960")
+    add_variant_argument(p, variant_note)
     p.add_argument("--max-moves", type=int, default=0, metavar="N",
                    help="draw after N moves (default: never)")
     p.add_argument("--time-margin", type=int, default=50, metavar="MS",
                    help="lag forgiven before a time forfeit (default 50)")
-    p.add_argument("--pgn", metavar="OUT", help="write the games to this PGN file")
-    p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
-    p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
-    p.set_defaults(func=run)
+
+
+def check_game_arguments(args: argparse.Namespace) -> None:
+    """Reject impossible values of the games' arguments with one clear line."""
+    for name in ("nodes", "depth", "movetime", "random_openings"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
+    check_variant_book(args)
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -105,10 +120,7 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--games must be at least 2 and --concurrency at least 1")
     if args.cluster is not None and not args.cluster.strip():
         raise CliError("--cluster needs 'auto' or a Ray address")
-    for name in ("nodes", "depth", "movetime", "random_openings"):
-        value = getattr(args, name)
-        if value is not None and value < 1:
-            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
+    check_game_arguments(args)
     if not args.elo0 < args.elo1:
         raise CliError("--elo0 must be below --elo1")
     if not (0 < args.alpha < 0.5 and 0 < args.beta < 0.5):
@@ -118,10 +130,9 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("the builds are the same: give --base/--new revisions or different options")
     if args.log and not args.change:
         raise CliError("--log needs --change TEXT saying what was tested")
-    check_variant_book(args)
 
 
-def _game_settings(args: argparse.Namespace) -> GameSettings:
+def game_settings(args: argparse.Namespace) -> GameSettings:
     """Fixed nodes/depth/time, else the time control."""
     from plies.arena.clock import TimeControl
     from plies.arena.game import GameSettings
@@ -145,7 +156,7 @@ def _game_settings(args: argparse.Namespace) -> GameSettings:
     )
 
 
-def _openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
+def match_openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
     """One opening per game pair."""
     from plies.arena.openings import (
         OpeningError,
@@ -190,9 +201,9 @@ def run(args: argparse.Namespace) -> int:
             require_ray()
         except ClusterError as exc:
             raise CliError(str(exc)) from None
-    settings = _game_settings(args)
+    settings = game_settings(args)
     games = args.games + args.games % 2
-    openings = _openings(args, games // 2)
+    openings = match_openings(args, games // 2)
     with contextlib.ExitStack() as stack:
         sides: dict[str, Build] = {}
         try:

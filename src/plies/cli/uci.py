@@ -17,6 +17,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "ends them."
         ),
     )
+    p.add_argument("--tune", action="store_true",
+                   help="also declare the search's tunable numbers as spin options (for "
+                        "plies spsa and other tuners)")
     p.set_defaults(func=run)
 
 
@@ -31,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     # GUIs expect UTF-8 (the board diagram of ``d`` is Unicode) whatever the locale says.
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
-    loop = UciLoop(Output(sys.stdout))
+    loop = UciLoop(Output(sys.stdout), tune=args.tune)
     loop.run(read_lines(sys.stdin.buffer))
     # Leave at once: the reader thread may be blocked reading stdin (after
     # ``quit``) and the warm-up thread may be compiling; tearing the interpreter

@@ -21,11 +21,13 @@ each literal value, which multiplied the first-run compile, and a cached
 recursive function whose recursive call casts a literal crashes when loaded from
 the cache (numba issues 6061/6713). ``np.int64(0)`` and ``np.bool_(True)`` carry
 exact, non-literal types.
+
+The pruning margins, reduction terms and history steps are read from the stack's
+``params`` (named in ``plies.params``) rather than written in as constants, so a tuner
+sets them between searches; a load from a small array costs nothing measurable.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 from numba import njit
@@ -77,6 +79,22 @@ from plies.core.tt import (
     store,
 )
 from plies.core.undo import UNDO_MOVE
+from plies.params import (
+    FUTILITY_BASE,
+    FUTILITY_MARGIN,
+    HISTORY_BONUS,
+    HISTORY_BONUS_MAX,
+    HISTORY_PER_PLY,
+    HISTORY_PRUNE,
+    LMP_BASE,
+    NULL_EVAL_DIV,
+    QSEARCH_DELTA,
+    RAZOR_MARGIN,
+    RFP_IMPROVING,
+    RFP_MARGIN,
+    SEE_CAPTURE_MARGIN,
+    SINGULAR_MARGIN,
+)
 
 INF = 32500
 
@@ -90,31 +108,11 @@ _BAD_CAPTURE = -1_000_000_000
 _UNDERPROMOTION = -2_000_000_000
 
 _HISTORY_MAX = 16384
-_HISTORY_PRUNE = 4000
-"""A quiet move whose summed histories fall below minus this times depth is pruned."""
-_HISTORY_PER_PLY = 10000
-"""Summed history worth one ply of reduction, more or less."""
-_RAZOR_MARGIN = 300
 _SINGULAR_DEPTH = 7
 """Shallowest depth at which the table move is tested for singularity."""
-_SINGULAR_MARGIN = 2
-"""Centipawns per ply of depth the other moves must fall short of the table's score."""
-_QSEARCH_DELTA = 200
 TB_WIN = MATE_BOUND - 2 * MAX_PLY
 """A tablebase win at ply 0 (``TB_WIN - ply`` deeper): above any evaluation, below every
 mate score."""
-
-
-def _lmr_table() -> np.ndarray:
-    """Late-move reductions by depth and move number (log-log, as in most engines)."""
-    table = np.zeros((64, 64), dtype=np.int64)
-    for d in range(1, 64):
-        for m in range(1, 64):
-            table[d, m] = int(0.8 + math.log(d) * math.log(m) / 2.2)
-    return table
-
-
-LMR = _lmr_table()
 
 
 # -- bookkeeping ---------------------------------------------------------------
@@ -273,11 +271,14 @@ def _score_noisy(pos: Position, moves: np.ndarray, scores: np.ndarray, n: int) -
 
 
 @njit(cache=True, inline="always")
-def _qsearch_skips(pos: Position, m: int, order: int, stand: int, alpha: int) -> bool:
-    """Skip under-promotions, captures that cannot reach alpha, and losing exchanges."""
+def _qsearch_skips(
+    pos: Position, m: int, order: int, stand: int, alpha: int, delta: int
+) -> bool:
+    """Skip under-promotions, captures that cannot reach alpha by ``delta``, and losing
+    exchanges."""
     if order <= _UNDERPROMOTION // 2:
         return True
-    if not is_promotion(m) and stand + _victim_value(pos, m) + _QSEARCH_DELTA <= alpha:
+    if not is_promotion(m) and stand + _victim_value(pos, m) + delta <= alpha:
         return True
     return not see_ge(pos, m, np.int64(0))
 
@@ -330,13 +331,14 @@ def _qsearch(
     if n == 0:
         return -MATE + ply if checked else best
     _score_noisy(pos, buf, sc, n)
+    delta = stack.params[QSEARCH_DELTA]
 
     # Step 4: search them, skipping the hopeless ones unless in check.
     best_move = 0
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
-        if not checked and _qsearch_skips(pos, m, sc[i], stand, alpha):
+        if not checked and _qsearch_skips(pos, m, sc[i], stand, alpha, delta):
             continue
         make_move(pos, m)
         prefetch(table, pos.keys[pos.ply])
@@ -385,14 +387,18 @@ def _improving(stack: SearchStack, ply: int, static: int) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _reverse_futility(static: int, beta: int, depth: int, improving: bool) -> bool:
+def _reverse_futility(
+    params: np.ndarray, static: int, beta: int, depth: int, improving: bool
+) -> bool:
     """Far above beta at low depth: assume the node holds (reverse futility pruning)."""
-    margin = 75 * depth - (50 if improving else 0)
+    margin = params[RFP_MARGIN] * depth - (params[RFP_IMPROVING] if improving else 0)
     return depth <= 7 and static - margin >= beta and abs(beta) < MATE_BOUND
 
 
 @njit(cache=True, inline="always")
-def _null_move_reduction(pos: Position, static: int, beta: int, depth: int) -> int:
+def _null_move_reduction(
+    params: np.ndarray, pos: Position, static: int, beta: int, depth: int
+) -> int:
     """Depth reduction of a null-move search here, or 0 when none is tried.
 
     Passing must already fail high on the static evaluation, and the side to move
@@ -404,7 +410,7 @@ def _null_move_reduction(pos: Position, static: int, beta: int, depth: int) -> i
               | bb[piece_code(us, ROOK)] | bb[piece_code(us, QUEEN)])  # fmt: skip
     if depth < 3 or static < beta or pieces == ZERO:
         return 0
-    return 3 + depth // 4 + min((static - beta) // 200, 3)
+    return 3 + depth // 4 + min((static - beta) // params[NULL_EVAL_DIV], 3)
 
 
 @njit(cache=True, inline="always")
@@ -471,20 +477,23 @@ def _score_moves(
 
 @njit(cache=True, inline="always")
 def _quiet_prunable(
-    depth: int, searched: int, lmp_limit: int, static: int, alpha: int, order: int
-) -> bool:
+    params: np.ndarray, depth: int, searched: int, lmp_limit: int, static: int, alpha: int,
+    order: int,
+) -> bool:  # fmt: skip
     """Late-move, futility or bad-history pruning of a quiet move (checks are exempted by
     the caller); killers and the counter-move order above any history."""
     late = depth <= 8 and searched >= lmp_limit
-    futile = depth <= 6 and static + 100 + 100 * depth <= alpha
-    unpromising = depth <= 4 and order < -_HISTORY_PRUNE * depth
+    futile = (depth <= 6
+              and static + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha)
+    unpromising = depth <= 4 and order < -params[HISTORY_PRUNE] * depth
     return late or futile or unpromising
 
 
 @njit(cache=True, inline="always")
-def _losing_capture(pos: Position, m: int, order: int, depth: int) -> bool:
+def _losing_capture(params: np.ndarray, pos: Position, m: int, order: int, depth: int) -> bool:
     """A capture that loses material at shallow depth, beyond a small allowance."""
-    return order < _GOOD_CAPTURE and depth <= 6 and not see_ge(pos, m, -90 * depth)
+    margin = params[SEE_CAPTURE_MARGIN]
+    return order < _GOOD_CAPTURE and depth <= 6 and not see_ge(pos, m, -margin * depth)
 
 
 @njit(cache=True, inline="always")
@@ -499,13 +508,13 @@ def _safe_check(pos: Position, m: int) -> int:
 
 @njit(cache=True, inline="always")
 def _reduction(
-    depth: int, searched: int, gives_check: bool, noisy: bool, order: int, pv_node: bool,
-    improving: bool, new_depth: int,
+    stack: SearchStack, depth: int, searched: int, gives_check: bool, noisy: bool, order: int,
+    pv_node: bool, improving: bool, new_depth: int,
 ) -> int:  # fmt: skip
     """Late-move reduction of a move, less for PV nodes, killers and good history."""
     if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
         return 0
-    r = LMR[min(depth, 63), min(searched, 63)]
+    r = stack.lmr[min(depth, 63), min(searched, 63)]
     if pv_node:
         r -= 1
     if not improving:
@@ -513,7 +522,7 @@ def _reduction(
     if order >= _COUNTER:
         r -= 1
     elif not noisy:
-        r -= order // _HISTORY_PER_PLY
+        r -= order // stack.params[HISTORY_PER_PLY]
     return max(0, min(r, new_depth - 1))
 
 
@@ -545,7 +554,8 @@ def _reward_quiet(
         stack.counter[prev_piece, prev_to] = best_move
     history = stack.history
     us = pos.side
-    bonus = min(depth * depth * 16, 1600)
+    params = stack.params
+    bonus = min(depth * depth * params[HISTORY_BONUS], params[HISTORY_BONUS_MAX])
     frm = move_from(best_move)
     to = move_to(best_move)
     h = history[us, frm, to]
@@ -615,6 +625,7 @@ def _negamax(
         return 0
     _note_ply(info, ply)
     pv_node = beta - alpha > 1
+    params = stack.params
 
     # Step 1: draws, and mate-distance pruning (no line can beat a shorter mate).
     if _is_draw(pos):
@@ -655,10 +666,10 @@ def _negamax(
 
     if not pv_node and not checked:
         # Step 4: reverse futility pruning.
-        if _reverse_futility(static, beta, depth, improving):
+        if _reverse_futility(params, static, beta, depth, improving):
             return static
         # Step 5: null move: if passing still fails high, a real move will too.
-        r = _null_move_reduction(pos, static, beta, depth) if allow_null else 0
+        r = _null_move_reduction(params, pos, static, beta, depth) if allow_null else 0
         if r > 0:
             stack.played[ply] = 0
             make_null(pos)
@@ -670,7 +681,7 @@ def _negamax(
             if score >= beta:
                 return beta if score >= MATE_BOUND else score
         # Step 6: razoring: hopeless at depth 1, verify with quiescence.
-        if depth == 1 and static + _RAZOR_MARGIN <= alpha:
+        if depth == 1 and static + params[RAZOR_MARGIN] <= alpha:
             score = _qsearch(pos, stack, table, info, alpha, alpha + 1, ply, known)
             if score <= alpha:
                 return score
@@ -685,7 +696,7 @@ def _negamax(
     extension = 0
     if (excluded == 0 and depth >= _SINGULAR_DEPTH and tt_move != 0 and tt_depth >= depth - 3
             and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
-        s_beta = tt_score - _SINGULAR_MARGIN * depth
+        s_beta = tt_score - params[SINGULAR_MARGIN] * depth
         stack.excluded[ply] = tt_move
         score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no,
                          known)  # fmt: skip
@@ -716,7 +727,7 @@ def _negamax(
     searched = 0
     n_quiets = 0
     old_alpha = alpha
-    lmp_limit = (3 + depth * depth) // (1 if improving else 2)
+    lmp_limit = (params[LMP_BASE] + depth * depth) // (1 if improving else 2)
     for i in range(n):
         _pick(buf, sc, i, n)
         m = buf[i]
@@ -728,8 +739,9 @@ def _negamax(
         if best > -MATE_BOUND and not checked:
             if not noisy:
                 # Checks are exempt, which is only known after making the move.
-                prunable = _quiet_prunable(depth, searched, lmp_limit, static, alpha, order)
-            elif _losing_capture(pos, m, order, depth):
+                prunable = _quiet_prunable(params, depth, searched, lmp_limit, static, alpha,
+                                           order)  # fmt: skip
+            elif _losing_capture(params, pos, m, order, depth):
                 continue
         stack.played[ply] = _played_index(pos, m)
         make_move(pos, m)
@@ -751,8 +763,8 @@ def _negamax(
                               child_check)  # fmt: skip
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
-            r = _reduction(depth, searched, gives_check, noisy, order, pv_node, improving,
-                           new_depth)  # fmt: skip
+            r = _reduction(stack, depth, searched, gives_check, noisy, order, pv_node,
+                           improving, new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
                               ply + 1, yes, child_check)  # fmt: skip
             if score > alpha and r > 0:

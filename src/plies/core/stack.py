@@ -21,12 +21,17 @@ root moves directly, while compiled code takes the whole stack as one argument.
     quiets     int64[MAX_PLY + 2, 64]  the quiet moves tried at each ply
     evals      int64[MAX_PLY + 2]      static evaluation at each ply
     root_moves int64[MAX_MOVES]        the root's moves, best first after a search
+    params     int64[len(PARAMS)]      the search's tunable numbers (``plies.params``)
+    lmr        int64[64, 64]           late-move reduction by depth and move number,
+                                       computed from two of them
     tb         TbProbe                 the thread's Syzygy tables and scratch
                                        (``plies.core.tbprobe``; none by default)
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,6 +41,7 @@ from numba.experimental import structref
 from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
 from plies.core.structs import CoreStruct, register
 from plies.core.tbprobe import TbProbe, no_tables
+from plies.params import LMR_BASE, LMR_DIVISOR, default_values
 
 MAX_PLY = 128
 """Deepest ply the search reaches (buffers have two plies of slack)."""
@@ -44,7 +50,7 @@ QUIETS_PER_PLY = 64
 
 STACK_FIELDS = (
     "killers", "history", "counter", "conthist", "played", "excluded", "pv", "pv_len",
-    "moves", "scores", "quiets", "evals", "root_moves", "tb",
+    "moves", "scores", "quiets", "evals", "root_moves", "params", "lmr", "tb",
 )  # fmt: skip
 
 
@@ -65,11 +71,23 @@ def _wrap(
     killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
     played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
     pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
-    evals: np.ndarray, root_moves: np.ndarray, tb: TbProbe,
+    evals: np.ndarray, root_moves: np.ndarray, params: np.ndarray, lmr: np.ndarray,
+    tb: TbProbe,
 ) -> SearchStack:  # fmt: skip
     """A stack over the given arrays."""
     return SearchStack(killers, history, counter, conthist, played, excluded, pv,
-                       pv_len, moves, scores, quiets, evals, root_moves, tb)  # fmt: skip
+                       pv_len, moves, scores, quiets, evals, root_moves, params, lmr,
+                       tb)  # fmt: skip
+
+
+def lmr_table(base: int, divisor: int) -> np.ndarray:
+    """Late-move reductions by depth and move number: ``base/100 + ln d ln m / (divisor/100)``
+    plies, rounded down (the log-log shape of most engines)."""
+    table = np.zeros((64, 64), dtype=np.int64)
+    for d in range(1, 64):
+        for m in range(1, 64):
+            table[d, m] = int(base / 100 + math.log(d) * math.log(m) / (divisor / 100))
+    return table
 
 
 @dataclass(frozen=True)
@@ -89,6 +107,8 @@ class StackArrays:
     quiets: np.ndarray
     evals: np.ndarray
     root_moves: np.ndarray
+    params: np.ndarray
+    lmr: np.ndarray
 
     def copy(self) -> StackArrays:
         """Independent copies of every array (another thread's stack)."""
@@ -100,12 +120,19 @@ class StackArrays:
         return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
                      self.excluded, self.pv, self.pv_len,
                      self.moves, self.scores, self.quiets, self.evals, self.root_moves,
-                     probe)  # fmt: skip
+                     self.params, self.lmr, probe)  # fmt: skip
+
+    def set_params(self, values: Sequence[int]) -> None:
+        """Search with ``values`` (slot order, checked by ``plies.params``) from the next
+        search on; written in place, so the compiled stack sees them."""
+        self.params[:] = values
+        self.lmr[:] = lmr_table(int(self.params[LMR_BASE]), int(self.params[LMR_DIVISOR]))
 
 
 def new_stack() -> StackArrays:
-    """Zeroed arrays for one search thread."""
+    """Zeroed arrays for one search thread, with the search's default numbers."""
     plies = MAX_PLY + 2
+    defaults = default_values()
     return StackArrays(
         killers=np.zeros((plies, 2), dtype=np.int64),
         history=np.zeros((2, 64, 64), dtype=np.int64),
@@ -120,4 +147,6 @@ def new_stack() -> StackArrays:
         quiets=np.zeros((plies, QUIETS_PER_PLY), dtype=np.int64),
         evals=np.zeros(plies, dtype=np.int64),
         root_moves=np.zeros(MAX_MOVES, dtype=np.int64),
+        params=np.array(defaults, dtype=np.int64),
+        lmr=lmr_table(defaults[LMR_BASE], defaults[LMR_DIVISOR]),
     )

@@ -53,10 +53,12 @@ from plies.options import (
     SLOW_MOVER,
     SYZYGY_OPTIONS,
     THREADS,
+    TUNE_OPTIONS,
     USE_NET,
     OptionValue,
     find_option,
 )
+from plies.params import PARAMS, checked_values
 
 DoneCallback = Callable[[SearchResult], None]
 
@@ -210,10 +212,27 @@ class Engine:
 
         A value may be the text of a ``setoption`` or already typed (an int, a bool)."""
         option = find_option(OPTIONS, name)
+        if option is None:
+            tunable = find_option(TUNE_OPTIONS, name)
+            if tunable is not None:
+                self.set_search_params({tunable.name: tunable.spin_value(value)})
+                return
         setter = None if option is None else _SETTERS.get(option.name)
         if option is None or setter is None:
             raise ValueError(f"unknown option: {name}")
         setter(self, option.parse(value))
+
+    def search_params(self) -> dict[str, int]:
+        """The search's tunable numbers now in use, by name (``plies.params``)."""
+        return {p.name: int(v) for p, v in zip(PARAMS, self._arrays.arrays.params, strict=True)}
+
+    def set_search_params(self, values: dict[str, int]) -> None:
+        """Search with ``values`` (by name; the others keep theirs) from the next search on;
+        a name or value out of range is a ParamError and changes nothing."""
+        self._require_idle()
+        slots = checked_values({**self.search_params(), **values})
+        for arrays in (self._arrays, *self._helpers):
+            arrays.arrays.set_params(slots)
 
     def new_game(self) -> None:
         """Forget the previous game (clears the table and move-ordering memory)."""

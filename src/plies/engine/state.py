@@ -64,8 +64,11 @@ class SearchArrays:
         self.tb_limits[:] = [*limits, 0] if tables is not None else 0
 
     def helper(self) -> SearchArrays:
-        """Objects for another search thread: its own stack and info, this very table."""
-        return SearchArrays(0, self)
+        """Objects for another search thread: its own stack and info, this very table, the
+        same search parameters."""
+        other = SearchArrays(0, self)
+        other.arrays.set_params(self.arrays.params.tolist())
+        return other
 
     def resize_table(self, hash_mb: int) -> None:
         """Replace the transposition table with an empty one of ``hash_mb`` MB."""

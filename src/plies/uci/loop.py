@@ -40,6 +40,7 @@ from plies.options import (
     OPTIONS,
     SHOW_WDL,
     SYZYGY_PATH,
+    TUNE_OPTIONS,
     OptionError,
     OptionValue,
     find_option,
@@ -126,11 +127,18 @@ def _default_factory(hash_mb: int) -> Engine:
 class UciLoop:
     """The UCI state machine: position, options, the engine and the search in flight."""
 
-    def __init__(self, out: Output, engine_factory: EngineFactory | None = None) -> None:
-        """Set up the start position; call :meth:`run` (or :meth:`handle`) to drive it."""
+    def __init__(
+        self, out: Output, engine_factory: EngineFactory | None = None, tune: bool = False
+    ) -> None:
+        """Set up the start position; call :meth:`run` (or :meth:`handle`) to drive it.
+
+        ``tune`` declares the search's tunable numbers as options too (``plies uci --tune``).
+        """
         self.out = out
         self._board: Board | None = None
-        self.values: dict[str, OptionValue] = {o.name: o.default for o in OPTIONS}
+        self.options = OPTIONS + TUNE_OPTIONS if tune else OPTIONS
+        """The options declared in reply to ``uci`` and accepted by ``setoption``."""
+        self.values: dict[str, OptionValue] = {o.name: o.default for o in self.options}
         self._factory = engine_factory or _default_factory
         self._engine: Engine | None = None
         self._engine_error: BaseException | None = None
@@ -346,7 +354,7 @@ class UciLoop:
     def uci(self) -> None:
         """Identify the engine and declare its options."""
         lines = [f"id name {ENGINE_NAME}", f"id author {ENGINE_AUTHOR}"]
-        lines += [o.declaration() for o in OPTIONS]
+        lines += [o.declaration() for o in self.options]
         lines.append("uciok")
         self.out.send_block(lines)
 
@@ -553,7 +561,7 @@ class UciLoop:
 
     def setoption(self, command: SetOption) -> None:
         """Check and apply an option; a bad name or value changes nothing."""
-        option = find_option(OPTIONS, command.name)
+        option = find_option(self.options, command.name)
         if option is None:
             self.out.info_string(f"no such option: {shorten(command.name)!r}")
             return

@@ -1,4 +1,5 @@
-"""``plies datagen --cluster`` and ``plies sprt --cluster`` on a real Ray cluster.
+"""``plies datagen --cluster``, ``plies sprt --cluster`` and ``plies spsa --cluster`` on a real
+Ray cluster.
 
 The cluster is the arena's test cluster (a head and a 2-CPU worker node started with
 ``ray start``).  Datagen is deterministic per seed, so the cluster must write the bytes
@@ -163,10 +164,26 @@ def test_a_needed_path_missing_on_a_worker_is_one_clear_error(cluster: Cluster) 
     assert "the checkout of build new (/nonexistent/plies-build/src) is not on this node" in message
 
 
-@pytest.mark.parametrize("command", ["datagen", "sprt"])
+def test_spsa_pairs_on_the_cluster(
+    cluster: Cluster, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = tmp_path / "spsa.csv"
+    assert main(["spsa", "--params", "RfpMargin", "QsearchDelta", "--iterations", "5",
+                 "--nodes", "300", "--max-moves", "12", "--history", str(history), "-q",
+                 "--cluster", cluster.address]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "after 5 of 5 iterations" in out and "options: RfpMargin=" in out
+    rows = history.read_text(encoding="utf-8").splitlines()
+    assert rows[0] == "iteration,result,RfpMargin,QsearchDelta"
+    assert sorted(int(r.split(",")[0]) for r in rows[1:]) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("command", ["datagen", "sprt", "spsa"])
 def test_cli_cluster_errors_are_one_line(cluster: Cluster, tmp_path: Path, command: str) -> None:
     if command == "datagen":
         args = ["datagen", str(tmp_path / "d.txt"), "--games", "2", "--nodes", "100"]
+    elif command == "spsa":
+        args = ["spsa", "--params", "RfpMargin", "--iterations", "2", "--nodes", "100"]
     else:
         args = ["sprt", "--new-options", "Hash=2", "--nodes", "100", "--games", "2"]
     for extra, hide, text in ((["--cluster", "nowhere"], False, "cannot connect to Ray"),

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import csv
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -13,15 +14,10 @@ from plies.cli.common import CliError
 from plies.cli.sprt import add_game_arguments, check_game_arguments, game_settings, match_openings
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from rich.console import Console
 
-    from plies.arena.builds import Build
-    from plies.arena.game import GameRecord, GameSettings
-    from plies.arena.openings import Opening
-    from plies.arena.players import UciPlayer
     from plies.learn.spsa import Proposal, Spsa, Tunable
+    from plies.learn.spsa_pairs import Finished
 
 _EPILOG = """\
 Each iteration plays one game pair (an opening, each side once with each colour) between
@@ -32,6 +28,7 @@ by the pair's result; the schedules are fishtest's (c_end: each parameter's step
 a tuned set should be checked before it is kept:
   plies spsa --nodes 5000 --iterations 2000 --concurrency 2 --history spsa.csv
   plies spsa --params RfpMargin FutilityMargin LmrDivisor --tc 5+0.05 --iterations 500
+  plies spsa --nodes 5000 --iterations 20000 --cluster auto
   plies sprt --new-options RfpMargin=81,LmrDivisor=231 --nodes 15000
 """
 
@@ -63,8 +60,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="game pairs (default 2000)")
     p.add_argument("--r-end", type=float, default=0.002, metavar="R",
                    help="final learning rate (default 0.002, as fishtest)")
-    p.add_argument("--concurrency", type=int, default=1, metavar="K",
-                   help="game pairs at once (default 1)")
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help="game pairs at once (default 1; with --cluster: workers, default one "
+                        "per cluster CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, as "
+                        "plies sprt")
     add_game_arguments(p, "; every opening is a Chess960 start")
     p.add_argument("--history", metavar="FILE.csv",
                    help="write each iteration's result and values here")
@@ -100,10 +101,19 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.arena.builds import CURRENT_SRC, Build, BuildError, warm_up
+    from plies.arena.cluster import ClusterError, require_ray
     from plies.learn.spsa import Spsa, SpsaError
+    from plies.learn.spsa_pairs import PairWorker, pairs_in_threads, pairs_on_cluster
 
-    if args.iterations < 1 or args.concurrency < 1:
+    if args.iterations < 1 or (args.concurrency is not None and args.concurrency < 1):
         raise CliError("--iterations and --concurrency must be at least 1")
+    if args.cluster is not None:
+        if not args.cluster.strip():
+            raise CliError("--cluster needs 'auto' or a Ray address")
+        try:
+            require_ray()
+        except ClusterError as exc:
+            raise CliError(str(exc)) from None
     if not 0 < args.r_end < 1:
         raise CliError("--r-end must be between 0 and 1")
     check_game_arguments(args)
@@ -130,7 +140,16 @@ def run(args: argparse.Namespace) -> int:
                 )
             except OSError as exc:
                 raise CliError(f"cannot write {args.history}: {exc.strerror or exc}") from None
-        failure = _run_workers(spsa, build, settings, openings, args, err, history)
+        finished = _reporter(spsa, args, err, history)
+        if args.cluster is None:
+            worker = partial(PairWorker, build, settings, openings)
+            failure = pairs_in_threads(spsa, worker, args.concurrency or 1, finished)
+        else:
+            try:
+                failure = pairs_on_cluster(spsa, build, settings, openings, args.cluster,
+                                           args.concurrency or 0, finished)  # fmt: skip
+            except ClusterError as exc:
+                failure = str(exc)
     final = spsa.rounded()
     out.print(f"after {spsa.done} of {spsa.iterations} iterations:", markup=False,
               highlight=False)  # fmt: skip
@@ -144,20 +163,10 @@ def run(args: argparse.Namespace) -> int:
     return 0 if spsa.done == spsa.iterations else 130
 
 
-def _run_workers(
-    spsa: Spsa,
-    build: Build,
-    settings: GameSettings,
-    openings: list[Opening],
-    args: argparse.Namespace,
-    err: Console,
-    history: TextIO | None,
-) -> str:
-    """Play every iteration on ``--concurrency`` threads; the first failure, or ''."""
-    from plies.arena.interrupt import CtrlC
-
-    stop = threading.Event()
-    failures: list[str] = []
+def _reporter(
+    spsa: Spsa, args: argparse.Namespace, err: Console, history: TextIO | None
+) -> Finished:
+    """What to do with each pair's result: apply it, log it, now and then show the values."""
     lock = threading.Lock()
     writer = csv.writer(history) if history is not None else None
     if writer is not None:
@@ -165,10 +174,9 @@ def _run_workers(
 
     def finished(proposal: Proposal, result: float) -> None:
         """Apply a pair's result; log it and, now and then, the values."""
-        spsa.update(proposal, result)
         with lock:
-            if writer is not None:
-                assert history is not None
+            spsa.update(proposal, result)
+            if writer is not None and history is not None:
                 values = spsa.values()
                 writer.writerow([proposal.k, f"{result:g}",
                                  *(f"{values[t.name]:.3f}" for t in spsa.tunables)])  # fmt: skip
@@ -178,74 +186,4 @@ def _run_workers(
                 err.print(f"{spsa.done}/{spsa.iterations}: {shown}", markup=False,
                           highlight=False, soft_wrap=True)  # fmt: skip
 
-    def work() -> None:
-        """One worker: two engines, game pairs until the iterations run out."""
-        try:
-            _worker(spsa, build, settings, openings, stop, finished)
-        except Exception as exc:  # reported once; the other workers stop too
-            with lock:
-                failures.append(str(exc) or type(exc).__name__)
-            stop.set()
-
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(args.concurrency)]
-    with CtrlC() as ctrl:
-        for t in threads:
-            t.start()
-        for t in threads:
-            while t.is_alive():
-                t.join(0.2)
-                if ctrl.pressed:
-                    stop.set()
-    return failures[0] if failures else ""
-
-
-def _worker(
-    spsa: Spsa,
-    build: Build,
-    settings: GameSettings,
-    openings: list[Opening],
-    stop: threading.Event,
-    finished: Callable[[Proposal, float], None],
-) -> None:
-    """Play proposals until none are left or ``stop`` is set."""
-    from plies.arena.game import play_game
-    from plies.arena.players import UciPlayer
-
-    plus = build.spec().create()
-    minus = build.spec().create()
-    assert isinstance(plus, UciPlayer) and isinstance(minus, UciPlayer)
-    try:
-        while not stop.is_set():
-            proposal = spsa.propose()
-            if proposal is None:
-                return
-            _configure(plus, proposal.plus)
-            _configure(minus, proposal.minus)
-            opening = openings[(proposal.k - 1) % len(openings)]
-            first = play_game(plus, minus, opening, settings, stop, proposal.k * 2)
-            second = play_game(minus, plus, opening, settings, stop, proposal.k * 2 + 1)
-            result = pair_result(first, second)
-            if result is None:  # interrupted: the pair does not count
-                return
-            finished(proposal, result)
-    finally:
-        plus.close()
-        minus.close()
-
-
-def _configure(player: UciPlayer, values: dict[str, int]) -> None:
-    """Give ``player`` these parameter values."""
-    player.reconfigure({k: str(v) for k, v in values.items()})
-
-
-_POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
-
-
-def pair_result(first: GameRecord, second: GameRecord) -> float | None:
-    """Wins minus losses of the side that had White in ``first`` and Black in ``second``
-    (-2..2), or None if either game has no result."""
-    if first.result not in _POINTS or second.result not in _POINTS:
-        return None
-    points = _POINTS[first.result][0] + _POINTS[second.result][1]
-    return 2 * points - 2
-
+    return finished

@@ -10,7 +10,7 @@ import pytest
 from plies.arena.game import GameRecord
 from plies.arena.openings import Opening
 from plies.cli.main import main
-from plies.cli.spsa import pair_result
+from plies.learn.spsa_pairs import pair_result
 
 
 def _game(result: str) -> GameRecord:

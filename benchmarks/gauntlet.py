@@ -19,8 +19,8 @@ The engines (Debian/Ubuntu packages; this script installs nothing):
                                                                   apt-get install stockfish
 
 Usage:
-  python benchmarks/gauntlet.py --games 40 --tc 10+0.1 --concurrency 2 \\
-      --pgn benchmarks/games/2026-11-27-gauntlet.pgn.xz
+  python benchmarks/gauntlet.py --engines fairy-stockfish ethereal --games 200 --tc 10+0.1 \\
+      --concurrency 2 --openings benchmarks/openings/balanced-100.pgn --pgn F.pgn.xz
   python benchmarks/gauntlet.py --engines ethereal fairy-stockfish sf-skill-10 --anchor ethereal
   python benchmarks/gauntlet.py --engines toga2 glaurung --games 4 --tc 5+0.05 --pool-games 4
 A PGN path ending in .xz is written plain while the games run and compressed at the end.

@@ -140,10 +140,7 @@ def pairs_in_threads(
             w.setup()
             try:
                 while not stop.is_set() and (proposal := spsa.propose()) is not None:
-                    try:
-                        result = w.run(proposal)
-                    except JobLost as exc:
-                        raise RuntimeError(exc.reason) from None
+                    result = pair_with_replays(w, proposal)
                     if result is None:
                         return
                     finished(proposal, result)
@@ -156,7 +153,8 @@ def pairs_in_threads(
             for other in list(workers):
                 other.stop()
 
-    pool = [threading.Thread(target=work, daemon=True) for _ in range(threads)]
+    pool = [threading.Thread(target=work, daemon=True)
+            for _ in range(min(threads, spsa.iterations))]  # fmt: skip
     with CtrlC() as ctrl:
         for t in pool:
             t.start()
@@ -168,6 +166,21 @@ def pairs_in_threads(
                     for w in list(workers):
                         w.stop()
     return failures[0] if failures else ""
+
+
+ATTEMPTS = 3
+"""Tries of one pair whose engine died before a local run gives up (as the Ray pool's)."""
+
+
+def pair_with_replays(worker: PairWorker, proposal: Proposal) -> float | None:
+    """The pair's result, replayed on fresh engines when an engine died during it."""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            return worker.run(proposal)
+        except JobLost as exc:
+            if attempt == ATTEMPTS:
+                raise RuntimeError(f"{exc.reason} (lost {ATTEMPTS} times)") from None
+    return None  # pragma: no cover - the loop returns or raises
 
 
 def pairs_on_cluster(

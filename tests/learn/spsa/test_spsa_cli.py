@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from plies.arena.cluster import JobLost
 from plies.arena.game import GameRecord
 from plies.arena.openings import Opening
 from plies.cli.main import main
-from plies.learn.spsa_pairs import pair_result
+from plies.learn.spsa import Proposal, Spsa, Tunable
+from plies.learn.spsa_pairs import ATTEMPTS, PairWorker, pair_result, pair_with_replays
 
 
 def _game(result: str) -> GameRecord:
@@ -61,3 +63,30 @@ def test_bad_arguments_are_one_line_errors(
     assert main(["spsa", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and len(err.splitlines()) == 1
+
+
+class _Flaky(PairWorker):
+    """A worker whose engines die ``losses`` times before a pair completes."""
+
+    def __init__(self, losses: int) -> None:
+        """No engines: ``run`` is replaced."""
+        self.losses = losses
+        self.calls = 0
+
+    def run(self, proposal: Proposal) -> float | None:
+        """Lose the first ``losses`` attempts, then win the pair."""
+        self.calls += 1
+        if self.calls <= self.losses:
+            raise JobLost("engine crashed")
+        return 2.0
+
+
+def test_a_pair_lost_with_an_engine_is_replayed_then_given_up() -> None:
+    """Two lost attempts are replayed; a third loss ends the run with the reason."""
+    spsa = Spsa([Tunable("RfpMargin", 75.0, 30, 150, 8.0)], 1, seed=1)
+    proposal = spsa.propose()
+    assert proposal is not None
+    flaky = _Flaky(ATTEMPTS - 1)
+    assert pair_with_replays(flaky, proposal) == 2.0 and flaky.calls == ATTEMPTS
+    with pytest.raises(RuntimeError, match="engine crashed"):
+        pair_with_replays(_Flaky(ATTEMPTS), proposal)

@@ -29,7 +29,7 @@ def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def fens(stdout: str) -> list[str]:
-    """Every FEN the session printed for the ``fen`` command."""
+    """Every FEN the play command printed for the ``fen`` command."""
     out = []
     for line in stdout.splitlines():
         parts = line.split()

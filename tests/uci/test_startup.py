@@ -71,7 +71,7 @@ def _until_ready(env: dict[str, str]) -> list[str]:
 
 
 def test_a_warm_start_says_nothing_before_readyok() -> None:
-    # The session fixture compiled the engine: this start loads it from the cache.
+    # A shared pytest fixture compiled the engine: this start loads it from the cache.
     assert _until_ready(dict(os.environ))[-1] == "readyok"
 
 

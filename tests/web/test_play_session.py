@@ -58,7 +58,7 @@ def test_undo_takes_back_one_move_without_an_engine() -> None:
 
 
 def test_known_san_gives_the_same_pgn() -> None:
-    """Handing the writer the SAN the session already has changes nothing in the text."""
+    """Handing the writer the SAN the game already has changes nothing in the text."""
     play, sent = session()
     for move in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "g1f3", "c8g4"):
         play.handle({"type": "move", "uci": move})

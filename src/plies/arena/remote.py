@@ -23,6 +23,7 @@ import threading
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings
@@ -32,6 +33,39 @@ from plies.arena.players import Player, PlayerError, PlayerSpec
 
 LOST_FAULTS = frozenset({"crash", "start"})
 """Player faults that mean "the engine process went away", not "the engine played badly"."""
+
+PlayerT = TypeVar("PlayerT", bound=Player)
+
+
+class WarmPlayers(Generic[PlayerT]):
+    """A cluster worker's players, kept between jobs: replaced, aborted by :meth:`stop` and
+    closed under one lock (the pool calls ``stop`` from another thread)."""
+
+    def __init__(self) -> None:
+        """No players yet; ``_stop`` is the flag the worker's games watch."""
+        self._players: list[PlayerT] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def _keep(self, players: list[PlayerT]) -> None:
+        """Hold ``players`` from now on (the old ones already closed)."""
+        with self._lock:
+            self._players = players
+
+    def stop(self) -> None:
+        """Abandon the job in progress (kills outside engines mid-search)."""
+        self._stop.set()
+        with self._lock:
+            players = list(self._players)
+        for player in players:
+            player.abort()
+
+    def close(self) -> None:
+        """Close the players."""
+        with self._lock:
+            players, self._players = self._players, []
+        for player in players:
+            player.close()
 
 
 class GameWorker:

@@ -23,7 +23,7 @@ from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
 from plies.arena.players import PlayerError, UciPlayer
-from plies.arena.remote import LOST_FAULTS
+from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.spsa import Proposal, Spsa
 
 _POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
@@ -38,17 +38,15 @@ def pair_result(first: GameRecord, second: GameRecord) -> float | None:
     return 2 * points - 2
 
 
-class PairWorker:
+class PairWorker(WarmPlayers[UciPlayer]):
     """Plays SPSA game pairs with two engines of one build, kept between pairs."""
 
     def __init__(self, build: Build, settings: GameSettings, openings: Sequence[Opening]) -> None:
         """Remember the build, the game rules and the openings; engines start in ``setup``."""
+        super().__init__()
         self.build = build
         self.settings = settings
         self.openings = list(openings)
-        self._players: list[UciPlayer] = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
 
     def setup(self) -> None:
         """Start both engines once (RuntimeError with the reason if they cannot start)."""
@@ -72,8 +70,7 @@ class PairWorker:
             for player in players:
                 player.close()
             raise RuntimeError(f"the engine could not start: {exc.detail}") from None
-        with self._lock:
-            self._players = players
+        self._keep(players)
 
     def run(self, proposal: Proposal) -> float | None:
         """The pair's result for ``plus`` (None: stopped); JobLost if an engine went away."""
@@ -99,20 +96,6 @@ class PairWorker:
             raise JobLost(f"iteration {proposal.k}: {first.reason or second.reason}")
         return pair_result(first, second)
 
-    def stop(self) -> None:
-        """Abandon the pair in progress."""
-        self._stop.set()
-        with self._lock:
-            players = list(self._players)
-        for player in players:
-            player.abort()
-
-    def close(self) -> None:
-        """Close the engines."""
-        with self._lock:
-            players, self._players = self._players, []
-        for player in players:
-            player.close()
 
 
 Finished = Callable[[Proposal, float], None]

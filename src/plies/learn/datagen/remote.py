@@ -16,7 +16,6 @@ and a re-run continues from that game.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import partial
@@ -24,20 +23,18 @@ from functools import partial
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.interrupt import CtrlC
 from plies.arena.players import Player, PlayerError, parse_player
-from plies.arena.remote import LOST_FAULTS
+from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
 
-class DatagenWorker:
+class DatagenWorker(WarmPlayers[Player]):
     """Plays datagen games in one worker slot, keeping its players between games."""
 
     def __init__(self, settings: DatagenSettings) -> None:
         """Remember the settings; the players start in :meth:`setup`."""
+        super().__init__()
         self.settings = settings
-        self._players: list[Player] = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
 
     def setup(self) -> None:
         """Start the player (and the opponent, if there is one) once."""
@@ -61,8 +58,7 @@ class DatagenWorker:
                 player.close()
             detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
             raise RuntimeError(f"player could not start: {detail}") from None
-        with self._lock:
-            self._players = players
+        self._keep(players)
 
     def run(self, number: int) -> list[str]:
         """Game ``number``'s lines; raise JobLost if a player's process went away during it."""
@@ -82,20 +78,6 @@ class DatagenWorker:
             raise JobLost(f"game {number}: {record.reason}", fallback=lines)
         return lines
 
-    def stop(self) -> None:
-        """Abandon the game in progress (kills outside engines mid-search)."""
-        self._stop.set()
-        with self._lock:
-            players = list(self._players)
-        for player in players:
-            player.abort()
-
-    def close(self) -> None:
-        """Close the players."""
-        with self._lock:
-            players, self._players = self._players, []
-        for player in players:
-            player.close()
 
 
 @dataclass

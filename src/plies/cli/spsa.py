@@ -24,9 +24,11 @@ Each iteration plays one game pair (an opening, each side once with each colour)
 the current values pushed up and down by a random-sign perturbation, and moves every value
 by the pair's result; the schedules are fishtest's (c_end: each parameter's step in
 `plies uci --tune`'s table, r_end: --r-end). The engines are this plies, run as
-`python -m plies uci --tune`. The result is printed as options for plies sprt, which is how
-a tuned set should be checked before it is kept:
-  plies spsa --nodes 5000 --iterations 2000 --concurrency 2 --history spsa.csv
+`python -m plies uci --tune`. fishtest's r_end of 0.002 is made for tens of thousands of
+pairs; in a run of a thousand or two the values barely move unless --r-end is larger.
+The result is printed as options for plies sprt, which is how a tuned set should be
+checked before it is kept:
+  plies spsa --nodes 5000 --iterations 2000 --r-end 0.02 --concurrency 2 --history spsa.csv
   plies spsa --params RfpMargin FutilityMargin LmrDivisor --tc 5+0.05 --iterations 500
   plies spsa --nodes 5000 --iterations 20000 --cluster auto
   plies sprt --new-options RfpMargin=81,LmrDivisor=231 --nodes 15000
@@ -59,7 +61,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--iterations", type=int, default=2000, metavar="N",
                    help="game pairs (default 2000)")
     p.add_argument("--r-end", type=float, default=0.002, metavar="R",
-                   help="final learning rate (default 0.002, as fishtest)")
+                   help="final learning rate (default 0.002, as fishtest, for runs of 10,000 "
+                        "pairs and more; about 0.02 for a thousand)")
     p.add_argument("--concurrency", type=int, default=None, metavar="K",
                    help="game pairs at once (default 1; with --cluster: workers, default one "
                         "per cluster CPU)")

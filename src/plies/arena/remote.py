@@ -38,37 +38,42 @@ PlayerT = TypeVar("PlayerT", bound=Player)
 
 
 class WarmPlayers(Generic[PlayerT]):
-    """A cluster worker's players, kept between jobs: replaced, aborted by :meth:`stop` and
-    closed under one lock (the pool calls ``stop`` from another thread)."""
+    """A cluster worker's players by slot, kept between jobs: replaced, aborted by
+    :meth:`stop` and closed under one lock (the pool calls ``stop`` from another thread)."""
 
     def __init__(self) -> None:
         """No players yet; ``_stop`` is the flag the worker's games watch."""
-        self._players: list[PlayerT] = []
+        self._players: dict[int, PlayerT] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
 
     def _keep(self, players: list[PlayerT]) -> None:
-        """Hold ``players`` from now on (the old ones already closed)."""
+        """Hold ``players`` (slots 0, 1, ...) from now on (the old ones already closed)."""
         with self._lock:
-            self._players = players
+            self._players = dict(enumerate(players))
+
+    def _put(self, slot: int, player: PlayerT) -> None:
+        """Hold ``player`` in ``slot`` from now on (the old one already closed)."""
+        with self._lock:
+            self._players[slot] = player
 
     def stop(self) -> None:
         """Abandon the job in progress (kills outside engines mid-search)."""
         self._stop.set()
         with self._lock:
-            players = list(self._players)
+            players = list(self._players.values())
         for player in players:
             player.abort()
 
     def close(self) -> None:
         """Close the players."""
         with self._lock:
-            players, self._players = self._players, []
+            players, self._players = list(self._players.values()), {}
         for player in players:
             player.close()
 
 
-class GameWorker:
+class GameWorker(WarmPlayers[Player]):
     """Plays arena games in one worker slot, keeping its players warm between games."""
 
     def __init__(
@@ -79,13 +84,11 @@ class GameWorker:
     ) -> None:
         """Remember the players, the game rules and the (path, what it is) pairs every node
         must have; nothing starts before :meth:`setup`."""
+        super().__init__()
         self.specs = list(specs)
         self.needs = tuple(needs)
         self.names = unique_names(self.specs)
         self.game_settings = game_settings
-        self._players: dict[int, Player] = {}
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
 
     def setup(self) -> None:
         """Check every needed path and engine binary exists here, then start every player once."""
@@ -116,8 +119,7 @@ class GameWorker:
         if player is None:
             player = self.specs[index].create()
             player.name = self.names[index]
-            with self._lock:
-                self._players[index] = player
+            self._put(index, player)
         return player
 
     def run(self, task: GameTask) -> GameRecord | None:
@@ -128,21 +130,6 @@ class GameWorker:
             if self.specs[loser].kind == "uci":
                 raise JobLost(f"game {task.round}: {record.reason}", fallback=record)
         return record
-
-    def stop(self) -> None:
-        """Abandon the game in progress (kills outside engines mid-search)."""
-        self._stop.set()
-        with self._lock:
-            players = list(self._players.values())
-        for player in players:
-            player.abort()
-
-    def close(self) -> None:
-        """Close every player."""
-        with self._lock:
-            players, self._players = list(self._players.values()), {}
-        for player in players:
-            player.close()
 
 
 def _release(

@@ -74,12 +74,12 @@ class PairWorker(WarmPlayers[UciPlayer]):
 
     def run(self, proposal: Proposal) -> float | None:
         """The pair's result for ``plus`` (None: stopped); JobLost if an engine went away."""
-        if not self._players or not all(p.healthy for p in self._players):
+        if not self._players or not all(p.healthy for p in self._players.values()):
             try:
                 self._start()
             except RuntimeError as exc:
                 raise JobLost(str(exc)) from None
-        plus, minus = self._players
+        plus, minus = self._players[0], self._players[1]
         try:
             plus.reconfigure({k: str(v) for k, v in proposal.plus.items()})
             minus.reconfigure({k: str(v) for k, v in proposal.minus.items()})
@@ -95,7 +95,6 @@ class PairWorker(WarmPlayers[UciPlayer]):
             # An engine that died says nothing about the values it had.
             raise JobLost(f"iteration {proposal.k}: {first.reason or second.reason}")
         return pair_result(first, second)
-
 
 
 Finished = Callable[[Proposal, float], None]

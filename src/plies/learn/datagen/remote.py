@@ -62,7 +62,7 @@ class DatagenWorker(WarmPlayers[Player]):
 
     def run(self, number: int) -> list[str]:
         """Game ``number``'s lines; raise JobLost if a player's process went away during it."""
-        if not all(p.healthy for p in self._players):
+        if not all(p.healthy for p in self._players.values()):
             try:
                 self._start()
             except RuntimeError as exc:
@@ -77,7 +77,6 @@ class DatagenWorker(WarmPlayers[Player]):
             # A local run keeps such a game as one without lines: that is the last resort.
             raise JobLost(f"game {number}: {record.reason}", fallback=lines)
         return lines
-
 
 
 @dataclass

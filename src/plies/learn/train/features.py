@@ -1,7 +1,9 @@
-"""The network's input features: a piece's index in one perspective, as the spec fixes it."""
+"""The network's input features: a piece's index in one perspective, as the spec fixes it,
+and the optional king buckets (format 2) that make it depend on that perspective's king."""
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 N_INPUTS = 768
@@ -12,12 +14,61 @@ MAX_PIECES = 32
 """Pieces a legal chess position can hold; rows are padded to this many."""
 NO_FEATURE = -1
 """Padding in a row of feature indices."""
+OWN_KING = 5 * 64
+"""Index of the perspective's own king on a1 (own colour, kind 6): own king squares are
+OWN_KING .. OWN_KING + 63."""
+MIRROR_FILES = 7
+"""XOR of a square (or feature index) that swaps files a-h, b-g, c-f, d-e."""
+NO_KINGS = np.zeros(0, dtype=np.int64)
+"""The kernels' ``king_buckets`` of a net without king buckets (format 1)."""
 
 
-def feature_index(perspective: int, color: int, kind: int, square: int) -> int:
-    """index(p, c, k, s) of the spec: kind 1 (pawn) .. 6 (king), square a1 = 0 .. h8 = 63."""
+def _mirrored_table(left: list[list[int]]) -> np.ndarray:
+    """The 64-entry king-bucket table from its files a-d (``left[rank][file]``), the e-h half
+    filled with the mirror image so the table is complete and left-right symmetric."""
+    table = np.empty(64, dtype=np.int64)
+    for rank in range(8):
+        for file in range(4):
+            table[rank * 8 + file] = left[rank][file]
+            table[rank * 8 + (file ^ MIRROR_FILES)] = left[rank][file]
+    return table
+
+
+KING_LAYOUTS: dict[int, tuple[np.ndarray, int]] = {
+    # a1 b1 c1: castled long or cornered; d1: the king's home (e1 mirrored); rank 2; the rest.
+    4: (_mirrored_table([[0, 0, 0, 1], [2, 2, 2, 2]] + [[3, 3, 3, 3]] * 6), 1),
+}
+"""The king layouts ``plies train --king-buckets K`` offers: K -> (king_buckets int64 [64],
+king_mirror), as docs/nnue-spec.md defines them."""
+
+
+def king_layout(count: int) -> tuple[np.ndarray, int]:
+    """A copy of the offered layout of ``count`` king buckets: (king_buckets, king_mirror)."""
+    if count not in KING_LAYOUTS:
+        raise ValueError(f"no layout of {count} king buckets (offered: {sorted(KING_LAYOUTS)})")
+    table, mirror = KING_LAYOUTS[count]
+    return table.copy(), mirror
+
+
+def feature_index(
+    perspective: int,
+    color: int,
+    kind: int,
+    square: int,
+    king_square: int = 0,
+    king_buckets: np.ndarray | None = None,
+    king_mirror: int = 0,
+) -> int:
+    """index(p, c, k, s) of the spec: kind 1 (pawn) .. 6 (king), square a1 = 0 .. h8 = 63;
+    with ``king_buckets`` (format 2), ``king_square`` is where p's own king stands (a1 = 0)."""
+    seen = square if perspective == 0 else square ^ 56
     base = 0 if color == perspective else OTHER_OFFSET
-    return base + (kind - 1) * 64 + (square if perspective == 0 else square ^ 56)
+    if king_buckets is None:
+        return base + (kind - 1) * 64 + seen
+    ks = king_square if perspective == 0 else king_square ^ 56
+    flip = MIRROR_FILES if king_mirror == 1 and ks % 8 >= 4 else 0
+    bucket = int(king_buckets[ks ^ flip])
+    return bucket * N_INPUTS + base + (kind - 1) * 64 + (seen ^ flip)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -25,3 +76,31 @@ def flip_perspective(index: int) -> int:
     """The same piece's index in the other perspective (mirror the rank, swap own/other)."""
     mirrored = index ^ 56
     return mirrored + OTHER_OFFSET if mirrored < OTHER_OFFSET else mirrored - OTHER_OFFSET
+
+
+@njit(cache=True, nogil=True, inline="always")
+def king_frame(
+    row: np.ndarray, side: int, mirror: int, king_buckets: np.ndarray, king_mirror: int
+) -> tuple[int, int, int, int]:
+    """Where each perspective's features of a loaded row go: (row offset, file flip) of the
+    side to move, then of the other side. ``mirror`` is the training augmentation (7: files
+    swapped), applied first, so the king mirror sees the position as trained on."""
+    stm_king = 0
+    other_king = 0
+    for j in range(len(row)):
+        f = row[j]
+        if f < 0:
+            break
+        own = (f if side == 0 else flip_perspective(f)) ^ mirror
+        if OWN_KING <= own < OTHER_OFFSET:
+            stm_king = own - OWN_KING
+        elif own >= OTHER_OFFSET + OWN_KING:
+            other_king = flip_perspective(own) - OWN_KING
+    stm_flip = MIRROR_FILES if king_mirror == 1 and stm_king % 8 >= 4 else 0
+    other_flip = MIRROR_FILES if king_mirror == 1 and other_king % 8 >= 4 else 0
+    return (
+        king_buckets[stm_king ^ stm_flip] * N_INPUTS,
+        stm_flip,
+        king_buckets[other_king ^ other_flip] * N_INPUTS,
+        other_flip,
+    )

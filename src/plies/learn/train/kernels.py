@@ -8,6 +8,12 @@ float64 (the gradient check): numba compiles one version for each.
 The output layer has B buckets (``out_weight`` [B, 2H], ``out_bias`` [B]); a position
 uses the one ``bucket`` gives for its number of pieces, and only that bucket's output
 weights get its gradient (the feature transformer gets every position's).
+
+King buckets (format 2): ``king_buckets`` int64 [64] and ``king_mirror`` put each
+perspective's features in the 768-row block of its own king's bucket, files mirrored
+when that king stands on files e-h; ``shared`` >= 0 is the first row of the factoriser's
+block, which every piece adds too (at the same mirrored index). An empty ``king_buckets``
+is a format-1 net (one block, no mirror), which keeps the plain loop.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from plies.core.nnue import bucket
-from plies.learn.train.features import flip_perspective
+from plies.learn.train.features import NO_KINGS, flip_perspective, king_frame
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -28,6 +34,9 @@ def _accumulate(
     mirror: int,
     ft_weight: np.ndarray,
     ft_bias: np.ndarray,
+    king_buckets: np.ndarray,
+    king_mirror: int,
+    shared: int,
     acc_stm: np.ndarray,
     acc_other: np.ndarray,
 ) -> int:
@@ -36,14 +45,32 @@ def _accumulate(
     acc_stm[:] = ft_bias
     acc_other[:] = ft_bias
     pieces = 0
+    if len(king_buckets) == 0:
+        for j in range(len(row)):
+            f = row[j]
+            if f < 0:
+                break
+            own = (f if side == 0 else flip_perspective(f)) ^ mirror
+            other = flip_perspective(own)
+            acc_stm += ft_weight[own]
+            acc_other += ft_weight[other]
+            pieces += 1
+        return pieces
+    stm_at, stm_flip, other_at, other_flip = king_frame(
+        row, side, mirror, king_buckets, king_mirror
+    )
     for j in range(len(row)):
         f = row[j]
         if f < 0:
             break
         own = (f if side == 0 else flip_perspective(f)) ^ mirror
-        other = flip_perspective(own)
-        acc_stm += ft_weight[own]
-        acc_other += ft_weight[other]
+        s = own ^ stm_flip
+        o = flip_perspective(own) ^ other_flip
+        acc_stm += ft_weight[stm_at + s]
+        acc_other += ft_weight[other_at + o]
+        if shared >= 0:
+            acc_stm += ft_weight[shared + s]
+            acc_other += ft_weight[shared + o]
         pieces += 1
     return pieces
 
@@ -63,6 +90,35 @@ def _output(
 
 
 @njit(cache=True, nogil=True)
+def _raw_outputs(
+    features: np.ndarray,
+    stm: np.ndarray,
+    rows: np.ndarray,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+    king_buckets: np.ndarray,
+    king_mirror: int,
+    shared: int,
+) -> np.ndarray:
+    """``raw_outputs`` compiled, every argument given."""
+    hidden = len(ft_bias)
+    buckets = len(out_bias)
+    acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
+    acc_other = np.empty(hidden, dtype=ft_weight.dtype)
+    out = np.empty(len(rows), dtype=np.float64)
+    for i in range(len(rows)):
+        r = rows[i]
+        pieces = _accumulate(
+            features[r], stm[r], 0, ft_weight, ft_bias, king_buckets, king_mirror, shared,
+            acc_stm, acc_other,
+        )  # fmt: skip
+        head = bucket(pieces, buckets)
+        out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
+    return out
+
+
 def raw_outputs(
     features: np.ndarray,
     stm: np.ndarray,
@@ -71,23 +127,20 @@ def raw_outputs(
     ft_bias: np.ndarray,
     out_weight: np.ndarray,
     out_bias: np.ndarray,
+    king_buckets: np.ndarray | None = None,
+    king_mirror: int = 0,
+    shared: int = -1,
 ) -> np.ndarray:
-    """The raw output (eval / 400, side to move's view) of each row in ``rows``."""
-    hidden = len(ft_bias)
-    buckets = len(out_bias)
-    acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
-    acc_other = np.empty(hidden, dtype=ft_weight.dtype)
-    out = np.empty(len(rows), dtype=np.float64)
-    for i in range(len(rows)):
-        r = rows[i]
-        pieces = _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, acc_stm, acc_other)
-        head = bucket(pieces, buckets)
-        out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
-    return out
+    """The raw output (eval / 400, side to move's view) of each row in ``rows``; the king
+    arguments as ``Network.kings`` gives them (omitted: a format-1 net)."""
+    return _raw_outputs(
+        features, stm, rows, ft_weight, ft_bias, out_weight, out_bias,
+        NO_KINGS if king_buckets is None else king_buckets, int(king_mirror), int(shared),
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def batch_gradient(
+def _batch_gradient(
     features: np.ndarray,
     stm: np.ndarray,
     target: np.ndarray,
@@ -103,6 +156,9 @@ def batch_gradient(
     g_ft_bias: np.ndarray,
     g_out_weight: np.ndarray,
     g_out_bias: np.ndarray,
+    king_buckets: np.ndarray,
+    king_mirror: int,
+    shared: int,
 ) -> float:
     """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
     (zeroed by the caller); return the sum of squared errors. ``mirrors[i]`` is 7 to train
@@ -111,8 +167,9 @@ def batch_gradient(
     (zero for a pure net, the handcrafted evaluation / 400 for a residual one), column m
     1 for the mirrored row, 0 for the row as it is.
 
-    Only the feature rows of pieces present get gradient: 64 of 768 rows per position;
-    only the position's own output bucket gets output gradient.
+    Only the feature rows of pieces present get gradient: 64 of 768 rows per position
+    (per block: the king bucket's and the shared one); only the position's own output
+    bucket gets output gradient. The king arguments are ``Network.kings``'s.
     """
     hidden = len(ft_bias)
     buckets = len(out_bias)
@@ -127,7 +184,10 @@ def batch_gradient(
         side = stm[r]
         row = features[r]
         mirror = mirrors[i]
-        pieces = _accumulate(row, side, mirror, ft_weight, ft_bias, acc_stm, acc_other)
+        pieces = _accumulate(
+            row, side, mirror, ft_weight, ft_bias, king_buckets, king_mirror, shared,
+            acc_stm, acc_other,
+        )  # fmt: skip
         head = bucket(pieces, buckets)
         w_out = out_weight[head]
         g_out = g_out_weight[head]
@@ -156,11 +216,61 @@ def batch_gradient(
                 d_other[k] = 0.0
         g_ft_bias += d_stm
         g_ft_bias += d_other
+        if len(king_buckets) == 0:
+            for j in range(len(row)):
+                f = row[j]
+                if f < 0:
+                    break
+                own = (f if side == 0 else flip_perspective(f)) ^ mirror
+                g_ft_weight[own] += d_stm
+                g_ft_weight[flip_perspective(own)] += d_other
+            continue
+        stm_at, stm_flip, other_at, other_flip = king_frame(
+            row, side, mirror, king_buckets, king_mirror
+        )
         for j in range(len(row)):
             f = row[j]
             if f < 0:
                 break
             own = (f if side == 0 else flip_perspective(f)) ^ mirror
-            g_ft_weight[own] += d_stm
-            g_ft_weight[flip_perspective(own)] += d_other
+            s = own ^ stm_flip
+            o = flip_perspective(own) ^ other_flip
+            g_ft_weight[stm_at + s] += d_stm
+            g_ft_weight[other_at + o] += d_other
+            if shared >= 0:
+                g_ft_weight[shared + s] += d_stm
+                g_ft_weight[shared + o] += d_other
     return loss
+
+
+def batch_gradient(
+    features: np.ndarray,
+    stm: np.ndarray,
+    target: np.ndarray,
+    base: np.ndarray,
+    rows: np.ndarray,
+    mirrors: np.ndarray,
+    norm: float,
+    ft_weight: np.ndarray,
+    ft_bias: np.ndarray,
+    out_weight: np.ndarray,
+    out_bias: np.ndarray,
+    g_ft_weight: np.ndarray,
+    g_ft_bias: np.ndarray,
+    g_out_weight: np.ndarray,
+    g_out_bias: np.ndarray,
+    king_buckets: np.ndarray | None = None,
+    king_mirror: int = 0,
+    shared: int = -1,
+) -> float:
+    """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
+    (zeroed by the caller); return the sum of squared errors (``_batch_gradient`` says how;
+    the king arguments omitted: a format-1 net)."""
+    table = NO_KINGS if king_buckets is None else king_buckets
+    total = _batch_gradient(
+        features, stm, target, base, rows, mirrors, norm,
+        ft_weight, ft_bias, out_weight, out_bias,
+        g_ft_weight, g_ft_bias, g_out_weight, g_out_bias,
+        table, int(king_mirror), int(shared),
+    )  # fmt: skip
+    return float(total)

@@ -76,7 +76,7 @@ def loss(
     the fixed offsets of a residual net, ``plies.learn.train.residual``; None for a pure net)."""
     if len(rows) == 0:
         return float("nan")
-    raw = raw_outputs(data.features, data.stm, rows, *net.arrays())
+    raw = raw_outputs(data.features, data.stm, rows, *net.arrays(), *net.kings())
     if base is not None:
         raw = raw + base[rows, 0]
     prediction = 1.0 / (1.0 + np.exp(-raw))
@@ -102,6 +102,7 @@ class _Gradients:
     ) -> tuple[float, tuple[np.ndarray, ...]]:
         """Sum of squared errors over ``rows`` and the mean's gradient (summed in a fixed order)."""
         norm = 1.0 / len(rows)
+        table, king_mirror, shared = net.kings()
         parts = np.array_split(rows, len(self.sets))
         mirror_parts = np.array_split(mirrors, len(self.sets))
 
@@ -120,7 +121,13 @@ class _Gradients:
                     mirror_parts[index],
                     norm,
                     *net.arrays(),
-                    *grads,
+                    grads[0],
+                    grads[1],
+                    grads[2],
+                    grads[3],
+                    table,
+                    king_mirror,
+                    shared,
                 )
             )
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.learn.train.network import Network
 
 _EPILOG = """\
 input: datagen lines "FEN | score | result" (score in centipawns and result 1.0/0.5/0.0,
@@ -16,8 +20,8 @@ are skipped; malformed lines are skipped and counted; a line still being written
 newline) is left out.
 target: (1 - wdl) * sigmoid(score_stm / 400) + wdl * result_stm; loss: mean squared error of
 sigmoid(raw) against it (raw = eval / 400), the spec in docs/nnue-spec.md.
-output: a .npz net file (format 1) the engine's core reads; the best epoch's net (lowest
-validation loss) is written, also after Ctrl-C.
+output: a .npz net file (format 1, or 2 with king buckets) the engine's core reads; the best
+epoch's net (lowest validation loss) is written, also after Ctrl-C.
 residual (--residual): the net learns a correction to the handcrafted evaluation (HCE):
 prediction sigmoid((hce_cp + raw * 400) / 400), same target and loss; the HCE of every
 position is computed once at load (the core's own evaluate). The file carries base = 1 and
@@ -28,15 +32,25 @@ to 0..B-1 (B 8: (pieces - 2) // 4, 32 pieces bucket 7, 2-5 pieces bucket 0); eac
 learns only from its own positions, the feature transformer from all. The file holds
 out_weight [B, 2H] and out_bias [B]; --buckets 1 writes the single-output shapes ([2H],
 [1]) that older plies versions read.
+king buckets (--king-buckets 4, default off): each side's features also depend on where
+its own king stands (HalfKA-style, mirrored): a king on files e-h sees the board mirrored,
+and the (mirrored) king square picks one of 4 blocks of feature weights: a1 b1 c1, d1,
+rank 2, ranks 3-8. Training adds a shared block every position uses too (a factoriser),
+folded into each bucket's weights when the file (format 2) is written. 4x the feature
+weights: it wants more data than the plain net. --init from a net without king buckets
+starts from it (the shared block its weights, the buckets zero).
 examples:
   plies train data.txt --out net.npz
   plies train data.txt --out res.npz --residual --threads 2 --hce
   plies train data.txt --out net.npz --hidden 256 --epochs 40 --threads 2 --hce
+  plies train data.txt --out kings.npz --king-buckets 4 --threads 2 --hce
 """
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``train`` subcommand."""
+    from plies.learn.train.features import KING_LAYOUTS
+
     p = subparsers.add_parser(
         "train",
         help="train the learnt evaluation (a small NNUE-style net) on scored positions",
@@ -62,6 +76,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="B",
         help="output buckets, chosen by the number of pieces on the board (default 8; "
         "1: a single output; at most 32)",
+    )
+    p.add_argument(
+        "--king-buckets",
+        type=int,
+        choices=sorted(KING_LAYOUTS),
+        metavar="K",
+        help="king buckets (HalfKA-style, mirrored; format 2): 4 = a1-c1, d1, rank 2, "
+        "ranks 3-8 of the own king, files e-h mirrored (default: none, format 1)",
     )
     p.add_argument(
         "--epochs", type=int, default=12, metavar="N", help="passes over the data (default 12)"
@@ -124,7 +146,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--init",
         metavar="PATH",
-        help="start from this net file (its H and buckets win over --hidden and --buckets)",
+        help="start from this net file (its H, buckets and king buckets win over --hidden, "
+        "--buckets and --king-buckets; --king-buckets turns a net without them into that "
+        "layout)",
     )
     p.add_argument(
         "--residual",
@@ -162,6 +186,15 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("--val must be at least 0 and below 1")
 
 
+def _kings(net: Network) -> str:
+    """The net's king layout in a few words, for the summary lines."""
+    if net.king_buckets is None:
+        return "no king buckets"
+    mirrored = ", mirrored" if net.king_mirror else ""
+    factor = " + shared" if net.factor else ""
+    return f"{net.king_count}{factor} king buckets{mirrored}"
+
+
 def run(args: argparse.Namespace) -> int:
     """Read, split, train, write the best net; 130 after Ctrl-C (the best net still written)."""
     from rich.console import Console
@@ -178,6 +211,7 @@ def run(args: argparse.Namespace) -> int:
         load_base,
         load_network,
         save_network,
+        with_king_buckets,
     )
     from plies.learn.train.target import targets
     from plies.learn.train.trainer import EpochReport, Settings, loss, train
@@ -235,8 +269,12 @@ def run(args: argparse.Namespace) -> int:
                     f"{args.init}: a {'pure' if kind == BASE_HCE else 'residual'} net cannot "
                     f"start a {'residual' if kind == BASE_HCE else 'pure'} one"
                 )
+            if net.king_buckets is None and args.king_buckets is not None:
+                net = with_king_buckets(net, args.king_buckets)
         else:
-            net = initial_network(args.hidden, args.seed, args.residual, args.buckets)
+            net = initial_network(
+                args.hidden, args.seed, args.residual, args.buckets, args.king_buckets
+            )
     except NetFileError as exc:
         raise CliError(str(exc)) from None
     target = targets(data, args.wdl)
@@ -247,7 +285,7 @@ def run(args: argparse.Namespace) -> int:
     start_loss = loss(data, target, checked, net, base)
     say(
         f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
-        f"{net.buckets} output bucket{'s' if net.buckets > 1 else ''}, "
+        f"{net.buckets} output bucket{'s' if net.buckets > 1 else ''}, {_kings(net)}, "
         f"wdl {args.wdl}{', residual' if args.residual else ''}; start validation loss "
         f"{start_loss:.6f}"
     )
@@ -298,7 +336,7 @@ def run(args: argparse.Namespace) -> int:
             err.print("no epoch beat the handcrafted evaluation alone: writing the zero correction")
     err.print(
         f"wrote {args.out}: {'residual, ' if args.residual else ''}H {net.hidden}, "
-        f"B {net.buckets}, "
+        f"B {net.buckets}, {_kings(net)}, "
         f"epoch {outcome.best_epoch} of {len(outcome.history)}, validation loss "
         f"{start_loss:.6f} -> {final:.6f}, {time.perf_counter() - started:.1f} s",
         highlight=False,

@@ -21,6 +21,12 @@ The core runs it in exact integers (QA = 255, QB = 256): int16 accumulators
 otherwise) an accumulator of 32 pieces stays below 1.98 * 255 * 33 < 2^15 and
 the output sum fits int64 for any H.
 
+A format-2 file also has king buckets: each perspective's 768 features are
+offset by 768 times the bucket of its own king's square, and with ``king_mirror``
+a king on files e-h sees the board mirrored left to right (``feature(p, ...)``
+then adds ``kb * 768`` and mirrors the square with ``^ 7``); the core keeps this
+as ``Net.king_map``.
+
 A file's optional ``base`` entry says what its output is: the evaluation itself
 (a pure net) or a correction to the classical evaluation (a residual net);
 ``plies.core.static_eval`` decides what the search does with either. Plain
@@ -31,7 +37,7 @@ from __future__ import annotations
 
 import os
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -43,7 +49,15 @@ QB = 256
 SCALE = 400
 """Centipawns per unit of the net's raw output."""
 FORMAT = 1
-"""The only file format this reader accepts (the ``format`` entry)."""
+"""The file format without king buckets (the ``format`` entry)."""
+FORMAT_KINGS = 2
+"""The file format with king buckets (``king_buckets`` and ``king_mirror``)."""
+MAX_KING_BUCKETS = 32
+"""Most king buckets accepted (one per square of a mirrored half board)."""
+KING_KEYS = ("king_buckets", "king_mirror")
+"""The entries a format-2 file adds."""
+NO_KING_MAP = np.zeros((0, 64), dtype=np.int64)
+"""``Net.king_map`` of a net without king buckets."""
 N_INPUTS = 768
 """Input features per perspective: 2 colours x 6 kinds x 64 squares."""
 WEIGHT_LIMIT = np.float32(1.98)
@@ -84,6 +98,15 @@ class Net:
     """Where the net came from (its path)."""
     base: int = BASE_NONE
     """BASE_NONE (a pure net) or BASE_HCE (a correction to the classical evaluation)."""
+    king_map: np.ndarray = field(default_factory=lambda: NO_KING_MAP)
+    """int64 [2, 64] for a net with king buckets, by the square of a perspective's own
+    king as that perspective sees it: row 0 the feature offset (bucket * 768), row 1 the
+    file mirror (7 or 0); [0, 64] without king buckets."""
+
+    @property
+    def king_buckets(self) -> int:
+        """K, the number of king buckets (1: none)."""
+        return int(self.ft_weight.shape[0]) // N_INPUTS
 
     @property
     def hidden(self) -> int:
@@ -104,7 +127,11 @@ class Net:
         """The net for a user: its file, width and kind."""
         kind = ", residual on the classical evaluation" if self.residual else ""
         buckets = f", {self.buckets} output buckets" if self.buckets > 1 else ""
-        return f"net {self.source} (hidden {self.hidden}{buckets}{kind})"
+        kings = ""
+        if self.king_map.shape[0]:
+            mirror = ", mirrored" if bool(np.any(self.king_map[1])) else ""
+            kings = f", {self.king_buckets} king buckets{mirror}"
+        return f"net {self.source} (hidden {self.hidden}{kings}{buckets}{kind})"
 
 
 def _refuse(source: str, reason: str) -> ValueError:
@@ -141,14 +168,25 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
     if missing:
         raise _refuse(source, f"missing {', '.join(missing)}")
     fmt = _single(arrays, "format", source)
-    if fmt != FORMAT:
-        raise _refuse(source, f"format {fmt:g} is not the supported format {FORMAT}")
+    if fmt not in (FORMAT, FORMAT_KINGS):
+        raise _refuse(source, f"format {fmt:g} is not a supported format ({FORMAT} or "
+                              f"{FORMAT_KINGS})")  # fmt: skip
+    king_map = NO_KING_MAP
+    inputs = N_INPUTS
+    if fmt == FORMAT_KINGS:
+        king_map = _king_map(arrays, source)
+        inputs = N_INPUTS * (int(np.max(king_map[0])) // N_INPUTS + 1)
+    else:
+        extra = [name for name in KING_KEYS if name in arrays]
+        if extra:
+            raise _refuse(source, f"{', '.join(extra)} in a format-{FORMAT} file (king buckets "
+                                  f"need format {FORMAT_KINGS})")  # fmt: skip
     scale = _single(arrays, "scale", source)
     if scale != SCALE:
         raise _refuse(source, f"scale {scale:g}, expected {SCALE}")
     ft_shape = arrays["ft_weight"].shape
-    if len(ft_shape) != 2 or ft_shape[0] != N_INPUTS or not 1 <= ft_shape[1] <= MAX_HIDDEN:
-        raise _refuse(source, f"ft_weight has shape {ft_shape}, expected ({N_INPUTS}, H) "
+    if len(ft_shape) != 2 or ft_shape[0] != inputs or not 1 <= ft_shape[1] <= MAX_HIDDEN:
+        raise _refuse(source, f"ft_weight has shape {ft_shape}, expected ({inputs}, H) "
                               f"with 1 <= H <= {MAX_HIDDEN}")  # fmt: skip
     base = BASE_NONE
     if BASE_KEY in arrays:
@@ -161,7 +199,7 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
             raise _refuse(source, f"base {base} is unknown (0: a pure net, 1: residual on "
                                   f"the classical evaluation)")  # fmt: skip
     hidden = int(ft_shape[1])
-    ft_weight = _float_array(arrays, "ft_weight", (N_INPUTS, hidden), source)
+    ft_weight = _float_array(arrays, "ft_weight", (inputs, hidden), source)
     ft_bias = _float_array(arrays, "ft_bias", (hidden,), source)
     out_shape = arrays["out_weight"].shape
     if len(out_shape) == 1:
@@ -183,7 +221,35 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
         out_bias=np.ascontiguousarray(out_bias_q),
         source=source,
         base=base,
+        king_map=king_map,
     )
+
+
+def _king_map(arrays: dict[str, np.ndarray], source: str) -> np.ndarray:
+    """``Net.king_map`` from a format-2 file's ``king_buckets`` and ``king_mirror``."""
+    missing = [name for name in KING_KEYS if name not in arrays]
+    if missing:
+        raise _refuse(source, f"format {FORMAT_KINGS} without {', '.join(missing)}")
+    table = arrays["king_buckets"]
+    if table.shape != (64,) or table.dtype.kind not in "iu":
+        raise _refuse(source, f"king_buckets has shape {table.shape} {table.dtype}, "
+                              f"expected (64,) integers")  # fmt: skip
+    mirror_raw = arrays["king_mirror"]
+    if mirror_raw.size != 1 or mirror_raw.dtype.kind not in "iu":
+        raise _refuse(source, "king_mirror must hold one integer (0 or 1)")
+    mirror = int(mirror_raw.reshape(-1)[0])
+    if mirror not in (0, 1):
+        raise _refuse(source, f"king_mirror {mirror}, expected 0 or 1")
+    squares = np.arange(64)
+    flips = np.where((squares % 8 >= 4) & (mirror == 1), 7, 0)
+    # Only the entries a king can read count: with the mirror, files a-d.
+    used = table.astype(np.int64)[squares ^ flips]
+    kings = int(used.max()) + 1 if used.size else 0
+    if int(used.min()) < 0 or kings > MAX_KING_BUCKETS:
+        raise _refuse(source, f"king_buckets holds values outside 0..{MAX_KING_BUCKETS - 1}")
+    if len(set(used.tolist())) != kings:
+        raise _refuse(source, f"king_buckets does not use every bucket 0..{kings - 1}")
+    return np.ascontiguousarray(np.stack([used * N_INPUTS, flips]).astype(np.int64))
 
 
 def load_net(path: str | os.PathLike[str]) -> Net:

@@ -13,6 +13,13 @@ updates its move needs; ``unmake_move`` just returns to the lower ply. The
 search refreshes the root's accumulators (``refresh``) before it starts, so
 callers need not maintain them.
 
+With king buckets (``Position.king_map``) a perspective's features depend on its
+own king's square: each row is derived with the *current* board's king views,
+which is right as long as no move since the last computed row changed a king's
+bucket or mirror side. When one did (a rare king move), ``catch_up`` rebuilds the
+current row from the board instead and leaves the rows between pending, so a
+later evaluation at one of those plies rebuilds that ply from its own board.
+
 Every per-node function is ``_nrt=False`` (no reference counting, see
 ``plies.core.structs``) and works on whole contiguous int16 rows so LLVM
 vectorises the loops.
@@ -23,13 +30,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from plies.core.bits import popcount
+from plies.core.bits import lsb, popcount
 from plies.core.encoding import (
     ALL_KINDS,
     BLACK,
     FLAG_EP,
     FLAG_KING_CASTLE,
     FLAG_QUEEN_CASTLE,
+    KING,
     NO_PIECE,
     ROOK,
     WHITE,
@@ -48,54 +56,79 @@ from plies.core.undo import UNDO_CAPTURED, UNDO_MOVE, UNDO_MOVED, UNDO_PENDING
 
 
 @njit(cache=True, inline="always")
-def feature(persp: int, piece: int, sq: int) -> int:
-    """Input index of ``piece`` on ``sq`` seen from perspective ``persp`` (spec's ``index``)."""
+def feature(persp: int, piece: int, sq: int, view: int) -> int:
+    """Input index of ``piece`` on ``sq`` seen from perspective ``persp`` (spec's ``index``)
+    whose king view (``king_view``) is ``view``."""
     color = piece >> 3
     kind_row = ((piece & 7) - 1) * 64
+    base = view >> 3
+    flip = view & 7
     if persp == WHITE:
-        return color * 384 + kind_row + sq
-    return (1 - color) * 384 + kind_row + (sq ^ 56)
+        return base + color * 384 + kind_row + (sq ^ flip)
+    return base + (1 - color) * 384 + kind_row + (sq ^ 56 ^ flip)
+
+
+@njit(cache=True, inline="always")
+def square_view(king_map: np.ndarray, persp: int, king_sq: int) -> int:
+    """The king view of perspective ``persp`` with its own king on ``king_sq``: the feature
+    offset of the king's bucket times 8 plus the file mirror (0 without king buckets)."""
+    if king_map.shape[0] == 0:
+        return 0
+    ks = king_sq if persp == WHITE else king_sq ^ 56
+    return king_map[0, ks] * 8 + king_map[1, ks]
+
+
+@njit(cache=True, inline="always")
+def king_view(pos: Position, persp: int) -> int:
+    """``square_view`` of perspective ``persp`` on the current board."""
+    if pos.king_map.shape[0] == 0:
+        return 0
+    return square_view(pos.king_map, persp, lsb(pos.pieces[piece_code(persp, KING)]))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def add_sub(acc: np.ndarray, ply: int, w: np.ndarray,
+def add_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
             add_piece: int, add_sq: int, sub_piece: int, sub_sq: int) -> None:  # fmt: skip
     """acc[ply + 1] = acc[ply] + one feature - another, both perspectives (a quiet move)."""
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
-        a = w[feature(p, add_piece, add_sq)]
-        s = w[feature(p, sub_piece, sub_sq)]
+        v = views[p]
+        a = w[feature(p, add_piece, add_sq, v)]
+        s = w[feature(p, sub_piece, sub_sq, v)]
         for j in range(src.shape[0]):
             dst[j] = src[j] + a[j] - s[j]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, add_piece: int, add_sq: int,
-                sub_piece: int, sub_sq: int, sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
+def add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
+                add_piece: int, add_sq: int, sub_piece: int, sub_sq: int, sub2_piece: int,
+                sub2_sq: int) -> None:  # fmt: skip
     """acc[ply + 1] = acc[ply] + one feature - two (a capture)."""
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
-        a = w[feature(p, add_piece, add_sq)]
-        s = w[feature(p, sub_piece, sub_sq)]
-        s2 = w[feature(p, sub2_piece, sub2_sq)]
+        v = views[p]
+        a = w[feature(p, add_piece, add_sq, v)]
+        s = w[feature(p, sub_piece, sub_sq, v)]
+        s2 = w[feature(p, sub2_piece, sub2_sq, v)]
         for j in range(src.shape[0]):
             dst[j] = src[j] + a[j] - s[j] - s2[j]
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def add_add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, add_piece: int, add_sq: int,
-                    add2_piece: int, add2_sq: int, sub_piece: int, sub_sq: int,
-                    sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
+def add_add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
+                    add_piece: int, add_sq: int, add2_piece: int, add2_sq: int, sub_piece: int,
+                    sub_sq: int, sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
     """acc[ply + 1] = acc[ply] + two features - two (castling: king and rook move)."""
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
-        a = w[feature(p, add_piece, add_sq)]
-        a2 = w[feature(p, add2_piece, add2_sq)]
-        s = w[feature(p, sub_piece, sub_sq)]
-        s2 = w[feature(p, sub2_piece, sub2_sq)]
+        v = views[p]
+        a = w[feature(p, add_piece, add_sq, v)]
+        a2 = w[feature(p, add2_piece, add2_sq, v)]
+        s = w[feature(p, sub_piece, sub_sq, v)]
+        s2 = w[feature(p, sub2_piece, sub2_sq, v)]
         for j in range(src.shape[0]):
             dst[j] = src[j] + a[j] + a2[j] - s[j] - s2[j]
 
@@ -111,8 +144,9 @@ def copy_up(acc: np.ndarray, ply: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _derive(pos: Position, ply: int) -> None:
-    """acc[ply + 1] from acc[ply] by the move recorded in ``pos.undo[ply]``."""
+def _derive(pos: Position, ply: int, views: tuple[int, int]) -> None:
+    """acc[ply + 1] from acc[ply] by the move recorded in ``pos.undo[ply]``, both rows
+    seen with the king ``views``."""
     rec = pos.undo[ply]
     m = rec[UNDO_MOVE]
     acc = pos.acc
@@ -129,14 +163,27 @@ def _derive(pos: Position, ply: int) -> None:
     if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
         rook = piece_code(color_of(moved), ROOK)
         r_from, r_to = rook_castle_squares(pos.castle_rooks, to, flag)
-        add_add_sub_sub(acc, ply, w, placed, to, rook, r_to, moved, frm, rook, r_from)
+        add_add_sub_sub(acc, ply, w, views, placed, to, rook, r_to, moved, frm, rook, r_from)
     elif captured != NO_PIECE:
         cap_sq = to
         if flag == FLAG_EP:
             cap_sq = to - 8 if color_of(moved) == WHITE else to + 8
-        add_sub_sub(acc, ply, w, placed, to, moved, frm, captured, cap_sq)
+        add_sub_sub(acc, ply, w, views, placed, to, moved, frm, captured, cap_sq)
     else:
-        add_sub(acc, ply, w, placed, to, moved, frm)
+        add_sub(acc, ply, w, views, placed, to, moved, frm)
+
+
+@njit(cache=True, inline="always")
+def _changes_view(pos: Position, ply: int) -> bool:
+    """Whether the move recorded at ``ply`` moved a king to another bucket or mirror side."""
+    rec = pos.undo[ply]
+    m = rec[UNDO_MOVE]
+    moved = rec[UNDO_MOVED]
+    if m == 0 or moved & 7 != KING:
+        return False
+    color = color_of(moved)
+    king_map = pos.king_map
+    return square_view(king_map, color, move_from(m)) != square_view(king_map, color, move_to(m))
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -147,8 +194,16 @@ def _catch_up_from(pos: Position) -> None:
     k = top - 1
     while k > 0 and undo[k - 1, UNDO_PENDING]:
         k -= 1
+    if pos.king_map.shape[0]:
+        for j in range(k, top):
+            if _changes_view(pos, j):
+                # Rows k + 1 .. top - 1 stay pending: each is rebuilt from its own
+                # board if the search returns to it and evaluates there.
+                refresh(pos)
+                return
+    views = (king_view(pos, WHITE), king_view(pos, BLACK))
     for j in range(k, top):
-        _derive(pos, j)
+        _derive(pos, j, views)
         undo[j, UNDO_PENDING] = 0
 
 
@@ -171,12 +226,13 @@ def refresh(pos: Position) -> None:
         pos.undo[pos.ply - 1, UNDO_PENDING] = 0
     for p in range(2):
         row = pos.acc[pos.ply, p]
+        view = king_view(pos, p)
         for j in range(row.shape[0]):
             row[j] = bias[j]
         for sq in range(64):
             piece = squares[sq]
             if piece != NO_PIECE:
-                f = w[feature(p, piece, sq)]
+                f = w[feature(p, piece, sq, view)]
                 for j in range(row.shape[0]):
                     row[j] += f[j]
 
@@ -216,13 +272,14 @@ def output(pos: Position) -> int:
 
 @njit(cache=True, nogil=True)
 def install(pos: Position, ft_w: np.ndarray, ft_b: np.ndarray, out_w: np.ndarray,
-            out_b: np.ndarray, use: int) -> None:  # fmt: skip
-    """Give the position these weights, accumulators as deep as its undo stack (none for
-    ``use`` 0) and its ``use_net`` (``plies.core.static_eval``)."""
+            out_b: np.ndarray, king_map: np.ndarray, use: int) -> None:  # fmt: skip
+    """Give the position these weights and king map, accumulators as deep as its undo stack
+    (none for ``use`` 0) and its ``use_net`` (``plies.core.static_eval``)."""
     pos.ft_w = ft_w
     pos.ft_b = ft_b
     pos.out_w = out_w
     pos.out_b = out_b
+    pos.king_map = king_map
     rows = pos.undo.shape[0] + 1 if use else 1
     pos.acc = np.zeros((rows, 2, ft_b.shape[0]), dtype=np.int16)
     pos.use_net = use

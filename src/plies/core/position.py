@@ -24,9 +24,12 @@ functions take it as one argument and read its fields by name.
                               0 classical, 1 the net below, 2 classical plus that net
     acc       int16[cap + 1, 2, H]  the net's accumulators of each ply, by perspective
                               (``acc[ply]`` is current; one empty row without a net)
-    ft_w, ft_b, out_w, out_b  the quantised net (int16[768, H], int16[H], int16[B, 2H],
-                              int64[B]: B output buckets), shared and read-only; empty
-                              arrays (and one zero bias) without a net
+    ft_w, ft_b, out_w, out_b  the quantised net (int16[K * 768, H], int16[H], int16[B, 2H],
+                              int64[B]: K king buckets, B output buckets), shared and
+                              read-only; empty arrays (and one zero bias) without a net
+    king_map  int64[2, 64]    the net's king buckets (``plies.core.netfile.Net.king_map``):
+                              feature offset and file mirror by own-king square;
+                              int64[0, 64] for a net without them (or no net)
 
 ``keys[0 .. ply]`` is the whole game seen by repetition detection.
 ``make_move`` assumes the move is legal (the generator only produces legal
@@ -116,7 +119,7 @@ STANDARD_CASTLE_ROOKS = (7, 0, 63, 56)
 POSITION_FIELDS = (
     "pieces", "squares", "side", "castling", "ep", "halfmove", "fullmove", "ply",
     "undo", "keys", "sliders", "castle_rooks", "castle_empty", "castle_path", "castle_mask",
-    "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b",
+    "use_net", "acc", "ft_w", "ft_b", "out_w", "out_b", "king_map",
 )  # fmt: skip
 
 NO_NET_WEIGHT = np.zeros((0, 0), dtype=np.int16)
@@ -125,6 +128,8 @@ NO_NET_ROW = np.zeros(0, dtype=np.int16)
 """Feature biases of a position without a net."""
 NO_NET_BIAS = np.zeros(1, dtype=np.int64)
 """Output biases of a position without a net (its output weights: ``NO_NET_WEIGHT``)."""
+NO_KING_MAP = np.zeros((0, 64), dtype=np.int64)
+"""King map of a position whose net has no king buckets (or that has no net)."""
 
 
 @register
@@ -159,12 +164,13 @@ def _build(
     ft_w: np.ndarray,
     ft_b: np.ndarray,
     out_b: np.ndarray,
+    king_map: np.ndarray,
 ) -> Position:
     """A position over the given arrays, its key computed (the ply starts at 0, no net:
     ``ft_w`` also stands for the empty output weights)."""
     pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
                    undo, keys, sliders, castle_rooks, castle_empty, castle_path, castle_mask,
-                   np.int64(0), acc, ft_w, ft_b, ft_w, out_b)  # fmt: skip
+                   np.int64(0), acc, ft_w, ft_b, ft_w, out_b, king_map)  # fmt: skip
     keys[0] = compute_key(pos)
     return pos
 
@@ -223,7 +229,7 @@ def new_position(
                   np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
                   rook_sq, empty, path, mask,
                   np.zeros((1, 2, 0), dtype=np.int16), NO_NET_WEIGHT, NO_NET_ROW,
-                  NO_NET_BIAS)  # fmt: skip
+                  NO_NET_BIAS, NO_KING_MAP)  # fmt: skip
 
 
 @njit(cache=True)
@@ -233,7 +239,7 @@ def copy_position(pos: Position) -> Position:
                     pos.halfmove, pos.fullmove, pos.ply, pos.undo.copy(), pos.keys.copy(),
                     pos.sliders, pos.castle_rooks, pos.castle_empty, pos.castle_path,
                     pos.castle_mask, pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w,
-                    pos.out_b)  # fmt: skip
+                    pos.out_b, pos.king_map)  # fmt: skip
 
 
 @njit(cache=True)

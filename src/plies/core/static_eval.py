@@ -27,7 +27,7 @@ from plies.core.encoding import BISHOP, KNIGHT, PAWN, QUEEN, ROOK, piece_code
 from plies.core.evaluate import evaluate as classical
 from plies.core.netfile import Net
 from plies.core.nnue import install, output, refresh
-from plies.core.position import NO_NET_BIAS, NO_NET_ROW, NO_NET_WEIGHT, Position
+from plies.core.position import NO_KING_MAP, NO_NET_BIAS, NO_NET_ROW, NO_NET_WEIGHT, Position
 from plies.core.tt import MATE_BOUND
 
 USE_CLASSICAL = 0
@@ -136,11 +136,12 @@ def attach_net(pos: Position, net: Net | None) -> None:
     then also updates its accumulators.
     """
     if net is None:
-        install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_WEIGHT, NO_NET_BIAS,
+        install(pos, NO_NET_WEIGHT, NO_NET_ROW, NO_NET_WEIGHT, NO_NET_BIAS, NO_KING_MAP,
                 np.int64(USE_CLASSICAL))  # fmt: skip
     else:
         use = USE_RESIDUAL if net.residual else USE_NET
-        install(pos, net.ft_weight, net.ft_bias, net.out_weight, net.out_bias, np.int64(use))
+        install(pos, net.ft_weight, net.ft_bias, net.out_weight, net.out_bias, net.king_map,
+                np.int64(use))  # fmt: skip
 
 
 def static_evaluate(pos: Position) -> int:

@@ -390,3 +390,27 @@ def test_cli_king_buckets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert caught.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "--king-buckets" in err and "invalid choice" in err and "\n" not in err
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_trainer_gradient_through_the_fold(threads: int) -> None:
+    """The trainer's gradient (forward and backward through the folded weights, the shared
+    block's gradient summed from the buckets') equals the kernels' two-row gradient."""
+    from plies.learn.train.trainer import _Gradients
+
+    data, _ = read_dataset(SAMPLE)
+    target = targets(data, 0.25)
+    net = _random_net(8, 9)
+    rows = np.arange(0, 600, dtype=np.int64)
+    mirrors = (np.arange(len(rows)) % 2 * 7).astype(np.int64)
+    zero = np.zeros((len(data), 2), dtype=np.float32)
+    direct = tuple(np.zeros_like(a) for a in net.arrays())
+    expected = batch_gradient(data.features, data.stm, target, zero, rows, mirrors,
+                              1.0 / len(rows), *net.arrays(), *direct, *net.kings())  # fmt: skip
+    gradients = _Gradients(net, threads)
+    total, grads = gradients.compute(data, target, zero, rows, mirrors, net)
+    gradients.close()
+    assert total == pytest.approx(expected, rel=1e-5)
+    assert np.abs(direct[0][4 * 768 :]).max() > 0
+    for ours, theirs in zip(grads, direct, strict=True):
+        assert np.allclose(ours, theirs, rtol=1e-4, atol=1e-7)

@@ -11,6 +11,7 @@ import numpy as np
 
 from plies.learn import epochs
 from plies.learn.train.adam import Adam
+from plies.learn.train.features import N_INPUTS
 from plies.learn.train.kernels import batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset
 from plies.learn.train.network import Network
@@ -103,6 +104,13 @@ class _Gradients:
         """Sum of squared errors over ``rows`` and the mean's gradient (summed in a fixed order)."""
         norm = 1.0 / len(rows)
         table, king_mirror, shared = net.kings()
+        ft_weight = net.ft_weight
+        if shared >= 0:
+            # Through the folded weights (bucket + shared, unclipped): one row per piece and
+            # perspective instead of two; the shared block's gradient is then the sum of
+            # the bucket blocks' (the same gradient, half the work per position).
+            blocks = ft_weight[:shared].reshape(-1, N_INPUTS, net.hidden)
+            ft_weight = (blocks + ft_weight[shared:]).reshape(shared, net.hidden)
         parts = np.array_split(rows, len(self.sets))
         mirror_parts = np.array_split(mirrors, len(self.sets))
 
@@ -120,14 +128,15 @@ class _Gradients:
                     parts[index],
                     mirror_parts[index],
                     norm,
-                    *net.arrays(),
-                    grads[0],
+                    ft_weight,
+                    *net.arrays()[1:],
+                    grads[0][: len(ft_weight)],
                     grads[1],
                     grads[2],
                     grads[3],
                     table,
                     king_mirror,
-                    shared,
+                    -1,
                 )
             )
 
@@ -137,6 +146,9 @@ class _Gradients:
         for other in self.sets[1:]:
             for t, o in zip(total, other, strict=True):
                 t += o
+        if shared >= 0:
+            g_ft = total[0]
+            g_ft[shared:] = g_ft[:shared].reshape(-1, N_INPUTS, net.hidden).sum(axis=0)
         return sum(losses), total
 
     def close(self) -> None:

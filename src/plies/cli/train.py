@@ -190,9 +190,8 @@ def _kings(net: Network) -> str:
     """The net's king layout in a few words, for the summary lines."""
     if net.king_buckets is None:
         return "no king buckets"
-    mirrored = ", mirrored" if net.king_mirror else ""
-    factor = " + shared" if net.factor else ""
-    return f"{net.king_count}{factor} king buckets{mirrored}"
+    mirrored = " (mirrored)" if net.king_mirror else ""
+    return f"{net.king_count} king buckets{mirrored}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -285,7 +284,8 @@ def run(args: argparse.Namespace) -> int:
     start_loss = loss(data, target, checked, net, base)
     say(
         f"{len(train_rows)} training, {len(valid_rows)} validation positions; H {net.hidden}, "
-        f"{net.buckets} output bucket{'s' if net.buckets > 1 else ''}, {_kings(net)}, "
+        f"{net.buckets} output bucket{'s' if net.buckets > 1 else ''}, {_kings(net)}"
+        f"{' + a shared block' if net.factor else ''}, "
         f"wdl {args.wdl}{', residual' if args.residual else ''}; start validation loss "
         f"{start_loss:.6f}"
     )

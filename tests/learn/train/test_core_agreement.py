@@ -28,27 +28,34 @@ SAMPLE = Path(__file__).parents[2] / "data" / "train" / "sf-d7-sample.txt"
 
 
 @pytest.mark.parametrize(
-    ("residual", "buckets"),
-    [(False, 8), (True, 8), (False, 1)],
-    ids=["pure", "residual", "pure-single-output"],
+    ("residual", "buckets", "kings"),
+    [(False, 8, 0), (True, 8, 0), (False, 1, 0), (True, 8, 4)],
+    ids=["pure", "residual", "pure-single-output", "residual-king-buckets"],
 )
-def test_trained_net_agrees_with_the_core(tmp_path: Path, residual: bool, buckets: int) -> None:
+def test_trained_net_agrees_with_the_core(
+    tmp_path: Path, residual: bool, buckets: int, kings: int
+) -> None:
     """Mean difference under 2 cp, none over 12 cp, on every sample position, both sides to
     move; a residual net's engine evaluation is the trainer's base plus its output. With
     --buckets 8 every bucket learnt something different; --buckets 1 writes the
-    single-output shapes."""
+    single-output shapes; --king-buckets 4 writes format 2, which the core reads."""
     path = tmp_path / "net.npz"
     args = ["train", str(SAMPLE), "--out", str(path), "--hidden", "32", "--epochs", "3",
             "--batch", "128", "--val", "0.1", "--buckets", str(buckets), "-q"]  # fmt: skip
+    if kings:
+        args += ["--king-buckets", str(kings)]
     # No validation split for the residual net: the kept net is then the last epoch's,
     # never the start's zero output (which would make the check trivial).
     assert main([*args, "--residual", "--val", "0"] if residual else args) == 0
     data, _ = read_dataset(SAMPLE)
     rows = np.arange(len(data), dtype=np.int64)
-    floats = raw_outputs(data.features, data.stm, rows, *load_network(path).arrays()) * 400.0
+    trained = load_network(path)
+    floats = raw_outputs(data.features, data.stm, rows, *trained.arrays(), *trained.kings())
+    floats *= 400.0
     base = hce_centipawns(data)[:, 0]
     net = core.load_net(path)
     assert net.residual == residual and net.buckets == buckets
+    assert net.king_buckets == max(kings, 1) and trained.king_count == max(kings, 1)
     with np.load(path) as f:
         assert f["out_weight"].shape == ((64,) if buckets == 1 else (buckets, 64))
     if buckets > 1:

@@ -254,6 +254,8 @@ def test_bad_king_files_raise_one_line_errors(tmp_path: Path) -> None:
     table = layout_four()
     unused = table.copy()
     unused[unused == 2] = 3
+    unread = table.copy()
+    unread[63] = 7  # h8: read as a8 through the mirror, but the spec bounds every entry
     cases = {
         _bad(tmp_path, "nomirror.npz", king_mirror=None): "without king_mirror",
         _bad(tmp_path, "notable.npz", king_buckets=None): "without king_buckets",
@@ -262,6 +264,9 @@ def test_bad_king_files_raise_one_line_errors(tmp_path: Path) -> None:
         _bad(tmp_path, "float.npz", king_buckets=table.astype(np.float32)): "integers",
         _bad(tmp_path, "negative.npz", king_buckets=table - 1): "outside",
         _bad(tmp_path, "unused.npz", king_buckets=unused): "every bucket",
+        _bad(tmp_path, "unread.npz", king_buckets=unread): "outside 0..3",
+        _bad(tmp_path, "many.npz", king_buckets=np.arange(64) % 33,
+             king_mirror=np.array([0])): "at most 32",
         _bad(tmp_path, "rows.npz", king_buckets=table % 3): "expected (2304, H)",
         _bad(tmp_path, "format1.npz", format=np.array([1])): "need format 2",
         _bad(tmp_path, "format3.npz", format=np.array([3])): "format 3",

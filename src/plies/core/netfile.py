@@ -242,11 +242,13 @@ def _king_map(arrays: dict[str, np.ndarray], source: str) -> np.ndarray:
         raise _refuse(source, f"king_mirror {mirror}, expected 0 or 1")
     squares = np.arange(64)
     flips = np.where((squares % 8 >= 4) & (mirror == 1), 7, 0)
-    # Only the entries a king can read count: with the mirror, files a-d.
+    # The buckets are those a king can read (with the mirror, files a-d's entries); the
+    # spec keeps every entry among them, so the file reads the same for the trainer.
     used = table.astype(np.int64)[squares ^ flips]
-    kings = int(used.max()) + 1 if used.size else 0
-    if int(used.min()) < 0 or kings > MAX_KING_BUCKETS:
-        raise _refuse(source, f"king_buckets holds values outside 0..{MAX_KING_BUCKETS - 1}")
+    kings = int(used.max()) + 1
+    if int(table.min()) < 0 or int(table.max()) >= min(kings, MAX_KING_BUCKETS):
+        raise _refuse(source, f"king_buckets holds values outside 0..{kings - 1} (at most "
+                              f"{MAX_KING_BUCKETS} buckets)")  # fmt: skip
     if len(set(used.tolist())) != kings:
         raise _refuse(source, f"king_buckets does not use every bucket 0..{kings - 1}")
     return np.ascontiguousarray(np.stack([used * N_INPUTS, flips]).astype(np.int64))

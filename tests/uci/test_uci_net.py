@@ -10,6 +10,7 @@ import chess
 import chess.engine
 import pytest
 from tests.core.test_nnue import random_arrays, write_net
+from tests.core.test_nnue_kings import king_arrays
 from tests.uci.conftest import (
     REPLY_TIMEOUT_S,
     START_TIMEOUT_S,
@@ -19,6 +20,8 @@ from tests.uci.conftest import (
 )
 
 import plies.core as core
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +41,7 @@ def test_python_chess_searches_with_the_net(net_file: Path) -> None:
         assert options["UseNet"].default is (core.default_net_path() is not None)
         assert options["EvalFile"].type == "string"
         assert options["EvalFile"].default in ("", "<empty>")
-        board = chess.Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+        board = chess.Board(KIWIPETE)
         limit = chess.engine.Limit(depth=4)
         engine.configure({"UseNet": False})
         classical = engine.analyse(board, limit)
@@ -117,3 +120,38 @@ def test_unusable_default_net_is_one_info_string(
     received = [m for m in notices if ">> info string" in m]
     assert len(received) == 1, notices
     assert str(corrupt) in received[0] and "classical" in received[0]
+
+
+def test_python_chess_plays_with_a_king_bucketed_net(tmp_path: Path) -> None:
+    """A format-2 net (4 mirrored king buckets) over UCI: the engine names it, and a game of
+    king moves in an endgame (every king crossing into another bucket or half) stays legal
+    with scores below the mate range, as does a search with two threads."""
+    path = write_net(tmp_path / "kings.npz", king_arrays(5))
+    engine = open_engine()
+    try:
+        engine.configure({"EvalFile": str(path), "UseNet": True})
+        board = chess.Board("8/2k5/8/1p1p4/1P1P4/8/3K4/8 w - - 0 1")
+        for _ in range(12):
+            if board.is_game_over():
+                break
+            info = engine.analyse(board, chess.engine.Limit(depth=6))
+            score = info["score"].white()
+            assert score.is_mate() or abs(score.score() or 0) < core.MATE_BOUND
+            played = engine.play(board, chess.engine.Limit(depth=6))
+            assert played.move is not None and played.move in board.legal_moves
+            board.push(played.move)
+        engine.configure({"Threads": 2})
+        played = engine.play(chess.Board(KIWIPETE), chess.engine.Limit(depth=6))
+        assert played.move in chess.Board(KIWIPETE).legal_moves
+    finally:
+        engine.quit()
+    uci = RawUci()
+    try:
+        uci.ready()
+        uci.drain(0.05)
+        uci.send(f"setoption name EvalFile value {path}")
+        (line,) = uci.ready()[:-1]
+        assert line == f"info string evaluation: net {path} (hidden 32, 4 king buckets, " \
+                       "mirrored, 8 output buckets)"  # fmt: skip
+    finally:
+        assert uci.close() == 0

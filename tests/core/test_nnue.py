@@ -72,13 +72,21 @@ def write_net(path: Path, arrays: dict[str, np.ndarray]) -> Path:
 def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
     """The spec's float evaluation (centipawns, side to move), straight from its formulas."""
     ft_weight = arrays["ft_weight"].astype(np.float64)
-    hidden = ft_weight.shape[1]
     acc = [arrays["ft_bias"].astype(np.float64).copy() for _ in range(2)]
     for sq, piece in board.piece_map().items():
         c = 0 if piece.color == chess.WHITE else 1
         for p in (0, 1):
             kind_row = (piece.piece_type - 1) * 64
             acc[p] += ft_weight[(0 if c == p else 384) + kind_row + (sq if p == 0 else sq ^ 56)]
+    return reference_output(board, arrays, acc)
+
+
+def reference_output(
+    board: chess.Board, arrays: dict[str, np.ndarray], acc: list[np.ndarray]
+) -> float:
+    """The spec's output (centipawns, side to move) from both perspectives' float
+    accumulators (``acc[WHITE]``, ``acc[BLACK]``) of ``board``."""
+    hidden = acc[0].shape[0]
     stm = 0 if board.turn == chess.WHITE else 1
     # Buckets split the piece counts 2..33 evenly (8: (pieces - 2) // 4); [2H] is one bucket.
     out_all = arrays["out_weight"].astype(np.float64).reshape(-1, 2 * hidden)

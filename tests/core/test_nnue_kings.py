@@ -12,7 +12,14 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
-from tests.core.test_nnue import FENS, HIDDEN, TOLERANCE_CP, random_arrays, write_net
+from tests.core.test_nnue import (
+    FENS,
+    HIDDEN,
+    TOLERANCE_CP,
+    random_arrays,
+    reference_output,
+    write_net,
+)
 from tests.core.test_nnue import reference as plain_reference
 
 import plies.core as core
@@ -55,7 +62,6 @@ def king_arrays(
 def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
     """The spec's float evaluation with king buckets (centipawns, side to move)."""
     ft_weight = arrays["ft_weight"].astype(np.float64)
-    hidden = ft_weight.shape[1]
     mirror = int(arrays["king_mirror"][0])
     acc = []
     for p in (0, 1):
@@ -69,18 +75,7 @@ def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
             index = kb * 768 + (0 if c == p else 384) + (piece.piece_type - 1) * 64
             row += ft_weight[index + (rel(sq) ^ flip)]
         acc.append(row)
-    stm = 0 if board.turn == chess.WHITE else 1
-    out_all = arrays["out_weight"].astype(np.float64).reshape(-1, 2 * hidden)
-    bucket = min(max((len(board.piece_map()) - 2) * len(out_all) // 32, 0), len(out_all) - 1)
-    out = out_all[bucket]
-
-    def screlu(x: np.ndarray) -> np.ndarray:
-        """clamp(x, 0, 1) squared."""
-        return np.asarray(np.clip(x, 0.0, 1.0) ** 2)
-
-    raw = (float(arrays["out_bias"][bucket]) + float(out[:hidden] @ screlu(acc[stm]))
-           + float(out[hidden:] @ screlu(acc[1 - stm])))  # fmt: skip
-    return raw * 400.0
+    return reference_output(board, arrays, acc)
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
+from tests.learn.train.test_training import _material_file
 
 from plies.learn.split import split_rows
 from plies.learn.train.features import KING_LAYOUTS, feature_index, king_layout
@@ -318,32 +319,10 @@ def test_start_from_a_format_1_net() -> None:
     assert all(np.array_equal(a, b) for a, b in zip(fresh.arrays(), start.arrays(), strict=True))
 
 
-def _material_data(tmp_path: Path) -> Dataset:
-    """Sample positions, twice each with 0-4 random non-king pieces removed, scored by
-    material alone (a target a small net learns in seconds)."""
-    values = {1: 100, 2: 300, 3: 300, 4: 500, 5: 900, 6: 0}
-    rng = np.random.default_rng(7)
-    lines = []
-    for line in SAMPLE.read_text().splitlines():
-        board = chess.Board(line.split("|")[0].strip())
-        for _ in range(2):
-            b = board.copy()
-            squares = [s for s, p in b.piece_map().items() if p.piece_type != chess.KING]
-            drop = min(len(squares), int(rng.integers(5)))
-            for s in rng.choice(squares, size=drop, replace=False):
-                b.remove_piece_at(int(s))
-            pieces = b.piece_map().values()
-            score = sum(values[p.piece_type] * (1 if p.color else -1) for p in pieces)
-            lines.append(f"{b.fen()} | {score} | 0.5\n")
-    path = tmp_path / "material.txt"
-    path.write_text("".join(lines))
-    return read_dataset(path)[0]
-
-
 def test_training_lowers_the_loss_and_repeats(tmp_path: Path) -> None:
     """A short king-bucket run lowers the validation loss, moves the bucket blocks and the
     shared block, and gives bit-identical nets for the same seed and thread count."""
-    data = _material_data(tmp_path)
+    data = read_dataset(_material_file(tmp_path))[0]
     target = targets(data, 0.0)
     valid, rows = split_rows(data.games(), 0.1, 0)
 

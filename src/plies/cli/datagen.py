@@ -196,8 +196,8 @@ def run(args: argparse.Namespace) -> int:
         local_workers = args.concurrency or 1
         if args.cluster is None and local_workers == 1:
             try:
-                players.append(specs[0].create())
-                players.append(specs[1].create() if args.opponent else players[0])
+                players.append(specs[0].create(pipes=True))
+                players.append(specs[1].create(pipes=True) if args.opponent else players[0])
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None

@@ -32,9 +32,9 @@ def _start_worker(settings: DatagenSettings) -> None:
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     _settings.append(settings)
     try:
-        first = parse_player(settings.player).create()
+        first = parse_player(settings.player).create(pipes=True)
         _players.append(first)
-        second = parse_player(settings.opponent).create() if settings.opponent else first
+        second = parse_player(settings.opponent).create(pipes=True) if settings.opponent else first
         _players.append(second)
     except (PlayerError, ValueError) as exc:
         # Reported by the first game as one plain error, not as a dead pool.

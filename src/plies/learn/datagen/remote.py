@@ -15,7 +15,6 @@ and a re-run continues from that game.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import partial
@@ -38,9 +37,6 @@ class DatagenWorker(WarmPlayers[Player]):
 
     def setup(self) -> None:
         """Start the player (and the opponent, if there is one) once."""
-        # Ray workers install uvloop, whose subprocesses cannot start a new process group
-        # (python-chess does): use asyncio's own loop, as the arena's workers do.
-        asyncio.set_event_loop_policy(None)
         self._start()
 
     def _start(self) -> None:
@@ -52,7 +48,7 @@ class DatagenWorker(WarmPlayers[Player]):
         players: list[Player] = []
         try:
             for text in texts:
-                players.append(parse_player(text).create())
+                players.append(parse_player(text).create(pipes=True))
         except (PlayerError, ValueError) as exc:
             for player in players:
                 player.close()

@@ -62,12 +62,14 @@ class PipeUciPlayer(Player):
     def _start(self) -> None:
         """Launch the process (own process group: Ctrl-C is the parent's) and configure it."""
         try:
+            # A process group, not a new session: a session of its own would also put the
+            # engine in its own scheduler autogroup, beyond the reach of the caller's nice.
             self._process = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                start_new_session=True,
+                process_group=0,
             )
         except OSError as exc:
             raise PlayerError("start", f"{self.name} did not start: {exc}") from None

@@ -19,6 +19,7 @@ import resource
 import sys
 import time
 
+from plies.arena.pipe_uci import pipe_player
 from plies.arena.players import parse_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
@@ -32,7 +33,8 @@ def _children_cpu() -> float:
 
 def run(settings: DatagenSettings, games: range, pipes: bool) -> tuple[list[str], float, float]:
     """The games' lines, this process's CPU seconds and the engine's, for one client."""
-    player = parse_player(settings.player).create(pipes=pipes)
+    spec = parse_player(settings.player)
+    player = pipe_player(spec) if pipes else spec.create()
     engine_before = _children_cpu()
     own_before = time.process_time()
     lines: list[str] = []

@@ -14,7 +14,7 @@ import pytest
 from plies.agents.base import Budget
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.pipe_uci import PipeUciPlayer, _go_command, _last_score
+from plies.arena.pipe_uci import PipeUciPlayer, _go_command, _last_score, pipe_player
 from plies.arena.players import MATE_CP, MoveRequest, PlayerError, UciPlayer, parse_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
@@ -65,7 +65,8 @@ def test_datagen_games_equal_python_chess_clients() -> None:
     )
     lines = []
     for pipes in (False, True):
-        player = parse_player(settings.player).create(pipes=pipes)
+        spec = parse_player(settings.player)
+        player = pipe_player(spec) if pipes else spec.create()
         assert isinstance(player, PipeUciPlayer if pipes else UciPlayer)
         try:
             records = [play_datagen_game(settings, n, player, player) for n in (1, 2, 3)]

@@ -27,11 +27,19 @@ from plies.arena.players import (
     MoveRequest,
     Player,
     PlayerError,
+    PlayerSpec,
     refusal,
 )
 
 # How long an engine may take to answer ``uci`` with ``uciok``.
 HANDSHAKE_TIMEOUT_S = 10.0
+
+
+def pipe_player(spec: PlayerSpec) -> Player:
+    """A fresh player from ``spec``, an outside engine over pipes (agents as usual)."""
+    if spec.kind == "uci":
+        return PipeUciPlayer(spec.name, list(spec.command), dict(spec.options))
+    return spec.create()
 
 
 class _EngineGoneError(Exception):

@@ -99,14 +99,9 @@ class PlayerSpec:
     command: tuple[str, ...] = ()
     options: tuple[tuple[str, str], ...] = ()
 
-    def create(self, pipes: bool = False) -> Player:
-        """Make a fresh player from the spec (``pipes``: a UCI engine over plain pipes,
-        for many short fixed-budget searches)."""
+    def create(self) -> Player:
+        """Make a fresh player from the spec."""
         if self.kind == "uci":
-            if pipes:
-                from plies.arena.pipe_uci import PipeUciPlayer
-
-                return PipeUciPlayer(self.name, list(self.command), dict(self.options))
             return UciPlayer(self.name, list(self.command), dict(self.options))
         assert self.agent is not None
         return AgentPlayer(self.name, self.agent, dict(self.options))

@@ -141,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.arena.cluster import ClusterError, require_ray
+    from plies.arena.pipe_uci import pipe_player
     from plies.arena.players import Player, PlayerError, parse_player
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
@@ -196,8 +197,8 @@ def run(args: argparse.Namespace) -> int:
         local_workers = args.concurrency or 1
         if args.cluster is None and local_workers == 1:
             try:
-                players.append(specs[0].create(pipes=True))
-                players.append(specs[1].create(pipes=True) if args.opponent else players[0])
+                players.append(pipe_player(specs[0]))
+                players.append(pipe_player(specs[1]) if args.opponent else players[0])
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None

@@ -54,6 +54,8 @@ def test_go_command_spells_each_budget() -> None:
     assert _go_command(board, MoveRequest(clocks)) == (
         "go wtime 1200 btime 900 winc 10 binc 10 movestogo 5"
     )
+    flagging = Budget(time_left_ms=900, opponent_time_ms=0)
+    assert _go_command(board, MoveRequest(flagging)) == "go wtime 0 btime 900 winc 0 binc 0"
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")

@@ -2,11 +2,12 @@
 
 ``chess.engine`` runs an asyncio loop in a thread and parses every ``info``
 line into python-chess objects, replaying each principal variation on a board.
-At a few milliseconds per search (datagen at depth 7) that costs about half as
-much CPU as the engine itself.  This player writes ``position``/``go`` and
+At a few milliseconds per search (datagen at depth 7) that costs about 40% of
+the CPU the engine itself uses.  This player writes ``position``/``go`` and
 reads lines with a blocking ``select``, keeping only the last score and depth,
 so nearly all the CPU goes to the engine.  It keeps :class:`UciPlayer`'s
 contract: a crash, a hang or a refused option becomes a :class:`PlayerError`.
+Standard chess only (it sets no ``UCI_Chess960``).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class PipeUciPlayer(Player):
         try:
             process.stdin.write(line.encode() + b"\n")
             process.stdin.flush()
-        except (BrokenPipeError, ValueError) as exc:  # ValueError: closed by abort()
+        except (BrokenPipeError, ValueError) as exc:  # ValueError: closed by _kill()
             raise _EngineGoneError("engine process died") from exc
 
     def _lines_until(self, last: str, timeout_s: float | None) -> list[str]:
@@ -137,7 +138,7 @@ class PipeUciPlayer(Player):
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
                 ready, _, _ = select.select([fd], [], [], wait)
-            except (OSError, ValueError) as exc:  # the descriptor closed by abort()
+            except (OSError, ValueError) as exc:  # the descriptor closed by _kill()
                 raise _EngineGoneError("engine process died") from exc
             if not ready:
                 raise _NoReplyError(f"no {last} within {timeout_s:.1f}s")
@@ -234,7 +235,8 @@ def _go_command(board: chess.Board, request: MoveRequest) -> str:
     b = request.budget
     parts = ["go"]
     if b.time_left_ms is not None:
-        own, opp = b.time_left_ms, b.opponent_time_ms or b.time_left_ms
+        own = b.time_left_ms
+        opp = own if b.opponent_time_ms is None else b.opponent_time_ms
         white, black = (own, opp) if board.turn == chess.WHITE else (opp, own)
         parts += ["wtime", str(max(0, white)), "btime", str(max(0, black))]
         inc = b.increment_ms or 0

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 import plies.cli
-from plies import __version__
+from plies import __version__, sigint
 from plies.cli.common import CliError
 
 # Modules in plies.cli that are infrastructure, not subcommands.
@@ -58,6 +58,7 @@ def _skip_blas_probe() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; return the exit status."""
     _skip_blas_probe()
+    sigint.install()
     try:
         parser = build_parser()
     except KeyboardInterrupt:

@@ -2,7 +2,8 @@
 
 For every game of ``--player`` in a PGN written by ``plies arena --pgn``,
 ``plies sprt --pgn`` or ``benchmarks/strength.py --pgn`` (move comments
-``+1.23/18 0.105s``) that the player drew or lost, take the position where its
+``+1.23/18 0.105s``; plain or compressed, as the archives in ``benchmarks/games/``)
+that the player drew or lost, take the position where its
 reported score peaked, below mate scores. A draw after a peak of at least
 ``--draw-peak`` pawns, or a loss after ``--loss-peak``, is a lead that was
 either thrown away or never there. A reference engine (Stockfish by default)
@@ -35,6 +36,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+from plies.analysis import PgnFileError, read_games
+
 STOCKFISH = "/usr/games/stockfish"
 MATE_PAWNS = 100.0
 """A reported mate, in pawns (peaks are looked for below it)."""
@@ -64,8 +67,8 @@ def comment_score(comment: str) -> float | None:
 
 def peaks(path: Path, player: str, draw_peak: float, loss_peak: float) -> Iterator[Peak]:
     """Each drawn or lost game of ``player`` whose reported score peaked high enough."""
-    with path.open(encoding="utf-8") as fh:
-        while (game := chess.pgn.read_game(fh)) is not None:
+    for game in read_games(path):
+        if isinstance(game, chess.pgn.Game):
             if player not in (game.headers.get("White"), game.headers.get("Black")):
                 continue
             side = chess.WHITE if game.headers.get("White") == player else chess.BLACK
@@ -106,7 +109,10 @@ def main() -> int:
         p.error(f"no such file: {args.pgn}")
     if shutil.which(args.engine) is None:
         p.error(f"reference engine not found: {args.engine}")
-    found = list(peaks(args.pgn, args.player, args.draw_peak, args.loss_peak))
+    try:
+        found = list(peaks(args.pgn, args.player, args.draw_peak, args.loss_peak))
+    except PgnFileError as exc:
+        p.error(str(exc))
     if not found:
         print(f"no drawn or lost game of {args.player} with such a peak")
         return 0

@@ -3,14 +3,21 @@
 python-chess reads leniently: on an illegal or unreadable move it records the
 error on the game and drops the rest of that game.  Such a game is skipped
 with a one-line reason naming the game and the move, and the file's other
-games are still analysed.
+games are still analysed.  A file compressed with xz, gzip or bzip2 (as the
+match archives ``*.pgn.xz`` are) is read through its decompressor, told by its
+first bytes rather than its name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import bz2
+import gzip
+import lzma
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import chess
 import chess.pgn
@@ -64,6 +71,27 @@ def _problem(number: int, game: chess.pgn.Game) -> str | None:
     return None
 
 
+# Magic bytes of the compressed formats read transparently, and the opener of each.
+_COMPRESSED: tuple[tuple[bytes, str, Callable[..., TextIO]], ...] = (
+    (b"\xfd7zXZ\x00", "xz", lzma.open),
+    (b"\x1f\x8b", "gzip", gzip.open),
+    (b"BZh", "bzip2", bz2.open),
+)
+
+# What a decompressor raises on damaged or cut-short data, part way through the file.
+_DAMAGED = (OSError, EOFError, lzma.LZMAError, zlib.error)
+
+
+def _open_text(p: Path) -> tuple[TextIO, str | None]:
+    """The file as text (decompressed if its first bytes say so) and the compression's name."""
+    with p.open("rb") as raw:
+        head = raw.read(6)
+    for magic, name, opener in _COMPRESSED:
+        if head.startswith(magic):
+            return opener(p, "rt", encoding="utf-8-sig", errors="replace"), name
+    return p.open(encoding="utf-8-sig", errors="replace"), None
+
+
 def read_games(path: str | Path) -> Iterator[chess.pgn.Game | Problem]:
     """Each game of the file (or the :class:`Problem` that makes it unusable), in order."""
     p = Path(path)
@@ -72,7 +100,7 @@ def read_games(path: str | Path) -> Iterator[chess.pgn.Game | Problem]:
     if not p.is_file():
         raise PgnFileError(f"not a file: {p}")
     try:
-        handle = p.open(encoding="utf-8-sig", errors="replace")
+        handle, compression = _open_text(p)
     except OSError as exc:
         raise PgnFileError(f"cannot read {p}: {exc.strerror or exc}") from None
     with handle:
@@ -80,12 +108,18 @@ def read_games(path: str | Path) -> Iterator[chess.pgn.Game | Problem]:
         while True:
             try:
                 game = chess.pgn.read_game(handle)
-            except OSError as exc:
-                raise PgnFileError(f"cannot read {p}: {exc.strerror or exc}") from None
-            except Exception as exc:  # the parser itself failed (seen: IndexError on junk)
+            except Exception as exc:
+                if compression is not None and isinstance(exc, _DAMAGED):
+                    # The games before the damage were whole: keep them, name where it stopped.
+                    reason = (f"the {compression} data is damaged or cut short here ({exc}); "
+                              "the rest of the file is skipped")
+                elif isinstance(exc, OSError):
+                    raise PgnFileError(f"cannot read {p}: {exc.strerror or exc}") from None
+                else:  # the parser itself failed (seen: IndexError on junk)
+                    reason = (f"the PGN parser failed here ({type(exc).__name__}: {exc}); "
+                              "the rest of the file is skipped")
                 number += 1
-                yield Problem(number, f"game {number}: the PGN parser failed here "
-                              f"({type(exc).__name__}: {exc}); the rest of the file is skipped")
+                yield Problem(number, f"game {number}: {reason}")
                 break
             if game is None:
                 break

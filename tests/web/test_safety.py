@@ -63,6 +63,14 @@ def receive(ws: Any, kind: str, channel: str = "play") -> dict[str, Any]:
             return message
 
 
+def receive_first(ws: Any, kinds: tuple[str, ...], channel: str = "play") -> dict[str, Any]:
+    """The next message of any type in ``kinds`` on ``channel``."""
+    while True:
+        message = json.loads(ws.recv(timeout=REPLY_TIMEOUT_S))
+        if message.get("type") in kinds and message.get("channel", channel) == channel:
+            return message
+
+
 def open_tab(server: Server, **kwargs: Any) -> Any:
     """A websocket like the page opens (no Origin unless given)."""
     return websockets_client.connect(server.ws_url, max_size=None, **kwargs)
@@ -191,7 +199,8 @@ def nested_variations(depth: int) -> str:
 
 def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> None:
     """Nested variations, a slow-to-parse PGN and a too-long game: errors or the main line,
-    while /api/status answers within 100 ms throughout."""
+    while /api/status answers within 100 ms throughout (the slow PGN is cut off or read,
+    by the machine's speed; the server stays responsive either way)."""
     slow = "1. e4 (1. d4 " + "{}" * 190_000 + ") *"  # quadratic comment scanning
     too_long = "1. Nf3 Nf6 2. Ng1 Ng8 " * 301 + "*"
     with StatusWatch(live) as watch, open_tab(live) as ws:
@@ -203,7 +212,14 @@ def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> No
             assert head["moves"] == ["Nf3", "Nf6", "Ng1", "Ng8"]
             receive(ws, "analysis_done", "analyse")
             ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": slow}))
-            assert "too long to read" in receive(ws, "error", "analyse")["message"]
+            # Cut off at the deadline on a slow machine, read in time on a fast one (the cut
+            # itself is tested with a zero deadline in test_pgn): either way one answer comes.
+            answer = receive_first(ws, ("error", "analysis"), "analyse")
+            if answer["type"] == "error":
+                assert "too long to read" in answer["message"]
+            else:
+                assert answer["moves"] == ["e4"]
+                receive(ws, "analysis_done", "analyse")
             ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": too_long}))
             assert "more than 1000 plies" in receive(ws, "error", "analyse")["message"]
     assert not watch.failures

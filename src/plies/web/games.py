@@ -176,9 +176,11 @@ def computer_move(data: dict[str, Any], cap_s: float = CAP_SECONDS) -> dict[str,
     if algorithm in ("alphabeta", "mcts") and seconds is None:
         seconds = cap_s
     player = make_player(algorithm, depth=depth, seconds=seconds, playouts=playouts)
+    # A search with a budget of its own gets a little beyond it (it should stop on its own
+    # first); one without is stopped at the cap itself.
+    deadline_s = cap_s if seconds is None else cap_s + 1.0
     try:
-        # A little beyond the budget: a timed search should stop on its own first.
-        result = player.search(TimedGame(game, cap_s + 1.0), current)
+        result = player.search(TimedGame(game, deadline_s), current)
     except OutOfTimeError:
         raise ApiError(
             f"{algorithm} did not finish within {cap_s:g} s: choose a smaller depth"

@@ -1,4 +1,4 @@
-"""A Polyglot book writer for the tests, from the public format (no download needed).
+"""A Polyglot book writer and its fixtures, from the public format (no download needed).
 
 Each entry is 16 big-endian bytes: the position's Polyglot key
 (``chess.polyglot.zobrist_hash``), the move (bits 0-5 to square, 6-11 from

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# The Polyglot book fixtures serve the board, uci and agents tests alike.
+pytest_plugins = ["tests.book_writer"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Let the Ctrl-C tests press Ctrl-C: a run started in the background inherits SIGINT
@@ -18,7 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Test directories whose tests run the engine, in process or as `plies uci`.
 _ENGINE_DIRS = frozenset(
-    {"engine", "uci", "arena", "agents", "play", "analysis", "book", "datagen"}
+    {"engine", "uci", "arena", "agents", "play", "analysis", "board", "cli", "datagen"}
 )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from plies.cli.main import main
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).resolve().parents[1] / "analysis" / "data"
 
 
 def _games(text: str) -> list[chess.pgn.Game]:

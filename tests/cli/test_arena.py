@@ -11,7 +11,7 @@ from pathlib import Path
 
 import chess.pgn
 
-TOY = Path(__file__).with_name("toy_uci.py")
+TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 ENV = {**os.environ, "COLUMNS": "160"}
 
 

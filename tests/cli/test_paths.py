@@ -9,6 +9,8 @@ from PIL import Image
 
 from plies.cli.main import main
 
+DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
+
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """Run ``plies ARGV``; return the exit status, stdout and stderr."""
@@ -33,10 +35,9 @@ def test_maze_default_runs_every_algorithm(capsys: pytest.CaptureFixture[str]) -
     assert "jps            n/a (needs diagonal moves)" in out
 
 
-def test_maze_on_a_map_with_pictures(tmp_path: Path, data_dir: Path,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_maze_on_a_map_with_pictures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     png, gif = tmp_path / "m.png", tmp_path / "m.gif"
-    code, out, _ = run(["maze", "--map", str(data_dir / "rooms.map"), "--from", "2,2",
+    code, out, _ = run(["maze", "--map", str(DATA / "rooms.map"), "--from", "2,2",
                         "--to", "36,20", "--algorithm", "astar,jps", "--png", str(png),
                         "--gif", str(gif)], capsys)
     assert code == 0
@@ -47,9 +48,8 @@ def test_maze_on_a_map_with_pictures(tmp_path: Path, data_dir: Path,
     assert Image.open(gif).n_frames > 1
 
 
-def test_maze_text_file_with_terminal_picture(data_dir: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["maze", "--map", str(data_dir / "maze.txt"), "--algorithm", "astar",
+def test_maze_text_file_with_terminal_picture(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["maze", "--map", str(DATA / "maze.txt"), "--algorithm", "astar",
                         "--show"], capsys)
     assert code == 0
     assert "from 1,1 to 11,11" in out
@@ -92,50 +92,48 @@ def test_maze_errors_are_one_line(argv: list[str], message: str,
     assert line.startswith("plies maze: error: ") and message in line
 
 
-def test_maze_broken_map_names_file_and_line(data_dir: Path,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["maze", "--map", str(data_dir / "broken_row.map")], capsys)
+def test_maze_broken_map_names_file_and_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["maze", "--map", str(DATA / "broken_row.map")], capsys)
     assert code == 2
     assert "broken_row.map:6: row has 3 cells, expected 4" in one_line_error(err)
-    code, _, err = run(["maze", "--map", str(data_dir / "nothing.map")], capsys)
+    code, _, err = run(["maze", "--map", str(DATA / "nothing.map")], capsys)
     assert code == 2 and "nothing.map" in one_line_error(err)
 
 
-def test_graph_command(data_dir: Path, tmp_path: Path,
+def test_graph_command(tmp_path: Path,
                        capsys: pytest.CaptureFixture[str]) -> None:
     png = tmp_path / "g.png"
-    code, out, _ = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+    code, out, _ = run(["graph", str(DATA / "roads.txt"), "--from", "Ashford", "--to",
                         "Dover", "--png", str(png)], capsys)
     assert code == 0
     assert "ucs: Ashford -> Crane -> Dover" in out
     ucs = next(line for line in out.splitlines() if line.startswith("ucs "))
     assert ucs.split()[2] == "20.0000"
     assert png.exists()
-    code, out, _ = run(["graph", str(data_dir / "cities.json"), "--from", "A", "--to", "G",
+    code, out, _ = run(["graph", str(DATA / "cities.json"), "--from", "A", "--to", "G",
                         "--algorithm", "astar"], capsys)
     assert code == 0 and "heuristic euclidean" in out and "astar: A -> B -> E -> G" in out
 
 
-def test_graph_unreachable_and_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+def test_graph_unreachable_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["graph", str(DATA / "roads.txt"), "--from", "Ashford", "--to",
                         "Glen", "--algorithm", "astar"], capsys)
     assert code == 0 and "no path" in out
-    code, _, err = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+    code, _, err = run(["graph", str(DATA / "roads.txt"), "--from", "Ashford", "--to",
                         "Atlantis"], capsys)
     assert code == 2 and "unknown goal node 'Atlantis'" in one_line_error(err)
-    code, _, err = run(["graph", str(data_dir / "broken.json"), "--from", "a", "--to", "b"],
+    code, _, err = run(["graph", str(DATA / "broken.json"), "--from", "a", "--to", "b"],
                        capsys)
     assert code == 2 and "broken.json:3: invalid JSON" in one_line_error(err)
-    code, _, err = run(["graph", str(data_dir / "roads.txt"), "--from", "Ashford", "--to",
+    code, _, err = run(["graph", str(DATA / "roads.txt"), "--from", "Ashford", "--to",
                         "Dover", "--algorithm", "jps"], capsys)
     assert code == 2 and "jps cannot run here: grids only" in one_line_error(err)
 
 
-def test_maze_engines_expand_the_same_cells(data_dir: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_maze_engines_expand_the_same_cells(capsys: pytest.CaptureFixture[str]) -> None:
     tables = {}
     for engine in ("compiled", "python"):
-        code, out, _ = run(["maze", "--map", str(data_dir / "arena.map"), "--algorithm",
+        code, out, _ = run(["maze", "--map", str(DATA / "arena.map"), "--algorithm",
                             "bfs,ucs,astar,bidir-astar,jps", "--engine", engine], capsys)
         assert code == 0 and f"engine: {engine}" in out
         # Columns: algorithm, steps, cost, expanded, max frontier (time differs).
@@ -144,16 +142,15 @@ def test_maze_engines_expand_the_same_cells(data_dir: Path,
     assert [row[0] for row in tables["python"]] == ["bfs", "ucs", "astar", "bidir-astar", "jps"]
 
 
-def test_pathbench_counts_optimal_scenarios(data_dir: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_pathbench_counts_optimal_scenarios(capsys: pytest.CaptureFixture[str]) -> None:
     for algorithm in ("astar", "jps", "ucs", "bidirectional", "bidir-astar"):
-        code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
-                            str(data_dir / "rooms.map.scen"), "--algorithm", algorithm], capsys)
+        code, out, _ = run(["pathbench", str(DATA / "rooms.map"),
+                            str(DATA / "rooms.map.scen"), "--algorithm", algorithm], capsys)
         assert code == 0
         assert out.splitlines()[-1] == "optimal: 60/60 scenarios", algorithm
         assert f"{algorithm} by bucket" in out and "expanded" in out
-    code, out, _ = run(["pathbench", str(data_dir / "rooms.map"),
-                        str(data_dir / "rooms.map.scen"), "--algorithm", "greedy",
+    code, out, _ = run(["pathbench", str(DATA / "rooms.map"),
+                        str(DATA / "rooms.map.scen"), "--algorithm", "greedy",
                         "--limit", "20"], capsys)
     last = out.splitlines()[-1]
     assert last.startswith("optimal: ") and last.endswith("/20 scenarios")
@@ -161,10 +158,9 @@ def test_pathbench_counts_optimal_scenarios(data_dir: Path,
     assert "not optimal (greedy): " in out
 
 
-def test_pathbench_whole_moving_ai_set_per_bucket(data_dir: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["pathbench", str(data_dir / "arena.map"),
-                        str(data_dir / "arena.map.scen"), "--repeat", "2"], capsys)
+def test_pathbench_whole_moving_ai_set_per_bucket(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["pathbench", str(DATA / "arena.map"),
+                        str(DATA / "arena.map.scen"), "--repeat", "2"], capsys)
     assert code == 0
     lines = out.splitlines()
     assert "130 scenarios in 13 buckets" in lines[0]
@@ -176,26 +172,26 @@ def test_pathbench_whole_moving_ai_set_per_bucket(data_dir: Path,
     assert any(line.startswith("jps ") and "130/130" in line for line in lines)
     assert any(line.startswith("JPS speed-up over A*: ") for line in lines)
     assert lines[-1] == "optimal: astar 130/130, jps 130/130 scenarios"
-    code, out, _ = run(["pathbench", str(data_dir / "den312d.map"),
-                        str(data_dir / "den312d.map.scen"), "--algorithm", "all",
+    code, out, _ = run(["pathbench", str(DATA / "den312d.map"),
+                        str(DATA / "den312d.map.scen"), "--algorithm", "all",
                         "--no-buckets", "--engine", "python", "--limit", "12"], capsys)
     assert code == 0 and "by bucket (time per query)" not in out
     assert "bfs 12/12" in out.splitlines()[-1] and "bidir-astar 12/12" in out
 
 
-def test_pathbench_errors(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
-                        str(data_dir / "wall_start.scen")], capsys)
+def test_pathbench_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["pathbench", str(DATA / "rooms.map"),
+                        str(DATA / "wall_start.scen")], capsys)
     assert code == 2 and "wall_start.scen:3: start 0,0 is on a wall" in one_line_error(err)
-    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
-                        str(data_dir / "broken_fields.scen")], capsys)
+    code, _, err = run(["pathbench", str(DATA / "rooms.map"),
+                        str(DATA / "broken_fields.scen")], capsys)
     assert code == 2 and "broken_fields.scen:3: expected 9 fields" in one_line_error(err)
-    code, _, err = run(["pathbench", str(data_dir / "broken_terrain.map"),
-                        str(data_dir / "rooms.map.scen")], capsys)
+    code, _, err = run(["pathbench", str(DATA / "broken_terrain.map"),
+                        str(DATA / "rooms.map.scen")], capsys)
     assert code == 2 and "broken_terrain.map:6" in one_line_error(err)
-    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
-                        str(data_dir / "rooms.map.scen"), "--algorithm", "dfs"], capsys)
+    code, _, err = run(["pathbench", str(DATA / "rooms.map"),
+                        str(DATA / "rooms.map.scen"), "--algorithm", "dfs"], capsys)
     assert code == 2 and "not dfs" in one_line_error(err)
-    code, _, err = run(["pathbench", str(data_dir / "rooms.map"),
-                        str(data_dir / "rooms.map.scen"), "--repeat", "0"], capsys)
+    code, _, err = run(["pathbench", str(DATA / "rooms.map"),
+                        str(DATA / "rooms.map.scen"), "--repeat", "0"], capsys)
     assert code == 2 and "--repeat must be at least 1" in one_line_error(err)

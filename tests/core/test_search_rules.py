@@ -8,8 +8,8 @@ import pytest
 from plies import Board, Engine, Limit
 from plies.board import parse_square
 from plies.core import position_arrays
+from plies.core.draws import is_draw
 from plies.core.position import Position, make_move, make_null, reserve
-from plies.core.search import _is_draw
 
 
 @pytest.fixture(scope="module")
@@ -58,18 +58,18 @@ def test_repetition_across_a_null_move_is_not_a_draw() -> None:
     """Nf3, pass, Ng1, pass brings back the start position's key, but not by moves."""
     pos, keys = _after(["g1f3", None, "f3g1", None])
     assert keys[4] == keys[0]
-    assert not _is_draw(pos)
+    assert not is_draw(pos)
 
 
 def test_repetition_by_moves_is_a_draw() -> None:
     """Nf3 Nf6 Ng1 Ng8 repeats the start position: a draw for the search."""
     pos, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8"])
     assert keys[4] == keys[0]
-    assert _is_draw(pos)
+    assert is_draw(pos)
 
 
 def test_repetition_before_a_null_move_is_not_seen_after_it() -> None:
     """A repetition completed before a null move does not make positions after it draws."""
     pos, keys = _after(["g1f3", "g8f6", "f3g1", "f6g8", None, "g8f6", None, "f6g8"])
     assert keys[8] == keys[4]
-    assert not _is_draw(pos)
+    assert not is_draw(pos)

@@ -11,9 +11,9 @@ thread's ``SearchStack`` (move ordering, PV, per-ply buffers), the shared
 transposition ``Table`` and the ``SearchInfo`` block (counters and limits).
 ``_negamax`` reads as the usual steps (draws, table probe, static evaluation,
 pruning, move generation and ordering, the move loop with reductions, the
-history update and the table store), each a small inlined function; move scoring
-and the quiet-move reward are separate compiles, since inlining them cost compile
-time and bought no measurable speed.
+history update and the table store), each a small inlined function. Move ordering
+and the history it learns from live in ``movepick``, the pruning, reduction and
+extension rules in ``pruning``, draw detection in ``draws``.
 
 Calls of compiled (not inlined) functions pass no bare literals (``0``,
 ``True``, a module constant): numba compiles a separate copy of the callee for
@@ -33,28 +33,25 @@ import numpy as np
 from numba import njit
 
 from plies.core import static_eval
-from plies.core.bits import ZERO, popcount
+from plies.core.bits import popcount
+from plies.core.draws import is_draw, mated_at_fifty
 from plies.core.encoding import (
-    BISHOP,
-    BLACK,
-    FLAG_EP,
-    KNIGHT,
     NO_PIECE,
-    PAWN,
-    QUEEN,
-    ROOK,
-    WHITE,
     is_noisy,
     is_promotion,
-    kind_of,
-    move_flag,
-    move_from,
-    move_to,
-    piece_code,
-    promotion_kind,
 )
 from plies.core.info import SearchInfo
 from plies.core.movegen import gen_moves
+from plies.core.movepick import (
+    UNDERPROMOTION,
+    pick,
+    played_index,
+    previous_move,
+    reward_quiet,
+    score_moves,
+    score_noisy,
+    victim_value,
+)
 from plies.core.position import (
     Position,
     in_check,
@@ -63,7 +60,15 @@ from plies.core.position import (
     unmake_move,
     unmake_null,
 )
-from plies.core.see import SEE_VALUES, piece_value, see_ge
+from plies.core.pruning import (
+    losing_capture,
+    null_move_reduction,
+    quiet_prunable,
+    reduction,
+    reverse_futility,
+    safe_check,
+)
+from plies.core.see import see_ge
 from plies.core.stack import MAX_PLY, QUIETS_PER_PLY, SearchStack
 from plies.core.tbprobe import TB_DEPTH, TB_HITS, TB_MEN, TB_RULE50, probe_search
 from plies.core.tt import (
@@ -78,36 +83,15 @@ from plies.core.tt import (
     probe,
     store,
 )
-from plies.core.undo import UNDO_MOVE
 from plies.params import (
-    FUTILITY_BASE,
-    FUTILITY_MARGIN,
-    HISTORY_BONUS,
-    HISTORY_BONUS_MAX,
-    HISTORY_PER_PLY,
-    HISTORY_PRUNE,
     LMP_BASE,
-    NULL_EVAL_DIV,
     QSEARCH_DELTA,
     RAZOR_MARGIN,
-    RFP_IMPROVING,
-    RFP_MARGIN,
-    SEE_CAPTURE_MARGIN,
     SINGULAR_MARGIN,
 )
 
 INF = 32500
 
-# Move-ordering tiers (scores compared within one node only).
-_TT_MOVE = 2_000_000_000
-_GOOD_CAPTURE = 1_000_000_000
-_KILLER_1 = 900_000_000
-_KILLER_2 = 800_000_000
-_COUNTER = 700_000_000
-_BAD_CAPTURE = -1_000_000_000
-_UNDERPROMOTION = -2_000_000_000
-
-_HISTORY_MAX = 16384
 _SINGULAR_DEPTH = 7
 """Shallowest depth at which the table move is tested for singularity."""
 TB_WIN = MATE_BOUND - 2 * MAX_PLY
@@ -139,88 +123,6 @@ def _note_ply(info: SearchInfo, ply: int) -> None:
     """Record the deepest ply reached (the reported selective depth)."""
     if ply > info.seldepth:
         info.seldepth = ply
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _is_draw(pos: Position) -> bool:
-    """Fifty-move rule, any repetition (game history included), or bare minor pieces.
-
-    The caller must still rule out checkmate when the halfmove clock reached 100.
-    """
-    half = pos.halfmove
-    if half >= 100:
-        return True
-    p = pos.ply
-    key = pos.keys[p]
-    undo = pos.undo
-    low = max(p - half, 0)
-    i = p - 2
-    while i >= low:
-        # A null move (recorded as move 0) breaks the line: positions before it
-        # were not reached by moves, so the same key there is no repetition.
-        if undo[i + 1, UNDO_MOVE] == 0 or undo[i, UNDO_MOVE] == 0:
-            break
-        if i <= p - 4 and pos.keys[i] == key:
-            return True
-        i -= 2
-    bb = pos.pieces
-    heavy = ZERO
-    for kind in (PAWN, ROOK, QUEEN):
-        heavy |= bb[piece_code(WHITE, kind)] | bb[piece_code(BLACK, kind)]
-    if heavy == ZERO:
-        minors = ZERO
-        for kind in (KNIGHT, BISHOP):
-            minors |= bb[piece_code(WHITE, kind)] | bb[piece_code(BLACK, kind)]
-        if popcount(minors) <= 1:
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def _mated_at_fifty(pos: Position, scratch: np.ndarray) -> bool:
-    """A mate given by the move that reaches the fifty-move limit is still a mate."""
-    # gen_moves, not count_moves: the search compiles gen_moves anyway, and a second
-    # generator cost about 11 s of a cold start for a check that almost never runs.
-    # ``scratch`` is this node's own move buffer, filled only later.
-    return pos.halfmove >= 100 and in_check(pos) and gen_moves(pos, scratch, np.bool_(False)) == 0
-
-
-@njit(cache=True, inline="always")
-def _victim_value(pos: Position, m: int) -> int:
-    """Material value of the piece a move captures (a pawn for en passant)."""
-    if move_flag(m) == FLAG_EP:
-        return SEE_VALUES[PAWN]
-    return piece_value(pos.squares[move_to(m)])
-
-
-@njit(cache=True, inline="always")
-def _mvv_lva(pos: Position, m: int) -> int:
-    """Most valuable victim first, then least valuable attacker."""
-    return _victim_value(pos, m) * 16 - kind_of(pos.squares[move_from(m)])
-
-
-@njit(cache=True, inline="always")
-def _pick(moves: np.ndarray, scores: np.ndarray, i: int, n: int) -> None:
-    """Swap the best-scored move of ``i..n-1`` (the first of equals) into slot ``i``
-    (lazy selection sort)."""
-    # The maximum first, then its first slot: the reduction vectorises, which the
-    # single loop keeping the best index did not (a quarter of _negamax's own time).
-    # Indexed from 0 through a view, the loads are provably non-negative and stay plain
-    # vector loads (with ``scores[j]``, j from i, numba's negative-index wrap made gathers).
-    tail = scores[i:n]
-    top = tail[0]
-    for j in range(1, tail.shape[0]):
-        top = max(top, tail[j])
-    best = i
-    while scores[best] != top:
-        best += 1
-    if best != i:
-        m = moves[i]
-        moves[i] = moves[best]
-        moves[best] = m
-        s = scores[i]
-        scores[i] = scores[best]
-        scores[best] = s
 
 
 @njit(cache=True, inline="always")
@@ -259,26 +161,14 @@ def _bound(best: int, alpha: int, beta: int, old_alpha: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _score_noisy(pos: Position, moves: np.ndarray, scores: np.ndarray, n: int) -> None:
-    """Order captures by MVV-LVA, queen promotions by their gain, under-promotions last."""
-    for i in range(n):
-        m = moves[i]
-        value = _mvv_lva(pos, m)
-        if is_promotion(m):
-            kind = promotion_kind(m)
-            value += 16 * (SEE_VALUES[kind] - 100) if kind == QUEEN else _UNDERPROMOTION
-        scores[i] = value
-
-
-@njit(cache=True, inline="always")
 def _qsearch_skips(
     pos: Position, m: int, order: int, stand: int, alpha: int, delta: int
 ) -> bool:
     """Skip under-promotions, captures that cannot reach alpha by ``delta``, and losing
     exchanges."""
-    if order <= _UNDERPROMOTION // 2:
+    if order <= UNDERPROMOTION // 2:
         return True
-    if not is_promotion(m) and stand + _victim_value(pos, m) + delta <= alpha:
+    if not is_promotion(m) and stand + victim_value(pos, m) + delta <= alpha:
         return True
     return not see_ge(pos, m, np.int64(0))
 
@@ -330,13 +220,13 @@ def _qsearch(
     n = gen_moves(pos, buf, np.bool_(True))
     if n == 0:
         return -MATE + ply if checked else best
-    _score_noisy(pos, buf, sc, n)
+    score_noisy(pos, buf, sc, n)
     delta = stack.params[QSEARCH_DELTA]
 
     # Step 4: search them, skipping the hopeless ones unless in check.
     best_move = 0
     for i in range(n):
-        _pick(buf, sc, i, n)
+        pick(buf, sc, i, n)
         m = buf[i]
         if not checked and _qsearch_skips(pos, m, sc[i], stand, alpha, delta):
             continue
@@ -384,190 +274,6 @@ def _improving(stack: SearchStack, ply: int, static: int) -> bool:
     if ply >= 4 and evals[ply - 4] != -INF:
         return static > evals[ply - 4]
     return True
-
-
-@njit(cache=True, inline="always")
-def _reverse_futility(
-    params: np.ndarray, static: int, beta: int, depth: int, improving: bool
-) -> bool:
-    """Far above beta at low depth: assume the node holds (reverse futility pruning)."""
-    margin = params[RFP_MARGIN] * depth - (params[RFP_IMPROVING] if improving else 0)
-    return depth <= 7 and static - margin >= beta and abs(beta) < MATE_BOUND
-
-
-@njit(cache=True, inline="always")
-def _null_move_reduction(
-    params: np.ndarray, pos: Position, static: int, beta: int, depth: int
-) -> int:
-    """Depth reduction of a null-move search here, or 0 when none is tried.
-
-    Passing must already fail high on the static evaluation, and the side to move
-    needs pieces: with only pawns, zugzwang makes passing a bad model.
-    """
-    us = pos.side
-    bb = pos.pieces
-    pieces = (bb[piece_code(us, KNIGHT)] | bb[piece_code(us, BISHOP)]
-              | bb[piece_code(us, ROOK)] | bb[piece_code(us, QUEEN)])  # fmt: skip
-    if depth < 3 or static < beta or pieces == ZERO:
-        return 0
-    return 3 + depth // 4 + min((static - beta) // params[NULL_EVAL_DIV], 3)
-
-
-@njit(cache=True, inline="always")
-def _previous_move(pos: Position) -> tuple[int, int]:
-    """Piece and target square of the move that led here (NO_PIECE after a null move)."""
-    if pos.ply > 0:
-        prev = pos.undo[pos.ply - 1, UNDO_MOVE]
-        if prev != 0:
-            to = move_to(prev)
-            return pos.squares[to], to
-    return NO_PIECE, 0
-
-
-@njit(cache=True, inline="always")
-def _played_index(pos: Position, m: int) -> int:
-    """The (piece, to) index of a move about to be made (continuation-history row/column)."""
-    return pos.squares[move_from(m)] * 64 + move_to(m)
-
-
-@njit(cache=True, inline="always")
-def _followed(stack: SearchStack, ply: int, back: int) -> int:
-    """The (piece, to) index of the move made ``back`` plies before ``ply`` (0: none)."""
-    return stack.played[ply - back] if ply >= back else 0
-
-
-@njit(cache=True, inline="always")
-def _quiet_score(pos: Position, stack: SearchStack, m: int, prev1: int, prev2: int) -> int:
-    """A quiet move's history: colour-from-to plus its 1- and 2-ply continuation histories."""
-    idx = _played_index(pos, m)
-    return (stack.history[pos.side, move_from(m), move_to(m)]
-            + stack.conthist[prev1, idx] + stack.conthist[prev2, idx])  # fmt: skip
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _score_moves(
-    pos: Position, stack: SearchStack, ply: int, n: int, tt_move: int, counter_move: int
-) -> None:
-    """Order: table move, good captures, killers, counter-move, history, bad captures."""
-    buf = stack.moves[ply]
-    sc = stack.scores[ply]
-    prev1 = _followed(stack, ply, 1)
-    prev2 = _followed(stack, ply, 2)
-    zero = np.int64(0)
-    for i in range(n):
-        m = buf[i]
-        if m == tt_move:
-            sc[i] = _TT_MOVE
-        elif is_promotion(m) and promotion_kind(m) != QUEEN:
-            sc[i] = _UNDERPROMOTION
-        elif is_noisy(m):
-            value = _mvv_lva(pos, m)
-            if is_promotion(m):
-                value += 16 * 800
-            sc[i] = (_GOOD_CAPTURE if see_ge(pos, m, zero) else _BAD_CAPTURE) + value
-        elif m == stack.killers[ply, 0]:
-            sc[i] = _KILLER_1
-        elif m == stack.killers[ply, 1]:
-            sc[i] = _KILLER_2
-        elif m == counter_move:
-            sc[i] = _COUNTER
-        else:
-            sc[i] = _quiet_score(pos, stack, m, prev1, prev2)
-
-
-@njit(cache=True, inline="always")
-def _quiet_prunable(
-    params: np.ndarray, depth: int, searched: int, lmp_limit: int, static: int, alpha: int,
-    order: int,
-) -> bool:  # fmt: skip
-    """Late-move, futility or bad-history pruning of a quiet move (checks are exempted by
-    the caller); killers and the counter-move order above any history."""
-    late = depth <= 8 and searched >= lmp_limit
-    futile = (depth <= 6
-              and static + params[FUTILITY_BASE] + params[FUTILITY_MARGIN] * depth <= alpha)
-    unpromising = depth <= 4 and order < -params[HISTORY_PRUNE] * depth
-    return late or futile or unpromising
-
-
-@njit(cache=True, inline="always")
-def _losing_capture(params: np.ndarray, pos: Position, m: int, order: int, depth: int) -> bool:
-    """A capture that loses material at shallow depth, beyond a small allowance."""
-    margin = params[SEE_CAPTURE_MARGIN]
-    return order < _GOOD_CAPTURE and depth <= 6 and not see_ge(pos, m, -margin * depth)
-
-
-@njit(cache=True, inline="always")
-def _safe_check(pos: Position, m: int) -> int:
-    """1 if checking move ``m`` (just made) loses no material by SEE, else 0; ``pos`` is
-    back after the move on return."""
-    unmake_move(pos)
-    safe = see_ge(pos, m, np.int64(0))
-    make_move(pos, m)
-    return 1 if safe else 0
-
-
-@njit(cache=True, inline="always")
-def _reduction(
-    stack: SearchStack, depth: int, searched: int, gives_check: bool, noisy: bool, order: int,
-    pv_node: bool, improving: bool, new_depth: int,
-) -> int:  # fmt: skip
-    """Late-move reduction of a move, less for PV nodes, killers and good history."""
-    if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
-        return 0
-    r = stack.lmr[min(depth, 63), min(searched, 63)]
-    if pv_node:
-        r -= 1
-    if not improving:
-        r += 1
-    if order >= _COUNTER:
-        r -= 1
-    elif not noisy:
-        r -= order // stack.params[HISTORY_PER_PLY]
-    return max(0, min(r, new_depth - 1))
-
-
-@njit(cache=True, inline="always")
-def _nudge_continuations(
-    pos: Position, stack: SearchStack, ply: int, m: int, bonus: int
-) -> None:
-    """Move the 1- and 2-ply continuation histories of quiet ``m`` by ``bonus`` (gravity)."""
-    cont = stack.conthist
-    idx = _played_index(pos, m)
-    for back in range(1, 3):
-        prev = _followed(stack, ply, back)
-        if prev != 0:
-            h = np.int64(cont[prev, idx])
-            cont[prev, idx] = h + bonus - h * abs(bonus) // _HISTORY_MAX
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def _reward_quiet(
-    pos: Position, stack: SearchStack, ply: int, best_move: int, prev_piece: int,
-    prev_to: int, depth: int, n_quiets: int,
-) -> None:  # fmt: skip
-    """A quiet refutation becomes a killer and counter-move; histories reward it, blame the rest."""
-    killers = stack.killers
-    if killers[ply, 0] != best_move:
-        killers[ply, 1] = killers[ply, 0]
-        killers[ply, 0] = best_move
-    if prev_piece != NO_PIECE:
-        stack.counter[prev_piece, prev_to] = best_move
-    history = stack.history
-    us = pos.side
-    params = stack.params
-    bonus = min(depth * depth * params[HISTORY_BONUS], params[HISTORY_BONUS_MAX])
-    frm = move_from(best_move)
-    to = move_to(best_move)
-    h = history[us, frm, to]
-    history[us, frm, to] = h + bonus - h * bonus // _HISTORY_MAX
-    _nudge_continuations(pos, stack, ply, best_move, bonus)
-    for k in range(n_quiets):
-        q = stack.quiets[ply, k]
-        frm = move_from(q)
-        to = move_to(q)
-        h = history[us, frm, to]
-        history[us, frm, to] = h - bonus - h * bonus // _HISTORY_MAX
-        _nudge_continuations(pos, stack, ply, q, -bonus)
 
 
 _NO_CUT = INF + 1
@@ -628,8 +334,8 @@ def _negamax(
     params = stack.params
 
     # Step 1: draws, and mate-distance pruning (no line can beat a shorter mate).
-    if _is_draw(pos):
-        return -MATE + ply if _mated_at_fifty(pos, stack.moves[ply]) else 0
+    if is_draw(pos):
+        return -MATE + ply if mated_at_fifty(pos, stack.moves[ply]) else 0
     if ply >= MAX_PLY - 1:
         return static_eval.evaluate(pos)
     alpha = max(alpha, -MATE + ply)
@@ -666,10 +372,10 @@ def _negamax(
 
     if not pv_node and not checked:
         # Step 4: reverse futility pruning.
-        if _reverse_futility(params, static, beta, depth, improving):
+        if reverse_futility(params, static, beta, depth, improving):
             return static
         # Step 5: null move: if passing still fails high, a real move will too.
-        r = _null_move_reduction(params, pos, static, beta, depth) if allow_null else 0
+        r = null_move_reduction(params, pos, static, beta, depth) if allow_null else 0
         if r > 0:
             stack.played[ply] = 0
             make_null(pos)
@@ -717,9 +423,9 @@ def _negamax(
     n = gen_moves(pos, buf, np.bool_(False))
     if n == 0:
         return -MATE + ply if checked else 0
-    prev_piece, prev_to = _previous_move(pos)
+    prev_piece, prev_to = previous_move(pos)
     counter_move = stack.counter[prev_piece, prev_to] if prev_piece != NO_PIECE else 0
-    _score_moves(pos, stack, ply, n, tt_move, counter_move)
+    score_moves(pos, stack, ply, n, tt_move, counter_move)
 
     # Step 10: search the moves, best-looking first, pruning hopeless ones.
     best = -INF
@@ -729,7 +435,7 @@ def _negamax(
     old_alpha = alpha
     lmp_limit = (params[LMP_BASE] + depth * depth) // (1 if improving else 2)
     for i in range(n):
-        _pick(buf, sc, i, n)
+        pick(buf, sc, i, n)
         m = buf[i]
         if m == excluded:
             continue
@@ -739,11 +445,11 @@ def _negamax(
         if best > -MATE_BOUND and not checked:
             if not noisy:
                 # Checks are exempt, which is only known after making the move.
-                prunable = _quiet_prunable(params, depth, searched, lmp_limit, static, alpha,
+                prunable = quiet_prunable(params, depth, searched, lmp_limit, static, alpha,
                                            order)  # fmt: skip
-            elif _losing_capture(params, pos, m, order, depth):
+            elif losing_capture(params, pos, m, order, depth):
                 continue
-        stack.played[ply] = _played_index(pos, m)
+        stack.played[ply] = played_index(pos, m)
         make_move(pos, m)
         # The child probes the table first thing: start loading its bucket now (before
         # the check test, so the load overlaps it; a pruned move wastes one prefetch).
@@ -757,13 +463,13 @@ def _negamax(
         if gives_check and not (m == tt_move and extension > 0):
             # A check that does not lose material is searched one ply deeper (unless
             # already extended as singular).
-            new_depth += _safe_check(pos, m)
+            new_depth += safe_check(pos, m)
         if searched == 0:
             score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes,
                               child_check)  # fmt: skip
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
-            r = _reduction(stack, depth, searched, gives_check, noisy, order, pv_node,
+            r = reduction(stack, depth, searched, gives_check, noisy, order, pv_node,
                            improving, new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
                               ply + 1, yes, child_check)  # fmt: skip
@@ -793,7 +499,7 @@ def _negamax(
     if best == -INF:
         return alpha  # the only move was the excluded one
     if best >= beta and not is_noisy(best_move):
-        _reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
+        reward_quiet(pos, stack, ply, best_move, prev_piece, prev_to, depth, n_quiets)
 
     # Step 13: store the result (not from a singular-extension search, which left a move out).
     if excluded != 0:
@@ -842,11 +548,11 @@ def _search_root(
     for i in range(n_root):
         m = root_moves[i]
         before = info.nodes
-        stack.played[0] = _played_index(pos, m)
+        stack.played[0] = played_index(pos, m)
         make_move(pos, m)
         gives_check = in_check(pos)
         known = np.int64(1) if gives_check else np.int64(0)
-        child = depth - 1 + (_safe_check(pos, m) if gives_check else 0)
+        child = depth - 1 + (safe_check(pos, m) if gives_check else 0)
         if i == 0:
             score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, known)
         else:

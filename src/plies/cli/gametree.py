@@ -1,4 +1,8 @@
-"""``plies gametree``: compare the search algorithms on the same positions of one game."""
+"""``plies gametree``: compare the search algorithms on the same positions of one game.
+
+``plies game compare SPEC`` prints the same table for any game; this command keeps the
+three built-in games and their named positions.
+"""
 
 from __future__ import annotations
 
@@ -18,8 +22,8 @@ if TYPE_CHECKING:
 GAMES = ("tictactoe", "connect4", "chess")
 
 # Per game: default depth (None: to the end) and MCTS playouts; chess playouts are long.
-_DEFAULT_DEPTH: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "chess": 2}
-_DEFAULT_PLAYOUTS = {"tictactoe": 1000, "connect4": 1000, "chess": 20}
+DEFAULT_DEPTH: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "chess": 2}
+DEFAULT_PLAYOUTS = {"tictactoe": 1000, "connect4": 1000, "chess": 20}
 # Principal variations are cut to this many moves in the table.
 _PV_SHOWN = 6
 
@@ -65,26 +69,39 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--depth must be at least 1, not {args.depth}")
     if args.playouts is not None and args.playouts < 1:
         raise CliError(f"--playouts must be at least 1, not {args.playouts}")
-    depth = args.depth if args.depth is not None else _DEFAULT_DEPTH[args.game]
-    playouts = args.playouts if args.playouts is not None else _DEFAULT_PLAYOUTS[args.game]
-    setup = _setup(args.game)
-    algorithms = _algorithms(setup.order, depth, playouts, args.seed)
-    out = sys.stdout
-    limit = "to the end" if depth is None else f"depth {depth}"
-    out.write(f"{args.game}: {limit}; MCTS {playouts:,} playouts (seed {args.seed})\n")
-    widths = (26, 8, 6, 11, 9, 9, 8)
-    header = ("algorithm", "best", "value", "nodes", "cutoffs", "tt hits", "time s", "pv")
-    for name, state in setup.positions:
-        out.write(f"\n{name}\n")
-        out.write(_row(header, widths) + "\n")
-        for label, search in algorithms:
-            result = search(setup.game, state)
-            out.write(_row(_cells(setup.game, label, result), widths) + "\n")
-            out.flush()
+    depth = args.depth if args.depth is not None else DEFAULT_DEPTH[args.game]
+    playouts = args.playouts if args.playouts is not None else DEFAULT_PLAYOUTS[args.game]
+    setup_ = setup(args.game)
+    compare(args.game, setup_.game, setup_.positions, setup_.order, depth, playouts, args.seed)
     return 0
 
 
-def _setup(name: str) -> _Setup:
+def compare(
+    title: str,
+    game: TextGame[Any, Any],
+    positions: Sequence[tuple[str, Any]],
+    order: Ordering[Any, Any],
+    depth: int | None,
+    playouts: int,
+    seed: int,
+) -> None:
+    """Search each named position with each algorithm and print the table row by row."""
+    algorithms = _algorithms(order, depth, playouts, seed)
+    out = sys.stdout
+    limit = "to the end" if depth is None else f"depth {depth}"
+    out.write(f"{title}: {limit}; MCTS {playouts:,} playouts (seed {seed})\n")
+    widths = (26, 8, 6, 11, 9, 9, 8)
+    header = ("algorithm", "best", "value", "nodes", "cutoffs", "tt hits", "time s", "pv")
+    for name, state in positions:
+        out.write(f"\n{name}\n")
+        out.write(_row(header, widths) + "\n")
+        for label, search in algorithms:
+            result = search(game, state)
+            out.write(_row(_cells(game, label, result), widths) + "\n")
+            out.flush()
+
+
+def setup(name: str) -> _Setup:
     """Build the game called ``name`` with its comparison positions and ordering hook."""
     if name == "tictactoe":
         from plies.games.ordering import by_evaluation

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Generic, TextIO, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TextIO, TypeVar
 
 from plies.games.protocol import Game, TextGame
 
@@ -74,3 +75,77 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def action_label(game: Game[S, A], state: S, action: A) -> str:
+    """Return how ``action`` is written at ``state``: per state if the game can, else as text."""
+    per_state = getattr(game, "state_action_text", None)
+    if callable(per_state):
+        return str(per_state(state, action))
+    text = getattr(game, "action_text", None)
+    return str(text(action)) if callable(text) else str(action)
+
+
+class MenuPlayer(Generic[S, A]):
+    """Lists the legal actions by number and reads a number or an action's text.
+
+    Works for any game: the list is what a person needs when the game's notation is
+    new to them. ``help`` lists again, ``quit`` or the end of input raises
+    :class:`PlayerQuitError`, anything else unreadable gets a one-line reason.
+    """
+
+    def __init__(
+        self,
+        game: TextGame[S, A],
+        name: str = "You",
+        input: TextIO | None = None,
+        output: TextIO | None = None,
+        echo: bool | None = None,
+        label: Callable[[Any, Any, Any], str] = action_label,
+    ) -> None:
+        """Play ``game``, reading ``input`` (stdin) and writing ``output`` (stdout)."""
+        self.game = game
+        self.name = name
+        self.input = input if input is not None else sys.stdin
+        self.output = output if output is not None else sys.stdout
+        self.echo = echo if echo is not None else not _is_tty(self.input)
+        self.label = label
+
+    def _menu(self, state: S, actions: Sequence[A]) -> str:
+        """Return the numbered list of ``actions``."""
+        return "  ".join(
+            f"{n}) {self.label(self.game, state, a)}" for n, a in enumerate(actions, start=1)
+        )
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """List the actions, then prompt until one is chosen; return it."""
+        from plies.games.spec import read_action
+
+        actions = list(game.actions(state))
+        self.output.write(f"actions: {self._menu(state, actions)}\n")
+        while True:
+            self.output.write(f"{self.name} to move (number or action; help, quit): ")
+            self.output.flush()
+            try:
+                line = self.input.readline()
+            except UnicodeDecodeError:
+                self.output.write("could not read that line as text\n")
+                continue
+            if not line:
+                self.output.write("\n")
+                raise PlayerQuitError("end of input")
+            if self.echo:
+                self.output.write(line if line.endswith("\n") else line + "\n")
+            text = line.strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise PlayerQuitError("quit")
+            if text.lower() in ("", "?", "h", "help"):
+                self.output.write(f"actions: {self._menu(state, actions)}\n")
+                continue
+            for n, action in enumerate(actions, start=1):
+                if text == str(n) or text == self.label(self.game, state, action):
+                    return action
+            try:
+                return read_action(self.game, state, text)  # type: ignore[no-any-return]
+            except ValueError as exc:
+                self.output.write(f"{exc}; type a number from 1 to {len(actions)}\n")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO, TypeVar
 
-from plies.games.console import ConsolePlayer, PlayerQuitError
+from plies.games.console import ConsolePlayer, PlayerQuitError, action_label
 from plies.games.match import play_game
 from plies.games.players import SearchPlayer
 from plies.games.protocol import WIN, Player, TextGame
@@ -45,8 +45,11 @@ def run_session(
     players: tuple[Player[S, A], Player[S, A]],
     names: tuple[str, str],
     output: TextIO | None = None,
+    start: S | None = None,
 ) -> S | None:
     """Play one game with a board after every move; return the final state, or None if quit.
+
+    The game starts from ``start`` (the initial state by default).
 
     ``names`` label the two sides in messages ("You (X)", "AI (O)"). A search player's
     move is followed by its statistics. A person quitting or ending the input stops the
@@ -57,17 +60,18 @@ def run_session(
     def show(before: S, action: A, after: S) -> None:
         """Print a move, the searcher's statistics if any, and the new board."""
         mover = game.to_move(before)
-        line = f"{names[mover]} plays {game.action_text(action)}"
+        line = f"{names[mover]} plays {action_label(game, before, action)}"
         player = players[mover]
         if isinstance(player, SearchPlayer) and player.last is not None:
             line += f"   [{describe_search(player.last)}]"
         out.write(f"{line}\n{game.render(after)}\n")
         out.flush()
 
-    out.write(f"{game.render(game.initial_state())}\n")
+    first = game.initial_state() if start is None else start
+    out.write(f"{game.render(first)}\n")
     out.flush()
     try:
-        final, _ = play_game(game, players, on_move=show)
+        final, _ = play_game(game, players, first, on_move=show)
     except PlayerQuitError:
         out.write("game abandoned\n")
         return None

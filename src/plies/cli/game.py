@@ -1,0 +1,315 @@
+"""``plies game``: play, solve, compare searches on, or check any game a spec names."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import TYPE_CHECKING, Any
+
+from plies.cli.common import CliError
+
+if TYPE_CHECKING:
+    from plies.games.players import SearchPlayer
+    from plies.games.protocol import Player, TextGame
+
+_SPEC_HELP = (
+    "the game: a built-in name (tictactoe, connect4, chess; parameters as "
+    "tictactoe(width=4,height=4,k=3)), FILE.py[:NAME], package.module:NAME, a name from the "
+    "plies.games entry-point group, or openspiel:NAME[(params)]"
+)
+_STATE_HELP = "start from the state these actions reach (space-separated, as the game writes them)"
+#: The opponents ``play`` offers: the search players of plies.games and two simple ones.
+OPPONENTS = ("alphabeta", "minimax", "negamax", "mcts", "random", "perfect")
+_OPPONENT_OPTIONS = ("depth", "time", "playouts", "seed")
+# Depth of the compare table for games without a default of their own.
+_COMPARE_DEPTH = 4
+_COMPARE_PLAYOUTS = 1000
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``game`` subcommand and its four actions."""
+    parser = subparsers.add_parser(
+        "game",
+        help="play, solve, compare searches on, or check any game (yours too)",
+        description=(
+            "Any two-player, perfect-information game that implements plies.games.Game: "
+            "play it at the console, solve a state, compare the search algorithms on it, or "
+            "check that it keeps the protocol. " + _SPEC_HELP[0].upper() + _SPEC_HELP[1:] + "."
+        ),
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    play = actions.add_parser("play", help="play the game at the console against a search",
+                              description="Play against the computer: the board is the game's "
+                              "render; choose an action by its number in the list or by its "
+                              "text. 'help' lists them again, 'quit' stops.")
+    play.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
+    play.add_argument("--opponent", default="alphabeta", metavar="ALGORITHM[:OPTIONS]",
+                      help=f"the computer: one of {', '.join(OPPONENTS)}, with options "
+                      "depth=N, time=SECONDS, playouts=N, seed=N (e.g. mcts:playouts=500,seed=1; "
+                      "default alphabeta, iterative deepening for 1 s a move)")
+    play.add_argument("--first", choices=("human", "ai"), default="human",
+                      help="who moves first (default human)")
+    play.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
+    play.set_defaults(func=_play)
+
+    solve = actions.add_parser("solve", help="the value of a state and every best action",
+                               description="Search every first action with alpha-beta and a "
+                               "transposition table: the value for the player to move and "
+                               "every action that reaches it. Without --depth or --time the "
+                               "value is exact (proven); with them it may be a heuristic "
+                               "guess, and the output says which.")
+    solve.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
+    solve.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
+    solve.add_argument("--depth", type=int, default=None, help="search at most this many plies")
+    solve.add_argument("--time", type=float, default=None,
+                       help="deepen one ply at a time for at most this many seconds")
+    solve.add_argument("--json", action="store_true",
+                       help='print {"value": v, "best_actions": [...], "nodes": n, ...}')
+    solve.set_defaults(func=_solve)
+
+    compare = actions.add_parser("compare", help="every search algorithm on the same states",
+                                 description="Search the same states with minimax, negamax, "
+                                 "alpha-beta (plain, ordered, with a table), iterative deepening "
+                                 "and MCTS, and print a table: best action, value, nodes, "
+                                 "cutoffs, table hits, time and principal variation.")
+    compare.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
+    compare.add_argument("--state", default=None, metavar="ACTIONS", help=_STATE_HELP)
+    compare.add_argument("--depth", default=None,
+                         help=f"search depth in plies, or 'end' (defaults: tictactoe end, "
+                         f"connect4 5, chess 2, other games {_COMPARE_DEPTH})")
+    compare.add_argument("--playouts", type=int, default=None,
+                         help=f"MCTS playouts (default {_COMPARE_PLAYOUTS}; chess 20)")
+    compare.add_argument("--seed", type=int, default=1, help="MCTS seed (default 1)")
+    compare.set_defaults(func=_compare)
+
+    check = actions.add_parser("check", help="random playouts that look for protocol breaches",
+                               description="Play seeded random games and report every breach "
+                               "of the Game protocol with the state that shows it: an empty "
+                               "action list before the end, result changing its input, utility "
+                               "outside [-1, 1], evaluate outside (-1, 1), key unequal for "
+                               "equal states, a method raising, a game that does not end within "
+                               "--max-plies. Exit status 1 on any breach.")
+    check.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
+    check.add_argument("--playouts", type=int, default=200, help="random games (default 200)")
+    check.add_argument("--seed", type=int, default=1, help="seed of the random games (default 1)")
+    check.add_argument("--max-plies", type=int, default=1000,
+                       help="a game longer than this counts as never ending (default 1000)")
+    check.set_defaults(func=_check)
+
+
+def load(spec: str) -> TextGame[Any, Any]:
+    """Load the game ``spec`` names, or raise CliError with the one-line reason."""
+    from plies.games.spec import GameSpecError, load_game
+
+    try:
+        return load_game(spec)
+    except GameSpecError as exc:
+        raise CliError(str(exc)) from None
+
+
+def start_state(game: TextGame[Any, Any], actions: str) -> Any:
+    """Return the state ``actions`` reach from the start, or raise CliError."""
+    from plies.games.spec import play_line
+
+    try:
+        return play_line(game, actions)
+    except ValueError as exc:
+        raise CliError(f"--state: {exc}") from None
+    except Exception as exc:  # the user's game raised: still one line
+        raise CliError(f"--state: the game raised {type(exc).__name__}: {exc}") from None
+
+
+# --- solve -----------------------------------------------------------------------------
+
+
+def _solve(args: argparse.Namespace) -> int:
+    """Print the value and every best first action of the state asked for."""
+    from plies.games.budget import Budget
+    from plies.games.console import action_label
+    from plies.games.rootsearch import root_values
+    from plies.games.session import describe_value
+
+    if args.depth is not None and args.depth < 1:
+        raise CliError(f"--depth must be at least 1, not {args.depth}")
+    if args.time is not None and args.time < 0:
+        raise CliError(f"--time must be at least 0, not {args.time}")
+    game = load(args.spec)
+    state = start_state(game, args.state)
+    budget = Budget(seconds=args.time) if args.time is not None else None
+    found = root_values(game, state, args.depth, budget)
+    best = [action_label(game, state, a) for a in found.best_actions]
+    if args.json:
+        print(json.dumps({
+            "value": found.value,
+            "best_actions": best,
+            "nodes": found.nodes,
+            "exact": found.exact,
+            "depth": found.depth,
+            "tt_hits": found.tt_hits,
+            "seconds": round(found.seconds, 6),
+        }))
+        return 0
+    mover = game.to_move(state) + 1
+    kind = "proven" if found.exact else "heuristic"
+    if found.depth is not None:
+        kind += f", depth {found.depth}"
+    print(f"value for player {mover} to move: {describe_value(found.value, found.exact)} ({kind})")
+    if found.values:
+        print(f"best actions: {' '.join(best)}")
+        others = ", ".join(
+            f"{action_label(game, state, a)} {describe_value(v, found.exact)}"
+            for a, v in found.values
+        )
+        print(f"every action: {others}")
+    else:
+        print("the game is over")
+    print(f"{found.nodes:,} nodes, {found.tt_hits:,} table hits, {found.seconds:.3f} s")
+    return 0
+
+
+# --- check -----------------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Run the protocol checks and print every breach; exit status 1 if there is one."""
+    from plies.games.check import KINDS, check_game
+
+    if args.playouts < 1:
+        raise CliError(f"--playouts must be at least 1, not {args.playouts}")
+    if args.max_plies < 1:
+        raise CliError(f"--max-plies must be at least 1, not {args.max_plies}")
+    game = load(args.spec)
+    report = check_game(game, args.playouts, args.seed, args.max_plies)
+    print(f"{args.spec}: {report.playouts} random games (seed {args.seed}), "
+          f"{report.plies:,} plies")
+    if report.ok:
+        print("no breach of the protocol found")
+        return 0
+    for breach in report.ordered():
+        count = report.counts[breach.kind]
+        times = "once" if count == 1 else f"{count} times"
+        line = " ".join(breach.line) if breach.line else "(the initial state)"
+        print(f"\nBREACH {breach.kind}: {KINDS[breach.kind]} ({times})")
+        print(f"  {breach.detail}")
+        print(f"  first in game {breach.playout}, after: {line}")
+        for row in breach.picture.splitlines():
+            print(f"    {row}")
+    print(f"\n{len(report.breaches)} kind(s) of breach found")
+    return 1
+
+
+# --- compare ---------------------------------------------------------------------------
+
+
+def _compare(args: argparse.Namespace) -> int:
+    """Print the comparison table for the spec's game."""
+    from plies.cli import gametree
+    from plies.games.ordering import by_evaluation
+
+    depth_text = args.depth
+    name = args.spec.strip().lower()
+    builtin = name in gametree.GAMES and args.state is None
+    if builtin:
+        setup = gametree.setup(name)
+        game, positions, order = setup.game, setup.positions, setup.order
+    else:
+        game = load(args.spec)
+        state = start_state(game, args.state or "")
+        label = "initial state" if not args.state else f"after {args.state}"
+        positions, order = [(label, state)], by_evaluation(game)
+    if depth_text is None:
+        depth = gametree.DEFAULT_DEPTH.get(name, _COMPARE_DEPTH)
+    elif depth_text.strip().lower() == "end":
+        depth = None
+    else:
+        try:
+            depth = int(depth_text)
+        except ValueError:
+            raise CliError(f"--depth must be a number or 'end', not {depth_text!r}") from None
+        if depth < 1:
+            raise CliError(f"--depth must be at least 1, not {depth}")
+    playouts = args.playouts
+    if playouts is None:
+        playouts = gametree.DEFAULT_PLAYOUTS.get(name, _COMPARE_PLAYOUTS)
+    if playouts < 1:
+        raise CliError(f"--playouts must be at least 1, not {playouts}")
+    gametree.compare(args.spec.strip(), game, positions, order, depth, playouts, args.seed)
+    return 0
+
+
+# --- play ------------------------------------------------------------------------------
+
+
+def parse_opponent(text: str) -> tuple[str, dict[str, str]]:
+    """Split ``ALGORITHM[:k=v,...]``; raise CliError for an unknown name or option."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip().lower()
+    if name not in OPPONENTS:
+        raise CliError(
+            f"--opponent: unknown algorithm {name!r}: choose from {', '.join(OPPONENTS)}"
+        )
+    options: dict[str, str] = {}
+    for part in rest.split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in _OPPONENT_OPTIONS:
+            raise CliError(f"--opponent: {part.strip()!r} is not one of "
+                           f"{', '.join(k + '=' for k in _OPPONENT_OPTIONS)}")
+        options[key] = value.strip()
+    return name, options
+
+
+def make_opponent(text: str, game: TextGame[Any, Any]) -> Player[Any, Any]:
+    """Build the computer player ``--opponent`` describes."""
+    from plies.games.ordering import by_evaluation
+    from plies.games.players import PerfectPlayer, RandomPlayer, make_player
+
+    name, options = parse_opponent(text)
+    try:
+        depth = int(options["depth"]) if "depth" in options else None
+        seconds = float(options["time"]) if "time" in options else None
+        playouts = int(options["playouts"]) if "playouts" in options else None
+        seed = int(options["seed"]) if "seed" in options else None
+    except ValueError as exc:
+        raise CliError(f"--opponent: {exc}") from None
+    rng = random.Random(seed)
+    if name == "random":
+        return RandomPlayer(rng)
+    if name == "perfect":
+        return PerfectPlayer(rng if seed is not None else None)
+    if name == "alphabeta" and seconds is None and depth is None:
+        seconds = 1.0
+    order = getattr(game, "centre_first", None) or getattr(game, "captures_first", None)
+    try:
+        player: SearchPlayer = make_player(
+            name, depth=depth, seconds=seconds, playouts=playouts,
+            order=order if callable(order) else by_evaluation(game), rng=rng,
+        )
+    except ValueError as exc:
+        raise CliError(f"--opponent: {exc}") from None
+    return player
+
+
+def _play(args: argparse.Namespace) -> int:
+    """Play one game between the person at the console and the computer."""
+    from plies.games.console import MenuPlayer
+    from plies.games.session import run_session
+
+    game = load(args.spec)
+    computer = make_opponent(args.opponent, game)
+    state = start_state(game, args.state)
+    human_seat = game.to_move(state) if args.first == "human" else 1 - game.to_move(state)
+    names = ["", ""]
+    names[human_seat] = f"player {human_seat + 1} (you)"
+    names[1 - human_seat] = f"player {2 - human_seat} (computer)"
+    menu = MenuPlayer(game, names[human_seat])
+    players: list[Player[Any, Any]] = [computer, computer]
+    players[human_seat] = menu
+    run_session(game, (players[0], players[1]), (names[0], names[1]), start=state,
+                output=sys.stdout)
+    return 0

@@ -158,3 +158,83 @@ def test_chess960_bad_input_is_one_line() -> None:
         assert proc.returncode == 2, (args, proc.stderr)
         lines = proc.stderr.strip().splitlines()
         assert message in lines[-1], (args, proc.stderr)
+
+
+def _league_lines(path: Path) -> list[dict[str, object]]:
+    """The JSON objects of a league file."""
+    import json
+
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_league_adds_a_player_and_writes_reports(tmp_path: Path) -> None:
+    league = tmp_path / "class.jsonl"
+    common = ["--league", str(league), "--depth", "1", "--games", "2", "--max-moves", "20",
+              "--seed", "3"]
+    first = arena("random", "capture", *common, "--report", str(tmp_path / "a.md"))
+    assert first.returncode == 0, first.stderr
+    assert "2 to play" in first.stderr and "Faults" in first.stdout
+    # A third player plays its two new pairings only (2 games each), not random-capture again.
+    second = arena("minimax:depth=1", *common, "--report", str(tmp_path / "b.html"),
+                   "--pgn", str(tmp_path / "all.pgn"))
+    assert second.returncode == 0, second.stderr
+    assert "2 games played, 4 to play" in second.stderr
+    assert "4 of 4 games played; the league has 6 games" in second.stdout
+    games = [x["game"] for x in _league_lines(league) if "game" in x]
+    assert len(games) == 6
+    keys = [(tuple(g["pairing"]), g["slot"]) for g in games]  # type: ignore[index]
+    assert len(set(keys)) == 6
+    assert len(_games_in(tmp_path / "all.pgn")) == 6  # old games and new ones
+    md = (tmp_path / "a.md").read_text()
+    assert "| # | Player | Games | W | D | L | Points | Score | Faults | Elo | ±95% |" in md
+    page = (tmp_path / "b.html").read_text()
+    assert page.startswith("<!doctype html>") and page.count("<table") == 2
+    assert "minimax:depth=1" in page
+    # Nothing left to play: the standings again, no game.
+    third = arena(*common)
+    assert third.returncode == 0 and "0 to play" in third.stderr
+    # Other settings would mix incomparable games: refused in one line, file untouched.
+    before = league.read_text()
+    refused = arena("--league", str(league), "--depth", "2", "--games", "2", "--max-moves", "20")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().count("\n") == 0 and "depth 1" in refused.stderr
+    assert league.read_text() == before
+    bad = arena("random", "capture", "--depth", "1", "--report", str(tmp_path / "r.txt"))
+    assert bad.returncode == 2 and "must end in .md or .html" in bad.stderr
+    typo = arena("wizard", *common)
+    assert typo.returncode == 2 and "unknown player" in typo.stderr
+    assert "wizard" not in league.read_text()
+
+
+def test_league_resumes_after_ctrl_c(tmp_path: Path) -> None:
+    league = tmp_path / "l.jsonl"
+    players = [f"uci:{sys.executable} {TOY}:name=a", f"uci:{sys.executable} {TOY}:name=b"]
+    common = ["--league", str(league), "--games", "6", "--movetime", "20", "--max-moves", "15"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "plies", "arena", *players, *common],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if league.exists() and '"game"' in league.read_text():
+                break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the league ended before Ctrl-C: " + proc.communicate()[1]
+        proc.send_signal(signal.SIGINT)
+        stderr = proc.communicate(timeout=30)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, stderr[-2000:]
+    done = sum(1 for x in _league_lines(league) if "game" in x)
+    assert 1 <= done < 6
+    # Resumed without naming the players: only the missing games are played.
+    again = arena(*common, "--pgn", str(tmp_path / "all.pgn"))
+    assert again.returncode == 0, again.stderr
+    assert f"{done} games played, {6 - done} to play" in again.stderr
+    games = [x["game"] for x in _league_lines(league) if "game" in x]
+    assert sorted(g["slot"] for g in games) == list(range(6))  # type: ignore[index]
+    assert len(_games_in(tmp_path / "all.pgn")) == 6

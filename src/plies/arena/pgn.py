@@ -87,7 +87,10 @@ class PgnWriter:
 
     def write(self, game: chess.pgn.Game) -> None:
         """Append one game and flush it to disk."""
-        text = format_game(game)
+        self.write_text(format_game(game))
+
+    def write_text(self, text: str) -> None:
+        """Append one game's PGN text (as :func:`format_game` writes it) and flush it."""
         with self._lock:
             self._fh.write(text)
             self._fh.flush()

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 from plies.cli.common import CliError, add_variant_argument, check_variant_book
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from plies.arena.game import GameRecord, GameSettings
+    from plies.arena.league import League
     from plies.arena.match import MatchResult
     from plies.arena.openings import Opening
     from plies.arena.players import PlayerSpec
@@ -27,6 +28,14 @@ examples:
   plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
   plies arena uci:./new uci:./old --tc 10+0.1 --games 5000 --sprt 0 5 --cluster ray://head:10001
   plies arena engine uci:/usr/games/stockfish --variant chess960 --tc 5+0.05 --seed 1
+leagues:
+  plies arena random capture minimax --league class.jsonl --depth 2 --games 4 --report class.md
+  plies arena alphabeta --league class.jsonl --depth 2 --games 4     add a player: only its games
+  plies arena --league class.jsonl --depth 2 --games 4               resume a stopped league
+  The file keeps the settings (time control or depth/nodes/movetime, variant, adjudication);
+  a run with other settings is refused.  Standings rate every player jointly by maximum
+  likelihood (the first player = 0) with 95% error bars, and count faults (crash, hang,
+  illegal move, failed start).
 Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
   exit status is 130, and further presses are ignored while engines are stopped.
 cluster (pip install 'plies[cluster]'):
@@ -47,7 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("players", nargs="+", metavar="PLAYER", help="two or more players (see below)")
+    p.add_argument("players", nargs="*", metavar="PLAYER",
+                   help="two or more players (see below; with --league, those to add)")
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="games per pairing (each opening twice, colours swapped; default 10)")
     limit = p.add_mutually_exclusive_group(required=True)
@@ -74,7 +84,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="with --book: at most N book plies per opening (default 8)")
     p.add_argument("--opening-plies", type=int, metavar="N",
                    help="play at most N book plies of each PGN opening")
-    p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file")
+    p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file "
+                   "(with --league: every game of the league)")
+    p.add_argument("--league", metavar="FILE",
+                   help="keep every result in this league file (JSON lines): a round robin that "
+                        "plays only the games not yet in it, so players can be added later and "
+                        "a stopped league resumes (see below)")
+    p.add_argument("--report", metavar="FILE",
+                   help="write the standings and crosstable here: FILE.md (Markdown) or "
+                        "FILE.html")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
                    help="run an SPRT on the first pairing and stop at a verdict")
     p.add_argument("--sprt-alpha", type=float, default=0.05, metavar="A", help="default 0.05")
@@ -105,8 +123,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    if len(args.players) < 2:
+    if len(args.players) < 2 and args.league is None:
         raise CliError("a match needs at least two players")
+    if args.league is not None and (args.sprt is not None or args.gauntlet):
+        raise CliError("--league plays a round robin: no --sprt or --gauntlet")
+    if args.report is not None:
+        from plies.arena.standings import report_kind
+
+        try:
+            report_kind(args.report)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
     for name, value in (("--games", args.games), ("--concurrency", args.concurrency)):
         if value is not None and value < 1:
             raise CliError(f"{name} must be at least 1")
@@ -183,7 +210,8 @@ def _openings(args: argparse.Namespace) -> list[Opening]:
     )
 
 
-def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[PlayerSpec]:
+def _specs(args: argparse.Namespace, texts: Sequence[str],
+           interrupted: Callable[[], bool]) -> list[PlayerSpec]:
     """Parse and try out every player once, so a typo fails before the first game.
 
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
@@ -192,7 +220,7 @@ def _specs(args: argparse.Namespace, interrupted: Callable[[], bool]) -> list[Pl
     from plies.arena.players import PlayerError, parse_player, variant_refusal
 
     specs = []
-    for text in args.players:
+    for text in texts:
         try:
             spec = parse_player(text)
             if spec.kind == "uci" and is_plies_command(spec.command):
@@ -222,97 +250,172 @@ def run(args: argparse.Namespace) -> int:
 
     from plies.arena.cluster import ClusterError
     from plies.arena.interrupt import CtrlC
+    from plies.arena.league import slots
     from plies.arena.match import Match, MatchSettings
-    from plies.arena.pgn import PgnWriter, to_pgn
+    from plies.arena.pgn import PgnWriter, format_game, to_pgn
     from plies.arena.report import (
         cluster_line,
         endings_table,
         game_line,
         pairing_table,
         sprt_line,
-        standings_table,
     )
     from plies.arena.runner import run_match
+    from plies.arena.standings import Standings
     from plies.cli.progress import progress_bar
 
     _check(args)
     settings = _settings(args)
     openings = _openings(args)
-    out = Console()
-    err = Console(stderr=True)
-    # Ctrl-C while a player starts or stops is acted on once it has stopped (none left behind).
-    with CtrlC() as ctrl_c, (
-        err.status("starting players...", spinner="dots") if err.is_terminal else nullcontext()
-    ):
-        specs = _specs(args, lambda: ctrl_c.pressed)
-    if ctrl_c.pressed:  # pressed after the last player was checked
-        raise KeyboardInterrupt
-    writer = None
-    if args.pgn:
-        try:
-            writer = PgnWriter(args.pgn)
-        except OSError as exc:
-            raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
-    tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
-    progress = progress_bar(err, "[bold]{task.description}", "{task.fields[score]}")
-
-    def on_game(record: GameRecord, res: MatchResult) -> None:
-        """Write the game, print its line and advance the bar."""
-        if writer is not None:
-            writer.write(to_pgn(record, event=args.event, time_control=tc_tag))
-        if not args.quiet:
-            err.print(game_line(record), markup=False, highlight=False, soft_wrap=True)
-        progress.update(task, advance=1, score=_running_score(res))
-
-    match = Match(
-        specs,
-        MatchSettings(
-            games=args.games,
-            concurrency=args.concurrency or 1,
-            seed=args.seed,
-            gauntlet=args.gauntlet,
-            sprt=(args.sprt[0], args.sprt[1]) if args.sprt else None,
-            sprt_alpha=args.sprt_alpha,
-            sprt_beta=args.sprt_beta,
-            cluster=args.cluster,
-            cluster_slots=args.concurrency or 0,
-        ),
-        settings,
-        openings,
-        on_game=on_game,
-    )
-    task = progress.add_task("games", total=len(match.tasks), score="")
+    league = _open_league(args) if args.league is not None else None
     try:
-        with progress:
-            result = run_match(match)
-    except ClusterError as exc:
-        raise CliError(str(exc)) from None
+        texts = args.players
+        if league is not None:  # the league's players, then the new ones
+            texts = [*league.players, *[t for t in (a.strip() for a in args.players)
+                                        if t not in league.players]]
+            if len(dict.fromkeys(texts)) < 2:
+                raise CliError(f"league {args.league}: a league needs at least two players")
+        out = Console()
+        err = Console(stderr=True)
+        # Ctrl-C while a player starts or stops is acted on once it has stopped (none left).
+        with CtrlC() as ctrl_c, (
+            err.status("starting players...", spinner="dots") if err.is_terminal
+            else nullcontext()
+        ):
+            specs = _specs(args, texts, lambda: ctrl_c.pressed)
+        if ctrl_c.pressed:  # pressed after the last player was checked
+            raise KeyboardInterrupt
+        if league is not None:  # only players that loaded join the league
+            league.add_players(texts)
+        writer = None
+        if args.pgn:
+            try:
+                writer = PgnWriter(args.pgn)
+            except OSError as exc:
+                raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
+            for old in league.games if league is not None else []:
+                writer.write_text(old.pgn)
+        tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
+        progress = progress_bar(err, "[bold]{task.description}", "{task.fields[score]}")
+        slot_of: dict[int, int] = {}
+
+        def on_game(record: GameRecord, res: MatchResult) -> None:
+            """Write the game (and its league line), print its line and advance the bar."""
+            game = to_pgn(record, event=args.event, time_control=tc_tag)
+            if writer is not None:
+                writer.write(game)
+            if league is not None:
+                league.record(slot_of[record.round], record, format_game(game))
+            if not args.quiet:
+                err.print(game_line(record), markup=False, highlight=False, soft_wrap=True)
+            progress.update(task, advance=1, score=_running_score(res))
+
+        match = Match(
+            specs,
+            MatchSettings(
+                games=args.games,
+                concurrency=args.concurrency or 1,
+                seed=args.seed,
+                gauntlet=args.gauntlet,
+                sprt=(args.sprt[0], args.sprt[1]) if args.sprt else None,
+                sprt_alpha=args.sprt_alpha,
+                sprt_beta=args.sprt_beta,
+                cluster=args.cluster,
+                cluster_slots=args.concurrency or 0,
+            ),
+            settings,
+            openings,
+            on_game=on_game,
+        )
+        slot_of.update({t.round: k for t, k in zip(match.tasks, slots(match.tasks),
+                                                      strict=True)})
+        if league is not None:
+            match.tasks = league.pending(match.tasks)
+            match.result.scheduled = len(match.tasks)
+            before = len(league.games)
+            err.print(f"league {args.league}: {len(specs)} players, {before} games played, "
+                      f"{len(match.tasks)} to play", markup=False, highlight=False)
+        task = progress.add_task("games", total=len(match.tasks), score="")
+        try:
+            with progress:
+                result = run_match(match) if match.tasks else match.result
+        except ClusterError as exc:
+            raise CliError(str(exc)) from None
+        finally:
+            if writer is not None:
+                writer.close()
+        if league is not None:
+            names = dict(zip(league.players, result.names, strict=True))
+            standings = Standings(list(result.names),
+                                  [g.result_for(names) for g in league.games])
+        else:
+            standings = Standings.from_records(result.names, result.records)
+        out.print()
+        if league is None:
+            out.print(pairing_table(result))
+        if league is not None or len(result.names) > 2:
+            for table in standings.rich_tables():
+                out.print(table)
+        if result.records:
+            out.print(endings_table(result.records))
+        if args.sprt:
+            out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha,
+                                args.sprt_beta))
+        summary = f"{result.played} of {result.scheduled} games played"
+        if league is not None:
+            summary += f"; the league has {len(league.games)} games in {args.league}"
+        if args.cluster is not None:
+            err.print(cluster_line(result.workers, result.worker_slots), markup=False,
+                      highlight=False)
+            summary += f"; {result.replays} replayed after a lost worker or engine"
+            if result.given_up:
+                summary += f"; {result.given_up} given up"
+            if result.cancelled:
+                summary += f"; {result.cancelled} started but not counted (the match had ended)"
+        if args.pgn:
+            summary += f"; PGN written to {args.pgn}"
+        if args.report:
+            try:
+                standings.write_report(args.report)
+            except OSError as exc:
+                raise CliError(f"cannot write {args.report}: {exc.strerror or exc}") from None
+            summary += f"; report written to {args.report}"
+        out.print(summary)
     finally:
-        if writer is not None:
-            writer.close()
-    out.print()
-    out.print(pairing_table(result))
-    if len(result.names) > 2:
-        out.print(standings_table(result))
-    if result.records:
-        out.print(endings_table(result.records))
-    if args.sprt:
-        out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta))
-    summary = f"{result.played} of {result.scheduled} games played"
-    if args.cluster is not None:
-        err.print(cluster_line(result.workers, result.worker_slots), markup=False, highlight=False)
-        summary += f"; {result.replays} replayed after a lost worker or engine"
-        if result.given_up:
-            summary += f"; {result.given_up} given up"
-        if result.cancelled:
-            summary += f"; {result.cancelled} started but not counted (the match had ended)"
-    if args.pgn:
-        summary += f"; PGN written to {args.pgn}"
-    out.print(summary)
+        if league is not None:
+            league.close()
     if result.interrupted and result.sprt_verdict is None:
         err.print("interrupted: results above are from the finished games")
         return 130
     return 0
+
+
+def _league_settings(args: argparse.Namespace, settings: GameSettings) -> dict[str, object]:
+    """The settings a league's games must share to be comparable."""
+    adj = settings.adjudication
+    return {
+        "tc": settings.tc.pgn() if settings.tc is not None else None,
+        "depth": settings.depth,
+        "nodes": settings.nodes,
+        "movetime": settings.movetime_ms,
+        "variant": args.variant,
+        "resign_moves": adj.resign_moves,
+        "resign_score": adj.resign_score,
+        "draw_after": adj.draw_after,
+        "draw_moves": adj.draw_moves,
+        "draw_score": adj.draw_score,
+        "max_moves": adj.max_moves,
+    }
+
+
+def _open_league(args: argparse.Namespace) -> League:
+    """Open the league file; CliError for any problem."""
+    from plies.arena.league import League, LeagueError
+
+    try:
+        return League.open(args.league, _league_settings(args, _settings(args)))
+    except LeagueError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _running_score(res: MatchResult) -> str:

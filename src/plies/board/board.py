@@ -574,6 +574,13 @@ class Board:
 
         return ascii_board(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, the last move marked: how Jupyter shows a board."""
+        from plies.board.svg import render_board
+
+        last = self.peek() if self.move_stack else None
+        return render_board(self, last_move=last, standalone=True)
+
     def __repr__(self) -> str:
         """``Board('<fen>')`` (``Board('<fen>', chess960=True)`` in Chess960)."""
         if self.chess960:

@@ -46,6 +46,14 @@ class Connect4State(NamedTuple):
     moves: int
     #: The player who made four in a row, or None.
     winner: int | None
+    #: Columns and rows of the board (for pictures; the bitboards hold the rest).
+    size: tuple[int, int] = (7, 6)
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how Jupyter shows a state."""
+        from plies.games.pictures import connect4_svg
+
+        return connect4_svg(self)
 
 
 class Connect4(BaseGame[Connect4State, int]):
@@ -120,7 +128,7 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def initial_state(self) -> Connect4State:
         """Return the empty board with X to move."""
-        return Connect4State(0, 0, 0, None)
+        return Connect4State(0, 0, 0, None, (self.width, self.height))
 
     def to_move(self, state: Connect4State) -> int:
         """Return the player to move."""
@@ -146,7 +154,7 @@ class Connect4(BaseGame[Connect4State, int]):
         mine = state.current | (mask ^ state.mask)
         winner = (state.moves & 1) if self._four(mine) else None
         # The opponent's discs are everything the mover does not own.
-        return Connect4State(mine ^ mask, mask, state.moves + 1, winner)
+        return Connect4State(mine ^ mask, mask, state.moves + 1, winner, state.size)
 
     def is_terminal(self, state: Connect4State) -> bool:
         """Return whether someone has four in a row or the board is full."""

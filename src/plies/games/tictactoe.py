@@ -27,6 +27,14 @@ class TicTacToeState(NamedTuple):
     winner: int | None
     #: Number of empty cells.
     empty: int
+    #: Columns of the board (for pictures; the cells hold the rest).
+    width: int = 3
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how Jupyter shows a state."""
+        from plies.games.pictures import tictactoe_svg
+
+        return tictactoe_svg(self)
 
 
 class TicTacToe(BaseGame[TicTacToeState, int]):
@@ -94,7 +102,7 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
     def initial_state(self) -> TicTacToeState:
         """Return the empty board with X to move."""
         size = self.width * self.height
-        return TicTacToeState((EMPTY,) * size, 0, None, size)
+        return TicTacToeState((EMPTY,) * size, 0, None, size, self.width)
 
     def to_move(self, state: TicTacToeState) -> int:
         """Return the player to move."""
@@ -115,7 +123,7 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         board[action] = mark
         cells = tuple(board)
         winner = state.player if self._completes_line(cells, action, mark) else None
-        return TicTacToeState(cells, 1 - state.player, winner, state.empty - 1)
+        return TicTacToeState(cells, 1 - state.player, winner, state.empty - 1, state.width)
 
     def _completes_line(self, cells: tuple[int, ...], cell: int, mark: int) -> bool:
         """Return whether ``mark`` at ``cell`` lies on k in a row (only lines through it can)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 S = TypeVar("S")
 
@@ -33,6 +33,14 @@ class SearchResult(Generic[S]):
     frontier: Sequence[S] = field(default_factory=list)
     status: str = FOUND
     time_s: float = 0.0
+    #: The problem searched, which the picture needs (set by ``run_algorithm``).
+    problem: Any = field(default=None, repr=False, compare=False)
+
+    def _repr_png_(self) -> bytes | None:
+        """The picture ``plies maze`` or ``plies graph`` draws: how Jupyter shows a result."""
+        from plies.pathfinding.render.notebook import result_png
+
+        return result_png(self)
 
     @property
     def found(self) -> bool:

@@ -155,4 +155,5 @@ def run_algorithm(
     t0 = time.perf_counter()
     result = alg.run(problem, record, engine)
     result.time_s = time.perf_counter() - t0
+    result.problem = problem
     return result

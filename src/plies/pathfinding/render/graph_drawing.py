@@ -10,14 +10,16 @@ import itertools
 import math
 from collections.abc import Hashable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from plies.pathfinding.graph import Graph, Point
 from plies.pathfinding.render import palette
 from plies.pathfinding.render.fonts import font, text_size
-from plies.pathfinding.result import SearchResult
+
+if TYPE_CHECKING:
+    from plies.pathfinding.result import SearchResult
 
 MARGIN = 36
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,9 @@ from PIL import Image, ImageDraw
 
 from plies.pathfinding.grid import Cell, Grid
 from plies.pathfinding.render import palette
-from plies.pathfinding.result import SearchResult
+
+if TYPE_CHECKING:
+    from plies.pathfinding.result import SearchResult
 
 
 def cell_size_for(grid: Grid, max_px: int = 720) -> int:

@@ -1,10 +1,16 @@
-"""PGN output for arena games: full headers, move comments and the reason each game ended."""
+"""The one writer of game records: python-chess PGN games for the arena, the terminal and the web.
+
+:func:`new_game` starts every game record (the seven-tag roster, the start position
+for a set-up or Chess960 game); :func:`to_pgn` builds an arena game with its move
+comments and the reason it ended; :func:`format_game` writes one as text.
+"""
 
 from __future__ import annotations
 
 import datetime
 import socket
 import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +33,40 @@ def _score_text(score_cp: int | None, depth: int | None) -> str:
     return f"{text}/{depth}" if depth else text
 
 
+ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+"""The seven tags every PGN game carries, in order."""
+
+
+def new_game(start: chess.Board, headers: Mapping[str, str],
+             moves: Iterable[chess.Move] = (), game: chess.pgn.Game | None = None,
+             ) -> chess.pgn.Game:
+    """A game record from ``start`` with ``headers`` (missing roster tags keep python-chess's
+    unknown values) and
+    ``moves`` as its main line; ``game`` is an empty game to fill (a subclass, say).
+
+    A start other than the standard one is set up with FEN and SetUp tags; a Chess960
+    game always carries them, even from the standard position (#518), since readers
+    of Chess960 games expect the position.
+    """
+    game = game if game is not None else chess.pgn.Game()
+    for tag in ROSTER:
+        if tag in headers:
+            game.headers[tag] = headers[tag]
+    root = start.root() if start.move_stack else start
+    if root.fen() != chess.STARTING_FEN or root.chess960:
+        game.setup(root)
+    if root.chess960:
+        game.headers["FEN"] = root.fen()
+        game.headers["SetUp"] = "1"
+    for tag, value in headers.items():
+        if tag not in ROSTER:
+            game.headers[tag] = value
+    node: chess.pgn.GameNode = game
+    for move in moves:
+        node = node.add_main_variation(move)
+    return game
+
+
 def to_pgn(
     record: GameRecord,
     event: str = "plies arena",
@@ -35,24 +75,21 @@ def to_pgn(
 ) -> chess.pgn.Game:
     """Build a python-chess game with headers, book moves, move comments and the ending."""
     start = chess.Board(record.opening.fen, chess960=record.opening.chess960)
-    game = chess.pgn.Game()
-    game.headers["Event"] = event
-    game.headers["Site"] = socket.gethostname() or "?"
-    game.headers["Date"] = (date or datetime.date.today()).strftime("%Y.%m.%d")
-    game.headers["Round"] = str(record.round) if record.round else "?"
-    game.headers["White"] = record.white
-    game.headers["Black"] = record.black
-    game.headers["Result"] = record.result
-    if record.opening.fen != chess.STARTING_FEN or start.chess960:
-        game.setup(start)
-    if start.chess960:  # readers of Chess960 games expect the position even for #518
-        game.headers["FEN"] = start.fen()
-        game.headers["SetUp"] = "1"
-    game.headers["TimeControl"] = time_control
-    game.headers["Termination"] = record.termination
-    game.headers["PlyCount"] = str(len(record.opening.moves) + len(record.moves))
+    headers = {
+        "Event": event,
+        "Site": socket.gethostname() or "?",
+        "Date": (date or datetime.date.today()).strftime("%Y.%m.%d"),
+        "Round": str(record.round) if record.round else "?",
+        "White": record.white,
+        "Black": record.black,
+        "Result": record.result,
+        "TimeControl": time_control,
+        "Termination": record.termination,
+        "PlyCount": str(len(record.opening.moves) + len(record.moves)),
+    }
     if record.opening.name:
-        game.headers["Opening"] = record.opening.name
+        headers["Opening"] = record.opening.name
+    game = new_game(start, headers)
     node: chess.pgn.GameNode = game
     for uci in record.opening.moves:
         node = node.add_variation(chess.Move.from_uci(uci))

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import chess
-import chess.pgn
 from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
 from plies.agents.base import Agent, Budget, Thought
 from plies.agents.book_agent import BookAgent
+from plies.arena.pgn import new_game
 from plies.compile_notice import quiet
 from plies.play.render import render_board
 
@@ -458,21 +458,16 @@ class PlaySession:
         """The game so far in PGN, with headers (written by python-chess, as the arena's)."""
         you, them = "You", f"plies ({self.agent.name})"
         white, black = (you, them) if self.human == chess.WHITE else (them, you)
-        game = chess.pgn.Game()
-        game.headers["Event"] = "plies play"
-        game.headers["Site"] = "terminal"
-        game.headers["Date"] = datetime.date.today().strftime("%Y.%m.%d")
-        game.headers["Round"] = "-"
-        game.headers["White"] = white
-        game.headers["Black"] = black
-        game.headers["Result"] = self.result()
-        start = self.board.root()
-        if self.start_fen != chess.STARTING_FEN or start.chess960:
-            game.setup(start)
-        if start.chess960:  # readers of Chess960 games expect the position even for #518
-            game.headers["FEN"] = start.fen()
-            game.headers["SetUp"] = "1"
-        last = game.add_line(self.board.move_stack)
+        game = new_game(self.board, {
+            "Event": "plies play",
+            "Site": "terminal",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Round": "-",
+            "White": white,
+            "Black": black,
+            "Result": self.result(),
+        }, self.board.move_stack)
+        last = game.end()
         ending = self.ending()
         if ending:
             game.headers["Termination"] = "normal"

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import chess
 import chess.pgn
 
+from plies.arena.pgn import new_game
 from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
 from plies.web.board_svg import render_board
@@ -73,23 +74,15 @@ def game_pgn(
 
     ``sans`` (the moves in SAN, when the caller has them) saves working them out again.
     """
-    game = _PlayedGame()
-    game.headers.update(
-        Event="plies serve",
-        White="plies" if engine_color == WHITE else "Player",
-        Black="plies" if engine_color == BLACK else "Player",
-        Result=result,
-    )
-    if root.chess960:  # readers of Chess960 games expect the position even for #518
-        game.setup(chess.Board(root.fen(), chess960=True))
-        game.headers["FEN"] = root.fen()
-        game.headers["SetUp"] = "1"
-    elif root.fen() != Board().fen():
-        game.setup(root.fen())
-    node: chess.pgn.GameNode = game
     played = [chess.Move.from_uci(move.uci()) for move in moves]
-    for move in played:
-        node = node.add_main_variation(move)
+    start = chess.Board(root.fen(), chess960=root.chess960)
+    game = _PlayedGame()
+    new_game(start, {
+        "Event": "plies serve",
+        "White": "plies" if engine_color == WHITE else "Player",
+        "Black": "plies" if engine_color == BLACK else "Player",
+        "Result": result,
+    }, played, game)
     if sans is not None and len(sans) == len(played):
         game.known = (played, sans)
     exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)

@@ -28,6 +28,8 @@ from plies.agents.base import Agent, Budget
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import chess
+
     from plies.board import Board, Move
 
 #: The action that gives the game up (also the answer to an unreadable FEN).
@@ -70,6 +72,30 @@ def action_move(board: Board, text: str) -> Move | None:
         if (move.from_square, move.to_square) == (frm, to) and move.promotion in (None, QUEEN):
             return move
     raise ValueError(f"action {text} is not a legal move in {board.fen()}")
+
+
+def action_chess_move(board: chess.Board, text: str) -> chess.Move | None:
+    """The move action ``text`` plays on a python-chess ``board``; None for ``0,0`` (resign).
+
+    As :func:`action_move`: a promotion is a queen's, castling is the king's two-square
+    move.  Raises ``ValueError`` if the action is malformed or names no legal move.
+    """
+    import chess
+
+    frm, to = parse_action(text)
+    if (frm, to) == (0, 0):
+        return None
+    for move in board.legal_moves:
+        if move.from_square != frm or move.promotion not in (None, chess.QUEEN):
+            continue
+        if move.to_square == to:
+            return move
+        if board.is_castling(move):  # python-chess may write castling as king-takes-rook
+            rank = chess.square_rank(frm)
+            file = 6 if board.is_kingside_castling(move) else 2
+            if to == chess.square(file, rank):
+                return move
+    raise ValueError(f"action {text.strip()} is not a legal move in {board.fen()}")
 
 
 @dataclass

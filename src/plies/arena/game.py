@@ -3,8 +3,13 @@
 The referee is a python-chess board, independent of the players.  A game ends
 by the rules (checkmate, stalemate, insufficient material, threefold
 repetition, fifty moves), by adjudication if enabled (resign, draw, move
-limit), or by a player's fault: a time forfeit, a crash, a hang or an illegal
-move, each of which loses the game with the reason recorded.
+limit), by a resignation (a mind's ``0,0``, an xboard engine's ``resign``), or by
+a player's fault: a crash (an exception in a mind, a process that died), a hang
+(no answer within the move's timeout: the process is killed), an illegal or
+unreadable move, each of which loses the game with the reason recorded: the PGN
+``Termination`` tag says which kind of ending ("abandoned", "rules infraction",
+"time forfeit"), the game's last comment says why, and ``GameRecord.fault``
+flags it as a fault of the loser's.
 """
 
 from __future__ import annotations
@@ -72,13 +77,21 @@ class GameRecord:
     white_index: int = 0
     black_index: int = 1
     final_fen: str = ""
-    # The kind of player fault that ended the game ('crash', 'hang', 'illegal', 'start'), if any.
+    # The kind of player fault that ended the game ('crash', 'hang', 'illegal', 'start'), if any;
+    # the faulty player is the loser (see ``faulty_index``).
     fault: str = ""
 
     @property
     def finished(self) -> bool:
         """True when the game has a result (not abandoned by Ctrl-C)."""
         return self.result != "*"
+
+    @property
+    def faulty_index(self) -> int | None:
+        """The spec index of the player whose fault ended the game, or None."""
+        if not self.fault or self.result not in ("1-0", "0-1"):
+            return None
+        return self.black_index if self.result == "1-0" else self.white_index
 
     def points_for(self, index: int) -> float:
         """Points the player with spec ``index`` scored (1, 0.5 or 0)."""
@@ -226,9 +239,12 @@ def play_game(
             return _finish(record, board, "*", "unterminated", "Match interrupted")
         if clock is not None and not clock.spend(0 if side == chess.WHITE else 1, elapsed_ms):
             return _flag(record, board, side, f"{who} loses on time")
+        if reply.resigned:
+            return _finish(record, board, _loss(side), "normal", f"{who} resigns")
         move = reply.move
         if not move or move not in board.legal_moves:
             shown = move.uci() if move else "no move"
+            record.fault = "illegal"
             return _finish(record, board, _loss(side), "rules infraction",
                            f"{who} made an illegal move: {shown}")
         board.push(move)

@@ -1,9 +1,12 @@
-"""Arena players: ladder agents and outside UCI engines behind one referee-facing interface.
+"""Arena players: the player protocol and specs, and outside UCI engines through ``chess.engine``.
 
-The arena referees on a python-chess board.  A built-in agent keeps a mirror
-:class:`plies.board.Board` in step with it; an outside engine is driven through
-``chess.engine`` with a hard timeout, so a crash, a hang or an illegal reply
-becomes a :class:`PlayerError` that costs the engine that game, not the match.
+The protocol (:class:`Player`, :class:`MoveRequest`, :class:`MoveReply`,
+:class:`PlayerError`) lives in :mod:`plies.agents.player` and the spec loader
+(:func:`parse_player`, :class:`PlayerSpec`, :class:`SpecError`) in
+:mod:`plies.agents.spec`; both are importable from here too.  This module drives
+an outside UCI engine through ``chess.engine`` with a hard timeout, so a crash, a
+hang or an illegal reply becomes a :class:`PlayerError` that costs the engine that
+game, not the match.
 """
 
 from __future__ import annotations
@@ -12,146 +15,35 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import os
-import shlex
-import shutil
 import threading
-from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import chess
 import chess.engine
 
-from plies.agents.base import Budget
-from plies.agents.registry import AGENT_NAMES, agent_options, parse_options
+from plies.agents.agent_player import AgentPlayer
+from plies.agents.player import MATE_CP, MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.spec import PlayerSpec, SpecError, load_player, parse_player
 
-if TYPE_CHECKING:
-    from plies.agents.base import Agent
-    from plies.board import Board
-
-# Scores beyond this are mates; used to put a mate on the centipawn scale.
-MATE_CP = 100_000
+__all__ = [
+    "MATE_CP",
+    "READY_TIMEOUT_S",
+    "AgentPlayer",
+    "MoveReply",
+    "MoveRequest",
+    "Player",
+    "PlayerError",
+    "PlayerSpec",
+    "SpecError",
+    "UciPlayer",
+    "configure_checked",
+    "load_player",
+    "parse_player",
+    "refusal",
+    "variant_refusal",
+]
 
 # python-chess logs every engine that dies; the arena reports it itself.
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
-
-
-class PlayerError(Exception):
-    """A player could not produce a move: it crashed, hung or broke the protocol."""
-
-    def __init__(self, kind: str, detail: str) -> None:
-        """``kind`` is 'crash', 'hang', 'illegal' or 'start'; ``detail`` says what happened."""
-        super().__init__(f"{kind}: {detail}")
-        self.kind = kind
-        self.detail = detail
-
-
-@dataclass(frozen=True)
-class MoveRequest:
-    """What the referee asks for one move: a thinking budget and a hard timeout."""
-
-    budget: Budget = field(default_factory=Budget)
-    timeout_s: float | None = None
-
-
-@dataclass(frozen=True)
-class MoveReply:
-    """A player's answer: the move (None = it offered nothing) and what it reported."""
-
-    move: chess.Move | None
-    score_cp: int | None = None
-    depth: int | None = None
-
-
-class Player(ABC):
-    """One side in arena games: started per game, asked for moves, aborted or closed."""
-
-    name: str = "player"
-    healthy: bool = True
-
-    @abstractmethod
-    def new_game(self, seed: int | None) -> None:
-        """Prepare for a new game (the seed feeds agents' RNGs)."""
-
-    @abstractmethod
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """Return a move for ``board`` or raise :class:`PlayerError`."""
-
-    def abort(self) -> None:
-        """Stop thinking as soon as possible (called from another thread)."""
-        return None
-
-    def close(self) -> None:
-        """Release the player's resources."""
-        return None
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    """A parsed player argument: a ladder agent or an outside UCI engine."""
-
-    text: str
-    kind: str
-    name: str
-    agent: str | None = None
-    command: tuple[str, ...] = ()
-    options: tuple[tuple[str, str], ...] = ()
-
-    def create(self) -> Player:
-        """Make a fresh player from the spec."""
-        if self.kind == "uci":
-            return UciPlayer(self.name, list(self.command), dict(self.options))
-        assert self.agent is not None
-        return AgentPlayer(self.name, self.agent, dict(self.options))
-
-
-def parse_player(text: str) -> PlayerSpec:
-    """Parse ``NAME[:k=v,...]`` (a ladder agent) or ``uci:COMMAND[:Option=value,...]``."""
-    text = text.strip()
-    if not text:
-        raise ValueError("empty player")
-    if text.lower().startswith("uci:"):
-        return _parse_uci(text)
-    name, _, rest = text.partition(":")
-    agent = name.strip().lower()
-    if agent not in AGENT_NAMES:
-        raise ValueError(
-            f"unknown player {name!r}: use one of {', '.join(AGENT_NAMES)} or uci:/path/to/engine"
-        )
-    options = parse_options(rest)
-    display = options.pop("name", "") or text
-    known = agent_options(agent)
-    for key in options:
-        if key not in known:
-            raise ValueError(f"unknown option {key!r} for {agent} (known: {', '.join(known)})")
-    return PlayerSpec(text, "agent", display, agent, (), tuple(options.items()))
-
-
-def _parse_uci(text: str) -> PlayerSpec:
-    """Split ``uci:COMMAND[:opts]`` where opts is ``Option=value,...``."""
-    rest = text[4:]
-    command_text, sep, opts = rest.rpartition(":")
-    if not sep or "=" not in opts or not command_text:
-        command_text, opts = rest, ""
-    options = parse_options(opts)
-    try:
-        command = shlex.split(command_text)
-    except ValueError as exc:
-        raise ValueError(f"bad engine command {command_text!r}: {exc}") from None
-    if not command:
-        raise ValueError("uci: needs an engine command, e.g. uci:/usr/games/stockfish")
-    exe = command[0]
-    found = shutil.which(exe)
-    if found is None and not (Path(exe).is_file() and os.access(exe, os.X_OK)):
-        raise ValueError(f"engine not found or not executable: {exe}")
-    display = options.pop("name", "")
-    if not display:
-        display = Path(exe).name
-        if options:
-            display += "(" + ",".join(f"{k}={v}" for k, v in options.items()) + ")"
-    return PlayerSpec(text, "uci", display, None, tuple(command), tuple(options.items()))
 
 
 def variant_refusal(player: Player, chess960: bool) -> str | None:
@@ -161,101 +53,6 @@ def variant_refusal(player: Player, chess960: bool) -> str | None:
     if "UCI_Chess960" in player.engine.options:
         return None
     return f"{player.engine_name} does not support Chess960 (it has no UCI_Chess960 option)"
-
-
-class AgentPlayer(Player):
-    """A ladder agent playing on a mirror :class:`plies.board.Board` of the referee's board."""
-
-    def __init__(self, name: str, agent: str, options: dict[str, str]) -> None:
-        """Create the agent now, so a bad option fails before the first game."""
-        from plies.agents.registry import make_agent
-
-        self.name = name
-        self.agent: Agent = make_agent(agent, options)
-        # Limits given to this player explicitly win over the match-wide ones.
-        self._own_limits = {k for k in options if k in ("depth", "nodes", "movetime", "level")}
-        self.agent.warm_up()
-        self._mirror: Board | None = None
-        self._moves: list[chess.Move] = []
-        self._root_fen = ""
-
-    def new_game(self, seed: int | None) -> None:
-        """Reset the agent (reseeded) and drop the mirror board."""
-        self.agent.reset(seed)
-        self._mirror = None
-        self._moves = []
-
-    def _sync(self, board: chess.Board) -> Board:
-        """Bring the mirror up to the referee's position, rebuilding it if the games differ."""
-        from plies.board import Board, Move
-
-        stack = board.move_stack
-        n = len(self._moves)
-        if (
-            self._mirror is None
-            or len(stack) < n
-            or stack[:n] != self._moves
-            or board.root().fen() != self._root_fen
-            or self._mirror.chess960 != board.chess960
-        ):
-            self._root_fen = board.root().fen()
-            self._mirror = Board(self._root_fen, chess960=board.chess960)
-            self._moves = []
-            n = 0
-        for move in stack[n:]:
-            self._mirror.push(Move.from_uci(move.uci()))
-            self._moves.append(move)
-        return self._mirror
-
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """Ask the agent for a move; any exception it raises is reported as a crash."""
-        mirror = self._sync(board)
-        timer: threading.Timer | None = None
-        if request.timeout_s is not None:
-            timer = threading.Timer(request.timeout_s, self.agent.stop)
-            timer.daemon = True
-            timer.start()
-        try:
-            choice = self.agent.choose(mirror.copy(), self._budget(request.budget))
-        except Exception as exc:  # an agent bug costs its game, not the match
-            raise PlayerError("crash", f"{type(exc).__name__}: {exc}") from exc
-        finally:
-            if timer is not None:
-                timer.cancel()
-        if not choice:
-            return MoveReply(None)
-        thought = self.agent.last
-        score = None
-        depth = None
-        if thought is not None:
-            depth = thought.depth or None
-            if thought.mate_in is not None:
-                sign = 1 if thought.mate_in > 0 else -1
-                score = sign * (MATE_CP - abs(thought.mate_in))
-            else:
-                score = thought.score_cp
-        try:
-            return MoveReply(chess.Move.from_uci(choice.uci()), score, depth)
-        except ValueError:
-            return MoveReply(None)
-
-    def _budget(self, budget: Budget) -> Budget:
-        """The match budget without the limits this player has set for itself."""
-        if "depth" in self._own_limits or "level" in self._own_limits:
-            budget = replace(budget, depth=None)
-        if "nodes" in self._own_limits:
-            budget = replace(budget, nodes=None)
-        if "movetime" in self._own_limits:
-            budget = replace(budget, movetime_ms=None)
-        return budget
-
-    def abort(self) -> None:
-        """Stop the agent's search."""
-        self.agent.stop()
-
-    def close(self) -> None:
-        """Let the agent release its resources."""
-        self.agent.close()
 
 
 def _option_value(text: str) -> str | int | bool:

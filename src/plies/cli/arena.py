@@ -23,6 +23,10 @@ players:
   engine[:depth=N,nodes=N,movetime=MS,hash=MB]      built-in agents (also seed=S, name=LABEL)
   uci:COMMAND[:Option=value,...]                    an outside UCI engine, e.g.
       uci:/usr/games/stockfish:UCI_LimitStrength=true,UCI_Elo=1500
+  xboard:COMMAND[:Option=value,...]                 an xboard engine (xboard:/usr/games/fairymax)
+  FILE.py[:NAME] | package.module[:NAME]            your Python mind (NAME defaults to choose)
+  mind:COMMAND | mind+http://HOST:PORT/PATH         a mind program or server (FEN in, from,to out)
+  NAME                                              an installed player (see: plies players)
 examples:
   plies arena random capture minimax --games 20 --depth 2
   plies arena engine uci:/usr/games/stockfish:Skill\\ Level=0 --games 10 --tc 10+0.1 --pgn out.pgn
@@ -217,7 +221,7 @@ def _specs(args: argparse.Namespace, texts: Sequence[str],
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
     """
     from plies.arena.builds import check_net_options, is_plies_command
-    from plies.arena.players import PlayerError, parse_player, variant_refusal
+    from plies.arena.players import PlayerError, SpecError, parse_player, variant_refusal
 
     specs = []
     for text in texts:
@@ -226,6 +230,8 @@ def _specs(args: argparse.Namespace, texts: Sequence[str],
             if spec.kind == "uci" and is_plies_command(spec.command):
                 check_net_options(spec.options)  # BuildError is a ValueError
             specs.append(spec)
+        except SpecError as exc:
+            raise CliError(str(exc)) from None
         except ValueError as exc:
             raise CliError(f"player {text!r}: {exc}") from None
     for spec in specs:

@@ -1,4 +1,4 @@
-"""``plies mind``: the seed's mind protocol on stdin/stdout, one FEN in, one action out."""
+"""``plies mind``: answer positions as a mind does: a FEN line in, a ``from,to`` line out."""
 
 from __future__ import annotations
 
@@ -8,9 +8,15 @@ import sys
 from plies.cli.common import CliError
 
 _DESCRIPTION = """\
-Answer chess positions as a "mind": read one FEN per line on standard input and
-write one action per line, "from,to" with squares numbered 0-63 (a1=0, b1=1, ...,
-h8=63), flushed at once so that a program can talk to it line by line.
+Answer chess positions as a "mind": a mind is a chess player reduced to one
+question and one answer, so that programs in any language can play each other.
+The question is a position, written as a FEN on one line; the answer is the move,
+written "from,to" with squares numbered 0-63 (a1=0, b1=1, ..., h1=7, a2=8, ...,
+h8=63), so e2-e4 is "12,28".  This command reads one FEN per line on standard
+input and writes one answer per line, flushed at once so that a program can talk
+to it line by line.  The player answering can be any player spec (see
+"plies players"): a built-in agent, your Python file, another mind program or an
+engine.
 
 "0,0" forfeits: the answer to a line that is not a readable FEN (blank lines and
 junk included) and to a position without a legal move (checkmate, stalemate).
@@ -24,6 +30,8 @@ examples:
   echo "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" | plies mind --agent random
   plies mind --agent alphabeta:depth=3 < positions.fen
   plies mind --agent engine --movetime 200
+  plies mind --agent mymind.py --verbose < positions.fen
+  plies mind --agent xboard:/usr/games/fairymax --movetime 100
 """
 
 
@@ -31,17 +39,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``mind`` subcommand."""
     p = subparsers.add_parser(
         "mind",
-        help="answer FENs on stdin with 'from,to' actions (the seed's mind protocol)",
+        help="answer FENs on stdin with 'from,to' moves (squares 0-63), one line each",
         description=_DESCRIPTION,
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--agent",
-        metavar="NAME",
+        metavar="SPEC",
         default="engine",
-        help="random, capture, minimax[:depth=N], alphabeta[:depth=N], "
-        "engine[:depth=N,nodes=N,movetime=MS,hash=MB] (default engine)",
+        help="who answers: random, capture, minimax[:depth=N], alphabeta[:depth=N], "
+        "engine[:...], FILE.py[:NAME], package.module:NAME, mind:COMMAND, "
+        "mind+http://HOST:PORT/PATH, uci:COMMAND, xboard:COMMAND or an installed player "
+        "(default engine)",
     )
     p.add_argument("--depth", type=int, metavar="N", help="search depth per position")
     p.add_argument("--nodes", type=int, metavar="N", help="node limit per position")
@@ -59,15 +69,16 @@ def run(args: argparse.Namespace) -> int:
     """Answer every line of standard input until it ends."""
     from plies.agents.base import Budget
     from plies.agents.mind import Mind
-    from plies.agents.registry import agent_from_spec
+    from plies.agents.player_agent import PlayerAgent
+    from plies.agents.spec import SpecError, load_agent
 
     for flag, value in (("--depth", args.depth), ("--nodes", args.nodes),
                         ("--movetime", args.movetime)):
         if value is not None and value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")
     try:
-        agent = agent_from_spec(args.agent, seed=args.seed)
-    except ValueError as exc:
+        agent = load_agent(args.agent, seed=args.seed)
+    except SpecError as exc:
         raise CliError(str(exc)) from None
     limited = any(v is not None for v in (args.depth, args.nodes, args.movetime))
     budget = Budget(depth=args.depth, nodes=args.nodes, movetime_ms=args.movetime) if limited \
@@ -76,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
     mind = Mind(agent, budget)
     if verbose:
         mind.on_move = lambda move: print(f"move {move.uci()}", file=sys.stderr, flush=True)
+    outside = agent if isinstance(agent, PlayerAgent) else None
     # Compile now, so that the first position gets an answer as quickly as the rest.
     agent.warm_up()
     number = 0
@@ -89,7 +101,10 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(action + "\n")
             sys.stdout.flush()
             if verbose and mind.last_error is not None:
-                print(f"line {number}: {mind.last_error}", file=sys.stderr, flush=True)
+                why = mind.last_error
+                if outside is not None and outside.fault:
+                    why = f"{why} ({outside.fault})"
+                print(f"line {number}: {why}", file=sys.stderr, flush=True)
     finally:
         agent.close()
     return 0

@@ -25,9 +25,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--color", "--colour", dest="color", choices=("white", "black", "random"),
                    default="white", help="your side (default white)")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--agent", metavar="NAME",
+    who.add_argument("--opponent", "--agent", dest="agent", metavar="SPEC",
                      help="opponent: random, capture, minimax[:depth=N], alphabeta[:depth=N], "
-                     "engine[:depth=N,...]")
+                     "engine[:depth=N,...], FILE.py[:NAME], package.module:NAME, mind:COMMAND, "
+                     "mind+http://HOST:PORT/PATH, uci:COMMAND, xboard:COMMAND or an installed "
+                     "player (see plies players)")
     who.add_argument("--level", type=int, metavar="N",
                      help="the engine searching N plies deep (1 = weakest)")
     who.add_argument("--elo", type=int, metavar="N",
@@ -59,14 +61,15 @@ def _engine_available() -> bool:
 
 def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
     """The agent to play against, and a note if a fallback was used."""
-    from plies.agents.registry import agent_from_spec, make_agent
+    from plies.agents.registry import make_agent
+    from plies.agents.spec import SpecError, load_agent
 
     if args.agent:
         if args.agent.split(":")[0].strip().lower() == "engine" and not _engine_available():
             raise CliError("the engine is not available in this installation")
         try:
-            return agent_from_spec(args.agent, seed=args.seed), ""
-        except ValueError as exc:
+            return load_agent(args.agent, seed=args.seed), ""
+        except SpecError as exc:
             raise CliError(str(exc)) from None
     if not _engine_available():
         return make_agent("alphabeta", {"depth": 3}, seed=args.seed), (

@@ -1,0 +1,99 @@
+"""``mind:COMMAND``: an outside program in any language that answers FENs with actions.
+
+The program is started once and kept for the games that follow: for every
+move it reads one FEN line on its standard input and writes one action line,
+``from,to`` with squares numbered 0-63 (see :mod:`plies.agents.mind`), on its
+standard output.  ``0,0`` resigns.  A program that dies, answers garbage or an
+illegal move, or says nothing within the move's time loses that game, and the
+next game starts it afresh.
+"""
+
+from __future__ import annotations
+
+import chess
+
+from plies.agents.mind import action_chess_move
+from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+
+
+def resolve_action(board: chess.Board, text: str) -> MoveReply:
+    """The reply for a mind's answer ``text``; PlayerError('illegal') if it plays nothing legal."""
+    try:
+        move = action_chess_move(board, text)
+    except ValueError as exc:
+        shown = text.strip()[:60]
+        raise PlayerError("illegal", f"answered {shown!r}: {exc}") from None
+    if move is None:
+        return MoveReply(None, resigned=True)
+    return MoveReply(move)
+
+
+class MindProgramPlayer(Player):
+    """A program speaking the mind protocol on its standard input and output."""
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        """Start the program now, so a command that cannot run fails before any game."""
+        self.name = name
+        self.command = command
+        self._process: LineProcess | None = None
+        self._start()
+
+    def _start(self) -> None:
+        """Launch the program in its own process group."""
+        try:
+            self._process = LineProcess(self.command)
+        except OSError as exc:
+            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        self.healthy = True
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None while there is none."""
+        return None if self._process is None else self._process.pid
+
+    def new_game(self, seed: int | None) -> None:
+        """Start a fresh program if the last one broke (the protocol has no new-game line)."""
+        if self._process is None or not self.healthy:
+            self._kill()
+            self._start()
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Send the FEN, read one action within the timeout and turn it into a move."""
+        process = self._process
+        if process is None:
+            raise PlayerError("crash", "the program is not running")
+        try:
+            process.send(board.fen())
+            answer = process.read_line(request.timeout_s)
+        except NoReplyError:
+            self._kill()
+            raise PlayerError("hang", f"no move within {request.timeout_s:g}s") from None
+        except ProcessGoneError as exc:
+            self._kill()
+            raise PlayerError("crash", str(exc)) from None
+        try:
+            return resolve_action(board, answer)
+        except PlayerError:
+            self._kill()
+            raise
+
+    def _kill(self) -> None:
+        """End the program hard; the next game starts a new one."""
+        self.healthy = False
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+
+    def abort(self) -> None:
+        """Kill the program's process group: the game in progress is being abandoned."""
+        self.healthy = False
+        process = self._process
+        if process is not None:
+            process.signal_group()
+
+    def close(self) -> None:
+        """Close the program's input (its cue to exit), then make sure it is gone."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.close(grace_s=0.5)

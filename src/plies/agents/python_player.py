@@ -1,0 +1,176 @@
+"""A user's Python mind (``FILE.py[:NAME]``, ``package.module:NAME``) playing from a child process.
+
+The mind's code never runs in the referee's process: a child
+(:mod:`plies.agents.mind_child`) imports it and answers one JSON line per
+move.  An exception, an answer that is not a legal move, a child that dies or
+a move past the timeout is a :class:`PlayerError` (the game is lost); the child
+is then killed, with its process group, and the next game starts a new one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import chess
+
+from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+
+# How long a child may take to import the mind and the compiled board (a first run compiles).
+LOAD_TIMEOUT_S = 300.0
+
+
+def child_env(search_path: Sequence[str]) -> dict[str, str]:
+    """Our environment, with ``search_path`` (then this process's own path) as PYTHONPATH."""
+    env = dict(os.environ)
+    entries = [p for p in (*search_path, *sys.path) if p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(entries))
+    return env
+
+
+class PythonMindPlayer(Player):
+    """A user's Python function or class, run in a child process of its own."""
+
+    def __init__(self, name: str, kind: str, target: str, attr: str,
+                 search_path: Sequence[str] = ()) -> None:
+        """Start the child and load the mind now, so a mind that cannot load fails at once.
+
+        ``kind`` is 'file' (``target`` a path) or 'module' (a dotted module name);
+        ``search_path`` comes before this process's ``sys.path`` in the child's.
+        """
+        self.name = name
+        self.kind = kind
+        self.target = target
+        self.attr = attr
+        self.search_path = tuple(search_path)
+        self.title = ""
+        self._process: LineProcess | None = None
+        self._board: chess.Board | None = None
+        self._sent: list[chess.Move] = []
+        self._root = ""
+        self._start()
+
+    def _start(self) -> None:
+        """Start the child and wait until it has loaded the mind (PlayerError('start') if not)."""
+        command = [sys.executable, "-m", "plies.agents.mind_child", self.kind, self.target,
+                   self.attr]
+        try:
+            process = LineProcess(command, env=child_env(self.search_path))
+        except OSError as exc:
+            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        self._process = process
+        try:
+            hello = self._receive(LOAD_TIMEOUT_S)
+        except NoReplyError:
+            self._kill()
+            raise PlayerError("start", f"{self.name} did not load within "
+                              f"{LOAD_TIMEOUT_S:g}s") from None
+        except (ProcessGoneError, PlayerError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name} did not load: {exc}") from None
+        if "error" in hello:
+            self._kill()
+            raise PlayerError("start", str(hello["error"]))
+        self.title = str(hello.get("ready", self.name))
+        self.healthy = True
+        self._board = None
+
+    def _receive(self, timeout_s: float | None) -> dict[str, Any]:
+        """One JSON message from the child."""
+        assert self._process is not None
+        line = self._process.read_line(timeout_s)
+        try:
+            message = json.loads(line)
+        except ValueError:
+            raise PlayerError("crash", f"the child said {line[:80]!r}") from None
+        if not isinstance(message, dict):
+            raise PlayerError("crash", f"the child said {line[:80]!r}")
+        return message
+
+    def _ask(self, request: dict[str, Any], timeout_s: float | None) -> dict[str, Any]:
+        """Send ``request`` and return the answer; faults become PlayerError (child killed)."""
+        process = self._process
+        if process is None:
+            raise PlayerError("crash", "the mind's process is not running")
+        try:
+            process.send(json.dumps(request))
+            answer = self._receive(timeout_s)
+        except NoReplyError:
+            self._kill()
+            raise PlayerError("hang", f"no move within {timeout_s:g}s") from None
+        except ProcessGoneError as exc:
+            self._kill()
+            raise PlayerError("crash", str(exc)) from None
+        except PlayerError:
+            self._kill()
+            raise
+        if "error" in answer:
+            self._kill()
+            raise PlayerError(str(answer.get("kind", "crash")), str(answer["error"]))
+        return answer
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None while there is none."""
+        return None if self._process is None else self._process.pid
+
+    def new_game(self, seed: int | None) -> None:
+        """Start a fresh child if the last one broke, and let the mind reset."""
+        if self._process is None or not self.healthy:
+            self._kill()
+            self._start()
+        self._board = None
+        try:
+            self._ask({"op": "new", "seed": seed}, LOAD_TIMEOUT_S)
+        except PlayerError as exc:
+            raise PlayerError("start", exc.detail) from None
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Send the moves played since the last request and read the mind's move."""
+        message: dict[str, Any] = {"op": "move", "budget": dataclasses.asdict(request.budget)}
+        stack = board.move_stack
+        n = len(self._sent)
+        if self._board is not board or len(stack) < n or stack[:n] != self._sent:
+            self._root = board.root().fen()
+            message["root"] = self._root
+            message["chess960"] = board.chess960
+            self._board, self._sent, n = board, [], 0
+        new = stack[n:]
+        message["moves"] = [m.uci() for m in new]
+        self._sent.extend(new)
+        try:
+            answer = self._ask(message, request.timeout_s)
+        except PlayerError:
+            self._board = None
+            raise
+        try:
+            move = chess.Move.from_uci(str(answer.get("move")))
+        except ValueError:
+            self._kill()
+            raise PlayerError("crash", f"the child sent {answer!r:.80}") from None
+        return MoveReply(move, answer.get("score"), answer.get("depth"))
+
+    def _kill(self) -> None:
+        """Kill the child and its process group; the next game starts a new one."""
+        self.healthy = False
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+
+    def abort(self) -> None:
+        """Kill the child's process group: the game in progress is being abandoned."""
+        self.healthy = False
+        process = self._process
+        if process is not None:
+            process.signal_group()
+
+    def close(self) -> None:
+        """Tell the child to quit, then make sure it is gone."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.close(json.dumps({"op": "quit"}), grace_s=0.5)

@@ -1,0 +1,284 @@
+"""``xboard:COMMAND``: an outside engine speaking xboard/CECP (Fairy-Max, GNU Chess, Crafty...).
+
+python-chess's xboard client insists on the ``setboard`` feature, which
+Fairy-Max and other old engines lack, so plies speaks the protocol itself,
+over pipes like :mod:`plies.arena.pipe_uci`: the engine is kept in ``force``
+mode, given the moves played since it last moved, the time (``level``,
+``time``/``otim``, ``st`` or ``sd``) and ``go``; it answers ``move X``.  A
+position other than the standard start needs ``setboard``.  ``resign`` (or a
+result claimed for its own loss) resigns; a crash, a hang, an illegal move or
+an ``Error`` line costs the engine the game.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import chess
+
+from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+
+# How long an engine may take to list its features after ``protover 2`` (the protocol's
+# own rule: an engine that says nothing in 2 s is a version 1 engine).
+FEATURE_WAIT_S = 2.0
+# How long it may take to answer a ``ping`` (first starts may load tables).
+READY_TIMEOUT_S = 300.0
+# Depth-only searches: the time per move the engine is told it has (it stops at the depth).
+DEPTH_ONLY_TIME_S = 3600
+
+_FEATURE = re.compile(r'(\w+)=("[^"]*"|\S+)')
+
+
+def parse_features(line: str) -> dict[str, str]:
+    """The ``name=value`` pairs of a ``feature`` line (quotes removed)."""
+    return {k: v.strip('"') for k, v in _FEATURE.findall(line)}
+
+
+def parse_post(line: str) -> tuple[int, int] | None:
+    """(depth, score in centipawns) of a thinking line ``depth score time nodes pv``."""
+    tokens = line.split()
+    if len(tokens) < 4:
+        return None
+    try:
+        return int(tokens[0].rstrip(".&")), int(tokens[1])
+    except ValueError:
+        return None
+
+
+class XboardPlayer(Player):
+    """An xboard/CECP engine driven in ``force`` mode, one ``go`` per move."""
+
+    def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
+        """Start the engine and apply ``options`` (``option NAME=VALUE``); PlayerError('start')."""
+        self.name = name
+        self.command = command
+        self.options = options
+        self.engine_name = ""
+        self.features: dict[str, str] = {}
+        self._process: LineProcess | None = None
+        self._board: chess.Board | None = None
+        self._sent: list[chess.Move] = []
+        self._ping = 0
+        self._start()
+
+    def _start(self) -> None:
+        """Launch the engine, read its features and set the options."""
+        try:
+            self._process = LineProcess(self.command)
+        except OSError as exc:
+            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        try:
+            self._send("xboard", "protover 2")
+            self._read_features()
+            declared = self._declared_options()
+            for key, value in self.options.items():
+                if key not in declared:
+                    raise PlayerError("start", f"{self.name}: no option {key!r}")
+                self._send(f"option {key}={value}")
+            self._wait_ready()
+        except (NoReplyError, ProcessGoneError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        except BaseException:
+            self._kill()
+            raise
+        self.engine_name = self.features.get("myname", "") or self.name
+        self.healthy = True
+
+    def _send(self, *lines: str) -> None:
+        """Write ``lines`` to the engine in one go."""
+        if self._process is None:
+            raise ProcessGoneError("the engine is not running")
+        self._process.send("\n".join(lines))
+
+    def _read(self, timeout_s: float | None) -> str:
+        """The engine's next line."""
+        if self._process is None:
+            raise ProcessGoneError("the engine is not running")
+        return self._process.read_line(timeout_s).strip()
+
+    def _read_features(self) -> None:
+        """Collect ``feature`` lines until ``done=1`` (or ``FEATURE_WAIT_S`` of silence)."""
+        waiting = FEATURE_WAIT_S
+        while True:
+            try:
+                line = self._read(waiting)
+            except NoReplyError:
+                if self.features.get("done") == "0":
+                    raise
+                return
+            if not line.startswith("feature "):
+                continue
+            found = parse_features(line)
+            for key in found:
+                if key != "option":
+                    self._send(f"accepted {key}")
+            if "option" in found:
+                self.features.setdefault("options", "")
+                self.features["options"] += found["option"] + "\n"
+                found.pop("option")
+            self.features.update(found)
+            if found.get("done") == "0":
+                waiting = READY_TIMEOUT_S
+            if found.get("done") == "1":
+                return
+
+    def _declared_options(self) -> set[str]:
+        """Names of the options the engine declared (``feature option="NAME -type ..."``)."""
+        names = set()
+        for entry in self.features.get("options", "").splitlines():
+            name, _, _ = entry.partition(" -")
+            names.add(name.strip())
+        return names
+
+    def _wait_ready(self) -> None:
+        """``ping`` and wait for the ``pong`` (engines without ping: nothing to wait for)."""
+        if self.features.get("ping") != "1":
+            return
+        self._ping += 1
+        self._send(f"ping {self._ping}")
+        while self._read(READY_TIMEOUT_S) != f"pong {self._ping}":
+            pass
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None while there is none."""
+        return None if self._process is None else self._process.pid
+
+    def new_game(self, seed: int | None) -> None:
+        """Start a fresh engine if the last one broke; the game itself is set up on move one."""
+        self._board = None
+        if self._process is None or not self.healthy:
+            self._kill()
+            self._start()
+        try:
+            self._wait_ready()
+        except (NoReplyError, ProcessGoneError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name} never answered ping: {exc}") from None
+
+    def _setup(self, board: chess.Board) -> list[str]:
+        """Commands bringing the engine from where it is to ``board`` (in force mode)."""
+        stack = board.move_stack
+        n = len(self._sent)
+        commands = []
+        if self._board is not board or len(stack) < n or stack[:n] != self._sent:
+            commands += ["new", "force", "post", "easy"]
+            root = board.root()
+            if board.chess960:
+                commands.append("variant fischerandom")
+            if root.fen() != chess.STARTING_FEN or board.chess960:
+                if self.features.get("setboard") != "1":
+                    raise PlayerError("start", f"{self.name} cannot be given a position "
+                                      "(it has no setboard feature)")
+                commands.append(f"setboard {root.fen(shredder=board.chess960)}")
+            self._board, self._sent, n = board, [], 0
+        else:
+            commands.append("force")
+        prefix = "usermove " if self.features.get("usermove") == "1" else ""
+        if board.chess960:  # castling is written O-O there: the moves need their position
+            replay = board.root()
+            for move in stack:
+                if len(replay.move_stack) >= n:
+                    commands.append(prefix + replay.xboard(move))
+                replay.push(move)
+        else:
+            commands += [prefix + move.uci() for move in stack[n:]]
+        self._sent = list(stack)
+        return commands
+
+    def _time_commands(self, board: chess.Board, request: MoveRequest) -> list[str]:
+        """``level``/``time``/``otim``, ``st`` or ``sd`` for the request's budget."""
+        b = request.budget
+        commands = []
+        if b.time_left_ms is not None:
+            base_s = max(1, b.time_left_ms // 1000)
+            inc = b.increment_ms / 1000
+            commands.append(f"level {b.moves_to_go or 0} {base_s // 60}:{base_s % 60:02d} {inc:g}")
+            opp = b.opponent_time_ms if b.opponent_time_ms is not None else b.time_left_ms
+            commands += [f"time {max(1, b.time_left_ms // 10)}", f"otim {max(1, opp // 10)}"]
+        elif b.movetime_ms is not None:
+            commands.append(f"st {max(1, math.ceil(b.movetime_ms / 1000))}")
+        elif b.depth is not None:
+            commands.append(f"st {DEPTH_ONLY_TIME_S}")
+        if b.depth is not None:
+            commands.append(f"sd {b.depth}")
+        return commands
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Set the position and the time, ``go``, and read lines until ``move``."""
+        if self._process is None:
+            raise PlayerError("crash", "the engine is not running")
+        try:
+            self._send(*self._setup(board), *self._time_commands(board, request), "go")
+            return self._answer(board, request.timeout_s)
+        except NoReplyError:
+            self._kill()
+            raise PlayerError("hang", f"no move within {request.timeout_s:g}s") from None
+        except ProcessGoneError as exc:
+            self._kill()
+            raise PlayerError("crash", str(exc)) from None
+        except PlayerError:
+            self._kill()
+            raise
+
+    def _answer(self, board: chess.Board, timeout_s: float | None) -> MoveReply:
+        """Read the engine's lines up to its move (or resignation)."""
+        import time
+
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        depth = score = None
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            line = self._read(left)
+            if line.startswith("move "):
+                move = self._parse_move(board, line[5:].strip())
+                self._sent.append(move)
+                return MoveReply(move, score, depth)
+            if line == "resign" or line.startswith(("1-0", "0-1", "1/2-1/2")):
+                own_loss = "0-1" if board.turn == chess.WHITE else "1-0"
+                if line == "resign" or line.startswith(own_loss):
+                    return MoveReply(None, resigned=True)
+                raise PlayerError("illegal", f"claimed {line!r} in a game that goes on")
+            if line.startswith(("Illegal move", "Error")):
+                raise PlayerError("illegal", f"refused the position: {line}")
+            if line[:1].isdigit():
+                post = parse_post(line)
+                if post is not None:
+                    depth, score = post
+
+    def _parse_move(self, board: chess.Board, text: str) -> chess.Move:
+        """The engine's move in coordinate notation (or SAN); PlayerError('illegal') if illegal."""
+        try:
+            move = chess.Move.from_uci(text)
+            if move in board.legal_moves:
+                return move
+        except ValueError:
+            pass
+        try:
+            return board.parse_san(text)
+        except ValueError:
+            raise PlayerError("illegal", f"played {text!r}, not a legal move") from None
+
+    def _kill(self) -> None:
+        """End the engine hard; the next game starts a new one."""
+        self.healthy = False
+        self._board = None
+        process, self._process = self._process, None
+        if process is not None:
+            process.kill()
+
+    def abort(self) -> None:
+        """Kill the engine's process group: the game in progress is being abandoned."""
+        self.healthy = False
+        process = self._process
+        if process is not None:
+            process.signal_group()
+
+    def close(self) -> None:
+        """Ask the engine to quit, then make sure it is gone."""
+        process, self._process = self._process, None
+        if process is not None:
+            process.close("quit", grace_s=0.5)

@@ -1,0 +1,136 @@
+"""A fault costs the faulty player the game, never the match: raise, illegal, garbage, death
+and hang, for a Python mind (in its child process) and for a mind program."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import chess
+import pytest
+
+from plies.agents.spec import parse_player
+from plies.arena.game import GameRecord, GameSettings, play_game
+from plies.arena.match import Match, MatchSettings
+from plies.arena.openings import Opening
+from plies.arena.pgn import to_pgn
+from plies.arena.players import AgentPlayer, Player
+
+TOY_MIND = Path(__file__).with_name("toy_mind.py")
+# A move timeout the hanging minds can never meet (they never answer at all).
+QUICK = GameSettings(depth=1, move_timeout_s=1.0)
+
+FAULTY = """\
+import os
+import random
+
+def raises(board):
+    if board.fullmove_number > 2:
+        raise ValueError("my bug")
+    return random.choice(board.legal_moves)
+
+def illegal(board):
+    return "e2e5"
+
+def garbage(board):
+    return 42
+
+def dies(board):
+    os._exit(4)
+
+def hangs(board):
+    while True:
+        pass
+"""
+
+PYTHON_FAULTS = (
+    ("raises", "crash", "abandoned", "ValueError: my bug (faulty.py line 6)"),
+    ("illegal", "illegal", "rules infraction", "returned 'e2e5', not a legal move"),
+    ("garbage", "illegal", "rules infraction", "returned int 42, not a move"),
+    ("dies", "crash", "abandoned", "exited with status 4"),
+    ("hangs", "hang", "abandoned", "no move within 1s"),
+)
+
+PROGRAM_FAULTS = (
+    ("raise", "crash", "abandoned", "exited with status 1"),
+    ("illegal", "illegal", "rules infraction", "is not a legal move"),
+    ("garbage", "illegal", "rules infraction", "answered 'hello there'"),
+    ("die", "crash", "abandoned", "exited with status 3"),
+    ("hang", "hang", "abandoned", "no move within 1s"),
+)
+
+
+def _pid_alive(pid: int) -> bool:
+    """True if a process with ``pid`` exists (and is not a zombie we reaped)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _lose(player: Player) -> GameRecord:
+    """A game in which ``player`` (White) faults; the record, checked to be a loss."""
+    record = play_game(player, AgentPlayer("random", "random", {}), Opening(chess.STARTING_FEN),
+                       QUICK, seed=5)
+    assert record.result == "0-1", record.reason
+    assert record.faulty_index == 0
+    return record
+
+
+@pytest.mark.parametrize(("faults", "spec"), [
+    (PYTHON_FAULTS, "faulty.py:{}"),
+    (PROGRAM_FAULTS, f"mind:{sys.executable} {TOY_MIND} {{}} 2"),
+], ids=["python-mind", "mind-program"])
+def test_every_fault_loses_the_game_and_kills_the_process(
+    faults: tuple[tuple[str, str, str, str], ...], spec: str, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for mode, fault, termination, words in faults:
+        player = parse_player(spec.format(mode)).create()
+        try:
+            record = _lose(player)
+            pid = player.pid
+            assert not player.healthy
+        finally:
+            player.close()
+        assert (record.fault, record.termination) == (fault, termination), (mode, record.reason)
+        assert words in record.reason, (mode, record.reason)
+        assert pid is None or not _pid_alive(pid)
+        game = to_pgn(record)
+        assert game.headers["Termination"] == termination
+        assert words in game.end().comment or words in game.comment
+
+
+def test_next_game_gets_a_fresh_process(tmp_path: Path) -> None:
+    (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
+    for text in (f"{tmp_path / 'faulty.py'}:raises", f"mind:{sys.executable} {TOY_MIND} die 3"):
+        player = parse_player(text).create()
+        try:
+            first = player.pid
+            _lose(player)
+            player.new_game(1)  # what the match does before the next game
+            assert player.healthy and player.pid not in (None, first)
+            assert _lose(player).fault == "crash"
+        finally:
+            player.close()
+
+
+def test_a_faulty_mind_loses_its_games_but_the_match_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
+    specs = [parse_player(f"{tmp_path / 'faulty.py'}:hangs"),
+             parse_player(f"mind:{sys.executable} {TOY_MIND} garbage 1"),
+             parse_player("random")]
+    match = Match(specs, MatchSettings(games=2, seed=1), QUICK, [Opening(chess.STARTING_FEN)])
+    result = match.run()
+    assert result.played == result.scheduled == 6
+    faults: dict[int, int] = {}
+    for record in result.records:
+        if record.faulty_index is not None:
+            faults[record.faulty_index] = faults.get(record.faulty_index, 0) + 1
+    # The hanging mind loses all four of its games (the garbage mind's first answer is good),
+    # the garbage mind its two against random; random never faults.
+    assert faults == {0: 4, 1: 2}

@@ -1,0 +1,200 @@
+"""Every kind of player plays real games through the one protocol: Python minds in a child
+process, a mind program, a mind over HTTP, an xboard engine and an installed plugin."""
+
+from __future__ import annotations
+
+import http.server
+import random
+import shutil
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+import pytest
+
+from plies.agents.spec import parse_player
+from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
+from plies.arena.openings import Opening
+from plies.arena.players import AgentPlayer, Player
+
+TOY_MIND = Path(__file__).with_name("toy_mind.py")
+FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
+SHORT = GameSettings(depth=1, move_timeout_s=60.0, adjudication=Adjudication(max_moves=12))
+
+
+def _game(white: Player, black: Player, settings: GameSettings = SHORT) -> GameRecord:
+    """One game from the standard start."""
+    record = play_game(white, black, Opening(chess.STARTING_FEN), settings, seed=1)
+    assert record.finished, record.reason
+    return record
+
+
+def _legal_replay(record: GameRecord) -> None:
+    """Every recorded move was legal (the referee checked; replay to be sure)."""
+    board = chess.Board()
+    for m in record.moves:
+        assert m.move in board.legal_moves
+        board.push(m.move)
+
+
+def test_python_minds_of_every_shape_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "shapes.py").write_text(
+        "import random\n"
+        "from plies.agents import Agent, Thought\n"
+        "def san(board):\n"
+        "    return board.san(board.legal_moves[0])\n"
+        "def uci(board):\n"
+        "    return board.legal_moves[-1].uci()\n"
+        "class Counter:\n"
+        "    def __init__(self):\n"
+        "        self.moves = 0\n"
+        "    def choose(self, board):\n"
+        "        self.moves += 1\n"
+        "        print('thinking', self.moves)  # must not break the protocol\n"
+        "        return board.legal_moves[self.moves % len(board.legal_moves)]\n"
+        "class Deep(Agent):\n"
+        "    def choose(self, board, budget=None):\n"
+        "        self.last = Thought(depth=budget.depth * 10, score_cp=12)\n"
+        "        return self.rng.choice(board.legal_moves)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    opponent = AgentPlayer("random", "random", {})
+    for attr in ("san", "uci", "Counter", "Deep"):
+        mind = parse_player(f"shapes.py:{attr}").create()
+        try:
+            record = _game(mind, opponent)
+        finally:
+            mind.close()
+        assert not record.fault, record.reason
+        assert len(record.moves) >= 20
+        _legal_replay(record)
+        if attr == "Deep":  # an Agent subclass gets the budget and reports its thought
+            assert {(m.depth, m.score_cp) for m in record.moves[::2]} == {(10, 12)}
+
+
+def test_module_mind_and_installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pkg = tmp_path / "clubminds"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "first.py").write_text("def choose(board):\n    return board.legal_moves[0]\n")
+    dist = tmp_path / "clubminds-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: clubminds\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[plies.players]\nclubfirst = clubminds.first:choose\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from plies.cli.main import main
+
+    spec = parse_player("clubfirst")
+    assert (spec.kind, spec.name, spec.target, spec.attr) == (
+        "module", "clubfirst", "clubminds.first", "choose")
+    assert parse_player("clubminds.first").kind == "module"
+    player = spec.create()
+    try:
+        record = _game(AgentPlayer("random", "random", {}), player)
+    finally:
+        player.close()
+    assert not record.fault and len(record.moves) >= 20
+    monkeypatch.setenv("COLUMNS", "200")
+    assert main(["players"]) == 0
+
+
+def test_mind_program_plays_and_resigns() -> None:
+    player = parse_player(f"mind:{sys.executable} {TOY_MIND}").create()
+    try:
+        record = _game(player, AgentPlayer("random", "random", {}))
+        assert not record.fault and len(record.moves) >= 20
+        _legal_replay(record)
+    finally:
+        player.close()
+    resigner = parse_player(f"mind:{sys.executable} {TOY_MIND} resign 3").create()
+    try:
+        record = _game(AgentPlayer("random", "random", {}), resigner)
+    finally:
+        resigner.close()
+    assert (record.result, record.termination, record.fault) == ("1-0", "normal", "")
+    assert record.reason.endswith("resigns")
+    assert len(record.moves) == 7
+
+
+class _MindHandler(http.server.BaseHTTPRequestHandler):
+    """Answers a POSTed FEN with a random legal action (or misbehaves, by path)."""
+
+    rng = random.Random(3)
+    release = threading.Event()
+
+    def do_POST(self) -> None:
+        """Read the FEN, write the action."""
+        fen = self.rfile.read(int(self.headers["Content-Length"])).decode()
+        if self.path == "/garbage":
+            body, status = b"pass", 200
+        elif self.path == "/error":
+            body, status = b"oops", 500
+        elif self.path == "/slow":
+            self.release.wait()
+            body, status = b"0,0", 200
+        else:
+            move = self.rng.choice(list(chess.Board(fen).legal_moves))
+            body, status = f"{move.from_square},{move.to_square}".encode(), 200
+        self.send_response(status)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+@pytest.fixture
+def mind_server() -> Iterator[str]:
+    """A mind served on the loopback address; yields its base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _MindHandler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        _MindHandler.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
+    player = parse_player(f"mind+{mind_server}/mind").create()
+    record = _game(player, AgentPlayer("random", "random", {}))
+    assert not record.fault and len(record.moves) >= 20
+    _legal_replay(record)
+    quick = GameSettings(depth=1, move_timeout_s=0.5)
+    for path, fault, words in (("/garbage", "illegal", "answered 'pass'"),
+                               ("/error", "crash", "HTTP 500"),
+                               ("/slow", "hang", "no answer within 0.5s")):
+        bad = parse_player(f"mind+{mind_server}{path}").create()
+        record = _game(bad, AgentPlayer("random", "random", {}), quick)
+        bad.close()
+        assert (record.result, record.fault) == ("0-1", fault), record.reason
+        assert words in record.reason
+    dead = parse_player("mind+http://127.0.0.1:9/none").create()  # the discard port: refused
+    record = _game(AgentPlayer("random", "random", {}), dead, quick)
+    assert (record.result, record.fault) == ("1-0", "crash")
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="fairymax is not installed")
+def test_xboard_engine_plays_a_game() -> None:
+    assert FAIRYMAX is not None
+    engine = parse_player(f"xboard:{FAIRYMAX}").create()
+    try:
+        record = _game(engine, AgentPlayer("random", "random", {}),
+                       GameSettings(depth=2, adjudication=Adjudication(max_moves=30)))
+        again = _game(AgentPlayer("random", "random", {}), engine,
+                      GameSettings(depth=2, adjudication=Adjudication(max_moves=10)))
+    finally:
+        engine.close()
+    assert not record.fault and not again.fault, (record.reason, again.reason)
+    _legal_replay(record)
+    # Fairy-Max at depth 2 beats a random mover or is far ahead when the game is cut short.
+    assert record.result == "1-0" or len(record.moves) >= 58
+    assert any(m.depth == 2 and m.score_cp is not None for m in record.moves[::2])

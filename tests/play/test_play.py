@@ -96,7 +96,7 @@ def test_checkmate_ends_the_game_with_its_reason() -> None:
 
 def test_bad_options_get_one_line() -> None:
     for args, message in ((["--fen", "not a fen"], "bad --fen"),
-                          (["--agent", "wizard"], "unknown agent"),
+                          (["--agent", "wizard"], "unknown player"),
                           (["--level", "0"], "--level must be at least 1")):
         proc = play("", *args)
         assert proc.returncode == 2

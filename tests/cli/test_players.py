@@ -1,0 +1,92 @@
+"""Every front end takes every player spec: ``plies players``, ``arena``, ``play``, ``mind``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+TOY_MIND = Path(__file__).resolve().parents[1] / "arena" / "toy_mind.py"
+FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
+ENV = {**os.environ, "COLUMNS": "200"}
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def plies(*args: str, cwd: Path | None = None, stdin: str = "",
+          timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run the ``plies`` command."""
+    return subprocess.run([sys.executable, "-m", "plies", *args], capture_output=True, text=True,
+                          timeout=timeout, env=ENV, cwd=cwd, input=stdin)
+
+
+def test_players_lists_every_name() -> None:
+    proc = plies("players")
+    assert proc.returncode == 0, proc.stderr
+    names = [line.split()[0] for line in proc.stdout.splitlines() if line and line[0] != " "]
+    assert names[:5] == ["random", "capture", "minimax", "alphabeta", "engine"]
+    if FAIRYMAX:
+        assert f"xboard:{FAIRYMAX}" in names
+    for form in ("FILE.py[:NAME]", "mind:COMMAND", "mind+http://HOST:PORT/PATH", "xboard:"):
+        assert form in proc.stdout
+
+
+@pytest.mark.skipif(FAIRYMAX is None, reason="fairymax is not installed")
+def test_arena_takes_every_spec_form(tmp_path: Path) -> None:
+    (tmp_path / "first.py").write_text("def choose(board):\n    return board.legal_moves[0]\n")
+    pgn = tmp_path / "games.pgn"
+    proc = plies("arena", "first.py", f"mind:{sys.executable} {TOY_MIND}", f"xboard:{FAIRYMAX}",
+                 "--games", "2", "--depth", "1", "--max-moves", "15", "--seed", "1",
+                 "--pgn", str(pgn), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "6 of 6 games played" in proc.stdout
+    with pgn.open() as fh:
+        players = set()
+        while (game := chess.pgn.read_game(fh)) is not None:
+            players |= {game.headers["White"], game.headers["Black"]}
+            assert game.headers["Termination"] in ("normal", "adjudication"), game.headers
+    assert players == {"first", "toy_mind.py", "fairymax"}
+
+
+def test_bad_specs_are_one_line_and_exit_2_in_every_command(tmp_path: Path) -> None:
+    (tmp_path / "broken.py").write_text("def choose(board)\n")
+    (tmp_path / "loops.py").write_text("import nosuchthing\ndef choose(board):\n    pass\n")
+    cases = [
+        ("missing.py", "no such file"),
+        ("broken.py", "syntax error in broken.py line 1"),
+        ("broken.py:play", "syntax error"),
+        ("loops.py:play", "loops.py defines no play"),
+        ("loops.py", "ModuleNotFoundError: No module named 'nosuchthing'"),
+        ("mind:/no/such/mind", "not found or not executable"),
+        ("mind+http//nowhere", "bad URL"),
+        ("mind+gopher://host/x", "bad URL"),
+        ("xboard:/no/such/engine", "not found or not executable"),
+    ]
+    for spec, reason in cases:
+        for command in (("arena", spec, "random", "--depth", "1"), ("play", "--opponent", spec),
+                        ("mind", "--agent", spec)):
+            proc = plies(*command, cwd=tmp_path, timeout=120)
+            lines = proc.stderr.strip().splitlines()
+            assert proc.returncode == 2, (command, proc.stderr)
+            assert len(lines) == 1, (command, proc.stderr)
+            assert f"player {spec!r}: " in lines[0] and reason in lines[0], (command, lines)
+            assert proc.stdout == ""
+
+
+def test_mind_answers_with_any_spec(tmp_path: Path) -> None:
+    (tmp_path / "first.py").write_text("def choose(board):\n    return 'Nf3'\n")
+    fens = f"{START}\nnot a fen\n"
+    for spec in ("first.py", f"mind:{sys.executable} {TOY_MIND}", "random"):
+        proc = plies("mind", "--agent", spec, "--seed", "1", cwd=tmp_path, stdin=fens)
+        assert proc.returncode == 0, proc.stderr
+        first, second = proc.stdout.splitlines()
+        assert second == "0,0"
+        if spec == "first.py":
+            assert first == "6,21"  # g1f3
+        frm, to = (int(x) for x in first.split(","))
+        assert any(m.from_square == frm and m.to_square == to
+                   for m in chess.Board(START).legal_moves)

@@ -89,8 +89,10 @@ class GameRecord:
     @property
     def faulty_index(self) -> int | None:
         """The spec index of the player whose fault ended the game, or None."""
-        if not self.fault or self.result not in ("1-0", "0-1"):
+        if not self.fault or self.result == "*":
             return None
+        if self.result == "1/2-1/2":  # a time forfeit drawn against a bare king: named first
+            return self.black_index if self.reason.startswith("Black") else self.white_index
         return self.black_index if self.result == "1-0" else self.white_index
 
     def points_for(self, index: int) -> float:

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from numba import njit
 from numba.experimental import structref
 
-from plies.core.structs import CoreStruct, register
+from plies.jitstruct import CoreStruct, register
 
 INFO_FIELDS = (
     "nodes", "seldepth", "stop", "node_limit", "age", "root_updated", "best_nodes", "root_nodes",

@@ -34,7 +34,7 @@ function, not inlined: inlined it cost about 1.5 s more CPU in the cold first
 perft (22.5 s against 21 s) for 6% more perft speed.
 
 The entry points are compiled with ``_nrt=False`` (no reference counting; see
-``plies.core.structs``): with it, and make/unmake likewise, perft 6 from the
+``plies.jitstruct``): with it, and make/unmake likewise, perft 6 from the
 start went from 120 to 273 M nodes/s, and to 384 M/s with set-wise pawns.
 """
 

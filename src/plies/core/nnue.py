@@ -21,7 +21,7 @@ current row from the board instead and leaves the rows between pending, so a
 later evaluation at one of those plies rebuilds that ply from its own board.
 
 Every per-node function is ``_nrt=False`` (no reference counting, see
-``plies.core.structs``) and works on whole contiguous int16 rows so LLVM
+``plies.jitstruct``) and works on whole contiguous int16 rows so LLVM
 vectorises the loops.
 """
 

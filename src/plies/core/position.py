@@ -42,7 +42,7 @@ so a node cut off before any evaluation costs no accumulator update.
 
 The per-node functions (make/unmake, check tests) are compiled with
 ``_nrt=False``: they update no reference counts, which made a make/unmake pair
-5x cheaper (see ``plies.core.structs``). They must never allocate.
+5x cheaper (see ``plies.jitstruct``). They must never allocate.
 """
 
 from __future__ import annotations
@@ -83,7 +83,6 @@ from plies.core.encoding import (
     promotion_kind,
     rook_castle_squares,
 )
-from plies.core.structs import CoreStruct, register
 from plies.core.tables import (
     BETWEEN,
     BISHOP_PSEUDO,
@@ -109,6 +108,7 @@ from plies.core.undo import (
     UNDO_PENDING,
     UNDO_SIZE,
 )
+from plies.jitstruct import CoreStruct, register
 
 INITIAL_CAPACITY = 512
 """Plies of undo stack a new position has room for."""

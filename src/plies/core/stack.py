@@ -39,8 +39,8 @@ from numba import njit
 from numba.experimental import structref
 
 from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
-from plies.core.structs import CoreStruct, register
 from plies.core.tbprobe import TbProbe, no_tables
+from plies.jitstruct import CoreStruct, register
 from plies.params import LMR_BASE, LMR_DIVISOR, default_values
 
 MAX_PLY = 128

@@ -26,7 +26,7 @@ from numba.experimental import structref
 from numba.extending import intrinsic
 
 from plies.core.bits import U64
-from plies.core.structs import CoreStruct, register
+from plies.jitstruct import CoreStruct, register
 
 BOUND_UPPER = 1
 BOUND_LOWER = 2

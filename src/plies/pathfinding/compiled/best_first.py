@@ -11,48 +11,47 @@ Python object in the loop.
 
 ``seen[i] == gen`` marks cells whose ``g`` belongs to this search and
 ``closed[i] == gen`` the expanded ones, so a reused workspace needs no reset.
+The search loop is compiled with ``_nrt=False`` (see ``bucket_queue``); the
+entry ``best_first`` (reference counted, as a function called from Python
+must be) grows the open list or the order buffer and runs it again when
+either was too small.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from .bucket_queue import (
-    BUCKET_KEY,
-    FREE_ENTRY,
-    HEAD,
-    HEAP_SIZE,
-    LAST,
-    LIFO,
-    NEXT,
-    NODE,
-    OVERFLOW,
-    SLOT,
-    key_slot,
-    queue_clear,
-    queue_pop,
-    queue_push,
-)
-from .common import (
-    FOUND,
-    NO_PATH,
-    OVERFLOWED,
-    REOPEN_EPSILON,
-    TIE_SHIFT,
-    heuristic,
-    heuristic_xy,
-    record,
-)
+from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
+from .common import FOUND, NO_PATH, OVERFLOWED, REOPEN_EPSILON, TIE_SHIFT, heuristic, heuristic_xy
+from .state import grow_queue, order_room
 
 
-@njit(cache=True)
-def best_first_kernel(  # type: ignore[no-untyped-def]
-    free, weights, masks, offsets, steps, move_dx, move_dy, pw, start, goal,
-    g_weight, h_weight, scale, kind, weighted, reopen, recording,
-    g, parent, seen, closed, gen, ints, reals, table, state, order,
-):
-    """Search from ``start`` to ``goal``; returns (status, expanded, max_frontier, recorded,
-    order): status FOUND, NO_PATH or OVERFLOWED (the queue was too small)."""
+@njit(cache=True, _nrt=False)
+def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """Search from ``start`` to ``goal`` under ``side.gen``; the answers go to ``run``:
+    status FOUND, NO_PATH or OVERFLOWED (the queue was too small)."""
+    pw = terrain.pw
+    weights = terrain.weights
+    masks = terrain.masks
+    offsets = terrain.offsets
+    steps = terrain.steps
+    move_dx = terrain.move_dx
+    move_dy = terrain.move_dy
+    weighted = terrain.weighted
+    scale = terrain.scale
+    g_weight = run.g_weight
+    h_weight = run.h_weight
+    kind = run.kind
+    reopen = run.reopen != 0
+    recording = run.record != 0
+    order = run.order
+    room = order.shape[0]
+    g = side.g
+    parent = side.parent
+    seen = side.seen
+    closed = side.closed
+    gen = side.gen
+    state = side.state
     gx = goal % pw
     gy = goal // pw
     moves = offsets.shape[0]
@@ -62,31 +61,22 @@ def best_first_kernel(  # type: ignore[no-untyped-def]
     f = h_weight * (scale * heuristic(kind, start, pw, gx, gy)) if h_weight != 0.0 else 0.0
     f = (f + TIE_SHIFT) - TIE_SHIFT
     state[LIFO] = 1  # newest first among equal keys, as the readable search
-    queue_push(ints, reals, table, state, f, start)
+    queue_push(side, f, start)
     open_count = 1
     max_frontier = 1
     expanded = 0
     recorded = 0
     status = NO_PATH
     while state[HEAP_SIZE] > 0:
-        # FAST PATH (bucket_queue): pop the smallest key's first entry.
-        b = ints[0, SLOT]
-        e = ints[b, HEAD]
-        nxt = ints[e, NEXT]
-        if nxt < 0:
-            c = queue_pop(ints, reals, table, state)
-        else:
-            c = ints[e, NODE]
-            ints[e, NEXT] = state[FREE_ENTRY]
-            state[FREE_ENTRY] = e
-            ints[b, HEAD] = nxt
+        c = pop_first(side)
         if closed[c] == gen:
             continue
         closed[c] = gen
         open_count -= 1
         expanded += 1
         if recording:
-            order = record(order, recorded, c)
+            if recorded < room:
+                order[recorded] = c
             recorded += 1
         if c == goal:
             status = FOUND
@@ -120,31 +110,27 @@ def best_first_kernel(  # type: ignore[no-untyped-def]
                 h = heuristic_xy(kind, cx + move_dx[i], cy + move_dy[i], gx, gy)
                 f += h_weight * (scale * h)
             f = (f + TIE_SHIFT) - TIE_SHIFT
-            # FAST PATH (bucket_queue): a recycled entry under a key already open.
-            e = state[FREE_ENTRY]
-            b = state[LAST]
-            if e >= 0 and reals[b, BUCKET_KEY] != f:
-                b = ints[0, SLOT]
-                if reals[b, BUCKET_KEY] != f:
-                    # Another open key: find it in the table (-1 if it is new).
-                    wrap = table.shape[0] - 1
-                    slot = key_slot(f, wrap)
-                    b = table[slot]
-                    while b >= 0 and reals[b, BUCKET_KEY] != f:
-                        slot = (slot + 1) & wrap
-                        b = table[slot]
-            if e < 0 or b < 0:
-                queue_push(ints, reals, table, state, f, n)
-            else:
-                state[FREE_ENTRY] = ints[e, NEXT]
-                state[LAST] = b
-                ints[e, NODE] = n
-                ints[e, NEXT] = ints[b, HEAD]
-                ints[b, HEAD] = e
+            push_newest(side, f, n)
         if state[OVERFLOW]:
             status = OVERFLOWED
             break
         if open_count > max_frontier:
             max_frontier = open_count
-    queue_clear(ints, reals, table, state)
-    return status, expanded, max_frontier, recorded, order
+    queue_clear(side)
+    run.status = status
+    run.expanded = expanded
+    run.max_frontier = max_frontier
+    run.recorded = recorded
+    run.gen = gen
+
+
+@njit(cache=True)
+def best_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """``search_best_first`` under a fresh generation, again with more room until it fits."""
+    while True:
+        side.gen += 1
+        search_best_first(terrain, side, run, start, goal)
+        if run.status == OVERFLOWED:
+            grow_queue(side)
+        elif not order_room(run):
+            return

@@ -21,64 +21,90 @@ import math
 from numba import njit
 
 from .bucket_queue import (
-    BUCKET_KEY,
-    FREE_ENTRY,
     HEAD,
     HEAP_SIZE,
-    LAST,
     LIFO,
-    NEXT,
     NODE,
     OVERFLOW,
     SLOT,
     SLOT_KEY,
-    TAIL,
+    pop_first,
+    push_oldest,
     queue_clear,
     queue_pop,
     queue_push,
 )
-from .common import FOUND, NO_PATH, OVERFLOWED, heuristic, record
+from .common import FOUND, NO_PATH, OVERFLOWED, heuristic
+from .state import grow_queue, order_room
 
 
 @njit(cache=True, inline="always")
-def _potential(use, kind, scale, n, pw, gx, gy, sx, sy):  # type: ignore[no-untyped-def]
-    """Half the difference of the distance estimates to the goal and to the start."""
+def _potential(use, kind, scale, n, pw, ends):  # type: ignore[no-untyped-def]
+    """Half the difference of the distance estimates to the goal and to the start
+    (``ends``: goal x, goal y, start x, start y)."""
     if not use:
         return 0.0
+    gx, gy, sx, sy = ends
     to_goal = scale * heuristic(kind, n, pw, gx, gy)
     to_start = scale * heuristic(kind, n, pw, sx, sy)
     return (to_goal - to_start) / 2.0
 
 
-@njit(cache=True)
-def bidirectional_kernel(  # type: ignore[no-untyped-def]
-    weights, masks, offsets, steps, pw, start, goal, weighted, use_potential, kind, scale,
-    recording, gen,
-    g_f, parent_f, seen_f, closed_f, ints_f, reals_f, table_f, state_f,
-    g_b, parent_b, seen_b, closed_b, ints_b, reals_b, table_b, state_b,
-    order,
-):
-    """Search from ``start`` to ``goal`` (start != goal).
+@njit(cache=True, inline="always")
+def _drop_closed(side, gen):  # type: ignore[no-untyped-def]
+    """Pop the closed cells off the front of a side's open list."""
+    ints = side.ints
+    state = side.state
+    closed = side.closed
+    while state[HEAP_SIZE] > 0 and closed[ints[ints[ints[0, SLOT], HEAD], NODE]] == gen:
+        queue_pop(side)
 
-    Returns (status, meet, mu, expanded, max_frontier, recorded, order); ``meet`` is
-    -1 when there is no path; status as ``best_first_kernel`` gives it.
-    """
+
+@njit(cache=True, _nrt=False)
+def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
+    """Search from ``start`` to ``goal`` (start != goal) under ``fwd.gen``; the answers go to
+    ``run``: ``meet`` is -1 when there is no path, ``mu`` the cost, status as
+    ``search_best_first`` gives it."""
+    pw = terrain.pw
+    weights = terrain.weights
+    masks = terrain.masks
+    offsets = terrain.offsets
+    steps = terrain.steps
+    weighted = terrain.weighted
+    scale = terrain.scale
+    use_potential = run.potential != 0
+    kind = run.kind
+    recording = run.record != 0
+    order = run.order
+    room = order.shape[0]
+    gen = fwd.gen
+    g_f = fwd.g
+    parent_f = fwd.parent
+    seen_f = fwd.seen
+    closed_f = fwd.closed
+    state_f = fwd.state
+    g_b = bwd.g
+    parent_b = bwd.parent
+    seen_b = bwd.seen
+    closed_b = bwd.closed
+    state_b = bwd.state
     gx = goal % pw
     gy = goal // pw
     sx = start % pw
     sy = start // pw
+    ends = (gx, gy, sx, sy)
     g_f[start] = 0.0
     parent_f[start] = -1
     seen_f[start] = gen
     g_b[goal] = 0.0
     parent_b[goal] = -1
     seen_b[goal] = gen
-    p = _potential(use_potential, kind, scale, start, pw, gx, gy, sx, sy)
+    p = _potential(use_potential, kind, scale, start, pw, ends)
     state_f[LIFO] = 0  # oldest first among equal keys (the readable counter)
     state_b[LIFO] = 0
-    queue_push(ints_f, reals_f, table_f, state_f, 0.0 + p, start)
-    p = _potential(use_potential, kind, scale, goal, pw, gx, gy, sx, sy)
-    queue_push(ints_b, reals_b, table_b, state_b, 0.0 - p, goal)
+    queue_push(fwd, 0.0 + p, start)
+    p = _potential(use_potential, kind, scale, goal, pw, ends)
+    queue_push(bwd, 0.0 - p, goal)
     open_f = 1
     open_b = 1
     mu = math.inf
@@ -89,49 +115,26 @@ def bidirectional_kernel(  # type: ignore[no-untyped-def]
     status = NO_PATH
     while True:
         # Step 1: the smallest key of each side, once closed cells are dropped.
-        while (state_f[HEAP_SIZE] > 0
-               and closed_f[ints_f[ints_f[ints_f[0, SLOT], HEAD], NODE]] == gen):
-            queue_pop(ints_f, reals_f, table_f, state_f)
-        while (state_b[HEAP_SIZE] > 0
-               and closed_b[ints_b[ints_b[ints_b[0, SLOT], HEAD], NODE]] == gen):
-            queue_pop(ints_b, reals_b, table_b, state_b)
-        top_f = reals_f[0, SLOT_KEY] if state_f[HEAP_SIZE] > 0 else math.inf
-        top_b = reals_b[0, SLOT_KEY] if state_b[HEAP_SIZE] > 0 else math.inf
+        _drop_closed(fwd, gen)
+        _drop_closed(bwd, gen)
+        top_f = fwd.reals[0, SLOT_KEY] if state_f[HEAP_SIZE] > 0 else math.inf
+        top_b = bwd.reals[0, SLOT_KEY] if state_b[HEAP_SIZE] > 0 else math.inf
         if top_f == math.inf or top_b == math.inf or top_f + top_b >= mu:
             break
         # Step 2: expand on the side with fewer open cells.
         forward = open_f <= open_b
         if forward:
-            # FAST PATH (bucket_queue): pop the smallest key's first entry.
-            b = ints_f[0, SLOT]
-            e = ints_f[b, HEAD]
-            nxt = ints_f[e, NEXT]
-            if nxt < 0:
-                c = queue_pop(ints_f, reals_f, table_f, state_f)
-            else:
-                c = ints_f[e, NODE]
-                ints_f[e, NEXT] = state_f[FREE_ENTRY]
-                state_f[FREE_ENTRY] = e
-                ints_f[b, HEAD] = nxt
+            c = pop_first(fwd)
             closed_f[c] = gen
             open_f -= 1
         else:
-            # FAST PATH (bucket_queue): pop the smallest key's first entry.
-            b = ints_b[0, SLOT]
-            e = ints_b[b, HEAD]
-            nxt = ints_b[e, NEXT]
-            if nxt < 0:
-                c = queue_pop(ints_b, reals_b, table_b, state_b)
-            else:
-                c = ints_b[e, NODE]
-                ints_b[e, NEXT] = state_b[FREE_ENTRY]
-                state_b[FREE_ENTRY] = e
-                ints_b[b, HEAD] = nxt
+            c = pop_first(bwd)
             closed_b[c] = gen
             open_b -= 1
         expanded += 1
         if recording:
-            order = record(order, recorded, c)
+            if recorded < room:
+                order[recorded] = c
             recorded += 1
         gc = g_f[c] if forward else g_b[c]
         mask = masks[c]
@@ -151,18 +154,8 @@ def bidirectional_kernel(  # type: ignore[no-untyped-def]
                         continue  # consistent keys: a closed cell is already optimal
                     g_f[n] = nd
                     parent_f[n] = c
-                    key = nd + _potential(use_potential, kind, scale, n, pw, gx, gy, sx, sy)
-                    # FAST PATH (bucket_queue): a recycled entry at the back of the last key's list.
-                    e = state_f[FREE_ENTRY]
-                    b = state_f[LAST]
-                    if e < 0 or reals_f[b, BUCKET_KEY] != key:
-                        queue_push(ints_f, reals_f, table_f, state_f, key, n)
-                    else:
-                        state_f[FREE_ENTRY] = ints_f[e, NEXT]
-                        ints_f[e, NODE] = n
-                        ints_f[e, NEXT] = -1
-                        ints_f[ints_f[b, TAIL], NEXT] = e
-                        ints_f[b, TAIL] = e
+                    key = nd + _potential(use_potential, kind, scale, n, pw, ends)
+                    push_oldest(fwd, key, n)
                 if seen_b[n] == gen:
                     total = g_f[n] + g_b[n]
                     if total < mu:
@@ -177,18 +170,8 @@ def bidirectional_kernel(  # type: ignore[no-untyped-def]
                         continue
                     g_b[n] = nd
                     parent_b[n] = c
-                    key = nd - _potential(use_potential, kind, scale, n, pw, gx, gy, sx, sy)
-                    # FAST PATH (bucket_queue): a recycled entry at the back of the last key's list.
-                    e = state_b[FREE_ENTRY]
-                    b = state_b[LAST]
-                    if e < 0 or reals_b[b, BUCKET_KEY] != key:
-                        queue_push(ints_b, reals_b, table_b, state_b, key, n)
-                    else:
-                        state_b[FREE_ENTRY] = ints_b[e, NEXT]
-                        ints_b[e, NODE] = n
-                        ints_b[e, NEXT] = -1
-                        ints_b[ints_b[b, TAIL], NEXT] = e
-                        ints_b[b, TAIL] = e
+                    key = nd - _potential(use_potential, kind, scale, n, pw, ends)
+                    push_oldest(bwd, key, n)
                 if seen_f[n] == gen:
                     total = g_b[n] + g_f[n]
                     if total < mu:
@@ -201,6 +184,28 @@ def bidirectional_kernel(  # type: ignore[no-untyped-def]
             max_frontier = open_f + open_b
     if status != OVERFLOWED and meet >= 0:
         status = FOUND
-    queue_clear(ints_f, reals_f, table_f, state_f)
-    queue_clear(ints_b, reals_b, table_b, state_b)
-    return status, meet, mu, expanded, max_frontier, recorded, order
+    queue_clear(fwd)
+    queue_clear(bwd)
+    run.status = status
+    run.meet = meet
+    run.mu = mu
+    run.expanded = expanded
+    run.max_frontier = max_frontier
+    run.recorded = recorded
+    run.gen = gen
+
+
+@njit(cache=True)
+def bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
+    """``search_bidirectional`` under a fresh generation, again with more room until it fits.
+
+    Both sides stamp with the forward side's generation (the backward one follows it)."""
+    while True:
+        fwd.gen = max(fwd.gen, bwd.gen) + 1
+        bwd.gen = fwd.gen
+        search_bidirectional(terrain, fwd, bwd, run, start, goal)
+        if run.status == OVERFLOWED:
+            grow_queue(fwd)
+            grow_queue(bwd)
+        elif not order_room(run):
+            return

@@ -10,16 +10,26 @@ from __future__ import annotations
 
 from numba import njit
 
-from .common import record
+from .state import order_room
 
 
-@njit(cache=True)
-def breadth_first_kernel(  # type: ignore[no-untyped-def]
-    weights, masks, offsets, steps, start, goal, weighted, recording,
-    g, parent, seen, gen, queue, order,
-):
-    """Search from ``start`` to ``goal`` (start != goal); returns (found, expanded,
-    max_frontier, recorded, head, tail, order): ``queue[head:tail]`` is what still waits."""
+@njit(cache=True, _nrt=False)
+def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """Search from ``start`` to ``goal`` (start != goal) under ``side.gen``; the answers go to
+    ``run`` (status 1 found, 0 not): ``side.fifo[run.head:run.tail]`` is what still waits."""
+    weights = terrain.weights
+    masks = terrain.masks
+    offsets = terrain.offsets
+    steps = terrain.steps
+    weighted = terrain.weighted
+    recording = run.record != 0
+    order = run.order
+    room = order.shape[0]
+    g = side.g
+    parent = side.parent
+    seen = side.seen
+    gen = side.gen
+    queue = side.fifo
     g[start] = 0.0
     parent[start] = -1
     seen[start] = gen
@@ -29,12 +39,14 @@ def breadth_first_kernel(  # type: ignore[no-untyped-def]
     expanded = 0
     max_frontier = 1
     recorded = 0
-    while head < tail:
+    found = 0
+    while head < tail and found == 0:
         c = queue[head]
         head += 1
         expanded += 1
         if recording:
-            order = record(order, recorded, c)
+            if recorded < room:
+                order[recorded] = c
             recorded += 1
         gc = g[c]
         mask = masks[c]
@@ -48,9 +60,27 @@ def breadth_first_kernel(  # type: ignore[no-untyped-def]
             g[n] = gc + steps[i] * weights[n] if weighted else gc + steps[i]
             parent[n] = c
             if n == goal:
-                return True, expanded, max_frontier, recorded, head, tail, order
+                found = 1
+                break
             queue[tail] = n
             tail += 1
-        if tail - head > max_frontier:
+        if found == 0 and tail - head > max_frontier:
             max_frontier = tail - head
-    return False, expanded, max_frontier, recorded, head, tail, order
+    run.status = found
+    run.expanded = expanded
+    run.max_frontier = max_frontier
+    run.recorded = recorded
+    run.head = head
+    run.tail = tail
+    run.gen = gen
+
+
+@njit(cache=True)
+def breadth_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """``search_breadth_first`` under a fresh generation, again with more room until it fits
+    (the FIFO holds each cell at most once: it never overflows)."""
+    while True:
+        side.gen += 1
+        search_breadth_first(terrain, side, run, start, goal)
+        if not order_room(run):
+            return

@@ -10,7 +10,7 @@ its cost improves and skips stale entries as they surface (lazy deletion),
 again like the readable versions.  Each list pops newest first (``lifo``)
 or oldest first (the bidirectional search's counter order).
 
-Layout, for a queue of capacity ``C`` (see ``new_queue``):
+Layout, for a queue of capacity ``C``, as fields of a ``Side`` (``state``):
 
 ==========  =========================================================
 ``ints``    int64[C, 5]: entry node, entry next, list head, list tail,
@@ -23,19 +23,21 @@ Layout, for a queue of capacity ``C`` (see ``new_queue``):
             1 for newest-first lists (0: oldest first)
 ==========  =========================================================
 
-The hot paths -- popping an entry that is not the last of its key, and
-pushing a recycled entry under the key of the last push or the smallest key
--- are written out inside each kernel (``FAST PATH`` comments), calling
-``queue_pop`` / ``queue_push`` only for the rest.  numba cannot do that
-itself: a call or an ``inline="always"`` helper that takes arrays costs
-atomic reference-count updates per call, measured at ~70 ns per push+pop
-against ~2 ns written out (2026-11-26, this machine).
+The hot paths -- popping an entry that is not the last of its key
+(``pop_first``), and pushing a recycled entry under the key of the last push
+or the smallest key (``push_newest``, ``push_oldest``) -- are small inlined
+helpers every kernel shares, calling ``queue_pop`` / ``queue_push`` only for
+the rest.  They stay as cheap as code written out in each kernel because the
+kernels and these functions are compiled with ``_nrt=False``: a call or an
+inlined helper that takes arrays under numba's reference counting costs atomic
+count updates, measured at ~70 ns per push+pop against ~2 ns without
+(2026-11-26, this machine).  None of them may allocate.
 
 Entries and buckets are recycled through free lists; ``queue_clear`` empties
 a queue in time proportional to the keys still open, so a reused queue
-costs nothing per query.  A push that finds no
-free entry sets the overflow flag and does nothing; the caller then grows
-the queue (``new_queue`` with twice the capacity) and runs the search again.
+costs nothing per query.  A push that finds no free entry sets the overflow
+flag and does nothing; the caller then grows the queue (``state.grow_queue``)
+and runs the search again.
 """
 
 from __future__ import annotations
@@ -53,24 +55,6 @@ _KEY_SCALE = 4294967296.0
 _MIX = np.int64(-7046029254386353131)
 
 
-def new_queue(
-    capacity: int, lifo: bool = True
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Arrays for an empty queue of up to ``capacity`` entries, newest first if ``lifo``."""
-    capacity = max(16, capacity)
-    table_size = 1
-    while table_size < 2 * capacity:
-        table_size *= 2
-    ints = np.zeros((capacity, 5), np.int64)
-    reals = np.full((capacity, 2), np.nan)
-    table = np.full(table_size, -1, np.int64)
-    state = np.zeros(8, np.int64)
-    state[FREE_ENTRY] = -1
-    state[FREE_BUCKET] = -1
-    state[LIFO] = 1 if lifo else 0
-    return ints, reals, table, state
-
-
 @njit(cache=True, inline="always")
 def key_slot(key, mask):  # type: ignore[no-untyped-def]
     """The table slot where the search for ``key`` starts."""
@@ -78,9 +62,13 @@ def key_slot(key, mask):  # type: ignore[no-untyped-def]
     return (x ^ (x >> 31)) & mask
 
 
-@njit(cache=True)
-def queue_push(ints, reals, table, state, key, node):  # type: ignore[no-untyped-def]
+@njit(cache=True, _nrt=False)
+def queue_push(side, key, node):  # type: ignore[no-untyped-def]
     """Add ``node`` under ``key`` (front of its list for a LIFO queue, else back)."""
+    ints = side.ints
+    reals = side.reals
+    table = side.table
+    state = side.state
     # Step 1: an entry for the node, from the free list or fresh.
     e = state[FREE_ENTRY]
     if e >= 0:
@@ -143,9 +131,13 @@ def queue_push(ints, reals, table, state, key, node):  # type: ignore[no-untyped
     ints[i, SLOT] = b
 
 
-@njit(cache=True)
-def queue_pop(ints, reals, table, state):  # type: ignore[no-untyped-def]
+@njit(cache=True, _nrt=False)
+def queue_pop(side):  # type: ignore[no-untyped-def]
     """Remove and return the first node of the smallest key's list (queue not empty)."""
+    ints = side.ints
+    reals = side.reals
+    table = side.table
+    state = side.state
     b = ints[0, SLOT]
     e = ints[b, HEAD]
     node = ints[e, NODE]
@@ -200,9 +192,13 @@ def queue_pop(ints, reals, table, state):  # type: ignore[no-untyped-def]
     return node
 
 
-@njit(cache=True)
-def queue_clear(ints, reals, table, state):  # type: ignore[no-untyped-def]
+@njit(cache=True, _nrt=False)
+def queue_clear(side):  # type: ignore[no-untyped-def]
     """Empty the queue after a search, touching only the table slots still in use."""
+    ints = side.ints
+    reals = side.reals
+    table = side.table
+    state = side.state
     mask = table.shape[0] - 1
     for k in range(state[HEAP_SIZE]):
         b = ints[k, SLOT]
@@ -212,7 +208,70 @@ def queue_clear(ints, reals, table, state):  # type: ignore[no-untyped-def]
         table[h] = -1
         reals[b, BUCKET_KEY] = np.nan
     lifo = state[LIFO]
-    state[:] = 0
+    for k in range(state.shape[0]):
+        state[k] = 0
     state[FREE_ENTRY] = -1
     state[FREE_BUCKET] = -1
     state[LIFO] = lifo
+
+
+@njit(cache=True, inline="always")
+def pop_first(side):  # type: ignore[no-untyped-def]
+    """Remove and return the first node of the smallest key's list (queue not empty)."""
+    ints = side.ints
+    state = side.state
+    b = ints[0, SLOT]
+    e = ints[b, HEAD]
+    nxt = ints[e, NEXT]
+    if nxt < 0:
+        return queue_pop(side)
+    ints[e, NEXT] = state[FREE_ENTRY]
+    state[FREE_ENTRY] = e
+    ints[b, HEAD] = nxt
+    return ints[e, NODE]
+
+
+@njit(cache=True, inline="always")
+def push_newest(side, key, node):  # type: ignore[no-untyped-def]
+    """``queue_push`` on a LIFO queue, recycling a free entry under an open key in place."""
+    ints = side.ints
+    reals = side.reals
+    state = side.state
+    e = state[FREE_ENTRY]
+    b = state[LAST]
+    if e >= 0 and reals[b, BUCKET_KEY] != key:
+        b = ints[0, SLOT]
+        if reals[b, BUCKET_KEY] != key:
+            # Another open key: find it in the table (-1 if it is new).
+            table = side.table
+            wrap = table.shape[0] - 1
+            slot = key_slot(key, wrap)
+            b = table[slot]
+            while b >= 0 and reals[b, BUCKET_KEY] != key:
+                slot = (slot + 1) & wrap
+                b = table[slot]
+    if e < 0 or b < 0:
+        queue_push(side, key, node)
+    else:
+        state[FREE_ENTRY] = ints[e, NEXT]
+        state[LAST] = b
+        ints[e, NODE] = node
+        ints[e, NEXT] = ints[b, HEAD]
+        ints[b, HEAD] = e
+
+
+@njit(cache=True, inline="always")
+def push_oldest(side, key, node):  # type: ignore[no-untyped-def]
+    """``queue_push`` on a FIFO queue, recycling a free entry at the back of the last key."""
+    ints = side.ints
+    state = side.state
+    e = state[FREE_ENTRY]
+    b = state[LAST]
+    if e < 0 or side.reals[b, BUCKET_KEY] != key:
+        queue_push(side, key, node)
+    else:
+        state[FREE_ENTRY] = ints[e, NEXT]
+        ints[e, NODE] = node
+        ints[e, NEXT] = -1
+        ints[ints[b, TAIL], NEXT] = e
+        ints[b, TAIL] = e

@@ -13,29 +13,19 @@ import math
 import numpy as np
 from numba import njit
 
-from .bucket_queue import (
-    BUCKET_KEY,
-    FREE_ENTRY,
-    HEAD,
-    HEAP_SIZE,
-    LAST,
-    LIFO,
-    NEXT,
-    NODE,
-    OVERFLOW,
-    SLOT,
-    key_slot,
-    queue_clear,
-    queue_pop,
-    queue_push,
-)
-from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED, REOPEN_EPSILON, record
+from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
+from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED, REOPEN_EPSILON
+from .state import grow_queue, order_room
 
 SQRT2 = math.sqrt(2.0)
 
-# The eight directions in the order the readable search tries them from the start.
-_ALL_DX = np.array([1, 0, -1, 0, 1, -1, -1, 1], np.int64)
-_ALL_DY = np.array([0, 1, 0, -1, 1, 1, -1, -1], np.int64)
+# A direction (dx, dy) is the code 3 * (dx + 1) + (dy + 1); a node's directions are
+# codes packed four bits apiece, first tried lowest (no array: the loop allocates nothing).
+_ALL_DIRECTIONS = 0
+for _k, (_dx, _dy) in enumerate(((1, 0), (0, 1), (-1, 0), (0, -1), (1, 1), (-1, 1), (-1, -1),
+                                  (1, -1))):
+    # The eight directions in the order the readable search tries them from the start.
+    _ALL_DIRECTIONS |= (3 * (_dx + 1) + (_dy + 1)) << (4 * _k)
 
 
 _ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -102,19 +92,34 @@ def _octile(i, pw, gx, gy):  # type: ignore[no-untyped-def]
     return float(dx + dy) + OCTILE_K * float(dx if dx < dy else dy)
 
 
+@njit(cache=True, inline="always")
+def _direction(dx, dy, k):  # type: ignore[no-untyped-def]
+    """Direction ``(dx, dy)`` packed as the ``k``-th of a node's directions."""
+    return (3 * (dx + 1) + (dy + 1)) << (4 * k)
+
+
 @njit(cache=True)
 def _sign(v):  # type: ignore[no-untyped-def]
     """-1, 0 or 1 as ``v`` is negative, zero or positive."""
     return (v > 0) - (v < 0)
 
 
-@njit(cache=True)
-def jump_point_kernel(  # type: ignore[no-untyped-def]
-    free, lines, pw, start, goal, recording, g, parent, seen, closed, gen,
-    ints, reals, table, state, order,
-):
-    """Search from ``start`` to ``goal``; returns (status, expanded, max_frontier, recorded,
-    order) as ``best_first_kernel`` does.  ``parent`` links jump points."""
+@njit(cache=True, _nrt=False)
+def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """Search from ``start`` to ``goal``; the answers go to ``run`` as ``search_best_first``
+    gives them.  ``parent`` links jump points."""
+    free = terrain.free
+    lines = terrain.lines
+    pw = terrain.pw
+    recording = run.record != 0
+    order = run.order
+    room = order.shape[0]
+    g = side.g
+    parent = side.parent
+    seen = side.seen
+    closed = side.closed
+    gen = side.gen
+    state = side.state
     gx = goal % pw
     gy = goal // pw
     height = free.shape[0] // pw
@@ -122,33 +127,22 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
     parent[start] = -1
     seen[start] = gen
     state[LIFO] = 1  # newest first among equal keys, as the readable search
-    queue_push(ints, reals, table, state, _octile(start, pw, gx, gy), start)
+    queue_push(side, _octile(start, pw, gx, gy), start)
     open_count = 1
     max_frontier = 1
     expanded = 0
     recorded = 0
     status = NO_PATH
-    dirs_x = np.empty(8, np.int64)
-    dirs_y = np.empty(8, np.int64)
     while state[HEAP_SIZE] > 0:
-        # FAST PATH (bucket_queue): pop the smallest key's first entry.
-        b = ints[0, SLOT]
-        e = ints[b, HEAD]
-        nxt = ints[e, NEXT]
-        if nxt < 0:
-            c = queue_pop(ints, reals, table, state)
-        else:
-            c = ints[e, NODE]
-            ints[e, NEXT] = state[FREE_ENTRY]
-            state[FREE_ENTRY] = e
-            ints[b, HEAD] = nxt
+        c = pop_first(side)
         if closed[c] == gen:
             continue
         closed[c] = gen
         open_count -= 1
         expanded += 1
         if recording:
-            order = record(order, recorded, c)
+            if recorded < room:
+                order[recorded] = c
             recorded += 1
         if c == goal:
             status = FOUND
@@ -159,42 +153,37 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
         # Step 1: the pruned directions, from the direction of travel into c.
         p = parent[c]
         count = 0
+        dirs = 0
         if p < 0:
-            for k in range(8):
-                dirs_x[k] = _ALL_DX[k]
-                dirs_y[k] = _ALL_DY[k]
+            dirs = _ALL_DIRECTIONS
             count = 8
         else:
             dx = _sign(cx - p % pw)
             dy = _sign(cy - p // pw)
             if dx != 0 and dy != 0:
-                dirs_x[0], dirs_y[0] = dx, 0
-                dirs_x[1], dirs_y[1] = 0, dy
-                dirs_x[2], dirs_y[2] = dx, dy
+                dirs = _direction(dx, 0, 0) | _direction(0, dy, 1) | _direction(dx, dy, 2)
                 count = 3
             else:
-                dirs_x[0], dirs_y[0] = dx, dy
+                dirs = _direction(dx, dy, 0)
                 count = 1
                 if dx != 0:
                     back = c - dx
                     for sy in (-1, 1):
                         if free[c + sy * pw] and not free[back + sy * pw]:
-                            dirs_x[count], dirs_y[count] = 0, sy
-                            dirs_x[count + 1], dirs_y[count + 1] = dx, sy
+                            dirs |= _direction(0, sy, count) | _direction(dx, sy, count + 1)
                             count += 2
                 else:
                     back = c - dy * pw
                     for sx in (-1, 1):
                         if free[c + sx] and not free[back + sx]:
-                            dirs_x[count], dirs_y[count] = sx, 0
-                            dirs_x[count + 1], dirs_y[count + 1] = sx, dy
+                            dirs |= _direction(sx, 0, count) | _direction(sx, dy, count + 1)
                             count += 2
         # Step 2: jump in each direction and relax the jump point found.
         for k in range(count):
-            dx = dirs_x[k]
-            dy = dirs_y[k]
-            # The jumps of the readable version, 64 cells at a time (``stop_lines``),
-            # written out: a call that takes arrays would cost atomic reference counts.
+            code = (dirs >> (4 * k)) & 15
+            dx = code // 3 - 1
+            dy = code % 3 - 1
+            # The jumps of the readable version, 64 cells at a time (``stop_lines``).
             n = -1
             diagonal = dx != 0 and dy != 0
             cur = c
@@ -277,34 +266,30 @@ def jump_point_kernel(  # type: ignore[no-untyped-def]
             g[n] = ng
             parent[n] = c
             f = ng + _octile(n, pw, gx, gy)
-            # FAST PATH (bucket_queue): a recycled entry under a key already open.
-            e = state[FREE_ENTRY]
-            b = state[LAST]
-            if e >= 0 and reals[b, BUCKET_KEY] != f:
-                b = ints[0, SLOT]
-                if reals[b, BUCKET_KEY] != f:
-                    # Another open key: find it in the table (-1 if it is new).
-                    wrap = table.shape[0] - 1
-                    slot = key_slot(f, wrap)
-                    b = table[slot]
-                    while b >= 0 and reals[b, BUCKET_KEY] != f:
-                        slot = (slot + 1) & wrap
-                        b = table[slot]
-            if e < 0 or b < 0:
-                queue_push(ints, reals, table, state, f, n)
-            else:
-                state[FREE_ENTRY] = ints[e, NEXT]
-                state[LAST] = b
-                ints[e, NODE] = n
-                ints[e, NEXT] = ints[b, HEAD]
-                ints[b, HEAD] = e
+            push_newest(side, f, n)
         if state[OVERFLOW]:
             status = OVERFLOWED
             break
         if open_count > max_frontier:
             max_frontier = open_count
-    queue_clear(ints, reals, table, state)
-    return status, expanded, max_frontier, recorded, order
+    queue_clear(side)
+    run.status = status
+    run.expanded = expanded
+    run.max_frontier = max_frontier
+    run.recorded = recorded
+    run.gen = gen
+
+
+@njit(cache=True)
+def jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """``search_jump_point`` under a fresh generation, again with more room until it fits."""
+    while True:
+        side.gen += 1
+        search_jump_point(terrain, side, run, start, goal)
+        if run.status == OVERFLOWED:
+            grow_queue(side)
+        elif not order_room(run):
+            return
 
 
 @njit(cache=True)

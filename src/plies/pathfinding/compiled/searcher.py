@@ -23,23 +23,29 @@ import numpy.typing as npt
 
 from plies.compile_notice import compile_notice
 from plies.pathfinding.errors import PathfindingError
-from plies.pathfinding.grid import DIAGONAL_MOVES, SQRT2, STRAIGHT_MOVES, Cell, Grid
+from plies.pathfinding.grid import DIAGONAL_MOVES, STRAIGHT_MOVES, Cell, Grid
 from plies.pathfinding.heuristics import admissible_on_grid, default_grid_heuristic
 from plies.pathfinding.result import SearchResult
 
-from .batch import (
-    batch_best_first,
-    batch_bidirectional,
-    batch_breadth_first,
-    batch_jump_point,
-)
-from .best_first import best_first_kernel
-from .bidirectional import bidirectional_kernel
-from .breadth_first import breadth_first_kernel
-from .bucket_queue import new_queue
-from .common import FOUND, HEURISTIC_KINDS, OVERFLOWED, parent_chain
+from .batch import _BEST_FIRST, _BREADTH_FIRST, _JUMP_POINT, batch_bidirectional, batch_one_sided
+from .best_first import best_first
+from .bidirectional import bidirectional
+from .breadth_first import breadth_first
+from .common import FOUND, HEURISTIC_KINDS, parent_chain
 from .cycles import cycles_now
-from .jump_point import fill_jumps, jump_point_kernel, stop_lines
+from .jump_point import fill_jumps, jump_point, stop_lines
+from .state import (
+    Run,
+    Side,
+    new_run,
+    new_side,
+    new_terrain,
+    outcome,
+    plan,
+    set_lines,
+    side_arrays,
+)
+from .state import queue_capacity as compiled_capacity
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -73,25 +79,12 @@ class BatchResult:
 
 
 class _Side:
-    """Scratch arrays for one search direction: costs, parents, stamps and an open list."""
+    """One search direction: its compiled scratch space and Python's view of its arrays."""
 
-    def __init__(self, size: int, capacity: int) -> None:
-        """Allocate arrays for a padded grid of ``size`` cells, the open list for ``capacity``."""
-        self.g = np.zeros(size, np.float64)
-        self.parent = np.zeros(size, np.int64)
-        self.seen = np.zeros(size, np.int64)
-        self.closed = np.zeros(size, np.int64)
-        self.capacity = capacity
-        self.ints, self.reals, self.table, self.state = new_queue(self.capacity)
-
-    def grow(self, capacity: int) -> None:
-        """Enlarge the open list after it overflowed (the search is then run again)."""
-        self.capacity = capacity
-        self.ints, self.reals, self.table, self.state = new_queue(capacity)
-
-    def queue(self) -> tuple[IntArray, FloatArray, IntArray, IntArray]:
-        """The open-list arrays, in the order the kernels take them."""
-        return self.ints, self.reals, self.table, self.state
+    def __init__(self, size: int, capacity: int, fifo: bool) -> None:
+        """Scratch space for a padded grid of ``size`` cells, the open list for ``capacity``."""
+        self.side: Side = new_side(size, capacity, size if fifo else 0)
+        self.g, self.parent, self.seen, self.closed, self.fifo = side_arrays(self.side)
 
     def frontier(self, gen: int) -> IntArray:
         """Cells reached but not expanded by the search of generation ``gen``, in index order."""
@@ -112,58 +105,43 @@ class GridSearcher:
         self.grid = grid
         self.pw = grid.padded_width
         self.free = np.frombuffer(bytes(pfree), dtype=np.uint8).copy()
-        self.weights = np.asarray(pweights, dtype=np.float64)
-        self.masks = np.frombuffer(masks, dtype=np.uint8).copy()
-        self.weighted = grid.weighted
-        self.scale = grid.min_weight
-        pw = self.pw
         moves = STRAIGHT_MOVES + DIAGONAL_MOVES if grid.diagonal else STRAIGHT_MOVES
         # Move i is bit i of a cell's mask (Grid.move_masks): straight ones first.
-        self.offsets = np.array([dx + dy * pw for dx, dy in moves], dtype=np.int64)
-        self.move_dx = np.array([dx for dx, _ in moves], dtype=np.int64)
-        self.move_dy = np.array([dy for _, dy in moves], dtype=np.int64)
-        self.steps = np.array([SQRT2 if dx and dy else 1.0 for dx, dy in moves])
+        self._terrain = new_terrain(
+            self.free, np.asarray(pweights, dtype=np.float64),
+            np.frombuffer(masks, dtype=np.uint8).copy(), np.array(moves, dtype=np.int64),
+            np.zeros((1, 1), np.uint64), self.pw, grid.weighted, grid.min_weight)
+        self._has_lines = False
         size = self.free.size
-        self.queue_capacity = queue_capacity or max(_START_CAPACITY, size // 8)
-        self._forward = _Side(size, self.queue_capacity)
+        self._capacity = queue_capacity or max(_START_CAPACITY, size // 8)
+        self._forward = _Side(size, self._capacity, fifo=True)
         self._backward: _Side | None = None
-        self._queue: IntArray | None = None
-        self._lines: npt.NDArray[np.uint64] | None = None
-        self._order = np.empty(_START_CAPACITY, np.int64)
-        self._gen = 0
+        self._state: Run = new_run()
+
+    @property
+    def queue_capacity(self) -> int:
+        """How many entries the forward open list holds (it doubles when a search overflows)."""
+        return int(compiled_capacity(self._forward.side))
 
     # -- helpers ----------------------------------------------------------------
-
-    def _next_gen(self, count: int = 1) -> int:
-        """Reserve ``count`` fresh generation numbers; return the first."""
-        first = self._gen + 1
-        self._gen += count
-        return first
-
-    def _grow(self) -> None:
-        """Double the open lists of both directions."""
-        self.queue_capacity *= 2
-        self._forward.grow(self.queue_capacity)
-        if self._backward is not None:
-            self._backward.grow(self.queue_capacity)
 
     def _backward_side(self) -> _Side:
         """The second set of scratch arrays, made on first use."""
         if self._backward is None:
-            self._backward = _Side(self.free.size, self.queue_capacity)
+            self._backward = _Side(self.free.size, self._capacity, fifo=False)
         return self._backward
 
-    def _stop_lines(self) -> npt.NDArray[np.uint64]:
-        """Where straight jumps stop, as bit lines (see ``stop_lines``), made on first use."""
-        if self._lines is None:
-            self._lines = stop_lines(self.free, self.pw)
-        return self._lines
+    def _stop_lines(self) -> None:
+        """Give the terrain the jump lines (see ``stop_lines``) on first use."""
+        if not self._has_lines:
+            set_lines(self._terrain, stop_lines(self.free, self.pw))
+            self._has_lines = True
 
-    def _bfs_queue(self) -> IntArray:
-        """The breadth-first queue (one slot per cell), made on first use."""
-        if self._queue is None:
-            self._queue = np.empty(self.free.size, np.int64)
-        return self._queue
+    def _plan(self, algorithm: str, heuristic: str, record: bool) -> None:
+        """Set the run's weights, heuristic, reopening and recording for ``algorithm``."""
+        g_weight, h_weight, reopen = BEST_FIRST.get(algorithm, (1.0, 0.0, True))
+        plan(self._state, g_weight, h_weight, HEURISTIC_KINDS[heuristic], reopen,
+             algorithm == "bidir-astar", record)
 
     def _index(self, cell: Cell, what: str) -> int:
         """Padded index of a free ``cell``; a one-line error otherwise."""
@@ -242,46 +220,31 @@ class GridSearcher:
     def _best_first(self, algorithm: str, s: int, t: int, heuristic: str,
                     record: bool) -> SearchResult[Cell]:
         """UCS, greedy or A* through the compiled best-first kernel."""
-        g_weight, h_weight, reopen = BEST_FIRST[algorithm]
         side = self._forward
-        while True:
-            gen = self._next_gen()
-            status, expanded, max_frontier, recorded, self._order = best_first_kernel(
-                self.free, self.weights, self.masks, self.offsets, self.steps, self.move_dx,
-                self.move_dy, self.pw, s, t,
-                g_weight, h_weight, self.scale, HEURISTIC_KINDS[heuristic], self.weighted,
-                reopen, record, side.g, side.parent, side.seen, side.closed, gen,
-                *side.queue(), self._order,
-            )
-            if status != OVERFLOWED:
-                break
-            self._grow()
-        order = self.grid.lazy_cells(self._order[:recorded].tolist())
+        self._plan(algorithm, heuristic, record)
+        best_first(self._terrain, side.side, self._state, s, t)
+        status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
+        cells = self.grid.lazy_cells(order[:recorded].tolist())
         if status != FOUND:
-            return SearchResult.failure(algorithm, expanded, max_frontier, order)
+            return SearchResult.failure(algorithm, expanded, max_frontier, cells)
         path = self._cells(parent_chain(side.parent, s, t))
         frontier = self._cells(side.frontier(gen)) if record else []
-        return SearchResult(algorithm, path, float(side.g[t]), expanded, max_frontier, order,
+        return SearchResult(algorithm, path, float(side.g[t]), expanded, max_frontier, cells,
                             frontier)
 
     def _jump_point(self, s: int, t: int, record: bool) -> SearchResult[Cell]:
         """Jump point search through the compiled kernel."""
         side = self._forward
-        while True:
-            gen = self._next_gen()
-            status, expanded, max_frontier, recorded, self._order = jump_point_kernel(
-                self.free, self._stop_lines(), self.pw, s, t, record, side.g, side.parent,
-                side.seen, side.closed, gen, *side.queue(), self._order,
-            )
-            if status != OVERFLOWED:
-                break
-            self._grow()
-        order = self.grid.lazy_cells(self._order[:recorded].tolist())
+        self._stop_lines()
+        self._plan("jps", "octile", record)
+        jump_point(self._terrain, side.side, self._state, s, t)
+        status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
+        cells = self.grid.lazy_cells(order[:recorded].tolist())
         if status != FOUND:
-            return SearchResult.failure("jps", expanded, max_frontier, order)
+            return SearchResult.failure("jps", expanded, max_frontier, cells)
         path = self._cells(fill_jumps(parent_chain(side.parent, s, t), self.pw))
         frontier = self._cells(side.frontier(gen)) if record else []
-        return SearchResult("jps", path, float(side.g[t]), expanded, max_frontier, order,
+        return SearchResult("jps", path, float(side.g[t]), expanded, max_frontier, cells,
                             frontier)
 
     def _breadth_first(self, s: int, t: int, record: bool) -> SearchResult[Cell]:
@@ -290,18 +253,15 @@ class GridSearcher:
             cell = self.grid.from_padded(s)
             return SearchResult("bfs", [cell], 0.0, 0, 1, [], [cell])
         side = self._forward
-        gen = self._next_gen()
-        queue = self._bfs_queue()
-        found, expanded, max_frontier, recorded, head, tail, self._order = breadth_first_kernel(
-            self.weights, self.masks, self.offsets, self.steps, s, t, self.weighted, record,
-            side.g, side.parent, side.seen, gen, queue, self._order,
-        )
-        order = self.grid.lazy_cells(self._order[:recorded].tolist())
+        self._plan("bfs", "zero", record)
+        breadth_first(self._terrain, side.side, self._state, s, t)
+        found, expanded, max_frontier, recorded, _, _, head, tail, _, order = outcome(self._state)
+        cells = self.grid.lazy_cells(order[:recorded].tolist())
         if not found:
-            return SearchResult.failure("bfs", expanded, max_frontier, order)
+            return SearchResult.failure("bfs", expanded, max_frontier, cells)
         path = self._cells(parent_chain(side.parent, s, t))
-        waiting = self._cells(queue[head:tail]) if record else []
-        return SearchResult("bfs", path, float(side.g[t]), expanded, max_frontier, order,
+        waiting = self._cells(side.fifo[head:tail]) if record else []
+        return SearchResult("bfs", path, float(side.g[t]), expanded, max_frontier, cells,
                             waiting)
 
     def _bidirectional(self, algorithm: str, s: int, t: int, heuristic: str,
@@ -310,31 +270,19 @@ class GridSearcher:
         if s == t:
             return SearchResult(algorithm, [self.grid.from_padded(s)], 0.0, 0, 1, [], [])
         fwd, bwd = self._forward, self._backward_side()
-        while True:
-            gen = self._next_gen()
-            status, meet, mu, expanded, max_frontier, recorded, self._order = (
-                bidirectional_kernel(
-                    self.weights, self.masks, self.offsets, self.steps, self.pw, s, t,
-                    self.weighted, algorithm == "bidir-astar", HEURISTIC_KINDS[heuristic],
-                    self.scale, record, gen,
-                    fwd.g, fwd.parent, fwd.seen, fwd.closed, *fwd.queue(),
-                    bwd.g, bwd.parent, bwd.seen, bwd.closed, *bwd.queue(),
-                    self._order,
-                )
-            )
-            if status != OVERFLOWED:
-                break
-            self._grow()
-        order = self.grid.lazy_cells(self._order[:recorded].tolist())
+        self._plan(algorithm, heuristic, record)
+        bidirectional(self._terrain, fwd.side, bwd.side, self._state, s, t)
+        _, expanded, max_frontier, recorded, meet, mu, _, _, gen, order = outcome(self._state)
+        cells = self.grid.lazy_cells(order[:recorded].tolist())
         if meet < 0:
-            return SearchResult.failure(algorithm, expanded, max_frontier, order)
+            return SearchResult.failure(algorithm, expanded, max_frontier, cells)
         ahead = parent_chain(fwd.parent, s, meet)
         behind = parent_chain(bwd.parent, t, meet)[::-1]
         path = self._cells(np.concatenate((ahead, behind[1:])))
         frontier: list[Cell] = []
         if record:
             frontier = self._cells(fwd.frontier(gen)) + self._cells(bwd.frontier(gen))
-        return SearchResult(algorithm, path, float(mu), expanded, max_frontier, order, frontier)
+        return SearchResult(algorithm, path, float(mu), expanded, max_frontier, cells, frontier)
 
     # -- many queries -------------------------------------------------------------
 
@@ -359,23 +307,15 @@ class GridSearcher:
         costs = np.full(n, math.inf)
         expanded = np.zeros(n, np.int64)
         seconds = np.zeros(n, np.float64)
-        done = 0
+        queries = np.stack((s, t), axis=1) if n else np.zeros((0, 2), np.int64)
         wall = time.perf_counter()
         rate = _cycles_per_second()
-        while done < n:
-            # Views: a query whose open list overflows is run again after the queue grows.
-            args = (algorithm, name, s[done:], t[done:], costs[done:], expanded[done:],
-                    seconds[done:])
-            if ("batch", algorithm) in _WARM:
-                failed = self._batch_from(*args)
-            else:
-                with compile_notice(NOTICE):
-                    failed = self._batch_from(*args)
-                _WARM.add(("batch", algorithm))
-            if failed < 0:
-                break
-            done += failed
-            self._grow()
+        if ("batch", algorithm) in _WARM:
+            self._batch(algorithm, name, queries, costs, expanded, seconds)
+        else:
+            with compile_notice(NOTICE):
+                self._batch(algorithm, name, queries, costs, expanded, seconds)
+            _WARM.add(("batch", algorithm))
         wall = time.perf_counter() - wall
         # The kernels timed each query in processor cycles.
         if rate > 0.0:
@@ -384,40 +324,21 @@ class GridSearcher:
             seconds[:] = wall / max(n, 1)
         return BatchResult(algorithm, costs, expanded, seconds)
 
-    def _batch_from(self, algorithm: str, heuristic: str, s: IntArray, t: IntArray,
-                    costs: FloatArray, expanded: IntArray, seconds: FloatArray) -> int:
-        """One compiled batch call; the index of the query that overflowed, or -1."""
-        gen = self._next_gen(max(len(s), 1))
-        fwd = self._forward
-        kind = HEURISTIC_KINDS[heuristic]
-        if algorithm in BEST_FIRST:
-            g_weight, h_weight, reopen = BEST_FIRST[algorithm]
-            return int(batch_best_first(
-                self.free, self.weights, self.masks, self.offsets, self.steps, self.move_dx,
-                self.move_dy, self.pw, s, t,
-                g_weight, h_weight, self.scale, kind, self.weighted, reopen,
-                fwd.g, fwd.parent, fwd.seen, fwd.closed, gen, *fwd.queue(),
-                self._order, costs, expanded, seconds, False,
-            ))
+    def _batch(self, algorithm: str, heuristic: str, queries: IntArray, costs: FloatArray,
+               expanded: IntArray, seconds: FloatArray) -> None:
+        """One compiled batch call over every query."""
+        self._plan(algorithm, heuristic, False)
+        fwd = self._forward.side
+        if algorithm in ("bidirectional", "bidir-astar"):
+            batch_bidirectional(self._terrain, fwd, self._backward_side().side, self._state,
+                                queries, costs, expanded, seconds)
+            return
         if algorithm == "jps":
-            return int(batch_jump_point(
-                self.free, self._stop_lines(), self.pw, s, t, fwd.g, fwd.parent, fwd.seen,
-                fwd.closed, gen, *fwd.queue(), self._order, costs, expanded, seconds, False,
-            ))
-        if algorithm == "bfs":
-            return int(batch_breadth_first(
-                self.weights, self.masks, self.offsets, self.steps, s, t, self.weighted,
-                fwd.g, fwd.parent, fwd.seen, gen, self._bfs_queue(), self._order,
-                costs, expanded, seconds, False,
-            ))
-        bwd = self._backward_side()
-        return int(batch_bidirectional(
-            self.weights, self.masks, self.offsets, self.steps, self.pw, s, t,
-            self.weighted, algorithm == "bidir-astar", kind, self.scale, gen,
-            fwd.g, fwd.parent, fwd.seen, fwd.closed, *fwd.queue(),
-            bwd.g, bwd.parent, bwd.seen, bwd.closed, *bwd.queue(),
-            self._order, costs, expanded, seconds, False,
-        ))
+            self._stop_lines()
+            kind = _JUMP_POINT
+        else:
+            kind = _BREADTH_FIRST if algorithm == "bfs" else _BEST_FIRST
+        batch_one_sided(kind, self._terrain, fwd, self._state, queries, costs, expanded, seconds)
 
 
 _RATE: list[float] = []

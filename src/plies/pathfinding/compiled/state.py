@@ -1,0 +1,203 @@
+"""The three values every grid kernel takes: the terrain, a search side, and a run.
+
+``Terrain``: the padded grid as arrays (free flags, cell weights, legal-move
+masks), the moves (index offsets, step costs, dx/dy), the jump lines of jump
+point search, and the scalars ``pw`` (padded width), ``weighted``, ``scale``
+(the smallest cell weight, which scales the heuristics).
+
+``Side``: one search direction's scratch space, reused by every query: costs
+``g``, ``parent`` links, the ``seen``/``closed`` stamps, the open list
+(``ints``, ``reals``, ``table``, ``state``: see ``bucket_queue``), the
+breadth-first FIFO, and ``gen``, the stamp of the current search (a search
+stamps the cells it touches instead of clearing anything).
+
+``Run``: what a search is asked (``g_weight``, ``h_weight``, heuristic
+``kind``, ``reopen``, ``potential`` for bidirectional A*, ``record``) and what it
+answers (``status``, ``expanded``, ``max_frontier``, ``recorded``, ``meet``,
+``mu``, the FIFO's ``head``/``tail``, the ``gen`` it ran under) plus ``order``,
+the recorded expansion order.
+
+They are numba structrefs registered through ``plies.jitstruct``, so the
+search loops (compiled with ``_nrt=False``) read fields and pass them to the
+shared open-list helpers with no reference counting, and a kernel takes three
+or four arguments instead of thirty. Instances are built by the cached
+constructors here (numba's Python-side constructor recompiles in every
+process); Python reads results through ``outcome`` and ``side_arrays``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from numba.experimental import structref
+
+from plies.jitstruct import CoreStruct, register
+
+from .bucket_queue import FREE_BUCKET, FREE_ENTRY
+
+_ORDER_START = 1024
+"""First size of a run's expansion-order buffer (it doubles when a search needs more)."""
+
+
+@register
+class TerrainType(CoreStruct):
+    """numba type of ``Terrain``."""
+
+
+class Terrain(structref.StructRefProxy):
+    """The grid and its moves as the kernels see them (Python handle); see ``new_terrain``."""
+
+
+structref.define_proxy(Terrain, TerrainType, [
+    "free", "weights", "masks", "offsets", "steps", "move_dx", "move_dy", "lines",
+    "pw", "weighted", "scale",
+])
+
+
+@register
+class SideType(CoreStruct):
+    """numba type of ``Side``."""
+
+
+class Side(structref.StructRefProxy):
+    """One search direction's scratch space (Python handle); see ``new_side``."""
+
+
+structref.define_proxy(Side, SideType, [
+    "g", "parent", "seen", "closed", "ints", "reals", "table", "state", "fifo", "gen",
+])
+
+
+@register
+class RunType(CoreStruct):
+    """numba type of ``Run``."""
+
+
+class Run(structref.StructRefProxy):
+    """One search's settings and answers (Python handle); see ``new_run`` and ``plan``."""
+
+
+structref.define_proxy(Run, RunType, [
+    "g_weight", "h_weight", "kind", "reopen", "potential", "record",
+    "status", "expanded", "max_frontier", "recorded", "meet", "mu", "head", "tail", "gen",
+    "order",
+])
+
+
+@njit(cache=True)
+def new_terrain(free, weights, masks, moves, lines, pw, weighted, scale):  # type: ignore[no-untyped-def]
+    """The terrain of a padded grid; ``moves`` holds one ``(dx, dy)`` row per move bit."""
+    count = moves.shape[0]
+    offsets = np.empty(count, np.int64)
+    steps = np.empty(count, np.float64)
+    move_dx = np.empty(count, np.int64)
+    move_dy = np.empty(count, np.int64)
+    for i in range(count):
+        dx = moves[i, 0]
+        dy = moves[i, 1]
+        move_dx[i] = dx
+        move_dy[i] = dy
+        offsets[i] = dx + dy * pw
+        steps[i] = math.sqrt(2.0) if dx != 0 and dy != 0 else 1.0
+    return Terrain(free, weights, masks, offsets, steps, move_dx, move_dy, lines, pw,
+                   weighted, scale)
+
+
+@njit(cache=True)
+def set_lines(terrain, lines):  # type: ignore[no-untyped-def]
+    """Give the terrain its jump lines (made on the first jump point search)."""
+    terrain.lines = lines
+
+
+@njit(cache=True)
+def _empty_queue(capacity):  # type: ignore[no-untyped-def]
+    """The four arrays of an empty open list of ``capacity`` entries (see ``bucket_queue``)."""
+    capacity = max(16, capacity)
+    table_size = 1
+    while table_size < 2 * capacity:
+        table_size *= 2
+    ints = np.zeros((capacity, 5), np.int64)
+    reals = np.full((capacity, 2), np.nan)
+    table = np.full(table_size, -1, np.int64)
+    state = np.zeros(8, np.int64)
+    return ints, reals, table, state
+
+
+@njit(cache=True)
+def new_side(size, capacity, fifo_size):  # type: ignore[no-untyped-def]
+    """Scratch space for a padded grid of ``size`` cells, an open list of ``capacity``."""
+    ints, reals, table, state = _empty_queue(capacity)
+    side = Side(np.zeros(size, np.float64), np.zeros(size, np.int64), np.zeros(size, np.int64),
+                np.zeros(size, np.int64), ints, reals, table, state,
+                np.empty(fifo_size, np.int64), 0)
+    _reset_queue_state(side)
+    return side
+
+
+@njit(cache=True, inline="always")
+def _reset_queue_state(side):  # type: ignore[no-untyped-def]
+    """Mark an emptied open list's free lists as empty (index -1)."""
+    side.state[FREE_ENTRY] = -1
+    side.state[FREE_BUCKET] = -1
+
+
+@njit(cache=True)
+def grow_queue(side):  # type: ignore[no-untyped-def]
+    """Double the side's open list after it overflowed (the search is then run again)."""
+    ints, reals, table, state = _empty_queue(2 * side.ints.shape[0])
+    side.ints = ints
+    side.reals = reals
+    side.table = table
+    side.state = state
+    _reset_queue_state(side)
+
+
+@njit(cache=True)
+def queue_capacity(side):  # type: ignore[no-untyped-def]
+    """How many entries the side's open list holds."""
+    return side.ints.shape[0]
+
+
+@njit(cache=True)
+def side_arrays(side):  # type: ignore[no-untyped-def]
+    """The arrays Python reads after a search: g, parent, seen, closed and the FIFO."""
+    return side.g, side.parent, side.seen, side.closed, side.fifo
+
+
+@njit(cache=True)
+def new_run():  # type: ignore[no-untyped-def]
+    """A run with every setting and answer zero."""
+    zero = 0
+    nothing = 0.0
+    return Run(nothing, nothing, zero, zero, zero, zero, zero, zero, zero, zero, zero, nothing,
+               zero, zero, zero, np.empty(_ORDER_START, np.int64))
+
+
+@njit(cache=True)
+def plan(run, g_weight, h_weight, kind, reopen, potential, record):  # type: ignore[no-untyped-def]
+    """Set what the next searches do: priority weights, heuristic, reopening, recording."""
+    run.g_weight = g_weight
+    run.h_weight = h_weight
+    run.kind = kind
+    run.reopen = reopen
+    run.potential = potential
+    run.record = record
+
+
+@njit(cache=True)
+def outcome(run):  # type: ignore[no-untyped-def]
+    """The last search's answers: (status, expanded, max_frontier, recorded, meet, mu, head,
+    tail, gen, order)."""
+    return (run.status, run.expanded, run.max_frontier, run.recorded, run.meet, run.mu,
+            run.head, run.tail, run.gen, run.order)
+
+
+@njit(cache=True)
+def order_room(run):  # type: ignore[no-untyped-def]
+    """Grow the order buffer to hold what the last search recorded; True if it had to."""
+    if run.recorded <= run.order.shape[0]:
+        return False
+    run.order = np.empty(max(2 * run.order.shape[0], run.recorded), np.int64)
+    return True

@@ -68,3 +68,90 @@ def test_node_counts_are_exposed_and_accumulate() -> None:
     assert first > 0 and ab.total_nodes == 2 * first
     ab.reset()
     assert ab.total_nodes == 0
+
+
+# The ladder's choices pinned: (position index, agent, depth, seed, move, score_cp, mate_in,
+# nodes), as the agents played them before minimax and alpha-beta became the generic
+# searches of plies.games. A change here changes the ladder.
+PINNED = [
+    (0, 'minimax', 1, None, 'b1c3', 50, None, 21),
+    (0, 'minimax', 2, None, 'b1c3', 0, None, 421),
+    (0, 'alphabeta', 2, None, 'b1c3', 0, None, 84),
+    (0, 'alphabeta', 3, None, 'b1c3', 50, None, 744),
+    (1, 'minimax', 1, None, 'f3e5', 130, None, 28),
+    (1, 'minimax', 2, None, 'b1c3', 0, None, 863),
+    (1, 'alphabeta', 2, None, 'b1c3', 0, None, 174),
+    (1, 'alphabeta', 3, None, 'f1b5', 150, None, 1352),
+    (2, 'minimax', 1, None, 'f3f6', 435, None, 49),
+    (2, 'minimax', 2, None, 'e2a6', 65, None, 2088),
+    (2, 'alphabeta', 2, None, 'e2a6', 65, None, 132),
+    (2, 'alphabeta', 3, None, 'e2a6', 395, None, 2408),
+    (3, 'minimax', 1, None, 'b4f4', 90, None, 15),
+    (3, 'minimax', 2, None, 'b4f4', 70, None, 206),
+    (3, 'alphabeta', 2, None, 'b4f4', 70, None, 30),
+    (3, 'alphabeta', 3, None, 'b4f4', 110, None, 311),
+    (4, 'minimax', 1, None, 'g5f6', 330, None, 47),
+    (4, 'minimax', 2, None, 'g5f6', -5, None, 2126),
+    (4, 'alphabeta', 2, None, 'g5f6', -5, None, 136),
+    (4, 'alphabeta', 3, None, 'c3d5', 235, None, 2273),
+    (5, 'minimax', 1, None, 'd1d8', None, 1, 21),
+    (5, 'minimax', 2, None, 'd1d8', None, 1, 173),
+    (5, 'alphabeta', 2, None, 'd1d8', None, 1, 54),
+    (5, 'alphabeta', 3, None, 'd1d8', None, 1, 461),
+    (6, 'minimax', 1, None, 'e1e2', 0, None, 4),
+    (6, 'minimax', 2, None, 'e1e2', 0, None, 22),
+    (6, 'alphabeta', 2, None, 'e1e2', 0, None, 6),
+    (6, 'alphabeta', 3, None, 'e1e2', 0, None, 12),
+    (7, 'minimax', 1, None, 'd7f5', -100, None, 41),
+    (7, 'minimax', 2, None, 'd7c6', -220, None, 1805),
+    (7, 'alphabeta', 2, None, 'd7c6', -220, None, 452),
+    (7, 'alphabeta', 3, None, 'd6d4', -125, None, 1915),
+    (8, 'minimax', 1, None, 'c3c6', 150, None, 34),
+    (8, 'minimax', 2, None, 'f2e3', -30, None, 827),
+    (8, 'alphabeta', 2, None, 'f2e3', -30, None, 160),
+    (8, 'alphabeta', 3, None, 'f2e3', 180, None, 2226),
+    (9, 'minimax', 1, None, 'd7g4', 20, None, 28),
+    (9, 'minimax', 2, None, 'c8c7', -200, None, 1063),
+    (9, 'alphabeta', 2, None, 'c8c7', -200, None, 206),
+    (9, 'alphabeta', 3, None, 'c8b7', 45, None, 1785),
+    (10, 'minimax', 1, None, 'c1e3', 125, None, 39),
+    (10, 'minimax', 2, None, 'e2b5', 55, None, 1023),
+    (10, 'alphabeta', 2, None, 'e2b5', 55, None, 160),
+    (10, 'alphabeta', 3, None, 'e2b5', 385, None, 1551),
+    (0, 'minimax', 2, 1, 'b1c3', 0, None, 421),
+    (0, 'minimax', 2, 2, 'g1f3', 0, None, 421),
+    (0, 'alphabeta', 2, 1, 'b1c3', 0, None, 85),
+    (0, 'alphabeta', 2, 2, 'g1f3', 0, None, 102),
+]
+
+
+@pytest.mark.parametrize("case", PINNED, ids=lambda c: f"{c[0]}-{c[1]}-d{c[2]}-s{c[3]}")
+def test_ladder_moves_scores_and_nodes_are_pinned(
+    case: tuple[int, str, int, int | None, str, int | None, int | None, int],
+) -> None:
+    """Each agent plays the same move with the same score after the same number of nodes."""
+    index, agent, depth, seed, move, score, mate, nodes = case
+    player = make_agent(agent, {"depth": depth}, seed=seed)
+    chosen = player.choose(Board(POSITIONS[index]))
+    assert player.last is not None
+    assert (chosen.uci(), player.last.score_cp, player.last.mate_in, player.nodes) == (
+        move, score, mate, nodes,
+    )
+
+
+@pytest.mark.parametrize(
+    ("agent", "move", "depth", "score", "nodes"),
+    [("alphabeta", "f1b5", 3, 150, 3001), ("minimax", "b1c3", 2, 0, 3001)],
+)
+def test_node_budget_deepening_is_pinned(
+    agent: str, move: str, depth: int, score: int, nodes: int
+) -> None:
+    """A node budget stops the deepening at the same place, with the same answer."""
+    from plies.agents.base import Budget
+
+    player = make_agent(agent, {"depth": 5})
+    chosen = player.choose(Board(POSITIONS[1]), Budget(nodes=3000))
+    assert player.last is not None
+    assert (chosen.uci(), player.last.depth, player.last.score_cp, player.nodes) == (
+        move, depth, score, nodes,
+    )

@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"calibration: {exc}", file=sys.stderr)
         return 2
     rows = np.arange(len(data), dtype=np.int64)
-    raw = raw_outputs(data.features, data.stm, rows, *net.arrays())
+    raw = raw_outputs(data.features, data.stm, rows, net.arrays())
     if not residual:
         print_classes(data, raw * SCALE, args.min_rows, args.top)
         return 0

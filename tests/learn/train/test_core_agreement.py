@@ -50,7 +50,7 @@ def test_trained_net_agrees_with_the_core(
     data, _ = read_dataset(SAMPLE)
     rows = np.arange(len(data), dtype=np.int64)
     trained = load_network(path)
-    floats = raw_outputs(data.features, data.stm, rows, *trained.arrays(), *trained.kings())
+    floats = raw_outputs(data.features, data.stm, rows, trained.arrays(), trained.kings())
     floats *= 400.0
     base = hce_centipawns(data)[:, 0]
     net = core.load_net(path)

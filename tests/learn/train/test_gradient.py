@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from plies.learn.train.kernels import batch_gradient, raw_outputs
+from plies.learn.train.kernels import Examples, Params, batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset, read_dataset
 from plies.learn.train.network import Network, initial_network
 from plies.learn.train.target import targets
@@ -32,7 +32,7 @@ def _king_rows(data: Dataset, rows: np.ndarray, table: np.ndarray) -> set[int]:
 
 def _loss(data, target: np.ndarray, rows: np.ndarray, net: Network) -> float:  # type: ignore[no-untyped-def]
     """Mean squared error, computed from the forward pass alone."""
-    raw = raw_outputs(data.features, data.stm, rows, *net.arrays(), *net.kings())
+    raw = raw_outputs(data.features, data.stm, rows, net.arrays(), net.kings())
     return float(np.mean((1.0 / (1.0 + np.exp(-raw)) - target[rows]) ** 2))
 
 
@@ -55,8 +55,8 @@ def test_gradient_matches_finite_differences(buckets: int, kings: int | None) ->
     net.out_bias[:] = rng.normal(0.0, 0.5, size=net.out_bias.shape)
     grads = tuple(np.zeros_like(a) for a in net.arrays())
     loss_sum = batch_gradient(
-        data.features, data.stm, target, zero, rows, mirrors, 1.0 / len(rows), *net.arrays(),
-        *grads, *net.kings(),
+        Examples(data.features, data.stm, target, zero), rows, mirrors, 1.0 / len(rows),
+        net.arrays(), Params(*grads), net.kings(),
     )
     assert abs(loss_sum / len(rows) - _loss(data, target, rows, net)) < 1e-12
     if kings is None:
@@ -109,16 +109,16 @@ def test_only_the_positions_bucket_gets_output_gradient() -> None:
         assert len(rows) > 50
         flips = np.zeros(len(rows), dtype=np.int64)
         grads = tuple(np.zeros_like(a) for a in net.arrays())
-        batch_gradient(data.features, data.stm, target, zero, rows, flips, 1.0,
-                       *net.arrays(), *grads)  # fmt: skip
+        batch_gradient(Examples(data.features, data.stm, target, zero), rows, flips, 1.0,
+                       net.arrays(), Params(*grads))  # fmt: skip
         others = np.arange(8) != bucket
         assert not np.any(grads[2][others]) and not np.any(grads[3][others])
         assert np.any(grads[2][bucket]) and grads[3][bucket] != 0.0
         single = Network(net.ft_weight, net.ft_bias, net.out_weight[bucket : bucket + 1].copy(),
                          net.out_bias[bucket : bucket + 1].copy())  # fmt: skip
         alone = tuple(np.zeros_like(a) for a in single.arrays())
-        batch_gradient(data.features, data.stm, target, zero, rows, flips, 1.0,
-                       *single.arrays(), *alone)  # fmt: skip
+        batch_gradient(Examples(data.features, data.stm, target, zero), rows, flips, 1.0,
+                       single.arrays(), Params(*alone))  # fmt: skip
         assert np.array_equal(alone[2][0], grads[2][bucket])
         assert np.array_equal(alone[0], grads[0]) and np.array_equal(alone[1], grads[1])
 
@@ -145,7 +145,8 @@ def test_mirrored_rows_train_as_mirrored_positions() -> None:
         flips = np.full(len(rows), flip, dtype=np.int64)
         zero = np.zeros((len(d), 2), dtype=np.float32)
         total = batch_gradient(
-            d.features, d.stm, target, zero, rows, flips, 1.0, *net.arrays(), *out
+            Examples(d.features, d.stm, target, zero), rows, flips, 1.0, net.arrays(),
+            Params(*out),
         )
         return total, out
 

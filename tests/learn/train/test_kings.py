@@ -12,7 +12,7 @@ from tests.learn.train.test_training import _material_file
 
 from plies.learn.split import split_rows
 from plies.learn.train.features import KING_LAYOUTS, feature_index, king_layout
-from plies.learn.train.kernels import batch_gradient, raw_outputs
+from plies.learn.train.kernels import Examples, Params, batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset, parse_buffer, read_dataset
 from plies.learn.train.network import (
     NetFileError,
@@ -144,8 +144,8 @@ def _touched(
     zero = np.zeros((len(data), 2), dtype=np.float64)
     target = np.full(len(data), 0.5)
     mirrors = np.array([mirror], dtype=np.int64)
-    batch_gradient(data.features, data.stm, target, zero, rows, mirrors, 1.0, *net.arrays(),
-                   *grads, *net.kings())  # fmt: skip
+    batch_gradient(Examples(data.features, data.stm, target, zero), rows, mirrors, 1.0,
+                   net.arrays(), Params(*grads), net.kings())  # fmt: skip
     g = grads[0]
     shared = net.king_count * 768
     stm, other = np.flatnonzero(g[:, 0]), np.flatnonzero(g[:, 1])
@@ -231,7 +231,7 @@ def test_file_round_trip_and_spec_forward(tmp_path: Path) -> None:
     assert np.array_equal(arrays["ft_weight"].reshape(4, 768, 8), w[:4] + w[4])
     data, _ = read_dataset(SAMPLE)
     rows = np.arange(0, len(data), 41, dtype=np.int64)
-    trained = raw_outputs(data.features, data.stm, rows, *net.arrays(), *net.kings())
+    trained = raw_outputs(data.features, data.stm, rows, net.arrays(), net.kings())
     text = SAMPLE.read_bytes()
     for r, value in zip(rows, trained, strict=True):
         start = int(data.offset[r])
@@ -240,7 +240,7 @@ def test_file_round_trip_and_spec_forward(tmp_path: Path) -> None:
     back = load_network(path)
     assert back.factor and back.king_mirror == 1 and back.king_count == 4
     assert not back.ft_weight[4 * 768 :].any()
-    again = raw_outputs(data.features, data.stm, rows, *back.arrays(), *back.kings())
+    again = raw_outputs(data.features, data.stm, rows, back.arrays(), back.kings())
     assert np.allclose(again, trained, atol=1e-5)
     save_network(tmp_path / "again.npz", back)
     with np.load(tmp_path / "again.npz") as f:
@@ -307,12 +307,12 @@ def test_start_from_a_format_1_net() -> None:
     left = np.flatnonzero((king_file < 4).all(axis=1)).astype(np.int64)
     right = np.flatnonzero((king_file >= 4).all(axis=1)).astype(np.int64)
     assert len(left) > 50 and len(right) > 50
-    ours = raw_outputs(data.features, data.stm, left, *kings.arrays(), *kings.kings())
-    theirs = raw_outputs(data.features, data.stm, left, *plain.arrays())
+    ours = raw_outputs(data.features, data.stm, left, kings.arrays(), kings.kings())
+    theirs = raw_outputs(data.features, data.stm, left, plain.arrays())
     assert np.array_equal(ours, theirs)
     flipped = np.where(data.features >= 0, data.features ^ 7, data.features).astype(np.int16)
-    ours = raw_outputs(data.features, data.stm, right, *kings.arrays(), *kings.kings())
-    theirs = raw_outputs(flipped, data.stm, right, *plain.arrays())
+    ours = raw_outputs(data.features, data.stm, right, kings.arrays(), kings.kings())
+    theirs = raw_outputs(flipped, data.stm, right, plain.arrays())
     assert np.array_equal(ours, theirs)
     fresh = initial_network(16, 5, buckets=8, king_buckets=4)
     start = with_king_buckets(initial_network(16, 5, buckets=8), 4)
@@ -384,8 +384,9 @@ def test_trainer_gradient_through_the_fold(threads: int) -> None:
     mirrors = (np.arange(len(rows)) % 2 * 7).astype(np.int64)
     zero = np.zeros((len(data), 2), dtype=np.float32)
     direct = tuple(np.zeros_like(a) for a in net.arrays())
-    expected = batch_gradient(data.features, data.stm, target, zero, rows, mirrors,
-                              1.0 / len(rows), *net.arrays(), *direct, *net.kings())  # fmt: skip
+    expected = batch_gradient(Examples(data.features, data.stm, target, zero), rows, mirrors,
+                              1.0 / len(rows), net.arrays(), Params(*direct),
+                              net.kings())  # fmt: skip
     gradients = _Gradients(net, threads)
     total, grads = gradients.compute(data, target, zero, rows, mirrors, net)
     gradients.close()

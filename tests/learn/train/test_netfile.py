@@ -114,7 +114,7 @@ def test_trained_file_in_range_and_forward_matches_the_spec(tmp_path: Path) -> N
     data, _ = read_dataset(SAMPLE)
     rows = np.arange(0, len(data), 97, dtype=np.int64)
     net = load_network(path)
-    raw = raw_outputs(data.features, data.stm, rows, *net.arrays())
+    raw = raw_outputs(data.features, data.stm, rows, net.arrays())
     text = SAMPLE.read_bytes()
     for r, value in zip(rows, raw, strict=True):
         start = int(data.offset[r])

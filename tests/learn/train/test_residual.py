@@ -13,7 +13,7 @@ from plies.board import Board
 from plies.cli.main import main
 from plies.learn.split import split_rows
 from plies.learn.train.hce import unscaled_loss
-from plies.learn.train.kernels import batch_gradient
+from plies.learn.train.kernels import Examples, Params, batch_gradient
 from plies.learn.train.loader import read_dataset
 from plies.learn.train.network import BASE_HCE, initial_network, load_base, save_network
 from plies.learn.train.residual import hce_base, hce_centipawns
@@ -62,8 +62,8 @@ def test_base_shifts_the_prediction_and_the_gradient() -> None:
     grads = tuple(np.zeros_like(a) for a in net.arrays())
     mirrors = np.zeros(len(rows), dtype=np.int64)
     total = batch_gradient(
-        data.features, data.stm, target, base, rows, mirrors, 1.0 / len(rows), *net.arrays(),
-        *grads,
+        Examples(data.features, data.stm, target, base), rows, mirrors, 1.0 / len(rows),
+        net.arrays(), Params(*grads),
     )  # fmt: skip
     assert total / len(rows) == pytest.approx(loss(data, target, rows, net, base), rel=1e-12)
     assert total / len(rows) != pytest.approx(loss(data, target, rows, net), rel=1e-3)

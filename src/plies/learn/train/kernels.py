@@ -19,12 +19,45 @@ is a format-1 net (one block, no mirror), which keeps the plain loop.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from plies.core.nnue import bucket
 from plies.learn.train.features import NO_KINGS, flip_perspective, king_frame
+
+
+class Params(NamedTuple):
+    """The net's four parameter arrays as one compiled value: its weights, or their gradients
+    (the same shapes, so the two can never be passed in each other's place by position)."""
+
+    ft_weight: np.ndarray
+    ft_bias: np.ndarray
+    out_weight: np.ndarray
+    out_bias: np.ndarray
+
+
+class Kings(NamedTuple):
+    """The net's king layout as ``Network.kings`` gives it: bucket per own-king square (empty
+    without), the mirror flag, and the first row of the shared block (-1 without)."""
+
+    buckets: np.ndarray
+    mirror: int
+    shared: int
+
+
+class Examples(NamedTuple):
+    """The dataset's columns a gradient reads: features, side to move, target, base offsets."""
+
+    features: np.ndarray
+    stm: np.ndarray
+    target: np.ndarray
+    base: np.ndarray
+
+
+FORMAT_ONE = Kings(NO_KINGS, 0, -1)
+"""The king layout of a format-1 net (no king buckets)."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -34,14 +67,13 @@ def _accumulate(
     mirror: int,
     ft_weight: np.ndarray,
     ft_bias: np.ndarray,
-    king_buckets: np.ndarray,
-    king_mirror: int,
-    shared: int,
+    kings: Kings,
     acc_stm: np.ndarray,
     acc_other: np.ndarray,
 ) -> int:
     """Fill both accumulators of one position (files mirrored when ``mirror`` is 7); the
     number of pieces."""
+    king_buckets, king_mirror, shared = kings
     acc_stm[:] = ft_bias
     acc_other[:] = ft_bias
     pieces = 0
@@ -91,18 +123,10 @@ def _output(
 
 @njit(cache=True, nogil=True)
 def _raw_outputs(
-    features: np.ndarray,
-    stm: np.ndarray,
-    rows: np.ndarray,
-    ft_weight: np.ndarray,
-    ft_bias: np.ndarray,
-    out_weight: np.ndarray,
-    out_bias: np.ndarray,
-    king_buckets: np.ndarray,
-    king_mirror: int,
-    shared: int,
+    features: np.ndarray, stm: np.ndarray, rows: np.ndarray, net: Params, kings: Kings
 ) -> np.ndarray:
-    """``raw_outputs`` compiled, every argument given."""
+    """``raw_outputs`` compiled."""
+    ft_weight, ft_bias, out_weight, out_bias = net
     hidden = len(ft_bias)
     buckets = len(out_bias)
     acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
@@ -110,55 +134,31 @@ def _raw_outputs(
     out = np.empty(len(rows), dtype=np.float64)
     for i in range(len(rows)):
         r = rows[i]
-        pieces = _accumulate(
-            features[r], stm[r], 0, ft_weight, ft_bias, king_buckets, king_mirror, shared,
-            acc_stm, acc_other,
-        )  # fmt: skip
+        pieces = _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, kings, acc_stm,
+                             acc_other)  # fmt: skip
         head = bucket(pieces, buckets)
         out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
     return out
 
 
 def raw_outputs(
-    features: np.ndarray,
-    stm: np.ndarray,
-    rows: np.ndarray,
-    ft_weight: np.ndarray,
-    ft_bias: np.ndarray,
-    out_weight: np.ndarray,
-    out_bias: np.ndarray,
-    king_buckets: np.ndarray | None = None,
-    king_mirror: int = 0,
-    shared: int = -1,
-) -> np.ndarray:
-    """The raw output (eval / 400, side to move's view) of each row in ``rows``; the king
-    arguments as ``Network.kings`` gives them (omitted: a format-1 net)."""
-    return _raw_outputs(
-        features, stm, rows, ft_weight, ft_bias, out_weight, out_bias,
-        NO_KINGS if king_buckets is None else king_buckets, int(king_mirror), int(shared),
-    )  # fmt: skip
+    features: np.ndarray, stm: np.ndarray, rows: np.ndarray, net: Params,
+    kings: Kings = FORMAT_ONE,
+) -> np.ndarray:  # fmt: skip
+    """The raw output (eval / 400, side to move's view) of each row in ``rows``; ``kings`` as
+    ``Network.kings`` gives it (omitted: a format-1 net)."""
+    return _raw_outputs(features, stm, rows, net, kings)
 
 
 @njit(cache=True, nogil=True)
 def _batch_gradient(
-    features: np.ndarray,
-    stm: np.ndarray,
-    target: np.ndarray,
-    base: np.ndarray,
+    data: Examples,
     rows: np.ndarray,
     mirrors: np.ndarray,
     norm: float,
-    ft_weight: np.ndarray,
-    ft_bias: np.ndarray,
-    out_weight: np.ndarray,
-    out_bias: np.ndarray,
-    g_ft_weight: np.ndarray,
-    g_ft_bias: np.ndarray,
-    g_out_weight: np.ndarray,
-    g_out_bias: np.ndarray,
-    king_buckets: np.ndarray,
-    king_mirror: int,
-    shared: int,
+    net: Params,
+    grads: Params,
+    kings: Kings,
 ) -> float:
     """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
     (zeroed by the caller); return the sum of squared errors. ``mirrors[i]`` is 7 to train
@@ -169,8 +169,12 @@ def _batch_gradient(
 
     Only the feature rows of pieces present get gradient: 64 of 768 rows per position
     (per block: the king bucket's and the shared one); only the position's own output
-    bucket gets output gradient. The king arguments are ``Network.kings``'s.
+    bucket gets output gradient. ``kings`` is ``Network.kings``'s.
     """
+    features, stm, target, base = data
+    ft_weight, ft_bias, out_weight, out_bias = net
+    g_ft_weight, g_ft_bias, g_out_weight, g_out_bias = grads
+    king_buckets, king_mirror, shared = kings
     hidden = len(ft_bias)
     buckets = len(out_bias)
     dtype = ft_weight.dtype
@@ -184,10 +188,7 @@ def _batch_gradient(
         side = stm[r]
         row = features[r]
         mirror = mirrors[i]
-        pieces = _accumulate(
-            row, side, mirror, ft_weight, ft_bias, king_buckets, king_mirror, shared,
-            acc_stm, acc_other,
-        )  # fmt: skip
+        pieces = _accumulate(row, side, mirror, ft_weight, ft_bias, kings, acc_stm, acc_other)
         head = bucket(pieces, buckets)
         w_out = out_weight[head]
         g_out = g_out_weight[head]
@@ -244,33 +245,15 @@ def _batch_gradient(
 
 
 def batch_gradient(
-    features: np.ndarray,
-    stm: np.ndarray,
-    target: np.ndarray,
-    base: np.ndarray,
+    data: Examples,
     rows: np.ndarray,
     mirrors: np.ndarray,
     norm: float,
-    ft_weight: np.ndarray,
-    ft_bias: np.ndarray,
-    out_weight: np.ndarray,
-    out_bias: np.ndarray,
-    g_ft_weight: np.ndarray,
-    g_ft_bias: np.ndarray,
-    g_out_weight: np.ndarray,
-    g_out_bias: np.ndarray,
-    king_buckets: np.ndarray | None = None,
-    king_mirror: int = 0,
-    shared: int = -1,
+    net: Params,
+    grads: Params,
+    kings: Kings = FORMAT_ONE,
 ) -> float:
-    """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to the gradient arrays
-    (zeroed by the caller); return the sum of squared errors (``_batch_gradient`` says how;
-    the king arguments omitted: a format-1 net)."""
-    table = NO_KINGS if king_buckets is None else king_buckets
-    total = _batch_gradient(
-        features, stm, target, base, rows, mirrors, norm,
-        ft_weight, ft_bias, out_weight, out_bias,
-        g_ft_weight, g_ft_bias, g_out_weight, g_out_bias,
-        table, int(king_mirror), int(shared),
-    )  # fmt: skip
-    return float(total)
+    """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to ``grads`` (zeroed by the
+    caller); return the sum of squared errors (``_batch_gradient`` says how; ``kings``
+    omitted: a format-1 net)."""
+    return float(_batch_gradient(data, rows, mirrors, norm, net, grads, kings))

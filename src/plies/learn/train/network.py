@@ -21,6 +21,7 @@ import numpy as np
 
 from plies.core.netfile import MAX_BUCKETS
 from plies.learn.train.features import N_INPUTS, NO_KINGS, king_layout
+from plies.learn.train.kernels import Kings, Params
 
 SCALE = 400.0
 """Centipawns per unit of the network's raw output."""
@@ -93,17 +94,17 @@ class Network:
         """K, the number of king buckets (1 without king buckets)."""
         return 1 if self.king_buckets is None else int(self.king_buckets.max()) + 1
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> Params:
         """The four parameter arrays, in file order."""
-        return self.ft_weight, self.ft_bias, self.out_weight, self.out_bias
+        return Params(self.ft_weight, self.ft_bias, self.out_weight, self.out_bias)
 
-    def kings(self) -> tuple[np.ndarray, int, int]:
-        """The kernels' king arguments: (king_buckets, empty without; king_mirror; first row
-        of the shared block, -1 without)."""
+    def kings(self) -> Kings:
+        """The kernels' king layout: king_buckets (empty without), king_mirror, first row of
+        the shared block (-1 without)."""
         if self.king_buckets is None:
-            return NO_KINGS, 0, -1
+            return Kings(NO_KINGS, 0, -1)
         shared = self.king_count * N_INPUTS if self.factor else -1
-        return self.king_buckets, self.king_mirror, shared
+        return Kings(self.king_buckets, int(self.king_mirror), shared)
 
     def copy(self) -> Network:
         """An independent copy."""

@@ -12,7 +12,7 @@ import numpy as np
 from plies.learn import epochs
 from plies.learn.train.adam import Adam
 from plies.learn.train.features import N_INPUTS
-from plies.learn.train.kernels import batch_gradient, raw_outputs
+from plies.learn.train.kernels import Examples, Kings, Params, batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset
 from plies.learn.train.network import Network
 from plies.learn.train.schedule import learning_rate
@@ -77,7 +77,7 @@ def loss(
     the fixed offsets of a residual net, ``plies.learn.train.residual``; None for a pure net)."""
     if len(rows) == 0:
         return float("nan")
-    raw = raw_outputs(data.features, data.stm, rows, *net.arrays(), *net.kings())
+    raw = raw_outputs(data.features, data.stm, rows, net.arrays(), net.kings())
     if base is not None:
         raw = raw + base[rows, 0]
     prediction = 1.0 / (1.0 + np.exp(-raw))
@@ -89,7 +89,7 @@ class _Gradients:
 
     def __init__(self, net: Network, threads: int) -> None:
         """Gradient arrays shaped like ``net`` for each of ``threads`` threads."""
-        self.sets = [tuple(np.zeros_like(a) for a in net.arrays()) for _ in range(threads)]
+        self.sets = [Params(*(np.zeros_like(a) for a in net.arrays())) for _ in range(threads)]
         self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
 
     def compute(
@@ -100,7 +100,7 @@ class _Gradients:
         rows: np.ndarray,
         mirrors: np.ndarray,
         net: Network,
-    ) -> tuple[float, tuple[np.ndarray, ...]]:
+    ) -> tuple[float, Params]:
         """Sum of squared errors over ``rows`` and the mean's gradient (summed in a fixed order)."""
         norm = 1.0 / len(rows)
         table, king_mirror, shared = net.kings()
@@ -121,22 +121,13 @@ class _Gradients:
                 g.fill(0.0)
             return float(
                 batch_gradient(
-                    data.features,
-                    data.stm,
-                    target,
-                    base,
+                    Examples(data.features, data.stm, target, base),
                     parts[index],
                     mirror_parts[index],
                     norm,
-                    ft_weight,
-                    *net.arrays()[1:],
-                    grads[0][: len(ft_weight)],
-                    grads[1],
-                    grads[2],
-                    grads[3],
-                    table,
-                    king_mirror,
-                    -1,
+                    net.arrays()._replace(ft_weight=ft_weight),
+                    grads._replace(ft_weight=grads.ft_weight[: len(ft_weight)]),
+                    Kings(table, king_mirror, -1),
                 )
             )
 

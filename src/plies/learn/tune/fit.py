@@ -6,6 +6,7 @@ import fnmatch
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -15,64 +16,81 @@ from plies.learn.epochs import EpochReport
 from plies.learn.tune.dataset import Features
 
 
+class Rows(NamedTuple):
+    """The rows of ``Features`` the kernels read, as one compiled value."""
+
+    indptr: np.ndarray
+    cols: np.ndarray
+    vals: np.ndarray
+    mg_factor: np.ndarray
+    eg_factor: np.ndarray
+    fixed: np.ndarray
+    sign: np.ndarray
+
+
+class Model(NamedTuple):
+    """The weights the kernels read: mg and eg per feature, the tempo bonus."""
+
+    mg: np.ndarray
+    eg: np.ndarray
+    tempo: float
+
+
+class Slopes(NamedTuple):
+    """What a batch adds up per feature: the loss gradient and its Gauss-Newton diagonal."""
+
+    grad_mg: np.ndarray
+    grad_eg: np.ndarray
+    hess_mg: np.ndarray
+    hess_eg: np.ndarray
+
+
+def _rows(data: Features) -> Rows:
+    """The kernels' view of ``data``."""
+    return Rows(data.indptr, data.cols, data.vals, data.mg_factor, data.eg_factor, data.fixed,
+                data.sign)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sums(
+    indptr: np.ndarray, cols: np.ndarray, vals: np.ndarray, mg: np.ndarray, eg: np.ndarray, i: int
+) -> tuple[float, float]:
+    """Row ``i``'s middlegame and endgame sums (counts times weights)."""
+    m = 0.0
+    e = 0.0
+    for j in range(indptr[i], indptr[i + 1]):
+        m += vals[j] * mg[cols[j]]
+        e += vals[j] * eg[cols[j]]
+    return m, e
+
+
 @njit(cache=True, nogil=True)
-def _evals(
-    indptr: np.ndarray,
-    cols: np.ndarray,
-    vals: np.ndarray,
-    mg_factor: np.ndarray,
-    eg_factor: np.ndarray,
-    fixed: np.ndarray,
-    sign: np.ndarray,
-    mg: np.ndarray,
-    eg: np.ndarray,
-    tempo: float,
-) -> np.ndarray:
+def _evals(rows: Rows, model: Model) -> np.ndarray:
     """The linear evaluation (White's side, untruncated) of every row."""
+    indptr, cols, vals, mg_factor, eg_factor, fixed, sign = rows
+    mg, eg, tempo = model
     n = len(mg_factor)
     out = np.empty(n, dtype=np.float64)
     for i in range(n):
-        m = 0.0
-        e = 0.0
-        for j in range(indptr[i], indptr[i + 1]):
-            m += vals[j] * mg[cols[j]]
-            e += vals[j] * eg[cols[j]]
+        m, e = _sums(indptr, cols, vals, mg, eg, i)
         out[i] = mg_factor[i] * m + eg_factor[i] * e + fixed[i] + sign[i] * tempo
     return out
 
 
 @njit(cache=True, nogil=True)
 def _batch_gradient(
-    indptr: np.ndarray,
-    cols: np.ndarray,
-    vals: np.ndarray,
-    mg_factor: np.ndarray,
-    eg_factor: np.ndarray,
-    fixed: np.ndarray,
-    sign: np.ndarray,
-    target: np.ndarray,
-    lo: int,
-    hi: int,
-    k: float,
-    mg: np.ndarray,
-    eg: np.ndarray,
-    tempo: float,
-    grad_mg: np.ndarray,
-    grad_eg: np.ndarray,
-    hess_mg: np.ndarray,
-    hess_eg: np.ndarray,
+    rows: Rows, target: np.ndarray, lo: int, hi: int, k: float, model: Model, slopes: Slopes
 ) -> tuple[float, float, float]:
     """Loss sum over rows lo..hi; adds d(loss sum)/d(weights) to the gradients and the
     Gauss-Newton diagonal to the hessians; returns the loss and tempo's two."""
+    indptr, cols, vals, mg_factor, eg_factor, fixed, sign = rows
+    mg, eg, tempo = model
+    grad_mg, grad_eg, hess_mg, hess_eg = slopes
     loss = 0.0
     grad_tempo = 0.0
     hess_tempo = 0.0
     for i in range(lo, hi):
-        m = 0.0
-        e = 0.0
-        for j in range(indptr[i], indptr[i + 1]):
-            m += vals[j] * mg[cols[j]]
-            e += vals[j] * eg[cols[j]]
+        m, e = _sums(indptr, cols, vals, mg, eg, i)
         value = mg_factor[i] * m + eg_factor[i] * e + fixed[i] + sign[i] * tempo
         p = 1.0 / (1.0 + math.exp(-k * value))
         diff = p - target[i]
@@ -182,10 +200,7 @@ def tie(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
 
 def evaluations(data: Features, w: Weights) -> np.ndarray:
     """The linear model's evaluation (White's side) of every row of ``data``."""
-    return np.asarray(
-        _evals(data.indptr, data.cols, data.vals, data.mg_factor, data.eg_factor, data.fixed,
-               data.sign, w.mg, w.eg, float(w.tempo)),
-    )  # fmt: skip
+    return np.asarray(_evals(_rows(data), Model(w.mg, w.eg, float(w.tempo))))
 
 
 def sigmoid(x: np.ndarray) -> np.ndarray:
@@ -302,32 +317,29 @@ def train(
     best_loss = mse(evaluations(valid_rows, w), y_valid, k) if len(valid_rows) else math.inf
     history: list[EpochReport] = []
     stale = 0
-    grad_mg = np.zeros(len(w.mg))
-    grad_eg = np.zeros(len(w.eg))
-    hess_mg = np.zeros(len(w.mg))
-    hess_eg = np.zeros(len(w.eg))
+    slopes = Slopes(np.zeros(len(w.mg)), np.zeros(len(w.eg)), np.zeros(len(w.mg)),
+                    np.zeros(len(w.eg)))
     starts = np.arange(0, n, settings.batch)
     # The l2 term's curvature, summed over each tied group like the data's (once, not per step).
     l2_curve = 2.0 * settings.l2 / _L2_UNIT**2
     ties = 1.0 if settings.groups is None else tie(np.ones(size), settings.groups)
-    d = train_rows
+    d = _rows(train_rows)
     for epoch in range(1, settings.epochs + 1):
         total = 0.0
         for lo in rng.permutation(starts):
             hi = min(lo + settings.batch, n)
-            for a in (grad_mg, grad_eg, hess_mg, hess_eg):
-                a[:] = 0.0
+            for a in slopes:
+                a.fill(0.0)
             loss, grad_tempo, hess_tempo = _batch_gradient(
-                d.indptr, d.cols, d.vals, d.mg_factor, d.eg_factor, d.fixed, d.sign, y_train,
-                lo, hi, k, w.mg, w.eg, w.tempo, grad_mg, grad_eg, hess_mg, hess_eg,
-            )  # fmt: skip
+                d, y_train, lo, hi, k, Model(w.mg, w.eg, float(w.tempo)), slopes
+            )
             total += loss
-            grad = np.concatenate([grad_mg, grad_eg, [grad_tempo]]) / (hi - lo)
+            grad = np.concatenate([slopes.grad_mg, slopes.grad_eg, [grad_tempo]]) / (hi - lo)
             if settings.l2 > 0.0:
                 grad += l2_curve * (_vector(w) - origin)
             if settings.tuned is not None:
                 grad[~settings.tuned] = 0.0
-            curve = np.concatenate([hess_mg, hess_eg, [hess_tempo]]) / (hi - lo)
+            curve = np.concatenate([slopes.hess_mg, slopes.hess_eg, [hess_tempo]]) / (hi - lo)
             if settings.groups is not None:
                 grad = tie(grad, settings.groups)
                 curve = tie(curve, settings.groups)

@@ -9,6 +9,7 @@ Play it:  plies arena examples/minds/alphabeta4.py examples/minds/minimax2.py --
 from evaluation import MATE, evaluate
 
 DEPTH = 4
+INFINITY = 2 * MATE
 
 
 def ordered(board):
@@ -19,6 +20,8 @@ def ordered(board):
 def alphabeta(board, depth, alpha, beta):
     """Negamax value of ``board`` within the window (alpha, beta)."""
     moves = ordered(board)
+    if not moves and board.is_check():
+        return -MATE - depth  # mated: the sooner (more depth left), the worse
     if depth == 0 or not moves:
         return evaluate(board)
     for move in moves:
@@ -33,10 +36,10 @@ def alphabeta(board, depth, alpha, beta):
 
 def choose(board):
     """The move with the best alpha-beta value."""
-    best_move, alpha = None, -MATE - 1
+    best_move, alpha = None, -INFINITY
     for move in ordered(board):
         board.push(move)
-        value = -alphabeta(board, DEPTH - 1, -MATE - 1, -alpha)
+        value = -alphabeta(board, DEPTH - 1, -INFINITY, -alpha)
         board.pop()
         if value > alpha or best_move is None:
             best_move, alpha = move, value

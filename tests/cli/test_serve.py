@@ -27,7 +27,7 @@ def test_help_names_the_pages_and_the_default_address() -> None:
     """--help describes the pages and the loopback default."""
     result = run_serve("--help")
     assert result.returncode == 0
-    for word in ("Play", "Analyse", "Paths", "Games", "127.0.0.1"):
+    for word in ("Play", "Analyse", "Paths", "Games", "Arena", "--player", "127.0.0.1"):
         assert word in result.stdout
 
 
@@ -41,6 +41,17 @@ def test_a_port_in_use_is_a_one_line_error() -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot listen" in lines[0]
+
+
+def test_a_player_that_cannot_load_is_one_line_before_serving(tmp_path: Path) -> None:
+    """A bad --player names the spec and the reason, exit 2, before the server listens."""
+    for spec, reason in (("wizard", "unknown player"),
+                         (f"uci:{tmp_path / 'missing-engine'}", "missing-engine")):
+        result = run_serve("--port", "0", "--player", "random", "--player", spec)
+        assert result.returncode == 2, result.stderr
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and spec in lines[0] and reason in lines[0], result.stderr
+        assert "listening" not in result.stdout
 
 
 def test_a_bad_port_number_is_refused() -> None:

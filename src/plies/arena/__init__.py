@@ -5,6 +5,10 @@
 - ``match``: a schedule of paired games on worker threads; ``runner.run_match`` runs
   it here or, through ``remote`` and ``cluster``, on a Ray cluster;
 - ``stats``, ``pairs``, ``pentanomial``, ``sprtlog``: scores, Elo, SPRT and its log;
-- ``pgn``, ``report``: the games as PGN and the lines a match prints;
+- ``rating``, ``standings``, ``league``: joint maximum-likelihood ratings of a pool, league
+  standings with a crosstable (terminal, Markdown, HTML, Jupyter), and the league file
+  that keeps every result so a league grows and resumes;
+- ``pgn``, ``report``: the one writer of game records (PGN, for the arena, the terminal
+  and the web) and the lines a match prints;
 - ``builds``: other versions of plies checked out to play against.
 """

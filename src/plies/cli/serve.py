@@ -16,6 +16,7 @@ from plies.cli.common import CliError
 if TYPE_CHECKING:
     import uvicorn
 
+    from plies.arena.players import PlayerSpec
     from plies.web.readiness import EngineReadiness
 
 DEFAULT_HOST = "127.0.0.1"
@@ -35,10 +36,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "serve",
         help="the browser app: play, analyse, path finding and games",
         description=(
-            "Start a local web server with four pages: Play (a game against the engine, its "
-            "thinking shown live), Analyse (a PGN or FEN, evaluated position by position), "
-            "Paths (draw a maze, watch the searches explore it) and Games (tic-tac-toe and "
-            "connect four against the generic searches). Needs the 'web' extra: "
+            "Start a local web server with five pages: Play (a game against the engine, its "
+            "thinking shown live, or against a --player), Analyse (a PGN or FEN, evaluated "
+            "position by position), Paths (draw a maze, watch the searches explore it), Games "
+            "(tic-tac-toe and connect four against the generic searches) and Arena (matches "
+            "and leagues between the --player players, watched live). Needs the 'web' extra: "
             "pip install 'plies[web]'. Listens on 127.0.0.1 only, unless --host says otherwise; "
             "then a token made at launch is required (printed with the address)."
         ),
@@ -55,6 +57,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="another host name the server may be reached by (e.g. behind a proxy); repeatable",
     )  # fmt: skip
     parser.add_argument("--open", action="store_true", help="open the page in a web browser")
+    parser.add_argument(
+        "--player", action="append", default=[], metavar="SPEC",
+        help="a player to offer on the Play and Arena pages, in any form plies arena takes "
+             "(e.g. random, minimax:depth=2, uci:/usr/games/stockfish); repeatable. Only these "
+             "run: the page picks among them, it never names code or programs itself",
+    )  # fmt: skip
     parser.set_defaults(func=run)
 
 
@@ -69,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"the web app needs the 'web' extra (pip install 'plies[web]'): {exc}"
         ) from None
+    players = _players(args.player)
     listener = _listen(args.host, args.port)  # before the slower imports: fail fast
     from plies.web.app import create_app
     from plies.web.security import Guard, is_wildcard
@@ -89,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             flush=True,
         )
     logging.basicConfig(level=logging.INFO, format=LOG_FORMAT, datefmt=LOG_DATE)
-    app = create_app(guard=guard)
+    app = create_app(guard=guard, players=players)
     config = uvicorn.Config(
         app, log_level="warning", ws_max_size=WS_MAX_BYTES, log_config=_uvicorn_logging()
     )
@@ -101,6 +110,23 @@ def run(args: argparse.Namespace) -> int:
     with listener:
         server.run(sockets=[listener])
     return 0 if server.started else 2
+
+
+def _players(texts: list[str]) -> list[PlayerSpec]:
+    """Load every ``--player`` once (started and closed), so a bad one fails before serving."""
+    from plies.arena.players import PlayerError, parse_player
+
+    specs = []
+    for text in texts:
+        try:
+            spec = parse_player(text)
+            spec.create().close()
+        except PlayerError as exc:
+            raise CliError(f"player {text!r}: {exc.detail}") from None
+        except ValueError as exc:
+            raise CliError(f"player {text!r}: {exc}") from None
+        specs.append(spec)
+    return specs
 
 
 def _uvicorn_logging() -> dict[str, Any]:

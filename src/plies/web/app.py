@@ -11,23 +11,24 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 import plies
 from plies.web import games, paths
+from plies.web.arena import ArenaRoom
 from plies.web.errors import ApiError
 from plies.web.fields import require_object
 from plies.web.limits import ServerLimits
@@ -36,6 +37,9 @@ from plies.web.readiness import EngineReadiness
 from plies.web.security import Guard, GuardMiddleware
 from plies.web.slots import BusyError, SearchSlots
 from plies.web.socket import Tabs, tab_socket
+
+if TYPE_CHECKING:
+    from plies.arena.players import PlayerSpec
 
 STATIC = Path(__file__).parent / "static"
 #: How long an HTTP request waits for a search slot before it is told the server is busy.
@@ -148,6 +152,21 @@ async def path_options(request: Request) -> Response:
     return JSONResponse(paths.options())
 
 
+async def arena_state(request: Request) -> Response:
+    """The Arena page's state: the configured players, the run and its games."""
+    room: ArenaRoom = request.app.state.arena
+    return JSONResponse(await run_in_threadpool(room.state))
+
+
+async def arena_pgn(request: Request) -> Response:
+    """Every finished game of the arena run, as a PGN file to download."""
+    room: ArenaRoom = request.app.state.arena
+    return PlainTextResponse(
+        room.pgn(), media_type="application/x-chess-pgn",
+        headers={"Content-Disposition": 'attachment; filename="arena.pgn"'},
+    )  # fmt: skip
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     """Unknown URLs and wrong methods as JSON errors."""
     code = exc.status_code if isinstance(exc, HTTPException) else 500
@@ -161,15 +180,18 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(INTERNAL_ERROR, 500)
 
 
-def create_app(limits: ServerLimits | None = None, guard: Guard | None = None) -> Starlette:
+def create_app(limits: ServerLimits | None = None, guard: Guard | None = None,
+               players: Sequence[PlayerSpec] = ()) -> Starlette:
     """The application; the chess engine starts compiling in the background when it starts.
 
-    ``guard`` says who may connect (default: this machine's loopback names, no token).
+    ``guard`` says who may connect (default: this machine's loopback names, no token);
+    ``players`` are offered on the Play and Arena pages (from ``plies serve --player``).
     """
     limits = limits if limits is not None else ServerLimits()
     guard = guard if guard is not None else Guard()
     readiness = EngineReadiness()
     pgn_workers = PgnWorkers(limits.search_slots, limits.pgn_timeout_s)
+    arena = ArenaRoom(players)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -181,6 +203,7 @@ def create_app(limits: ServerLimits | None = None, guard: Guard | None = None) -
         finally:
             await asyncio.wait([warming])
             pgn_workers.close()
+            await run_in_threadpool(arena.close)
 
     move = partial(games.computer_move, cap_s=limits.game_search_s)
     routes = [
@@ -193,6 +216,10 @@ def create_app(limits: ServerLimits | None = None, guard: Guard | None = None) -
         Route("/api/games/state", json_route(games.state, heavy=False), methods=["POST"]),
         Route("/api/games/move", json_route(move), methods=["POST"]),
         Route("/api/games/solve", json_route(games.solve), methods=["POST"]),
+        Route("/api/arena/state", arena_state),
+        Route("/api/arena/pgn", arena_pgn),
+        Route("/api/arena/start", json_route(arena.start, heavy=False), methods=["POST"]),
+        Route("/api/arena/stop", json_route(arena.stop, heavy=False), methods=["POST"]),
         WebSocketRoute("/ws", tab_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
@@ -208,4 +235,5 @@ def create_app(limits: ServerLimits | None = None, guard: Guard | None = None) -
     app.state.slots = SearchSlots(limits.search_slots, limits.max_waiting)
     app.state.pgn_workers = pgn_workers
     app.state.tabs = Tabs()
+    app.state.arena = arena
     return app

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import chess
 import chess.pgn
 
 from plies.arena.pgn import new_game
+from plies.arena.players import MoveReply, PlayerSpec
 from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
 from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
+from plies.web.opponent import Opponent
 from plies.web.runner import Post, SearchRunner
 
 Emit = Callable[[dict[str, Any]], None]
@@ -68,7 +70,7 @@ class _PlayedGame(chess.pgn.Game):
 
 def game_pgn(
     moves: list[Move], root: Board, result: str, engine_color: int | None,
-    sans: list[str] | None = None,
+    sans: list[str] | None = None, engine_name: str = "plies",
 ) -> str:  # fmt: skip
     """The game as PGN, written by python-chess: the seven-tag roster (FEN too if needed).
 
@@ -79,14 +81,23 @@ def game_pgn(
     game = _PlayedGame()
     new_game(start, {
         "Event": "plies serve",
-        "White": "plies" if engine_color == WHITE else "Player",
-        "Black": "plies" if engine_color == BLACK else "Player",
+        "White": engine_name if engine_color == WHITE else "Player",
+        "Black": engine_name if engine_color == BLACK else "Player",
         "Result": result,
     }, played, game)
     if sans is not None and len(sans) == len(played):
         game.known = (played, sans)
     exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)
     return game.accept(exporter) + "\n"
+
+
+def _chess_board(board: Board) -> chess.Board:
+    """The game as a python-chess board, its moves on the stack (what players are given)."""
+    root = board.root()
+    out = chess.Board(root.fen(), chess960=root.chess960)
+    for move in board.move_stack:
+        out.push(chess.Move.from_uci(move.uci()))
+    return out
 
 
 def _start_board(choice: Any) -> Board:
@@ -131,10 +142,22 @@ def castling_aliases(board: Board) -> dict[str, str]:
 class PlaySession:
     """One tab's game: the board, which side the engine plays, and its search."""
 
-    def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None) -> None:
-        """Start a new game, the engine playing Black; ``emit`` sends JSON to the tab."""
+    def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None,
+                 opponents: Sequence[tuple[str, PlayerSpec]] = ()) -> None:
+        """Start a new game, the engine playing Black; ``emit`` sends JSON to the tab.
+
+        ``opponents`` (name, spec) are the server's configured players the tab may play
+        instead of the plies engine.
+        """
         self._emit = emit
+        self._post = post
         self._runner = runner if runner is not None else SearchRunner(post)
+        self.opponents = list(opponents)
+        self.opponent: Opponent | None = None
+        """The configured player playing the engine's side (None: the plies engine)."""
+        self._opponent_index: int | None = None
+        self._game = 0
+        """Counts new games, so a configured player hears when one begins."""
         self.board = Board()
         self.sans: list[str] = []
         """The moves played since the root position, in SAN (kept beside the board)."""
@@ -162,7 +185,8 @@ class PlaySession:
         (optional) a Chess960 start position 0-959 or ``"random"``."""
         side = get_choice(message, "engine", SIDES, "black")
         board = _start_board(message.get("chess960"))
-        self._runner.cancel()
+        self._cancel()
+        self._game += 1
         self.board, self.sans = board, []
         self.engine_color = _side_color(side)
         self.flipped = self.engine_color == WHITE
@@ -172,7 +196,7 @@ class PlaySession:
     def _move(self, message: dict[str, Any]) -> None:
         """The player's move in UCI (``e2e4``, ``e7e8q``)."""
         text = get_str(message, "uci", max_len=8)
-        if self._runner.searching:
+        if self.searching:
             raise ApiError("the engine is thinking: wait, or press Move now")
         try:
             move = Move.from_uci(text)
@@ -197,7 +221,7 @@ class PlaySession:
         """Take back the last move, and the engine's reply before it, back to the player."""
         if not self.board.move_stack:
             raise ApiError("nothing to undo")
-        self._runner.cancel()
+        self._cancel()
         self._pop()
         if self.board.move_stack and self.board.turn == self.engine_color:
             self._pop()
@@ -211,7 +235,8 @@ class PlaySession:
             board = Board(text, chess960=chess960)
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
-        self._runner.cancel()
+        self._cancel()
+        self._game += 1
         self.board, self.sans = board, []
         self.send_state()
 
@@ -231,7 +256,7 @@ class PlaySession:
 
     def _go(self, message: dict[str, Any]) -> None:
         """The engine takes the side to move and plays now."""
-        if self._runner.searching:
+        if self.searching:
             raise ApiError("the engine is already thinking")
         if self.board.is_game_over(claim_draw=True):
             raise ApiError("the game is over")
@@ -242,9 +267,32 @@ class PlaySession:
 
     def _stop(self, message: dict[str, Any]) -> None:
         """Make the engine play its best move so far."""
+        if self.opponent is not None and self.opponent.busy:
+            raise ApiError(f"{self.opponent.name} plays in its own time: wait for its move")
         if not self._runner.searching:
             raise ApiError("the engine is not thinking")
         self._runner.stop()
+
+    def _choose_opponent(self, message: dict[str, Any]) -> None:
+        """Play the plies engine (``index`` null) or configured player number ``index``."""
+        index = message.get("index")
+        if index is not None and (isinstance(index, bool) or not isinstance(index, int)
+                                  or not 0 <= index < len(self.opponents)):
+            raise ApiError(f"'index' must be null (the plies engine) or a configured player "
+                           f"0-{len(self.opponents) - 1}, got {index!r}"
+                           if self.opponents else
+                           "no players are configured (plies serve --player SPEC)")
+        self._cancel()
+        if self.opponent is not None:
+            self.opponent.close()
+        self._opponent_index = index
+        if index is None:
+            self.opponent = None
+        else:
+            name, spec = self.opponents[index]
+            self.opponent = Opponent(spec, name, self._post)
+        self.send_state()
+        self._maybe_think()
 
     _HANDLERS: ClassVar[dict[str, Callable[[PlaySession, dict[str, Any]], None]]] = {
         "state": _state_request,
@@ -256,6 +304,7 @@ class PlaySession:
         "flip": _flip,
         "go": _go,
         "stop": _stop,
+        "opponent": _choose_opponent,
     }
 
     # -- the engine ----------------------------------------------------------------
@@ -274,7 +323,12 @@ class PlaySession:
             self._think()
 
     def _think(self) -> None:
-        """Start searching the current position."""
+        """Start searching the current position (or ask the configured opponent)."""
+        if self.opponent is not None:
+            self.opponent.ask(_chess_board(self.board), self.movetime_ms, self.depth,
+                              self._game, self._on_reply)
+            self._emit({"type": "thinking", "thinking": True})
+            return
         self._runner.start(self.board, self.limit(), info_json, self._on_info, self._on_done)
         self._emit({"type": "thinking", "thinking": True})
 
@@ -290,6 +344,35 @@ class PlaySession:
             self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})
         self.send_state()
 
+    def _on_reply(self, reply: MoveReply | None, reason: str) -> None:
+        """The configured opponent answered: play its move if legal, else say why not."""
+        move = None
+        if reply is not None and reply.move:
+            candidate = Move.from_uci(reply.move.uci())
+            if self.board.is_legal(candidate):
+                move = candidate
+            else:
+                reason = f"{self.opponent_name} answered an illegal move: {reply.move.uci()}"
+        elif not reason:
+            reason = f"{self.opponent_name} offered no move"
+        if move is not None:
+            self._push(move)
+            self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})
+        else:
+            self._emit({"type": "error", "message": reason})
+        self.send_state()
+
+    @property
+    def opponent_name(self) -> str:
+        """Who plays the engine's side."""
+        return "plies" if self.opponent is None else self.opponent.name
+
+    def _cancel(self) -> None:
+        """Stop whatever is thinking for the engine's side."""
+        self._runner.cancel()
+        if self.opponent is not None:
+            self.opponent.cancel()
+
     def _push(self, move: Move) -> None:
         """Play a legal ``move``, noting its SAN."""
         self.sans.append(self.board.san(move))
@@ -303,7 +386,7 @@ class PlaySession:
     @property
     def searching(self) -> bool:
         """Whether this game's engine is searching (or waiting for a slot to)."""
-        return self._runner.searching
+        return self._runner.searching or (self.opponent is not None and self.opponent.busy)
 
     @property
     def running(self) -> bool:
@@ -311,8 +394,10 @@ class PlaySession:
         return self._runner.running
 
     def close(self) -> None:
-        """The tab has gone: stop any search."""
+        """The tab has gone: stop any search, close a configured opponent."""
         self._runner.cancel()
+        if self.opponent is not None:
+            self.opponent.close()
 
     # -- what the tab shows ---------------------------------------------------------
 
@@ -336,8 +421,11 @@ class PlaySession:
             "last_move": last.uci() if last else None,
             "check": board.is_check(),
             "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
-            "pgn": game_pgn(board.move_stack, root, result, self.engine_color, self.sans),
-            "thinking": self._runner.searching,
+            "pgn": game_pgn(board.move_stack, root, result, self.engine_color, self.sans,
+                            self.opponent_name),
+            "thinking": self.searching,
+            "opponents": [name for name, _ in self.opponents],
+            "opponent": self._opponent_index,
             "engine": "none" if self.engine_color is None else COLOR_NAMES[self.engine_color],
             "flipped": self.flipped,
             "movetime": self.movetime_ms,

@@ -202,7 +202,9 @@ async def _serve(
             """A search runner sharing the server's slots and cap."""
             return SearchRunner(post, app_state.slots, limits.search_cap_ms)
 
-        tab.play = PlaySession(lambda m: send({"channel": "play", **m}), post, runner())
+        arena = app_state.arena
+        tab.play = PlaySession(lambda m: send({"channel": "play", **m}), post, runner(),
+                               list(zip(arena.names, arena.specs, strict=True)))
         tab.analyse = AnalysisSession(
             lambda m: send({"channel": "analyse", **m}), post, runner(),
             read_pgn=app_state.pgn_workers.read, budget_ms=limits.analysis_budget_ms,

@@ -99,6 +99,23 @@ function squareAt(event) {
   return el && el.dataset ? el.dataset.square || null : null;
 }
 
+// Offer the server's configured players as opponents (once), and show the one playing.
+function showOpponents(s) {
+  const select = $("#opponent");
+  const names = s.opponents || [];
+  if (select.options.length !== names.length + 1) {
+    names.forEach((name, i) => {
+      const option = document.createElement("option");
+      option.value = String(i);
+      option.textContent = name;
+      select.appendChild(option);
+    });
+  }
+  $("#opponent-row").hidden = names.length === 0;
+  select.value = s.opponent === null || s.opponent === undefined ? "" : String(s.opponent);
+  $("#board").dataset.opponent = select.value;
+}
+
 // Draw a new state from the server.
 function showState(s) {
   play.state = s;
@@ -116,6 +133,7 @@ function showState(s) {
   if (s.thinking) text += " — the engine is thinking";
   $("#status").textContent = text;
   $("#engine-side").value = s.engine;
+  showOpponents(s);
   const list = $("#moves");
   list.replaceChildren();
   for (let i = 0; i < s.moves.length; i += 2) {
@@ -171,6 +189,10 @@ window.addEventListener("DOMContentLoaded", () => {
     // The server checks the number: a bad one gets its error line, the game stays.
     else if (start === "number") message.chess960 = Number($("#start-number").value);
     send("play", message);
+  };
+  $("#opponent").onchange = () => {
+    const v = $("#opponent").value;
+    send("play", { type: "opponent", index: v === "" ? null : Number(v) });
   };
   $("#undo").onclick = () => send("play", { type: "undo" });
   $("#flip").onclick = () => send("play", { type: "flip" });

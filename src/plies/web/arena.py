@@ -1,0 +1,364 @@
+"""The Arena page: matches and leagues between the players the server was started with.
+
+Players come only from the server's command line (``plies serve --player SPEC``); a
+request names them by their index in that list, never by a spec, so nothing a browser
+sends can make the server load code or start a program.  One run at a time plays on a
+thread of its own (one game at a time, so two players never share the machine's cores
+with a third), never on the event loop; the page polls its state: the game being
+played (board, moves, clocks), every finished game, the standings and the PGN.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from plies.arena.clock import TimeControl
+from plies.arena.game import GameRecord, GameSettings
+from plies.arena.match import Match, MatchResult, MatchSettings, unique_names
+from plies.arena.openings import opening_schedule
+from plies.arena.pgn import format_game, to_pgn
+from plies.arena.players import MoveReply, MoveRequest, Player, PlayerSpec
+from plies.arena.report import game_line
+from plies.arena.standings import Standings
+from plies.board import Board, Move
+from plies.board.svg import render_board
+from plies.web.errors import ApiError
+from plies.web.fields import get_optional_int, get_str
+
+MAX_GAMES = 100
+"""Most games per pairing a run may ask for."""
+MAX_MOVETIME_MS = 10_000
+MAX_DEPTH = 20
+MAX_TC_S = 600.0
+"""Longest clock (base seconds) a run may ask for."""
+MAX_PLIES = 600
+"""A run's games are drawn after this many moves (each side's), so a run always ends."""
+EVENT = "plies serve arena"
+
+
+@dataclass
+class _Live:
+    """The game being played, as its players' moves pass through them."""
+
+    white: str = ""
+    black: str = ""
+    board: chess.Board = field(default_factory=chess.Board)
+    sans: list[str] = field(default_factory=list)
+    clocks: tuple[int | None, int | None] = (None, None)
+    """Milliseconds left for White and Black when last known (None without a clock)."""
+    to_move_since: float = 0.0
+
+
+class _Watched(Player):
+    """A player whose every move is reported to the run (for the live board)."""
+
+    def __init__(self, inner: Player, run: ArenaRun) -> None:
+        """Wrap ``inner``."""
+        self.inner = inner
+        self.run = run
+
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        """The inner player's name."""
+        return self.inner.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        """Rename the inner player."""
+        self.inner.name = value
+
+    @property  # type: ignore[override]
+    def healthy(self) -> bool:
+        """Whether the inner player can play on."""
+        return self.inner.healthy
+
+    @healthy.setter
+    def healthy(self, value: bool) -> None:
+        """Mark the inner player healthy or not."""
+        self.inner.healthy = value
+
+    def new_game(self, seed: int | None) -> None:
+        """Start a game."""
+        self.inner.new_game(seed)
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Ask the inner player, telling the run the position and the clocks."""
+        self.run.before_move(self.inner.name, board, request)
+        reply = self.inner.move(board, request)
+        self.run.after_move(board, reply)
+        return reply
+
+    def abort(self) -> None:
+        """Stop the inner player thinking."""
+        self.inner.abort()
+
+    def close(self) -> None:
+        """Close the inner player."""
+        self.inner.close()
+
+
+@dataclass(frozen=True)
+class _WatchedSpec:
+    """A configured player's spec whose players report their moves to a run."""
+
+    spec: PlayerSpec
+    name: str
+    """The name the server shows the player by."""
+    run: ArenaRun
+
+    @property
+    def text(self) -> str:
+        """The spec as given."""
+        return self.spec.text
+
+    def create(self) -> Player:
+        """A fresh watched player."""
+        return _Watched(self.spec.create(), self.run)
+
+
+class ArenaRun:
+    """One match or league started from the page, played on its own thread."""
+
+    def __init__(self, specs: Sequence[PlayerSpec], names: Sequence[str], games: int,
+                 settings: GameSettings, limit_text: str) -> None:
+        """Schedule the games; :meth:`start` plays them."""
+        self.names = list(names)
+        self.limit_text = limit_text
+        self.settings = settings
+        self._lock = threading.Lock()
+        self.live = _Live()
+        self.pgn: list[str] = []
+        self.lines: list[str] = []
+        self.error = ""
+        self.finished = False
+        openings = opening_schedule((games + 1) // 2, None, None, None)
+        watched = [_WatchedSpec(s, n, self) for s, n in zip(specs, names, strict=True)]
+        self.match = Match(watched, MatchSettings(games=games, concurrency=1), settings,  # type: ignore[arg-type]
+                           openings, on_game=self._on_game)
+        self._thread = threading.Thread(target=self._play, name="web-arena", daemon=True)
+        self._standings: tuple[int, str] = (-1, "")
+
+    def start(self) -> None:
+        """Start playing on the run's thread."""
+        self._thread.start()
+
+    def _play(self) -> None:
+        """Thread body: play every game (a failure is kept for the page, never raised)."""
+        try:
+            self.match.run()
+        except Exception as exc:  # the page says what went wrong; the server goes on
+            self.error = f"the run stopped: {exc}"
+        finally:
+            with self._lock:
+                self.finished = True
+
+    def stop(self) -> None:
+        """Stop: the game in progress is abandoned, the finished ones kept."""
+        self.match.stop()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the run's thread."""
+        self._thread.join(timeout)
+
+    @property
+    def running(self) -> bool:
+        """Whether games are still being played."""
+        return not self.finished
+
+    def before_move(self, name: str, board: chess.Board, request: MoveRequest) -> None:
+        """A player is asked to move in ``board``: show the position and the clocks."""
+        budget = request.budget
+        with self._lock:
+            live = self.live
+            if live.board.move_stack != board.move_stack or live.board.root() != board.root():
+                live.sans = _sans(board)  # a new game (else the moves so far are known)
+            live.board = board.copy()
+            if board.turn == chess.WHITE:
+                live.white = name
+            else:
+                live.black = name
+            if budget.time_left_ms is not None:
+                mine, theirs = budget.time_left_ms, budget.opponent_time_ms
+                live.clocks = (mine, theirs) if board.turn == chess.WHITE else (theirs, mine)
+            else:
+                live.clocks = (None, None)
+            live.to_move_since = time.monotonic()
+
+    def after_move(self, board: chess.Board, reply: MoveReply) -> None:
+        """A player answered: show its move on the live board when it is legal."""
+        move = reply.move
+        with self._lock:
+            live = self.live
+            if move and live.board.fen() == board.fen() and move in live.board.legal_moves:
+                live.sans.append(live.board.san(move))
+                live.board.push(move)
+
+    def _on_game(self, record: GameRecord, result: MatchResult) -> None:
+        """A game ended: keep its PGN and its line."""
+        tc = self.settings.tc.pgn() if self.settings.tc is not None else "-"
+        text = format_game(to_pgn(record, event=EVENT, time_control=tc))
+        with self._lock:
+            self.pgn.append(text)
+            self.lines.append(game_line(record))
+
+    def standings_html(self) -> str:
+        """The standings and crosstable as HTML (recomputed only when a game has ended)."""
+        records = list(self.match.result.records)
+        if self._standings[0] != len(records):
+            self._standings = (len(records),
+                               Standings.from_records(self.names, records).to_html())
+        return self._standings[1]
+
+    def state(self) -> dict[str, Any]:
+        """What the page draws."""
+        with self._lock:
+            live = self.live
+            board = live.board.copy()
+            sans = list(live.sans)
+            white, black, clocks = live.white, live.black, live.clocks
+            lines = list(self.lines)
+            since = live.to_move_since
+        last = board.move_stack[-1] if board.move_stack else None
+        plies_board = Board(board.fen())
+        result = self.match.result
+        clock_now = list(clocks)
+        if self.running:
+            side = 0 if board.turn == chess.WHITE else 1
+            if clock_now[side] is not None:  # the side to move's clock runs
+                spent = round((time.monotonic() - since) * 1000)
+                clock_now[side] = max(0, (clock_now[side] or 0) - spent)
+        return {
+            "running": self.running,
+            "players": self.names,
+            "limit": self.limit_text,
+            "scheduled": result.scheduled,
+            "played": result.played,
+            "error": self.error,
+            "live": {
+                "white": white,
+                "black": black,
+                "fen": board.fen(),
+                "svg": render_board(plies_board, False,
+                                    Move.from_uci(last.uci()) if last else None),
+                "moves": sans,
+                "clocks": clock_now,
+            },
+            "games": lines,
+            "standings": self.standings_html(),
+        }
+
+
+def _sans(board: chess.Board) -> list[str]:
+    """The SAN of every move on ``board``'s stack."""
+    replay = board.root()
+    out = []
+    for move in board.move_stack:
+        out.append(replay.san(move))
+        replay.push(move)
+    return out
+
+
+class ArenaRoom:
+    """The server's configured players and its one arena run."""
+
+    def __init__(self, specs: Sequence[PlayerSpec]) -> None:
+        """Offer ``specs`` (from the command line) to the page."""
+        self.specs = list(specs)
+        self.names = unique_names(self.specs)
+        self.run: ArenaRun | None = None
+        self._lock = threading.Lock()
+
+    def players(self, data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The configured players, by index."""
+        return {"players": [{"index": i, "name": n} for i, n in enumerate(self.names)]}
+
+    def _chosen(self, data: dict[str, Any]) -> list[int]:
+        """The player indices a request names; ApiError unless two or more distinct ones."""
+        chosen = data.get("players")
+        if not isinstance(chosen, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in chosen):
+            raise ApiError("'players' must be a list of player numbers (indices)")
+        bad = [i for i in chosen if not 0 <= i < len(self.specs)]
+        if bad:
+            raise ApiError(f"no configured player number {bad[0]} (the server offers "
+                           f"{len(self.specs)}; players come from plies serve --player)")
+        if len(set(chosen)) != len(chosen):
+            raise ApiError("each player may be chosen once")
+        if len(chosen) < 2:
+            raise ApiError("choose at least two players")
+        return chosen
+
+    def start(self, data: dict[str, Any]) -> dict[str, Any]:
+        """Start a match (two players) or a league (more): every pair plays ``games`` games."""
+        chosen = self._chosen(data)
+        games = get_optional_int(data, "games", 1, MAX_GAMES) or 2
+        settings, text = _limits(data)
+        with self._lock:
+            if self.run is not None and self.run.running:
+                raise ApiError("a run is already being played: stop it first", 409)
+            run = ArenaRun([self.specs[i] for i in chosen], [self.names[i] for i in chosen],
+                           games, settings, text)
+            self.run = run
+        run.start()
+        return {"started": True, "scheduled": run.match.result.scheduled}
+
+    def stop(self, data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Stop the run (ApiError when none is being played)."""
+        run = self.run
+        if run is None or not run.running:
+            raise ApiError("no run is being played")
+        run.stop()
+        return {"stopping": True}
+
+    def state(self, data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The run's state, or just the players when nothing was started yet."""
+        run = self.run
+        base = self.players()
+        if run is None:
+            return {**base, "run": None}
+        return {**base, "run": run.state()}
+
+    def pgn(self) -> str:
+        """Every finished game of the run in PGN."""
+        run = self.run
+        return "" if run is None else "".join(list(run.pgn))
+
+    def close(self) -> None:
+        """Stop the run when the server stops."""
+        run = self.run
+        if run is not None and run.running:
+            run.stop()
+            run.join(10.0)
+
+
+def _limits(data: dict[str, Any]) -> tuple[GameSettings, str]:
+    """The games' limit from a request: a clock ``tc``, a ``movetime`` or a ``depth``."""
+    from plies.arena.game import Adjudication
+
+    tc_text = data.get("tc")
+    movetime = get_optional_int(data, "movetime", 1, MAX_MOVETIME_MS)
+    depth = get_optional_int(data, "depth", 1, MAX_DEPTH)
+    given = [x for x in (tc_text, movetime, depth) if x is not None]
+    if len(given) != 1:
+        raise ApiError("give one limit: a clock 'tc' (e.g. \"5+0.05\"), a 'movetime' (ms) "
+                       "or a 'depth'")
+    adjudication = Adjudication(max_moves=MAX_PLIES // 2)
+    if tc_text is not None:
+        text = get_str(data, "tc", max_len=20)
+        try:
+            tc = TimeControl.parse(text)
+        except ValueError as exc:
+            raise ApiError(str(exc)) from None
+        if tc.base_ms > MAX_TC_S * 1000:
+            raise ApiError(f"a clock of at most {MAX_TC_S:g} s")
+        return GameSettings(tc=tc, adjudication=adjudication), f"clock {tc.pgn()}"
+    if movetime is not None:
+        return (GameSettings(movetime_ms=movetime, adjudication=adjudication),
+                f"{movetime} ms a move")
+    return GameSettings(depth=depth, adjudication=adjudication), f"depth {depth}"

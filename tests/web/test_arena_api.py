@@ -1,0 +1,142 @@
+"""The Arena API in process: players only from the server's list, runs off the event loop,
+standings and PGN of the finished games; bad requests get one-line 4xx errors."""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
+pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
+
+with warnings.catch_warnings():  # Starlette's notice about its test client's HTTP library
+    warnings.filterwarnings("ignore", message=".*httpx2")
+    from starlette.testclient import TestClient
+
+from plies.arena.players import parse_player
+from plies.web.app import create_app
+
+BASE_URL = "http://127.0.0.1:8000"
+TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
+#: Generous: a loaded machine; runs end on their own long before this.
+DEADLINE_S = 120.0
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The app offering a random mover, a capturer and an outside UCI engine."""
+    players = [parse_player(t) for t in
+               ("random", "capture", f"uci:{sys.executable} {TOY}:name=toy")]
+    with TestClient(create_app(players=players), base_url=BASE_URL) as test_client:
+        yield test_client
+
+
+def wait_finished(client: TestClient) -> dict[str, Any]:
+    """Poll the state until the run has finished; return its run part."""
+    deadline = time.monotonic() + DEADLINE_S
+    while True:
+        run = client.get("/api/arena/state").json()["run"]
+        if run is not None and not run["running"]:
+            return run
+        assert time.monotonic() < deadline, "the run did not finish"
+        # The server answers its status while a run is being played.
+        assert client.get("/api/status").status_code == 200
+        time.sleep(0.05)
+
+
+def test_players_are_offered_by_index(client: TestClient) -> None:
+    state = client.get("/api/arena/state").json()
+    assert state["players"] == [{"index": 0, "name": "random"}, {"index": 1, "name": "capture"},
+                                {"index": 2, "name": "toy"}]
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ({"players": [0], "depth": 1}, "at least two"),
+    ({"players": [0, 3], "depth": 1}, "no configured player number 3"),
+    ({"players": ["random", "capture"], "depth": 1}, "list of player numbers"),
+    ({"players": ["uci:/bin/sh", 0], "depth": 1}, "list of player numbers"),
+    ({"players": [0, 0], "depth": 1}, "once"),
+    ({"players": [0, 1]}, "give one limit"),
+    ({"players": [0, 1], "depth": 1, "movetime": 5}, "give one limit"),
+    ({"players": [0, 1], "tc": "fast"}, "bad time control"),
+    ({"players": [0, 1], "depth": 1, "games": 1000}, "games"),
+    ({"players": True, "depth": 1}, "list of player numbers"),
+])
+def test_bad_requests_are_one_line_errors(client: TestClient, body: dict[str, Any],
+                                          message: str) -> None:
+    answer = client.post("/api/arena/start", json=body)
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert message in error and "\n" not in error
+
+
+def test_a_league_runs_to_the_end_with_standings_and_pgn(client: TestClient) -> None:
+    answer = client.post("/api/arena/start", json={"players": [0, 1, 2], "games": 2,
+                                                   "depth": 1})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["scheduled"] == 6
+    run = wait_finished(client)
+    assert run["played"] == 6 and run["error"] == ""
+    assert len(run["games"]) == 6
+    assert "<table" in run["standings"] and "toy" in run["standings"]
+    assert run["live"]["svg"].startswith("<svg")
+    pgn = client.get("/api/arena/pgn")
+    assert "attachment" in pgn.headers["content-disposition"]
+    games = []
+    fh = io.StringIO(pgn.text)
+    while (game := chess.pgn.read_game(fh)) is not None:
+        games.append(game)
+    assert len(games) == 6
+    assert {g.headers["White"] for g in games} == {"random", "capture", "toy"}
+    assert client.post("/api/arena/stop", json={}).status_code == 400  # nothing to stop
+
+
+def test_one_run_at_a_time_and_stop(client: TestClient) -> None:
+    answer = client.post("/api/arena/start", json={"players": [0, 2], "games": 100,
+                                                   "movetime": 20})
+    assert answer.status_code == 200, answer.text
+    again = client.post("/api/arena/start", json={"players": [0, 1], "depth": 1})
+    assert again.status_code == 409 and "already" in again.json()["error"]
+    assert client.post("/api/arena/stop", json={}).status_code == 200
+    run = wait_finished(client)
+    assert run["played"] < 100
+
+
+def receive_until(ws: Any, kind: str) -> dict[str, Any]:
+    """Read play messages until one of type ``kind`` arrives (an error fails)."""
+    while True:
+        message = ws.receive_json()
+        if message.get("channel", "play") != "play":
+            continue
+        if message.get("type") == kind:
+            return message
+        assert message.get("type") != "error" or kind == "error", message
+
+
+def test_play_page_opponent_is_a_configured_player(client: TestClient) -> None:
+    """The tab picks configured player 2 (an outside UCI engine) by index; it answers."""
+    with client.websocket_connect("ws://127.0.0.1:8000/ws") as ws:
+        state = receive_until(ws, "state")
+        assert state["opponents"] == ["random", "capture", "toy"] and state["opponent"] is None
+        ws.send_json({"type": "opponent", "index": "uci:/bin/sh"})
+        assert "configured player" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "opponent", "index": 7})
+        receive_until(ws, "error")
+        ws.send_json({"type": "opponent", "index": 2})
+        assert receive_until(ws, "state")["opponent"] == 2
+        ws.send_json({"type": "move", "uci": "e2e4"})
+        reply = receive_until(ws, "engine_move")
+        state = receive_until(ws, "state")
+        assert state["moves"][0] == "e4" and state["moves"][1] == reply["san"]
+        assert '[Black "toy"]' in state["pgn"]
+        # Back to the plies engine: the tab's game goes on against it.
+        ws.send_json({"type": "opponent", "index": None})
+        assert receive_until(ws, "state")["opponent"] is None

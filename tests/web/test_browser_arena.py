@@ -1,0 +1,99 @@
+"""The Arena page and the Play page's configured opponents, in headless Chromium against a
+real ``plies serve --player ...`` subprocess."""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import chess.pgn
+import pytest
+from tests.web.conftest import Server, running_server
+
+TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
+
+
+@pytest.fixture(scope="module")
+def arena_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``plies serve`` offering a random mover, a capturer and an outside UCI engine."""
+    log = tmp_path_factory.mktemp("serve-arena") / "stderr.log"
+    command = [sys.executable, "-m", "plies", "serve", "--port", "0", "--player", "random",
+               "--player", "capture", "--player", f"uci:{sys.executable} {TOY}:name=toy"]
+    with running_server(command, log) as running:
+        yield running
+
+
+@pytest.fixture()
+def tab(browser: Any, arena_server: Server) -> Iterator[Any]:
+    """A fresh page on the arena server; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(90_000)
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def test_a_league_is_watched_to_its_end(tab: Any, arena_server: Server) -> None:
+    """Pick three players, start; the board, standings and games fill in; PGN downloads."""
+    tab.goto(arena_server.url + "#arena")
+    tab.wait_for_selector("#ar-players input[data-name=toy]")
+    assert tab.locator("#ar-none").is_hidden()
+    for name in ("random", "capture", "toy"):
+        tab.check(f"#ar-players input[data-name={name}]")
+    tab.fill("#ar-games", "2")
+    tab.select_option("#ar-limit", "d1")
+    tab.click("#ar-start")
+    tab.wait_for_selector("#ar-status[data-running=false][data-played='6']")
+    assert "6 of 6 games" in tab.text_content("#ar-status")
+    assert tab.locator("#ar-board svg").count() == 1
+    assert tab.locator("#ar-games-list li").count() == 6
+    rows = tab.locator("#ar-standings table").first.locator("tbody tr")
+    assert rows.count() == 3
+    assert sorted(rows.nth(i).locator("td").nth(1).text_content() for i in range(3)) == [
+        "capture", "random", "toy"]
+    with tab.expect_download() as info:
+        tab.click("#ar-pgn")
+    text = Path(info.value.path()).read_text()
+    games = []
+    fh = io.StringIO(text)
+    while (game := chess.pgn.read_game(fh)) is not None:
+        games.append(game)
+    assert len(games) == 6
+
+
+def test_a_bad_choice_shows_one_line_and_a_run_can_be_stopped(tab: Any,
+                                                             arena_server: Server) -> None:
+    tab.goto(arena_server.url + "#arena")
+    tab.wait_for_selector("#ar-players input[data-name=toy]")
+    tab.check("#ar-players input[data-name=random]")
+    tab.click("#ar-start")  # one player only
+    tab.wait_for_selector("#error:not([hidden])")
+    assert "at least two" in tab.text_content("#error")
+    tab.check("#ar-players input[data-name=toy]")
+    tab.fill("#ar-games", "100")
+    tab.select_option("#ar-limit", "m100")
+    tab.click("#ar-start")
+    tab.wait_for_selector("#ar-status[data-running=true]")
+    tab.wait_for_function("Number(document.querySelector('#ar-board').dataset.plies) > 0")
+    tab.click("#ar-stop")
+    tab.wait_for_selector("#ar-status[data-running=false]")
+    assert int(tab.get_attribute("#ar-status", "data-played")) < 100
+
+
+def test_play_page_against_a_configured_player(tab: Any, arena_server: Server) -> None:
+    """The Play page offers the configured players; the toy engine answers a move."""
+    tab.goto(arena_server.url + "#play")
+    tab.wait_for_selector("body[data-engine=ready]")
+    tab.wait_for_selector("#opponent-row:not([hidden])")
+    tab.select_option("#opponent", label="toy")
+    tab.wait_for_selector("#board[data-opponent='2']")
+    tab.click('#board rect[data-square="e2"]')
+    tab.click('#board rect[data-square="e4"]')
+    tab.wait_for_selector("#board[data-plies='2'][data-thinking=false]")
+    assert '[Black "toy"]' in tab.input_value("#pgn")

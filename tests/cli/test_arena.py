@@ -238,3 +238,19 @@ def test_league_resumes_after_ctrl_c(tmp_path: Path) -> None:
     games = [x["game"] for x in _league_lines(league) if "game" in x]
     assert sorted(g["slot"] for g in games) == list(range(6))  # type: ignore[index]
     assert len(_games_in(tmp_path / "all.pgn")) == 6
+
+
+def test_league_counts_faults_against_the_faulty_player(tmp_path: Path) -> None:
+    league = tmp_path / "f.jsonl"
+    report = tmp_path / "f.md"
+    proc = arena(f"uci:{sys.executable} {TOY}:Mode=crash,After=1,name=crashy", "random",
+                 "--league", str(league), "--depth", "1", "--games", "2", "--report", str(report))
+    assert proc.returncode == 0, proc.stderr
+    games = [x["game"] for x in _league_lines(league) if "game" in x]
+    assert len(games) == 2
+    assert all(g["fault"] == "crash" for g in games)  # type: ignore[index]
+    standings = report.read_text().split("## Crosstable")[0]
+    rows = {line.split(" | ")[1]: line.split(" | ") for line in standings.splitlines()
+            if line.startswith("| ") and line.split(" | ")[1] in ("crashy", "random")}
+    assert rows["crashy"][8] == "2" and rows["random"][8] == "0"  # the Faults column
+    assert rows["random"][2] == "2" and rows["random"][3] == "2"  # 2 games, 2 wins

@@ -52,14 +52,10 @@ class GameResult:
 
 def faulty_side(record: GameRecord) -> str:
     """The name of the player whose fault ended ``record`` (empty when no fault did)."""
-    if not record.fault:
+    index = record.faulty_index
+    if index is None:
         return ""
-    if record.result == "1-0":
-        return record.black
-    if record.result == "0-1":
-        return record.white
-    # A drawn fault (a time forfeit against bare king): the reason names the side.
-    return record.black if record.reason.startswith("Black") else record.white
+    return record.white if index == record.white_index else record.black
 
 
 def result_of(record: GameRecord) -> GameResult:

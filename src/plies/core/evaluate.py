@@ -527,16 +527,14 @@ def _safe_checks(
     pos: Position,
     c: int,
     occ: np.uint64,
-    knights: np.uint64,
-    bishops: np.uint64,
-    rooks: np.uint64,
-    queens: np.uint64,
+    attacks: tuple[np.uint64, np.uint64, np.uint64, np.uint64],
     defended: np.uint64,
     tr: np.ndarray | None,
 ) -> int:
     """Packed bonus of colour ``c`` for the squares its knights, bishops, rooks and queens
-    (attack sets given) could check the other king from, safely: empty or enemy-held and
-    attacked by no enemy piece (``defended``)."""
+    (``attacks``: their attack sets, in that order) could check the other king from,
+    safely: empty or enemy-held and attacked by no enemy piece (``defended``)."""
+    knights, bishops, rooks, queens = attacks
     bb = pos.pieces
     king = lsb(bb[piece_code(1 - c, KING)])
     safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
@@ -623,8 +621,8 @@ def _finish(pos: Position, w: _SideTerms, b: _SideTerms, w_tr: np.ndarray | None
     threats = _threats(pos, WHITE, w[10], w[11] | w[12], w[13], w[15], b[15], w_tr)
     threats -= _threats(pos, BLACK, b[10], b[11] | b[12], b[13], b[15], w[15], b_tr)
     occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
-    king += _safe_checks(pos, WHITE, occ, w[11], w[12], w[13], w[14], b[15], w_tr)
-    king -= _safe_checks(pos, BLACK, occ, b[11], b[12], b[13], b[14], w[15], b_tr)
+    king += _safe_checks(pos, WHITE, occ, (w[11], w[12], w[13], w[14]), b[15], w_tr)
+    king -= _safe_checks(pos, BLACK, occ, (b[11], b[12], b[13], b[14]), w[15], b_tr)
     # Drawish patterns need a side without pawns or a lone bishop each; the test
     # is cheap and almost always false, so the full check rarely runs.
     scale = SCALE_FULL

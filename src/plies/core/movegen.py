@@ -172,10 +172,12 @@ def _pinned(pos: Position, ksq: int, us: int, occ: np.uint64) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def _piece_moves(
-    pos: Position, out: np.ndarray, n: int, us: int, ksq: int, occ: np.uint64,
-    move_mask: np.uint64, pinned: np.uint64, count_only: bool,
+    pos: Position, out: np.ndarray, n: int, mover: tuple[int, int, np.uint64], occ: np.uint64,
+    move_mask: np.uint64, count_only: bool,
 ) -> int:  # fmt: skip
-    """Knight, bishop, rook and queen moves (a pinned knight can never move)."""
+    """Knight, bishop, rook and queen moves (a pinned knight can never move); ``mover`` is
+    the side to move, its king's square and its pinned pieces."""
+    us, ksq, pinned = mover
     bb = pos.pieces
     enemy = occupancy(pos, 1 - us)
     b = bb[piece_code(us, KNIGHT)] & ~pinned
@@ -231,10 +233,12 @@ def _count_free_pawn_moves(
 
 @njit(cache=True, inline="always")
 def _pawn_moves(
-    pos: Position, out: np.ndarray, n: int, us: int, ksq: int, occ: np.uint64,
-    evasion: np.uint64, pinned: np.uint64, noisy: bool, count_only: bool,
+    pos: Position, out: np.ndarray, n: int, mover: tuple[int, int, np.uint64], occ: np.uint64,
+    evasion: np.uint64, noisy: bool, count_only: bool,
 ) -> int:  # fmt: skip
-    """Pawn captures, pushes and promotions (en passant excepted)."""
+    """Pawn captures, pushes and promotions (en passant excepted); ``mover`` as
+    ``_piece_moves`` takes it."""
+    us, ksq, pinned = mover
     enemy = occupancy(pos, 1 - us)
     promo_rank = RANK_8 if us == WHITE else RANK_1
     push_dir = 8 if us == WHITE else -8
@@ -369,9 +373,9 @@ def _generate(pos: Position, out: np.ndarray, noisy_only: bool, count_only: bool
         move_mask &= enemy
 
     # Steps 3-7: pins, pieces, pawns, en passant, castling.
-    pinned = _pinned(pos, ksq, us, occ)
-    n = _piece_moves(pos, out, n, us, ksq, occ, move_mask, pinned, count_only)
-    n = _pawn_moves(pos, out, n, us, ksq, occ, evasion, pinned, noisy, count_only)
+    mover = (us, ksq, _pinned(pos, ksq, us, occ))
+    n = _piece_moves(pos, out, n, mover, occ, move_mask, count_only)
+    n = _pawn_moves(pos, out, n, mover, occ, evasion, noisy, count_only)
     n = _en_passant(pos, out, n, us, ksq, occ, checkers, count_only)
     if not check and not noisy_only:
         n = _castling(pos, out, n, us, ksq, occ, count_only)

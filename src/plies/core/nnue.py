@@ -88,8 +88,11 @@ def king_view(pos: Position, persp: int) -> int:
 
 @njit(cache=True, nogil=True, _nrt=False)
 def add_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
-            add_piece: int, add_sq: int, sub_piece: int, sub_sq: int) -> None:  # fmt: skip
-    """acc[ply + 1] = acc[ply] + one feature - another, both perspectives (a quiet move)."""
+            added: tuple[int, int], removed: tuple[int, int]) -> None:  # fmt: skip
+    """acc[ply + 1] = acc[ply] + one feature - another, both perspectives (a quiet move);
+    each feature a (piece, square) pair."""
+    add_piece, add_sq = added
+    sub_piece, sub_sq = removed
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
@@ -102,9 +105,12 @@ def add_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
 
 @njit(cache=True, nogil=True, _nrt=False)
 def add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
-                add_piece: int, add_sq: int, sub_piece: int, sub_sq: int, sub2_piece: int,
-                sub2_sq: int) -> None:  # fmt: skip
+                added: tuple[int, int], removed: tuple[int, int],
+                removed2: tuple[int, int]) -> None:  # fmt: skip
     """acc[ply + 1] = acc[ply] + one feature - two (a capture)."""
+    add_piece, add_sq = added
+    sub_piece, sub_sq = removed
+    sub2_piece, sub2_sq = removed2
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
@@ -118,9 +124,13 @@ def add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int]
 
 @njit(cache=True, nogil=True, _nrt=False)
 def add_add_sub_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
-                    add_piece: int, add_sq: int, add2_piece: int, add2_sq: int, sub_piece: int,
-                    sub_sq: int, sub2_piece: int, sub2_sq: int) -> None:  # fmt: skip
+                    added: tuple[int, int], added2: tuple[int, int], removed: tuple[int, int],
+                    removed2: tuple[int, int]) -> None:  # fmt: skip
     """acc[ply + 1] = acc[ply] + two features - two (castling: king and rook move)."""
+    add_piece, add_sq = added
+    add2_piece, add2_sq = added2
+    sub_piece, sub_sq = removed
+    sub2_piece, sub2_sq = removed2
     for p in range(2):
         src = acc[ply, p]
         dst = acc[ply + 1, p]
@@ -163,14 +173,15 @@ def _derive(pos: Position, ply: int, views: tuple[int, int]) -> None:
     if flag == FLAG_KING_CASTLE or flag == FLAG_QUEEN_CASTLE:
         rook = piece_code(color_of(moved), ROOK)
         r_from, r_to = rook_castle_squares(pos.castle_rooks, to, flag)
-        add_add_sub_sub(acc, ply, w, views, placed, to, rook, r_to, moved, frm, rook, r_from)
+        add_add_sub_sub(acc, ply, w, views, (placed, to), (rook, r_to), (moved, frm),
+                        (rook, r_from))  # fmt: skip
     elif captured != NO_PIECE:
         cap_sq = to
         if flag == FLAG_EP:
             cap_sq = to - 8 if color_of(moved) == WHITE else to + 8
-        add_sub_sub(acc, ply, w, views, placed, to, moved, frm, captured, cap_sq)
+        add_sub_sub(acc, ply, w, views, (placed, to), (moved, frm), (captured, cap_sq))
     else:
-        add_sub(acc, ply, w, views, placed, to, moved, frm)
+        add_sub(acc, ply, w, views, (placed, to), (moved, frm))
 
 
 @njit(cache=True, inline="always")

@@ -130,6 +130,8 @@ NO_NET_BIAS = np.zeros(1, dtype=np.int64)
 """Output biases of a position without a net (its output weights: ``NO_NET_WEIGHT``)."""
 NO_KING_MAP = np.zeros((0, 64), dtype=np.int64)
 """King map of a position whose net has no king buckets (or that has no net)."""
+_NO_NET = (NO_NET_WEIGHT, NO_NET_ROW, NO_NET_BIAS, NO_KING_MAP)
+"""The net arrays of a position without a net, as ``_build`` takes them."""
 
 
 @register
@@ -146,31 +148,32 @@ structref.define_proxy(Position, PositionType, list(POSITION_FIELDS))
 
 @njit(cache=True)
 def _build(
-    pieces: np.ndarray,
-    squares: np.ndarray,
-    side: int,
-    castling: int,
-    ep: int,
-    halfmove: int,
-    fullmove: int,
-    undo: np.ndarray,
-    keys: np.ndarray,
+    mailbox: np.ndarray,
+    state: np.ndarray,
     sliders: np.ndarray,
-    castle_rooks: np.ndarray,
-    castle_empty: np.ndarray,
-    castle_path: np.ndarray,
-    castle_mask: np.ndarray,
-    acc: np.ndarray,
-    ft_w: np.ndarray,
-    ft_b: np.ndarray,
-    out_b: np.ndarray,
-    king_map: np.ndarray,
+    castle: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    no_net: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> Position:
-    """A position over the given arrays, its key computed (the ply starts at 0, no net:
-    ``ft_w`` also stands for the empty output weights)."""
-    pos = Position(pieces, squares, side, castling, ep, halfmove, fullmove, np.int64(0),
+    """A position from a mailbox of piece codes (a1 first), the FEN's state fields
+    (side, castling, ep, halfmove, fullmove), the slider attack table, the castling
+    tables (``castling_tables``) and the empty net arrays; its key computed, ply 0."""
+    pieces = np.zeros(PIECE_SLOTS, dtype=np.uint64)
+    one = np.uint64(1)
+    for sq in range(64):
+        p = mailbox[sq]
+        if p != NO_PIECE:
+            bit = one << np.uint64(sq)
+            pieces[p] |= bit
+            pieces[(p >> 3) * 8 + ALL_KINDS] |= bit
+    undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
+    keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
+    castle_rooks, castle_empty, castle_path, castle_mask = castle
+    weight, row, bias, king_map = no_net
+    acc = np.zeros((1, 2, 0), dtype=np.int16)
+    zero = np.int64(0)
+    pos = Position(pieces, mailbox, state[0], state[1], state[2], state[3], state[4], zero,
                    undo, keys, sliders, castle_rooks, castle_empty, castle_path, castle_mask,
-                   np.int64(0), acc, ft_w, ft_b, ft_w, out_b, king_map)  # fmt: skip
+                   zero, acc, weight, row, weight, bias, king_map)  # fmt: skip
     keys[0] = compute_key(pos)
     return pos
 
@@ -214,22 +217,11 @@ def new_position(
 ) -> Position:
     """A position from a mailbox of piece codes (a1 first), the FEN's state fields, and the
     rook square of each castling right (WK, WQ, BK, BQ; only those in ``castling`` count)."""
-    mailbox = np.array(squares, dtype=np.int64)
-    pieces = np.zeros(PIECE_SLOTS, dtype=np.uint64)
-    for sq, p in enumerate(squares):
-        if p != NO_PIECE:
-            pieces[p] |= np.uint64(1 << sq)
-            pieces[(p >> 3) * 8 + ALL_KINDS] |= np.uint64(1 << sq)
     rooks = tuple(sq if castling & (1 << right) else NO_SQUARE
                   for right, sq in enumerate(castle_rooks))  # fmt: skip
-    rook_sq, empty, path, mask = castling_tables(squares, rooks)
-    undo = np.zeros((INITIAL_CAPACITY, UNDO_SIZE), dtype=np.int64)
-    keys = np.zeros(INITIAL_CAPACITY + 1, dtype=np.uint64)
-    return _build(pieces, mailbox, np.int64(side), np.int64(castling), np.int64(ep),
-                  np.int64(halfmove), np.int64(fullmove), undo, keys, SLIDER_ATTACKS,
-                  rook_sq, empty, path, mask,
-                  np.zeros((1, 2, 0), dtype=np.int16), NO_NET_WEIGHT, NO_NET_ROW,
-                  NO_NET_BIAS, NO_KING_MAP)  # fmt: skip
+    state = np.array([side, castling, ep, halfmove, fullmove], dtype=np.int64)
+    return _build(np.array(squares, dtype=np.int64), state, SLIDER_ATTACKS,
+                  castling_tables(squares, rooks), _NO_NET)
 
 
 @njit(cache=True)

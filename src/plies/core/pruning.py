@@ -89,10 +89,13 @@ def safe_check(pos: Position, m: int) -> int:
 
 @njit(cache=True, inline="always")
 def reduction(
-    stack: SearchStack, depth: int, searched: int, gives_check: bool, noisy: bool, order: int,
-    pv_node: bool, improving: bool, new_depth: int,
+    stack: SearchStack, depth: int, searched: int, move: tuple[bool, bool, int],
+    node: tuple[bool, bool], new_depth: int,
 ) -> int:  # fmt: skip
-    """Late-move reduction of a move, less for PV nodes, killers and good history."""
+    """Late-move reduction of a move, less for PV nodes, killers and good history; ``move``
+    is (gives check, noisy, ordering score), ``node`` (PV node, improving)."""
+    gives_check, noisy, order = move
+    pv_node, improving = node
     if depth < 3 or searched < 2 or gives_check or (noisy and order >= 0):
         return 0
     r = stack.lmr[min(depth, 63), min(searched, 63)]

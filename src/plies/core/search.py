@@ -469,8 +469,8 @@ def _negamax(
                               child_check)  # fmt: skip
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
-            r = reduction(stack, depth, searched, gives_check, noisy, order, pv_node,
-                           improving, new_depth)  # fmt: skip
+            r = reduction(stack, depth, searched, (gives_check, noisy, order),
+                          (pv_node, improving), new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
                               ply + 1, yes, child_check)  # fmt: skip
             if score > alpha and r > 0:

@@ -67,14 +67,10 @@ structref.define_proxy(SearchStack, SearchStackType, list(STACK_FIELDS))
 
 
 @njit(cache=True)
-def _wrap(
-    killers: np.ndarray, history: np.ndarray, counter: np.ndarray, conthist: np.ndarray,
-    played: np.ndarray, excluded: np.ndarray, pv: np.ndarray,
-    pv_len: np.ndarray, moves: np.ndarray, scores: np.ndarray, quiets: np.ndarray,
-    evals: np.ndarray, root_moves: np.ndarray, params: np.ndarray, lmr: np.ndarray,
-    tb: TbProbe,
-) -> SearchStack:  # fmt: skip
-    """A stack over the given arrays."""
+def _wrap(arrays: tuple[np.ndarray, ...], tb: TbProbe) -> SearchStack:
+    """A stack over the given arrays (``StackArrays``'s, in field order)."""
+    (killers, history, counter, conthist, played, excluded, pv, pv_len, moves, scores, quiets,
+     evals, root_moves, params, lmr) = arrays  # fmt: skip
     return SearchStack(killers, history, counter, conthist, played, excluded, pv,
                        pv_len, moves, scores, quiets, evals, root_moves, params, lmr,
                        tb)  # fmt: skip
@@ -117,10 +113,7 @@ class StackArrays:
     def compiled(self, tb: TbProbe | None = None) -> SearchStack:
         """The compiled stack over these arrays, probing ``tb`` (None: no tables)."""
         probe = no_tables()[0] if tb is None else tb
-        return _wrap(self.killers, self.history, self.counter, self.conthist, self.played,
-                     self.excluded, self.pv, self.pv_len,
-                     self.moves, self.scores, self.quiets, self.evals, self.root_moves,
-                     self.params, self.lmr, probe)  # fmt: skip
+        return _wrap(tuple(getattr(self, name) for name in STACK_FIELDS[:-1]), probe)
 
     def set_params(self, values: Sequence[int]) -> None:
         """Search with ``values`` (slot order, checked by ``plies.params``) from the next

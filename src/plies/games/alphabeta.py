@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from plies.games.budget import Meter
@@ -46,6 +46,7 @@ class AlphaBetaSearch(Generic[S, A]):
         self.tt_hits = 0
         #: How many values so far came from a depth cutoff (a heuristic, not the game's end).
         self.horizon = 0
+        self._search = self._build()
 
     def root(self, state: S, depth: int) -> tuple[float, tuple[A, ...]]:
         """Search ``state`` to ``depth`` plies; return its value and principal variation."""
@@ -60,81 +61,122 @@ class AlphaBetaSearch(Generic[S, A]):
         Inside the window (alpha, beta) the value is exact; at or below alpha it is an
         upper bound, at or above beta a lower bound.
         """
-        self.meter.tick()
+        try:
+            return self._search(state, depth, alpha, beta, root)
+        finally:
+            self.meter.nodes += self._counted()
+
+    def _build(self) -> Callable[[S, int, float, float, bool], tuple[float, Line[A]]]:
+        """Return the recursive search as a closure over the game's methods.
+
+        Python looks names up in a closure faster than as attributes, which is most of a
+        node's cost in a quick game: the closure is the whole algorithm, the class its home.
+        """
         game = self.game
-        me = game.to_move(state)
-        if game.is_terminal(state):
-            return game.utility(state, me), None
-
-        # Step 1: a stored result may answer outright (never at the root, which owes us a
-        # move) or at least name the move to try first.
+        to_move, is_terminal, utility = game.to_move, game.is_terminal, game.utility
+        actions_of, result_of, evaluate = game.actions, game.result, game.evaluate
+        key_of = game.key
+        order = self.order
         tt = self.tt
-        key: Hashable = None
-        first: A | None = None
-        if tt is not None:
-            key = game.key(state)
-            entry = tt.get(key)
-            if entry is not None:
-                first = entry.action
-                if (
-                    not root
-                    and entry.depth >= depth
-                    and (
-                        entry.bound is Bound.EXACT
-                        or (entry.bound is Bound.LOWER and entry.value >= beta)
-                        or (entry.bound is Bound.UPPER and entry.value <= alpha)
-                    )
-                ):
-                    self.tt_hits += 1
-                    if entry.depth != RESOLVED:
-                        self.horizon += 1
-                    return entry.value, None
+        meter = self.meter
+        exact_bound, lower_bound, upper_bound = Bound.EXACT, Bound.LOWER, Bound.UPPER
+        below_all = -math.inf
+        # Without a budget to watch, nodes are counted here (a closure cell is quicker than
+        # the meter's attribute) and handed to the meter when the search returns.
+        count = 0
 
-        # Step 2: at the horizon, guess.
-        if depth <= 0:
-            self.horizon += 1
-            return game.evaluate(state, me), None
+        def counted() -> int:
+            """Return the nodes counted here since the last call, and start again."""
+            nonlocal count
+            done, count = count, 0
+            return done
 
-        # Step 3: order the moves: the stored best move, then the hook's order.
-        actions = game.actions(state)
-        if self.order is not None:
-            actions = self.order(state, actions)
-        if first is not None and first in actions:
-            actions = [first, *(a for a in actions if a != first)]
+        self._counted = counted
 
-        # Step 4: the moves, narrowing the window; stop once one refutes the opponent's
-        # alternative (value >= beta).
-        horizon_before = self.horizon
-        alpha_before = alpha
-        best = -math.inf
-        best_line: Line[A] = None
-        for action in actions:
-            child = game.result(state, action)
-            if game.to_move(child) == me:
-                v, line = self.search(child, depth - 1, alpha, beta)
+        def search(
+            state: S, depth: int, alpha: float, beta: float, root: bool = False
+        ) -> tuple[float, Line[A]]:
+            """One node: see :meth:`AlphaBetaSearch.search`."""
+            nonlocal count
+            if meter.watching:
+                meter.tick()
             else:
-                v, line = self.search(child, depth - 1, -beta, -alpha)
-                v = -v
-            if v > best:
-                best, best_line = v, (action, line)
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        self.cutoffs += 1
-                        break
+                count += 1
+            me = to_move(state)
+            if is_terminal(state):
+                return utility(state, me), None
 
-        # Step 5: remember the result; a value no depth cutoff touched holds at any depth.
-        if tt is not None and best_line is not None:
-            # Nothing lies beyond a proven win or loss, so such a bound is the exact value.
-            if abs(best) >= WIN or alpha_before < best < beta:
-                bound = Bound.EXACT
-            elif best <= alpha_before:
-                bound = Bound.UPPER
-            else:
-                bound = Bound.LOWER
-            stored = RESOLVED if self.horizon == horizon_before else depth
-            tt.put(key, Entry(stored, best, bound, best_line[0]))
-        return best, best_line
+            # Step 1: a stored result may answer outright (never at the root, which owes
+            # us a move) or at least name the move to try first.
+            key: Hashable = None
+            first: A | None = None
+            if tt is not None:
+                key = key_of(state)
+                entry = tt.get(key)
+                if entry is not None:
+                    first = entry.action
+                    if (
+                        not root
+                        and entry.depth >= depth
+                        and (
+                            entry.bound is exact_bound
+                            or (entry.bound is lower_bound and entry.value >= beta)
+                            or (entry.bound is upper_bound and entry.value <= alpha)
+                        )
+                    ):
+                        self.tt_hits += 1
+                        if entry.depth != RESOLVED:
+                            self.horizon += 1
+                        return entry.value, None
+
+            # Step 2: at the horizon, guess.
+            if depth <= 0:
+                self.horizon += 1
+                return evaluate(state, me), None
+
+            # Step 3: order the moves: the stored best move, then the hook's order.
+            actions = actions_of(state)
+            if order is not None:
+                actions = order(state, actions)
+            if first is not None and first in actions:
+                actions = [first, *(a for a in actions if a != first)]
+
+            # Step 4: the moves, narrowing the window; stop once one refutes the
+            # opponent's alternative (value >= beta).
+            horizon_before = self.horizon if tt is not None else 0
+            alpha_before = alpha
+            best = below_all
+            best_line: Line[A] = None
+            for action in actions:
+                child = result_of(state, action)
+                if to_move(child) == me:
+                    v, line = search(child, depth - 1, alpha, beta)
+                else:
+                    v, line = search(child, depth - 1, -beta, -alpha)
+                    v = -v
+                if v > best:
+                    best, best_line = v, (action, line)
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self.cutoffs += 1
+                            break
+
+            # Step 5: remember the result; a value no depth cutoff touched holds at any
+            # depth.
+            if tt is not None and best_line is not None:
+                # Nothing lies beyond a proven win or loss: such a bound is the exact value.
+                if abs(best) >= WIN or alpha_before < best < beta:
+                    bound = exact_bound
+                elif best <= alpha_before:
+                    bound = upper_bound
+                else:
+                    bound = lower_bound
+                stored = RESOLVED if self.horizon == horizon_before else depth
+                tt.put(key, Entry(stored, best, bound, best_line[0]))
+            return best, best_line
+
+        return search
 
     def _extend_pv(self, state: S, pv: tuple[A, ...]) -> tuple[A, ...]:
         """Continue ``pv`` with exact best moves stored in the table (cut off by its hits)."""

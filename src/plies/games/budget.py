@@ -50,12 +50,26 @@ class Meter:
         self.max_nodes = sys.maxsize if nodes is None else nodes
         self.deadline = budget.deadline(self.start) if budget is not None else float("inf")
         self.nodes = 0
-        #: While False the budget is not enforced (a search must finish its first step).
-        self.armed = True
+        #: Whether there is any limit to watch (searches just count nodes when there is not).
+        self.limited = self.max_nodes != sys.maxsize or self.deadline != float("inf")
+        #: Whether :meth:`tick` must be called (a limit, armed); else counting is enough.
+        self.watching = self.limited
+        self._armed = True
+
+    @property
+    def armed(self) -> bool:
+        """While False the budget is not enforced (a search must finish its first step)."""
+        return self._armed
+
+    @armed.setter
+    def armed(self, value: bool) -> None:
+        """Arm or disarm the budget."""
+        self._armed = value
+        self.watching = value and self.limited
 
     def tick(self) -> None:
         """Count one node; raise :class:`BudgetExceededError` instead if the budget is spent."""
-        if self.armed and (
+        if self._armed and (
             self.nodes >= self.max_nodes
             or (self.nodes % self._CLOCK_EVERY == 0 and time.perf_counter() >= self.deadline)
         ):

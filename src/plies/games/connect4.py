@@ -56,6 +56,9 @@ class Connect4State(NamedTuple):
         return connect4_svg(self)
 
 
+_new_state = tuple.__new__
+
+
 class Connect4(BaseGame[Connect4State, int]):
     """Connect four, ``width`` columns by ``height`` rows (7 x 6 by default); X starts.
 
@@ -78,6 +81,9 @@ class Connect4(BaseGame[Connect4State, int]):
         self._centre_order = sorted(range(width), key=lambda c: (abs(2 * c - (width - 1)), c))
         self._bottom_row = sum(self._bottom)
         self._board = self._bottom_row * ((1 << height) - 1)
+        self._columns = tuple(enumerate(self._top))
+        self._cells = width * height
+        self._shifts = (1, self._col_bits, self._col_bits - 1, self._col_bits + 1)
 
     def __repr__(self) -> str:
         """Show the board size."""
@@ -103,7 +109,7 @@ class Connect4(BaseGame[Connect4State, int]):
 
     def _four(self, discs: int) -> bool:
         """Return whether ``discs`` hold four in a row (one shift-and-test per direction)."""
-        for shift in (1, self._col_bits, self._col_bits - 1, self._col_bits + 1):
+        for shift in self._shifts:
             pairs = discs & (discs >> shift)
             if pairs & (pairs >> (2 * shift)):
                 return True
@@ -139,26 +145,29 @@ class Connect4(BaseGame[Connect4State, int]):
         if state.winner is not None:
             return []
         mask = state.mask
-        return [c for c in range(self.width) if not mask & self._top[c]]
+        return [c for c, top in self._columns if not mask & top]
 
     def result(self, state: Connect4State, action: int) -> Connect4State:
         """Drop the mover's disc into column ``action`` (which must not be full)."""
-        if (
-            state.winner is not None
-            or not 0 <= action < self.width
-            or state.mask & self._top[action]
-        ):
+        current, old, moves, winner, size = state
+        if winner is not None or not 0 <= action < self.width or old & self._top[action]:
             raise ValueError(f"column {action + 1} cannot be played")
         # Adding the column's bottom bit carries up through the discs into the lowest gap.
-        mask = state.mask | (state.mask + self._bottom[action])
-        mine = state.current | (mask ^ state.mask)
-        winner = (state.moves & 1) if self._four(mine) else None
-        # The opponent's discs are everything the mover does not own.
-        return Connect4State(mine ^ mask, mask, state.moves + 1, winner, state.size)
+        mask = old | (old + self._bottom[action])
+        mine = current | (mask ^ old)
+        # Four in a row: one shift-and-test per direction (inlined: it runs at every node).
+        for shift in self._shifts:
+            pairs = mine & (mine >> shift)
+            if pairs & (pairs >> (shift + shift)):
+                winner = moves & 1
+                break
+        # The opponent's discs are everything the mover does not own; tuple.__new__ skips
+        # the named tuple's own constructor, a Python function call.
+        return _new_state(Connect4State, (mine ^ mask, mask, moves + 1, winner, size))
 
     def is_terminal(self, state: Connect4State) -> bool:
         """Return whether someone has four in a row or the board is full."""
-        return state.winner is not None or state.moves == self.width * self.height
+        return state.winner is not None or state.moves == self._cells
 
     def utility(self, state: Connect4State, player: int) -> float:
         """Return +1 if ``player`` won, -1 if they lost, 0 for a draw."""

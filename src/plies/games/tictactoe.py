@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import string
 from collections.abc import Hashable, Sequence
+from itertools import compress
+from operator import not_
 from typing import NamedTuple
 
 from plies.games.protocol import BaseGame
@@ -37,6 +39,9 @@ class TicTacToeState(NamedTuple):
         return tictactoe_svg(self)
 
 
+_new_state = tuple.__new__
+
+
 class TicTacToe(BaseGame[TicTacToeState, int]):
     """The m,n,k-game: ``width`` x ``height`` cells, ``k`` in a row wins, X moves first.
 
@@ -53,8 +58,13 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         self.width = width
         self.height = height
         self.k = k
-        self._rays = [self._cell_rays(cell) for cell in range(width * height)]
+        self._cell_numbers = range(width * height)
         self._windows = self._all_windows()
+        #: Per cell, the other k-1 cells of every window of k through it.
+        self._windows_through = [
+            [tuple(i for i in w if i != cell) for w in self._windows if cell in w]
+            for cell in self._cell_numbers
+        ]
         self._weights = [_WEIGHT_BASE**n if n else 0 for n in range(k + 1)]
         self._scale = float(_WEIGHT_BASE**k)
         # Cells from the middle outwards: they lie on the most lines, so they are tried first.
@@ -69,22 +79,6 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
     def __repr__(self) -> str:
         """Show the board size and k."""
         return f"TicTacToe(width={self.width}, height={self.height}, k={self.k})"
-
-    def _cell_rays(self, cell: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-        """Return, per direction, the cells running away from ``cell`` each way (k-1 at most)."""
-        row, col = divmod(cell, self.width)
-        rays = []
-        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            both = []
-            for sign in (1, -1):
-                ray: list[int] = []
-                r, c = row + sign * dr, col + sign * dc
-                while 0 <= r < self.height and 0 <= c < self.width and len(ray) < self.k - 1:
-                    ray.append(r * self.width + c)
-                    r, c = r + sign * dr, c + sign * dc
-                both.append(tuple(ray))
-            rays.append((both[0], both[1]))
-        return rays
 
     def _all_windows(self) -> list[tuple[int, ...]]:
         """Return every run of k cells in a straight line (the heuristic's building blocks)."""
@@ -112,35 +106,29 @@ class TicTacToe(BaseGame[TicTacToeState, int]):
         """Return the empty cells, or nothing once someone has won."""
         if state.winner is not None:
             return []
-        return [i for i, mark in enumerate(state.cells) if mark == EMPTY]
+        # compress and map run in C: no Python frame per call, as a comprehension has.
+        return list(compress(self._cell_numbers, map(not_, state.cells)))
 
     def result(self, state: TicTacToeState, action: int) -> TicTacToeState:
         """Place the mover's mark on cell ``action`` (which must be empty, game not over)."""
-        if state.winner is not None or state.cells[action] != EMPTY:
+        cells, player, winner, empty, width = state
+        if winner is not None or cells[action]:
             raise ValueError(f"cell {self.action_text(action)} cannot be played")
-        mark = state.player + 1
-        board = list(state.cells)  # the quickest way to a tuple with one cell changed
+        mark = player + 1
+        board = list(cells)  # the quickest way to a tuple with one cell changed
         board[action] = mark
         cells = tuple(board)
-        winner = state.player if self._completes_line(cells, action, mark) else None
-        return TicTacToeState(cells, 1 - state.player, winner, state.empty - 1, state.width)
-
-    def _completes_line(self, cells: tuple[int, ...], cell: int, mark: int) -> bool:
-        """Return whether ``mark`` at ``cell`` lies on k in a row (only lines through it can)."""
-        k = self.k
-        for forward, backward in self._rays[cell]:
-            run = 1
-            for i in forward:
+        # Only lines through the new mark can be complete: each k-cell window through it is
+        # checked for the other k-1 cells (inlined: it runs at every node of every search).
+        for others in self._windows_through[action]:
+            for i in others:
                 if cells[i] != mark:
                     break
-                run += 1
-            for i in backward:
-                if cells[i] != mark:
-                    break
-                run += 1
-            if run >= k:
-                return True
-        return False
+            else:
+                winner = player
+                break
+        # tuple.__new__ skips the named tuple's own constructor, a Python function call.
+        return _new_state(TicTacToeState, (cells, 1 - player, winner, empty - 1, width))
 
     def is_terminal(self, state: TicTacToeState) -> bool:
         """Return whether someone has won or the board is full."""

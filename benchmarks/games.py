@@ -1,0 +1,228 @@
+"""Generic game search beside the Python peers: alpha-beta and MCTS, same run, same positions.
+
+Peers (the ``bench`` extra): OpenSpiel's Python ``minimax.alpha_beta_search`` and
+``mcts.MCTSBot`` (over OpenSpiel's C++ game states) and easyAI's ``Negamax`` (its own
+Python games). Every search is plain alpha-beta in the library's natural move order, no
+transposition table, so "nodes" means the same thing everywhere: states the search
+entered. Nodes are counted in a separate run (a counting wrapper costs time); the
+timed runs count nothing and the least CPU time of ``--repeat`` runs is kept.
+
+* tic-tac-toe, the whole game from the empty board (each finds the draw);
+* connect four after 4 4 3 5, to a fixed depth (8) with every non-final state scored 0 (each
+  finds the same value; nodes differ only by move order);
+* MCTS from the empty board of each game: random playouts, one per iteration.
+
+    python benchmarks/games.py                  # all of it, about a minute
+    python benchmarks/games.py --depth 7 --simulations 5000 --repeat 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from plies.games.alphabeta import alphabeta
+from plies.games.connect4 import Connect4
+from plies.games.mcts import mcts
+from plies.games.spec import play_line
+from plies.games.tictactoe import TicTacToe
+
+# The connect-four position searched to a fixed depth (columns from 1).
+C4_LINE = "4 4 3 5"
+
+
+def best_time(func: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Return the least CPU time of ``repeat`` runs of ``func`` and its last answer.
+
+    CPU time, not wall time: on a shared machine the wall clock also counts other work.
+    """
+    best, answer = float("inf"), None
+    for _ in range(repeat):
+        start = time.process_time()
+        answer = func()
+        best = min(best, time.process_time() - start)
+    return best, answer
+
+
+def row(name: str, value: float, nodes: int, seconds: float) -> str:
+    """Return one table row: who, value found, nodes, seconds, nodes per second."""
+    return f"  {name:34} {value:>7.3f} {nodes:>11,} {seconds:>9.3f} {nodes / seconds:>12,.0f}"
+
+
+# --- plies ---------------------------------------------------------------------------
+
+
+def plies_ttt(repeat: int) -> str:
+    """plies's alpha-beta on the whole of tic-tac-toe."""
+    game = TicTacToe()
+    seconds, result = best_time(lambda: alphabeta(game, game.initial_state()), repeat)
+    return row("plies alphabeta", result.value, result.nodes, seconds)
+
+
+def plies_c4(depth: int, repeat: int) -> str:
+    """plies's alpha-beta on the connect-four position, every non-final state scored 0."""
+    game = _ZeroConnect4()
+    state = play_line(game, C4_LINE)
+    seconds, result = best_time(lambda: alphabeta(game, state, depth), repeat)
+    return row(f"plies alphabeta depth {depth}", result.value, result.nodes, seconds)
+
+
+class _ZeroConnect4(Connect4):
+    """Connect four with no heuristic, as the peers search it."""
+
+    def evaluate(self, state: Any, player: int) -> float:
+        """Know nothing."""
+        return 0.0
+
+
+def plies_mcts(game: Any, simulations: int, repeat: int) -> tuple[float, int]:
+    """Return plies's MCTS seconds for ``simulations`` playouts, and the playouts done."""
+    state = game.initial_state()
+    seconds, result = best_time(
+        lambda: mcts(game, state, simulations, rng=random.Random(1)), repeat
+    )
+    return seconds, result.iterations
+
+
+# --- OpenSpiel -----------------------------------------------------------------------
+
+
+def openspiel_alpha_beta(name: str, line: list[int], depth: int, repeat: int) -> str:
+    """OpenSpiel's Python alpha-beta from the state ``line`` reaches, to ``depth``."""
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    for action in line:
+        state.apply_action(action)
+    player = state.current_player()
+
+    def search() -> tuple[float, int]:
+        """Run the search, value for the player to move."""
+        value, _ = minimax.alpha_beta_search(
+            game, state.clone(), value_function=lambda s: 0.0, maximum_depth=depth,
+            maximizing_player_id=player,
+        )
+        return value, 0
+
+    # Nodes: every call of the recursive helper is one state entered.
+    calls = [0]
+    inner = minimax._alpha_beta
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        """Count, then search."""
+        calls[0] += 1
+        return inner(*args, **kwargs)
+
+    minimax._alpha_beta = counting
+    try:
+        search()
+    finally:
+        minimax._alpha_beta = inner
+    seconds, (value, _) = best_time(search, repeat)
+    return row(f"OpenSpiel alpha_beta_search d{depth}", value, calls[0], seconds)
+
+
+def openspiel_mcts(name: str, simulations: int, repeat: int) -> float:
+    """Return OpenSpiel MCTSBot's seconds for one search of ``simulations`` playouts."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts as os_mcts
+
+    game = pyspiel.load_game(name)
+
+    def search() -> None:
+        """One search from the initial state."""
+        evaluator = os_mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
+        bot = os_mcts.MCTSBot(game, 2.0, simulations, evaluator, solve=False,
+                              random_state=np.random.RandomState(1))
+        bot.mcts_search(game.new_initial_state())
+
+    seconds, _ = best_time(search, repeat)
+    return seconds
+
+
+# --- easyAI --------------------------------------------------------------------------
+
+
+def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> str:
+    """easyAI's Negamax (alpha-beta) from the position ``moves`` reaches, to ``depth``."""
+    import importlib
+
+    from easyAI import AI_Player
+    from easyAI.AI.Negamax import Negamax
+    from easyAI.games import ConnectFour, TicTacToe
+
+    def fresh() -> Any:
+        """The game at the position."""
+        cls = TicTacToe if game_name == "tictactoe" else ConnectFour
+        game = cls([AI_Player(Negamax(1)), AI_Player(Negamax(1))])
+        for move in moves:
+            game.make_move(move)
+            game.switch_player()
+        return game
+
+    def search() -> float:
+        """Run the search; the value for the player to move, scaled to [-1, 1]."""
+        ai = Negamax(depth)
+        ai(fresh())
+        return float(ai.alpha) / 100.0
+
+    calls = [0]
+    module = importlib.import_module("easyAI.AI.Negamax")  # the recursion calls its global
+    inner = module.negamax
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        """Count, then search."""
+        calls[0] += 1
+        return inner(*args, **kwargs)
+
+    module.negamax = counting
+    try:
+        search()
+    finally:
+        module.negamax = inner
+    seconds, value = best_time(search, repeat)
+    return row(f"easyAI Negamax d{depth}", value, calls[0], seconds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every comparison and print the tables."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=8, help="connect-four depth (default 8)")
+    parser.add_argument("--simulations", type=int, default=2000, help="MCTS playouts")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs, best kept")
+    args = parser.parse_args(argv)
+
+    header = f"  {'search':34} {'value':>7} {'nodes':>11} {'seconds':>9} {'nodes/s':>12}"
+    print("tic-tac-toe, whole game (value for X: 0, a draw)")
+    print(header)
+    print(plies_ttt(args.repeat))
+    print(openspiel_alpha_beta("tic_tac_toe", [], 9, args.repeat))
+    print(easyai_search("tictactoe", [], 9, args.repeat))
+
+    print(f"\nconnect four after {C4_LINE}, depth {args.depth}, non-final states 0")
+    print(header)
+    columns = [int(c) - 1 for c in C4_LINE.split()]
+    print(plies_c4(args.depth, args.repeat))
+    print(openspiel_alpha_beta("connect_four", columns, args.depth, args.repeat))
+    print(easyai_search("connect4", columns, args.depth, args.repeat))
+
+    print(f"\nMCTS from the empty board, {args.simulations:,} playouts a search")
+    print(f"  {'game':14} {'plies s':>9} {'plies /s':>10} {'OpenSpiel s':>12} {'OpenSpiel /s':>13}")
+    for label, game, name in (("tic-tac-toe", TicTacToe(), "tic_tac_toe"),
+                              ("connect four", Connect4(), "connect_four")):
+        ours, done = plies_mcts(game, args.simulations, args.repeat)
+        theirs = openspiel_mcts(name, args.simulations, args.repeat)
+        print(f"  {label:14} {ours:9.3f} {done / ours:10,.0f} {theirs:12.3f} "
+              f"{args.simulations / theirs:13,.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -22,6 +22,15 @@ server, and outside ``uci:`` and ``xboard:`` engines.  The protocol is:
 A fault costs the faulty player the game it happened in, never the match:
 the referee records the :attr:`PlayerError.kind` and detail, and the player,
 no longer healthy, is replaced for the next game.
+
+Players are made from spec strings by :func:`plies.agents.spec.parse_player`
+(``PlayerSpec.create()``).  :class:`plies.agents.base.Agent` is the other, smaller
+interface: a search that runs in this process on a :class:`plies.board.Board`
+(``choose(board, budget)``), which is what the ladder and a user's ``Agent``
+subclass implement.  :class:`~plies.agents.agent_player.AgentPlayer` seats an
+agent as a player; :class:`~plies.agents.player_agent.PlayerAgent` goes the
+other way, for the front ends that drive an agent (the terminal game,
+``plies mind``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,240 @@
+"""The cost of one move through each player adapter, beside a bare pipe round trip in one run.
+
+Every adapter seats a random mover, so that what is measured is the adapter (the
+process boundary, the protocol, the board kept in step), not a search:
+
+- ``agent``: the ladder's ``random`` in this process (:class:`AgentPlayer`);
+- ``file``: a Python file mind (``random.choice(board.legal_moves)``) in its child process;
+- ``mind``: a ``mind:`` program (Python with python-chess) answering FENs;
+- ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through ``chess.engine``);
+- ``uci-pipe``: the same engine through :class:`plies.arena.pipe_uci.PipeUciPlayer`
+  (what ``plies datagen`` uses);
+- ``xboard``: an ``xboard:`` engine (a random-move CECP engine in Python);
+- ``pipe`` (the peer): a program that answers every line at once (a Python loop
+  echoing a fixed action), asked through the same line-pipe code: the floor any
+  process adapter pays.
+
+Each plays whole games against itself (two processes) through the arena's referee, one
+untimed game first (one-off loading) and then ``--games`` of them; the script prints the
+median and mean wall time of one ``move`` call as the referee sees it, the ratio to the
+peer's round trip, and games per minute on one thread (the referee's own work included).
+
+Usage: python benchmarks/players.py [--games N] [--pipe-rounds N] [--only agent,file,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import chess
+
+from plies.agents.player import MoveReply, MoveRequest, Player
+from plies.agents.process import LineProcess
+from plies.agents.spec import parse_player
+from plies.arena.game import GameSettings, play_game
+from plies.arena.openings import Opening
+from plies.arena.pipe_uci import pipe_player
+
+RANDOM_FILE = """\
+import random
+
+def choose(board):
+    return random.choice(board.legal_moves)
+"""
+
+RANDOM_MIND = """\
+import random, sys
+import chess
+for line in sys.stdin:
+    board = chess.Board(line.strip())
+    move = random.choice(list(board.legal_moves))
+    print(f"{move.from_square},{move.to_square}", flush=True)
+"""
+
+RANDOM_UCI = """\
+import random, sys
+import chess
+board = chess.Board()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("id name random-uci", flush=True)
+        print("uciok", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
+    elif words[0] == "position":
+        board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:8]))
+        if "moves" in words:
+            for uci in words[words.index("moves") + 1:]:
+                board.push_uci(uci)
+    elif words[0] == "go":
+        print("bestmove " + random.choice(list(board.legal_moves)).uci(), flush=True)
+    elif words[0] == "quit":
+        break
+"""
+
+RANDOM_XBOARD = """\
+import random, sys
+import chess
+board = chess.Board()
+forced = False
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "protover":
+        print('feature myname="random-xboard" ping=1 setboard=1 usermove=1 done=1', flush=True)
+    elif cmd == "new":
+        board = chess.Board()
+    elif cmd == "setboard":
+        board = chess.Board(" ".join(words[1:]))
+    elif cmd == "usermove":
+        board.push_uci(words[1])
+    elif cmd == "ping":
+        print("pong " + words[1], flush=True)
+    elif cmd == "go":
+        move = random.choice(list(board.legal_moves))
+        board.push(move)
+        print("move " + move.uci(), flush=True)
+    elif cmd == "quit":
+        break
+"""
+
+ECHO = """\
+import sys
+for line in sys.stdin:
+    sys.stdout.write("12,28\\n")
+    sys.stdout.flush()
+"""
+
+
+class TimedPlayer(Player):
+    """A player whose ``move`` calls are timed (wall clock, as the referee waits)."""
+
+    def __init__(self, inner: Player, times: list[float]) -> None:
+        """Wrap ``inner``; each move's seconds are appended to ``times``."""
+        self.inner = inner
+        self.name = inner.name
+        self.times = times
+
+    def new_game(self, seed: int | None) -> None:
+        """Pass on."""
+        self.inner.new_game(seed)
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """Time the inner player's move."""
+        started = time.perf_counter()
+        reply = self.inner.move(board, request)
+        self.times.append(time.perf_counter() - started)
+        return reply
+
+    @property
+    def healthy(self) -> bool:  # type: ignore[override]
+        """The inner player's health."""
+        return self.inner.healthy
+
+    def close(self) -> None:
+        """Pass on."""
+        self.inner.close()
+
+
+def measure(make: Callable[[], Player], games: int) -> tuple[list[float], float, int]:
+    """Per-move seconds, the games' wall seconds and the moves played, over ``games`` games."""
+    times: list[float] = []
+    white, black = TimedPlayer(make(), times), TimedPlayer(make(), times)
+    settings = GameSettings(depth=1, move_timeout_s=30.0)
+    opening = Opening(chess.STARTING_FEN)
+    play_game(white, black, opening, settings, seed=-1)  # one-off loading is not per move
+    times.clear()
+    started = time.perf_counter()
+    try:
+        for n in range(games):
+            record = play_game(white, black, opening, settings, seed=n)
+            assert record.finished and not record.fault, record.reason
+    finally:
+        elapsed = time.perf_counter() - started
+        white.close()
+        black.close()
+    return times, elapsed, len(times)
+
+
+def pipe_floor(script: Path, rounds: int) -> list[float]:
+    """Seconds of one line written and one line read back from a program that answers at once."""
+    process = LineProcess([sys.executable, str(script)])
+    fen = chess.Board().fen()
+    times = []
+    try:
+        for _ in range(rounds):
+            started = time.perf_counter()
+            process.send(fen)
+            process.read_line(10.0)
+            times.append(time.perf_counter() - started)
+    finally:
+        process.close()
+    return times
+
+
+def main() -> int:
+    """Measure each adapter and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10, help="games per adapter (default 10)")
+    parser.add_argument("--pipe-rounds", type=int, default=5000)
+    parser.add_argument("--only", default="agent,file,mind,uci,uci-pipe,xboard",
+                        help="comma-separated adapters to measure")
+    args = parser.parse_args()
+    chosen = [a.strip() for a in args.only.split(",") if a.strip()]
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        files = {}
+        for name, text in (("random_file.py", RANDOM_FILE), ("random_mind.py", RANDOM_MIND),
+                           ("random_uci.py", RANDOM_UCI), ("random_xboard.py", RANDOM_XBOARD),
+                           ("echo.py", ECHO)):
+            files[name] = folder / name
+            files[name].write_text(textwrap.dedent(text), encoding="utf-8")
+        specs = {
+            "agent": "random",
+            "file": str(files["random_file.py"]),
+            "mind": f"mind:{sys.executable} {files['random_mind.py']}",
+            "uci": f"uci:{sys.executable} {files['random_uci.py']}",
+            "uci-pipe": f"uci:{sys.executable} {files['random_uci.py']}",
+            "xboard": f"xboard:{sys.executable} {files['random_xboard.py']}",
+        }
+        floor = pipe_floor(files["echo.py"], args.pipe_rounds)
+        floor_us = statistics.median(floor) * 1e6
+        rows = []
+        for name in chosen:
+            spec = parse_player(specs[name])
+            make = (lambda s=spec: pipe_player(s)) if name == "uci-pipe" else spec.create
+            times, elapsed, moves = measure(make, args.games)
+            rows.append((name, statistics.median(times) * 1e6, statistics.fmean(times) * 1e6,
+                         moves, 60.0 * args.games / elapsed))
+    load_after = os.getloadavg()[0]
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+          f"Python {platform.python_version()}, chess {chess.__version__}; load average "
+          f"{load_before:.2f} before, {load_after:.2f} after; {args.games} games per adapter "
+          "(random against random, both through the adapter)")
+    print(f"peer: pipe round trip (one line each way, answered at once): median "
+          f"{floor_us:.0f} us over {args.pipe_rounds} rounds")
+    print(f"{'adapter':<8} {'median us/move':>15} {'mean us/move':>13} {'x pipe':>7} "
+          f"{'moves':>7} {'games/min (1 thread)':>21}")
+    for name, median, mean, moves, rate in rows:
+        print(f"{name:<8} {median:>15.0f} {mean:>13.0f} {median / floor_us:>7.1f} {moves:>7} "
+              f"{rate:>21.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -66,15 +66,18 @@ def test_bad_specs_are_one_line_and_exit_2_in_every_command(tmp_path: Path) -> N
         ("mind+gopher://host/x", "bad URL"),
         ("xboard:/no/such/engine", "not found or not executable"),
     ]
-    for spec, reason in cases:
-        for command in (("arena", spec, "random", "--depth", "1"), ("play", "--opponent", spec),
-                        ("mind", "--agent", spec)):
-            proc = plies(*command, cwd=tmp_path, timeout=120)
-            lines = proc.stderr.strip().splitlines()
-            assert proc.returncode == 2, (command, proc.stderr)
-            assert len(lines) == 1, (command, proc.stderr)
-            assert f"player {spec!r}: " in lines[0] and reason in lines[0], (command, lines)
-            assert proc.stdout == ""
+    # Every case through arena; the loader is shared, so play and mind get two of them each.
+    runs = [(("arena", spec, "random", "--depth", "1"), spec, reason) for spec, reason in cases]
+    for spec, reason in (cases[0], cases[4]):
+        runs.append((("play", "--opponent", spec), spec, reason))
+        runs.append((("mind", "--agent", spec), spec, reason))
+    for command, spec, reason in runs:
+        proc = plies(*command, cwd=tmp_path, timeout=120)
+        lines = proc.stderr.strip().splitlines()
+        assert proc.returncode == 2, (command, proc.stderr)
+        assert len(lines) == 1, (command, proc.stderr)
+        assert f"player {spec!r}: " in lines[0] and reason in lines[0], (command, lines)
+        assert proc.stdout == ""
 
 
 def test_mind_answers_with_any_spec(tmp_path: Path) -> None:

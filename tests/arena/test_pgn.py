@@ -10,7 +10,7 @@ import chess.pgn
 from plies.arena.game import GameRecord
 from plies.arena.openings import Opening
 from plies.arena.pgn import format_game, new_game, to_pgn
-from plies.board import Board
+from plies.play.game import Game
 from plies.web.play import game_pgn
 
 
@@ -39,7 +39,7 @@ def test_chess960_start_518_is_written_alike_by_arena_and_web() -> None:
     start = chess.Board.from_chess960_pos(518)
     record = GameRecord("a", "b", Opening(start.fen(), (), "", True), result="*")
     arena = tags(format_game(to_pgn(record)))
-    web = tags(game_pgn([], Board.from_chess960_pos(518), "*", None))
+    web = tags(game_pgn(Game(chess.Board.from_chess960_pos(518))))
     for t in (arena, web):
         assert t["FEN"] == start.fen() and t["SetUp"] == "1" and t["Variant"] == "Chess960"
     # Another Chess960 start: castling written as python-chess reads it back.

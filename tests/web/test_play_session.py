@@ -9,7 +9,7 @@ import chess
 import chess.pgn
 import pytest
 
-from plies.board import Board, Move
+from plies.play.game import Game
 from plies.web.errors import ApiError
 from plies.web.play import PlaySession, game_pgn
 
@@ -39,10 +39,13 @@ def test_pgn_reads_back_with_python_chess() -> None:
 
 def test_long_movetext_is_wrapped() -> None:
     """Movetext lines stay within 79 characters."""
-    moves = [Move.from_uci(m) for m in ("g1f3", "g8f6", "f3g1", "f6g8")] * 20
-    text = game_pgn(moves, Board(), "*", None)
+    game = Game(computer=None)
+    for move in ["g1f3", "g8f6", "f3g1", "f6g8"] * 20:
+        game.push(chess.Move.from_uci(move))
+    text = game_pgn(game)
     assert max(len(line) for line in text.splitlines()) <= 79
-    assert "40. Ng1 Ng8 *" in text
+    # Repeating the knight dance ends the game (fivefold repetition): the record says so.
+    assert "40. Ng1 Ng8" in text and text.rstrip().endswith("1/2-1/2")
 
 
 def test_undo_takes_back_one_move_without_an_engine() -> None:
@@ -62,9 +65,10 @@ def test_known_san_gives_the_same_pgn() -> None:
     play, sent = session()
     for move in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5", "g1f3", "c8g4"):
         play.handle({"type": "move", "uci": move})
-    board = play.board
-    fast = game_pgn(board.move_stack, board.root(), "*", None, play.sans)
-    assert fast == game_pgn(board.move_stack, board.root(), "*", None)
+    fast = game_pgn(play.game)
+    plain = play.game.record({"Event": "plies serve", "White": "Player", "Black": "Player"})
+    exporter = chess.pgn.StringExporter(columns=80, headers=True, variations=False)
+    assert fast == plain.accept(exporter) + "\n"
     assert "2. exd5 Qxd5 3. Nc3 Qa5 4. Nf3 Bg4 *" in fast and sent[-1]["pgn"] == fast
 
 

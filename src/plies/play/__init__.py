@@ -1,5 +1,8 @@
-"""The terminal game (``plies play``): a session against an agent, and how its board is drawn.
+"""Playing a game against the computer: the game session, and the terminal's front end.
 
-- ``session``: the game loop, its commands (undo, hint, flip, pgn...) and its PGN;
+- ``game``: one game of a person against a computer side (board, moves, taking back,
+  endings, the PGN record); the terminal and the browser (:mod:`plies.web.play`) both
+  keep their game in it;
+- ``session``: the terminal's loop (``plies play``), its commands (undo, hint, flip, pgn...);
 - ``render``: the board in Unicode with colours, or in plain letters.
 """

@@ -30,8 +30,8 @@ from rich.text import Text
 
 from plies.agents.base import Agent, Budget, Thought
 from plies.agents.book_agent import BookAgent
-from plies.arena.pgn import new_game
 from plies.compile_notice import quiet
+from plies.play.game import Game, colour_name
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
@@ -58,17 +58,6 @@ _UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 _SAN_RE = re.compile(
     r"^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
 )
-
-_ENDINGS = {
-    "CHECKMATE": "checkmate",
-    "STALEMATE": "stalemate",
-    "INSUFFICIENT_MATERIAL": "insufficient material",
-    "SEVENTYFIVE_MOVES": "the seventy-five-move rule",
-    "FIVEFOLD_REPETITION": "fivefold repetition",
-    "FIFTY_MOVES": "the fifty-move rule",
-    "THREEFOLD_REPETITION": "threefold repetition",
-}
-
 
 def format_score(thought: Thought) -> str:
     """``+0.34`` or ``mate in 3`` / ``mated in 2``, from the thinker's side."""
@@ -133,10 +122,10 @@ class PlaySession:
         self._hint_agent: Agent | None = None
         self.rng = random.Random(settings.seed)
         self.start_fen = settings.fen or chess.STARTING_FEN
-        self.board = chess.Board(self.start_fen, chess960=settings.chess960)
+        self.game = Game(chess.Board(self.start_fen, chess960=settings.chess960))
+        """The game itself: board, sides, resignation, record."""
         self.human: chess.Color = chess.WHITE
         self.white_at_bottom = True
-        self.resigned: chess.Color | None = None
         self.colour = self.console.is_terminal and not settings.ascii_only
         self._warm_thread: threading.Thread | None = None
         self._warm_error: BaseException | None = None
@@ -154,8 +143,8 @@ class PlaySession:
         self.human = chess.WHITE if choice == "white" else chess.BLACK
         self.white_at_bottom = self.human == chess.WHITE
         self.start_fen = self._start_fen()
-        self.board = chess.Board(self.start_fen, chess960=self.settings.chess960)
-        self.resigned = None
+        self.game.restart(chess.Board(self.start_fen, chess960=self.settings.chess960),
+                          not self.human)
         self.agent.reset(self.settings.seed)
 
     def _start_fen(self) -> str:
@@ -177,26 +166,23 @@ class PlaySession:
         n = None if self.settings.fen else self.chess960_pos
         return "Chess960 rules." if n is None else f"Chess960 start position #{n}."
 
+    @property
+    def board(self) -> chess.Board:
+        """The game's board."""
+        return self.game.board
+
+    @property
+    def resigned(self) -> chess.Color | None:
+        """The side that resigned, if one did."""
+        return self.game.resigned
+
     def ending(self) -> str | None:
         """Why the game is over (with the result), or None while it goes on."""
-        if self.resigned is not None:
-            loser = _colour_name(self.resigned)
-            winner = _colour_name(not self.resigned)
-            return f"{loser} resigns. {winner} wins ({self.result()})."
-        outcome = self.board.outcome(claim_draw=True)
-        if outcome is None:
-            return None
-        why = _ENDINGS.get(outcome.termination.name, outcome.termination.name.lower())
-        if outcome.winner is None:
-            return f"Draw by {why} (1/2-1/2)."
-        return f"{_colour_name(outcome.winner)} wins by {why} ({outcome.result()})."
+        return self.game.ending()
 
     def result(self) -> str:
         """PGN result of the game so far."""
-        if self.resigned is not None:
-            return "0-1" if self.resigned == chess.WHITE else "1-0"
-        outcome = self.board.outcome(claim_draw=True)
-        return outcome.result() if outcome is not None else "*"
+        return self.game.result()
 
     # -- output ------------------------------------------------------------------
 
@@ -225,7 +211,7 @@ class PlaySession:
     def run(self) -> int:
         """Play until ``quit`` or end of input; return the exit status (0)."""
         note = f" {self.start_note()}" if self.settings.chess960 else ""
-        self.say(f"You play {_colour_name(self.human)} against {self.agent.name}.{note} "
+        self.say(f"You play {colour_name(self.human)} against {self.agent.name}.{note} "
                  "Type 'help' for commands.")
         shown = False
         while True:
@@ -244,7 +230,7 @@ class PlaySession:
             if ending is not None:
                 self.say(f"Game over: {ending}", "bold")
                 self.say("Type 'new' to play again, 'undo', 'pgn [FILE]' or 'quit'.")
-            prompt = "> " if ending is not None else f"Your move ({_colour_name(self.human)}): "
+            prompt = "> " if ending is not None else f"Your move ({colour_name(self.human)}): "
             self.console.print(prompt, end="")
             line = self.read_line()
             if line == "":
@@ -282,7 +268,7 @@ class PlaySession:
         if command == "new":
             self._new_game()
             note = f" {self.start_note()}" if self.settings.chess960 else ""
-            self.say(f"New game: you play {_colour_name(self.human)}.{note}")
+            self.say(f"New game: you play {colour_name(self.human)}.{note}")
             return "redraw"
         if command == "undo":
             return self._undo()
@@ -290,7 +276,7 @@ class PlaySession:
             if over:
                 self.say("The game is already over.")
                 return ""
-            self.resigned = self.human
+            self.game.resigned = self.human
             return "redraw"
         if command == "hint":
             if over:
@@ -318,28 +304,19 @@ class PlaySession:
             else:
                 self.say(f"Not a move or command: {text!r} (type 'help').")
             return ""
-        self.board.push(move)
+        self.game.push(move)
         return "redraw"
 
     def _undo(self) -> str:
         """Take back the human's last move and the agent's reply to it."""
-        if self.resigned is not None:
-            self.resigned = None
+        if self.game.resigned is not None:
+            self.game.take_back()
             self.say("Resignation withdrawn.")
             return "redraw"
-        # Pop back to just before the human's most recent move.
-        probe = self.board.copy()
-        count = 0
-        while probe.move_stack:
-            probe.pop()
-            count += 1
-            if probe.turn == self.human:
-                break
-        else:
+        count = self.game.take_back()
+        if not count:
             self.say("Nothing to undo.")
             return ""
-        for _ in range(count):
-            self.board.pop()
         self.say(f"Took back {count} move{'s' if count != 1 else ''}.")
         return "redraw"
 
@@ -437,8 +414,7 @@ class PlaySession:
             self.say(thought_line(self.board, self.agent.last), "dim")
         elif isinstance(self.agent, BookAgent) and self.agent.from_book:
             self.say("book move", "dim")
-        self.say(f"plies plays {self.board.san(move)}", "bold")
-        self.board.push(move)
+        self.say(f"plies plays {self.game.push(move)}", "bold")
 
     def _pgn(self, path: str) -> str:
         """Print the game as PGN, or write it to ``path``."""
@@ -458,26 +434,15 @@ class PlaySession:
         """The game so far in PGN, with headers (written by python-chess, as the arena's)."""
         you, them = "You", f"plies ({self.agent.name})"
         white, black = (you, them) if self.human == chess.WHITE else (them, you)
-        game = new_game(self.board, {
+        game = self.game.record({
             "Event": "plies play",
             "Site": "terminal",
             "Date": datetime.date.today().strftime("%Y.%m.%d"),
             "Round": "-",
             "White": white,
             "Black": black,
-            "Result": self.result(),
-        }, self.board.move_stack)
-        last = game.end()
-        ending = self.ending()
-        if ending:
-            game.headers["Termination"] = "normal"
-            last.comment = ending
+        })
         return str(game)
-
-
-def _colour_name(color: chess.Color) -> str:
-    """'White' or 'Black'."""
-    return "White" if color == chess.WHITE else "Black"
 
 
 def _to_chess(move: Move) -> chess.Move:

@@ -9,10 +9,10 @@ from typing import Any, ClassVar
 import chess
 import chess.pgn
 
-from plies.arena.pgn import new_game
 from plies.arena.players import MoveReply, PlayerSpec
 from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
+from plies.play.game import Game
 from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
@@ -68,36 +68,18 @@ class _PlayedGame(chess.pgn.Game):
         return board
 
 
-def game_pgn(
-    moves: list[Move], root: Board, result: str, engine_color: int | None,
-    sans: list[str] | None = None, engine_name: str = "plies",
-) -> str:  # fmt: skip
-    """The game as PGN, written by python-chess: the seven-tag roster (FEN too if needed).
-
-    ``sans`` (the moves in SAN, when the caller has them) saves working them out again.
-    """
-    played = [chess.Move.from_uci(move.uci()) for move in moves]
-    start = chess.Board(root.fen(), chess960=root.chess960)
-    game = _PlayedGame()
-    new_game(start, {
-        "Event": "plies serve",
-        "White": engine_name if engine_color == WHITE else "Player",
-        "Black": engine_name if engine_color == BLACK else "Player",
-        "Result": result,
-    }, played, game)
-    if sans is not None and len(sans) == len(played):
-        game.known = (played, sans)
+def game_pgn(game: Game, engine_name: str = "plies") -> str:
+    """The game's record as PGN text (python-chess's writer, lines of at most 80 columns),
+    the computer's side named ``engine_name`` and the person's "Player"."""
+    names = {chess.WHITE: "Player", chess.BLACK: "Player"}
+    if game.computer is not None:
+        names[game.computer] = engine_name
+    record = _PlayedGame()
+    game.record({"Event": "plies serve", "White": names[chess.WHITE],
+                 "Black": names[chess.BLACK]}, record)
+    record.known = (list(game.board.move_stack), list(game.sans))
     exporter = chess.pgn.StringExporter(columns=PGN_LINE, headers=True, variations=False)
-    return game.accept(exporter) + "\n"
-
-
-def _chess_board(board: Board) -> chess.Board:
-    """The game as a python-chess board, its moves on the stack (what players are given)."""
-    root = board.root()
-    out = chess.Board(root.fen(), chess960=root.chess960)
-    for move in board.move_stack:
-        out.push(chess.Move.from_uci(move.uci()))
-    return out
+    return record.accept(exporter) + "\n"
 
 
 def _start_board(choice: Any) -> Board:
@@ -158,10 +140,10 @@ class PlaySession:
         self._opponent_index: int | None = None
         self._game = 0
         """Counts new games, so a configured player hears when one begins."""
+        self.game = Game(chess.Board(), chess.BLACK)
+        """The game: its python-chess board, moves, sides and record (as the terminal's)."""
         self.board = Board()
-        self.sans: list[str] = []
-        """The moves played since the root position, in SAN (kept beside the board)."""
-        self.engine_color: int | None = BLACK
+        """The same position on a plies board: what the engine searches and the page draws."""
         self.movetime_ms: int | None = DEFAULT_MOVETIME_MS
         self.depth: int | None = None
         self.flipped = False
@@ -186,9 +168,7 @@ class PlaySession:
         side = get_choice(message, "engine", SIDES, "black")
         board = _start_board(message.get("chess960"))
         self._cancel()
-        self._game += 1
-        self.board, self.sans = board, []
-        self.engine_color = _side_color(side)
+        self._restart(board, _side_color(side))
         self.flipped = self.engine_color == WHITE
         self.send_state()
         self._maybe_think()
@@ -202,7 +182,7 @@ class PlaySession:
             move = Move.from_uci(text)
         except (IllegalMoveError, ValueError):
             raise ApiError(f"not a move in UCI notation: {text!r}") from None
-        if self.board.is_game_over(claim_draw=True):
+        if self.game.over():
             raise ApiError("the game is over: undo, or start a new game")
         if len(self.sans) >= MAX_GAME_PLIES:
             raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
@@ -219,11 +199,11 @@ class PlaySession:
 
     def _undo(self, message: dict[str, Any]) -> None:
         """Take back the last move, and the engine's reply before it, back to the player."""
-        if not self.board.move_stack:
+        count = self.game.undo_plies()
+        if not count:
             raise ApiError("nothing to undo")
         self._cancel()
-        self._pop()
-        if self.board.move_stack and self.board.turn == self.engine_color:
+        for _ in range(count):
             self._pop()
         self.send_state()
 
@@ -236,8 +216,7 @@ class PlaySession:
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
         self._cancel()
-        self._game += 1
-        self.board, self.sans = board, []
+        self._restart(board, self.engine_color)
         self.send_state()
 
     def _settings(self, message: dict[str, Any]) -> None:
@@ -258,7 +237,7 @@ class PlaySession:
         """The engine takes the side to move and plays now."""
         if self.searching:
             raise ApiError("the engine is already thinking")
-        if self.board.is_game_over(claim_draw=True):
+        if self.game.over():
             raise ApiError("the game is over")
         if len(self.sans) >= MAX_GAME_PLIES:
             raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
@@ -317,7 +296,7 @@ class PlaySession:
         """Start the engine if it is its turn and the game goes on."""
         if (
             self.board.turn == self.engine_color
-            and not self.board.is_game_over(claim_draw=True)
+            and not self.game.over()
             and len(self.sans) < MAX_GAME_PLIES
         ):
             self._think()
@@ -325,7 +304,7 @@ class PlaySession:
     def _think(self) -> None:
         """Start searching the current position (or ask the configured opponent)."""
         if self.opponent is not None:
-            self.opponent.ask(_chess_board(self.board), self.movetime_ms, self.depth,
+            self.opponent.ask(self.game.board.copy(), self.movetime_ms, self.depth,
                               self._game, self._on_reply)
             self._emit({"type": "thinking", "thinking": True})
             return
@@ -373,15 +352,38 @@ class PlaySession:
         if self.opponent is not None:
             self.opponent.cancel()
 
+    def _restart(self, board: Board, engine_color: int | None) -> None:
+        """A new game from ``board``'s position, the engine playing ``engine_color``."""
+        self._game += 1
+        self.board = board
+        computer = None if engine_color is None else engine_color == WHITE
+        self.game.restart(chess.Board(board.fen(), chess960=board.chess960), computer)
+
+    @property
+    def engine_color(self) -> int | None:
+        """The side the engine plays (plies' colour number), None for nobody."""
+        computer = self.game.computer
+        return None if computer is None else WHITE if computer == chess.WHITE else BLACK
+
+    @engine_color.setter
+    def engine_color(self, color: int | None) -> None:
+        """Let the engine play ``color`` (None: nobody)."""
+        self.game.computer = None if color is None else color == WHITE
+
+    @property
+    def sans(self) -> list[str]:
+        """The moves played since the start, in SAN."""
+        return self.game.sans
+
     def _push(self, move: Move) -> None:
-        """Play a legal ``move``, noting its SAN."""
-        self.sans.append(self.board.san(move))
+        """Play a legal ``move`` in the game and on the engine's board."""
+        self.game.push(chess.Move.from_uci(move.uci()))
         self.board.push(move)
 
     def _pop(self) -> None:
         """Take back the last move."""
+        self.game.pop()
         self.board.pop()
-        self.sans.pop()
 
     @property
     def searching(self) -> bool:
@@ -405,24 +407,22 @@ class PlaySession:
         """Everything the page draws: board SVG, legal moves, moves, PGN, status."""
         board = self.board
         last = board.move_stack[-1] if board.move_stack else None
-        outcome = board.outcome(claim_draw=True)
+        over = self.game.over()
         root = board.root()
-        result = "*" if outcome is None else outcome.result()
         return {
             "type": "state",
             "fen": board.fen(),
             "svg": render_board(board, self.flipped, last),
             "turn": COLOR_NAMES[board.turn],
-            "legal": [] if outcome else [m.uci() for m in board.legal_moves],
-            "castling_aliases": {} if outcome else castling_aliases(board),
+            "legal": [] if over else [m.uci() for m in board.legal_moves],
+            "castling_aliases": {} if over else castling_aliases(board),
             "chess960": board.chess960,
             "moves": list(self.sans),
             "start_fen": root.fen(),
             "last_move": last.uci() if last else None,
             "check": board.is_check(),
-            "outcome": None if outcome is None else f"{outcome.result()} ({outcome.reason()})",
-            "pgn": game_pgn(board.move_stack, root, result, self.engine_color, self.sans,
-                            self.opponent_name),
+            "outcome": f"{self.game.result()} ({self.game.reason()})" if over else None,
+            "pgn": game_pgn(self.game, self.opponent_name),
             "thinking": self.searching,
             "opponents": [name for name, _ in self.opponents],
             "opponent": self._opponent_index,

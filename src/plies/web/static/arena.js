@@ -43,8 +43,8 @@
     $("#ar-board").dataset.fen = live.fen;
     const white = $("#ar-white");
     const black = $("#ar-black");
-    white.textContent = `${live.white || "White"} ${clockText(live.clocks[0])}`;
-    black.textContent = `${live.black || "Black"} ${clockText(live.clocks[1])}`;
+    white.textContent = `White: ${live.white || "?"} ${clockText(live.clocks[0])}`;
+    black.textContent = `Black: ${live.black || "?"} ${clockText(live.clocks[1])}`;
     const whiteToMove = live.fen.split(" ")[1] === "w";
     white.classList.toggle("to-move", run.running && whiteToMove);
     black.classList.toggle("to-move", run.running && !whiteToMove);

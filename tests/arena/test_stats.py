@@ -11,7 +11,6 @@ from plies.arena.stats import (
     elo_error,
     elo_from_score,
     expected_score,
-    fit_ratings,
     format_elo,
     los,
     sprt_bounds,
@@ -91,19 +90,6 @@ def test_score_helpers() -> None:
     with pytest.raises(ValueError):
         s.add(0.25)
     assert Score().mean == 0.5
-
-
-def test_fit_ratings_orders_players_and_centres_them() -> None:
-    results = {("a", "b"): Score(10, 0, 0), ("b", "c"): Score(5, 5, 0), ("a", "c"): Score(8, 2, 0)}
-    r = fit_ratings(results, ["a", "b", "c"])
-    assert r["a"] > r["b"] > r["c"]
-    assert sum(r.values()) == pytest.approx(0.0, abs=1e-6)
-    assert all(math.isfinite(v) for v in r.values())
-
-
-def test_fit_two_players_matches_pairing_elo_without_prior() -> None:
-    r = fit_ratings({("a", "b"): Score(60, 0, 40)}, ["a", "b"], prior_draws=0.0)
-    assert r["a"] - r["b"] == pytest.approx(70.437, abs=0.01)
 
 
 def test_format_elo() -> None:

@@ -1,4 +1,7 @@
-"""Result tables for a match: per pairing (W/D/L, Elo, error bar, LOS), standings and endings."""
+"""Result tables for a match: per pairing (W/D/L, Elo, error bar, LOS) and endings.
+
+The standings of several players are :mod:`plies.arena.standings`.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ from plies.arena.match import MatchResult
 from plies.arena.stats import (
     elo_error,
     elo_from_score,
-    fit_ratings,
     format_elo,
     los,
     sprt_bounds,
@@ -44,41 +46,6 @@ def pairing_table(result: MatchResult) -> Table:
             "inf" if error == float("inf") else f"{error:.1f}",
             f"{100 * los(s):.1f}%",
         )
-    return table
-
-
-def standings(result: MatchResult) -> list[tuple[str, int, float, float]]:
-    """(name, games, points, fitted Elo) per player, best first."""
-    names = result.names
-    by_name = {(names[a], names[b]): s for (a, b), s in result.scores.items()}
-    ratings = fit_ratings(by_name, names)
-    rows = []
-    for i, name in enumerate(names):
-        games = 0
-        points = 0.0
-        for (a, b), s in result.scores.items():
-            if i == a:
-                games += s.games
-                points += s.points
-            elif i == b:
-                games += s.games
-                points += s.games - s.points
-        rows.append((name, games, points, ratings[name]))
-    rows.sort(key=lambda r: (-r[3], -r[2], r[0]))
-    return rows
-
-
-def standings_table(result: MatchResult) -> Table:
-    """Players ranked by an Elo fit over all their games (mean 0; one virtual draw per pairing)."""
-    table = Table(title="Standings (Elo fit, mean 0)", title_justify="left")
-    for col, justify in (
-        ("#", "right"), ("Player", "left"), ("Elo", "right"), ("Games", "right"),
-        ("Points", "right"), ("Score", "right"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for rank, (name, games, points, elo) in enumerate(standings(result), 1):
-        score = f"{100 * points / games:.1f}%" if games else ""
-        table.add_row(str(rank), name, format_elo(elo), str(games), f"{points:g}", score)
     return table
 
 

@@ -1,4 +1,4 @@
-"""Match statistics: Elo difference, 95% error bar, LOS, the SPRT and a rating fit.
+"""Match statistics: Elo difference, 95% error bar, LOS and the SPRT.
 
 All figures use the plain logistic Elo model, E(d) = 1 / (1 + 10^(-d/400)), and
 a trinomial (win/draw/loss) model of a single game.  The error bar follows the
@@ -175,50 +175,6 @@ def sprt_verdict(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str | N
     return None
 
 
-def fit_ratings(
-    results: dict[tuple[str, str], Score],
-    players: list[str],
-    prior_draws: float = 1.0,
-    iterations: int = 2000,
-) -> dict[str, float]:
-    """Maximum-likelihood Elo ratings (mean 0) from pairwise results.
-
-    ``prior_draws`` virtual draws are added to every pairing that was played,
-    which keeps a perfect score finite (like BayesElo's prior).
-    """
-    games: dict[tuple[str, str], tuple[float, float]] = {}
-    for (a, b), score in results.items():
-        if score.games == 0:
-            continue
-        pts, n = games.get((a, b), (0.0, 0.0))
-        games[(a, b)] = (pts + score.points + prior_draws / 2.0, n + score.games + prior_draws)
-    ratings = dict.fromkeys(players, 0.0)
-    for _ in range(iterations):
-        biggest = 0.0
-        for p in players:
-            actual = expected = weight = 0.0
-            for (a, b), (pts, n) in games.items():
-                if p not in (a, b):
-                    continue
-                other = b if p == a else a
-                mine = pts if p == a else n - pts
-                e = expected_score(ratings[p] - ratings[other])
-                actual += mine
-                expected += n * e
-                weight += n * e * (1.0 - e)
-            if weight == 0.0:
-                continue
-            # One Newton step on the log-likelihood in this player's rating.
-            step = (actual - expected) / weight * 400.0 / math.log(10.0)
-            step = max(-200.0, min(200.0, step))
-            ratings[p] += step
-            biggest = max(biggest, abs(step))
-        if biggest < 1e-6:
-            break
-    mean = sum(ratings.values()) / len(ratings) if ratings else 0.0
-    return {p: r - mean for p, r in ratings.items()}
-
-
 def format_elo(value: float) -> str:
     """Render an Elo figure for a table: signed, one decimal, or +inf/-inf."""
     if math.isinf(value):
@@ -232,7 +188,6 @@ __all__ = [
     "elo_from_score",
     "elo_interval",
     "expected_score",
-    "fit_ratings",
     "format_elo",
     "los",
     "score_stdev",

@@ -4,13 +4,14 @@ Random legal positions of every WDL table found (the 3- and 4-man set in
 ../shared/data/syzygy when present, else the tables bundled with the tests) are
 probed by python-chess's ``Tablebase.probe_wdl`` and by plies three ways:
 
-- ``compiled loop``: one compiled loop over all positions calling
-  ``plies.core.syzygy.probe_wdl`` (what a compiled search pays per probe);
-- ``from Python``: ``Tablebase.probe_wdl_bitboards`` once per position (the
+- ``compiled loop``: one compiled loop over all positions, each set into one
+  core ``Position`` (``set_position``) and probed by ``plies.syzygy.probe.probe_wdl``
+  (what a compiled search pays per probe, plus the set-up);
+- ``plies Board``: ``Tablebase.probe_wdl(Board)`` once per position (the
   dispatcher's argument checks included);
 - ``python board``: ``Tablebase.probe_wdl(chess.Board)`` (bitboard extraction too).
 
-Then DTZ: ``plies.core.syzygy_dtz.probe_dtz`` in a compiled loop against
+Then DTZ: ``plies.syzygy.dtz.probe_dtz`` in a compiled loop against
 python-chess's ``probe_dtz`` on fewer positions (--dtz-per-table; python-chess
 is slow there). Every answer is compared with python-chess's (the counts are
 printed). Rates are probes per CPU second of this process, best of --repeat
@@ -38,11 +39,15 @@ from numba import njit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.tb.positions import random_position  # noqa: E402
+from tests.syzygy.positions import random_position  # noqa: E402
 
-from plies.core.syzygy import new_scratch, probe_wdl  # noqa: E402
-from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz  # noqa: E402
-from plies.tb import Tablebase, board_arrays  # noqa: E402
+from plies.board import Board  # noqa: E402
+from plies.core.encoding import NO_SQUARE  # noqa: E402
+from plies.core.position import Position, new_position  # noqa: E402
+from plies.syzygy.dtz import probe_dtz  # noqa: E402
+from plies.syzygy.probe import probe_wdl, set_position  # noqa: E402
+from plies.syzygy.tablebase import Tablebase, board_arrays  # noqa: E402
+from plies.syzygy.tables import Tables  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "syzygy"
 BUNDLED = ROOT / "tests" / "data" / "syzygy"
@@ -50,77 +55,14 @@ BUNDLED = ROOT / "tests" / "data" / "syzygy"
 
 @njit(cache=True, nogil=True)
 def probe_all(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    boards: np.ndarray,
-    sides: np.ndarray,
-    eps: np.ndarray,
-    stack: np.ndarray,
-    moves: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """Probe every row of ``boards`` into ``out`` (9 where unknown); the number probed."""
+    tables: Tables, pos: Position, boards: np.ndarray, sides: np.ndarray, eps: np.ndarray,
+    out: np.ndarray, dtz: bool,
+) -> int:  # fmt: skip
+    """Probe (WDL, or DTZ) every row of ``boards`` into ``out`` (99999 where unknown)."""
     for i in range(boards.shape[0]):
-        wdl, ok = probe_wdl(
-            files,
-            keys,
-            entries,
-            tables,
-            pairs,
-            symlen,
-            base,
-            boards[i],
-            sides[i],
-            eps[i],
-            stack,
-            moves,
-        )
-        out[i] = wdl if ok else 9
-    return boards.shape[0]
-
-
-@njit(cache=True, nogil=True)
-def probe_all_dtz(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    boards: np.ndarray,
-    sides: np.ndarray,
-    eps: np.ndarray,
-    stack: np.ndarray,
-    moves: np.ndarray,
-    dboards: np.ndarray,
-    dmoves: np.ndarray,
-    out: np.ndarray,
-) -> int:
-    """DTZ-probe every row of ``boards`` into ``out`` (99999 where unknown); the number probed."""
-    for i in range(boards.shape[0]):
-        dtz, ok = probe_dtz(
-            files,
-            keys,
-            entries,
-            tables,
-            pairs,
-            symlen,
-            base,
-            boards[i],
-            sides[i],
-            eps[i],
-            stack,
-            moves,
-            dboards,
-            dmoves,
-        )
-        out[i] = dtz if ok else 99999
+        set_position(pos, boards[i], sides[i], eps[i])
+        value, ok = probe_dtz(tables, pos) if dtz else probe_wdl(tables, pos)
+        out[i] = value if ok else 99999
     return boards.shape[0]
 
 
@@ -164,9 +106,10 @@ def main() -> None:
     bbs = np.array([a[0] for a in arrays], dtype=np.uint64)
     sides = np.array([a[1] for a in arrays], dtype=np.int64)
     eps = np.array([a[2] for a in arrays], dtype=np.int64)
-    a = tb.arrays()
+    tables = tb.compiled()
+    pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
     out = np.zeros(n, dtype=np.int64)
-    scratch = new_scratch()
+    plies_boards = [Board(b.fen()) for b in boards]
     print(
         f"{len(tb.names())} WDL tables, {n} positions "
         f"({sum(b.has_legal_en_passant() for b in boards)} with en passant), "
@@ -174,13 +117,13 @@ def main() -> None:
     )
 
     start = time.perf_counter()
-    probe_all(*a, bbs[:1], sides[:1], eps[:1], *scratch, out[:1])
-    tb.probe_wdl_bitboards(bbs[0], int(sides[0]), int(eps[0]))
+    probe_all(tables, pos, bbs[:1], sides[:1], eps[:1], out[:1], False)
+    tb.probe_wdl(plies_boards[0])
     print(f"first compiled call (compile or cache load): {time.perf_counter() - start:.2f} s")
 
     expected = [ref.probe_wdl(b) for b in boards]
-    probe_all(*a, bbs, sides, eps, *scratch, out)
-    agree = sum(int(o) == e for o, e in zip(out, expected, strict=True))
+    probe_all(tables, pos, bbs, sides, eps, out, False)
+    agree = sum((None if o == 99999 else int(o)) == e for o, e in zip(out, expected, strict=True))
     agree_py = sum(tb.probe_wdl(b) == e for b, e in zip(boards, expected, strict=True))
     print(f"agreement with python-chess: compiled {agree}/{n}, board API {agree_py}/{n}")
 
@@ -189,13 +132,9 @@ def main() -> None:
             lambda: [ref.probe_wdl(b) for b in boards], n, args.repeat
         ),
         "plies compiled loop": best_rate(
-            lambda: probe_all(*a, bbs, sides, eps, *scratch, out), n, args.repeat
+            lambda: probe_all(tables, pos, bbs, sides, eps, out, False), n, args.repeat
         ),
-        "plies from Python": best_rate(
-            lambda: [tb.probe_wdl_bitboards(bbs[i], int(sides[i]), int(eps[i])) for i in range(n)],
-            n,
-            args.repeat,
-        ),
+        "plies Board": best_rate(lambda: [tb.probe_wdl(b) for b in plies_boards], n, args.repeat),
         "plies python board": best_rate(lambda: [tb.probe_wdl(b) for b in boards], n, args.repeat),
     }
     peer = rates["python-chess probe_wdl"]
@@ -219,21 +158,21 @@ def bench_dtz(
     bbs = np.array([x[0] for x in arrays], dtype=np.uint64)
     sides = np.array([x[1] for x in arrays], dtype=np.int64)
     eps = np.array([x[2] for x in arrays], dtype=np.int64)
-    a = tb.arrays()
-    scratch = (*new_scratch(), *new_dtz_scratch())
+    tables = tb.compiled()
+    pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
     out = np.zeros(n, dtype=np.int64)
     start = time.perf_counter()
-    probe_all_dtz(*a, bbs[:1], sides[:1], eps[:1], *scratch, out[:1])
+    probe_all(tables, pos, bbs[:1], sides[:1], eps[:1], out[:1], True)
     print(
         f"\n{len(tb.names(dtz=True))} DTZ tables, {n} positions; first compiled call "
         f"{time.perf_counter() - start:.2f} s"
     )
     expected = [ref.get_dtz(b) for b in boards]
-    probe_all_dtz(*a, bbs, sides, eps, *scratch, out)
+    probe_all(tables, pos, bbs, sides, eps, out, True)
     agree = sum((None if o == 99999 else int(o)) == e for o, e in zip(out, expected, strict=True))
     print(f"DTZ agreement with python-chess: {agree}/{n}")
     peer = best_rate(lambda: [ref.get_dtz(b) for b in boards], n, args.repeat)
-    mine = best_rate(lambda: probe_all_dtz(*a, bbs, sides, eps, *scratch, out), n, args.repeat)
+    mine = best_rate(lambda: probe_all(tables, pos, bbs, sides, eps, out, True), n, args.repeat)
     print(f"{'python-chess probe_dtz':24s} {peer:12,.0f} probes/s  {1.0:8.1f}x python-chess")
     print(f"{'plies compiled loop':24s} {mine:12,.0f} probes/s  {mine / peer:8.1f}x python-chess")
 

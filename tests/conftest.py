@@ -21,7 +21,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Test directories whose tests run the engine, in process or as `plies uci`.
 _ENGINE_DIRS = frozenset(
-    {"engine", "uci", "arena", "agents", "play", "analysis", "board", "cli", "datagen"}
+    {"engine", "uci", "arena", "agents", "play", "analysis", "board", "cli", "datagen", "syzygy"}
 )
 
 

@@ -1,5 +1,5 @@
-"""The package's layout: no import cycles (the compiled core included), a documented
-``__init__`` in every package."""
+"""The package's layout: no import cycles (the compiled core included), a compiled layer
+that imports nothing above it, a documented ``__init__`` in every package."""
 
 from __future__ import annotations
 
@@ -97,6 +97,35 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     """A two-module loop and a three-module loop are found; a chain is not."""
     graph = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}
     assert sorted(_cycles(graph)) == [["a", "b"], ["c", "d", "e"]]
+
+
+COMPILED_SYZYGY = frozenset(
+    f"plies.syzygy.{name}" for name in ("format", "tables", "decode", "probe", "dtz")
+)
+"""The tablebase modules compiled beside the core (the search probes through them)."""
+
+
+def _compiled(name: str) -> bool:
+    """Whether ``name`` is in the compiled layer: the core, or the compiled tablebase probe."""
+    return name == "plies.core" or name.startswith("plies.core.") or name in COMPILED_SYZYGY
+
+
+def test_the_compiled_layer_imports_nothing_above_it() -> None:
+    """The core and the compiled tablebase probe import only each other and plies modules
+    that import no plies module themselves (``jitcache``, ``params``): never the board, the
+    engine or the tablebase's Python side."""
+    modules = _modules()
+    graph = {name: _imports(name, path, modules) for name, path in modules.items()}
+    leaves = {name for name, found in graph.items() if not found}
+    upward = sorted(
+        (name, other)
+        for name in graph
+        if _compiled(name)
+        for other in graph[name]
+        if not _compiled(other) and other not in leaves
+    )
+    assert upward == []
+    assert set(modules) >= COMPILED_SYZYGY
 
 
 def test_every_package_has_a_documented_init() -> None:

@@ -238,7 +238,7 @@ NET_OPTIONS: tuple[Option, ...] = (EVAL_FILE, USE_NET)
 SYZYGY_OPTIONS: tuple[Option, ...] = (
     SYZYGY_PATH, SYZYGY_PROBE_DEPTH, SYZYGY_50_MOVE_RULE, SYZYGY_PROBE_LIMIT,
 )  # fmt: skip
-"""The tablebase options (``plies.engine.tablebases``)."""
+"""The tablebase options (``plies.syzygy.root``)."""
 
 
 def param_option(param: Param) -> Option:

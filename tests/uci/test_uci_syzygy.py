@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable
 from pathlib import Path
 
 import chess
 import chess.engine
 import chess.syzygy
+from tests.syzygy.positions import random_position
 from tests.uci.conftest import RawUci
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
@@ -80,3 +82,39 @@ def test_bad_paths_are_reported_and_the_engine_plays(
     uci.send("position fen 8/8/8/8/4k3/8/8/R6K w - - 0 1", "go depth 4")
     got = uci.expect("bestmove")
     assert any(" tbhits " in x for x in got if x.startswith("info depth"))
+
+
+def _won_positions(oracle: chess.syzygy.Tablebase, count: int) -> list[chess.Board]:
+    """``count`` won 4-man positions whose every root move the bundled tables answer."""
+    rng = random.Random(48)
+    found: list[chess.Board] = []
+    while len(found) < count:
+        name = rng.choice(["KQvKR", "KQvKP", "KRvKB", "KBNvK", "KPvKP"])
+        board = random_position(name, rng, swap=len(found) % 2 == 1)
+        if board.is_game_over() or oracle.get_wdl(board) != 2:
+            continue
+        children = []
+        for move in board.legal_moves:
+            board.push(move)
+            children.append(oracle.get_wdl(board))
+            board.pop()
+        if None not in children:
+            found.append(board)
+    return found
+
+
+def test_root_resolved_positions_always_report_tbhits(
+    uci_engine: chess.engine.SimpleEngine,
+) -> None:
+    """24 won 4-man positions the tables settle at the root: every search reports tbhits,
+    counting the root moves ranked, also one stopped before its first iteration ends
+    (a one-node budget) and one that never probes below the root."""
+    oracle = chess.syzygy.open_tablebase(str(DATA))
+    uci_engine.configure({"SyzygyPath": str(DATA)})
+    try:
+        for board in _won_positions(oracle, 24):
+            for limit in (chess.engine.Limit(nodes=1), chess.engine.Limit(depth=3)):
+                info = uci_engine.analyse(board, limit, info=chess.engine.INFO_ALL)
+                assert info.get("tbhits", 0) >= board.legal_moves.count(), (board.fen(), limit)
+    finally:
+        uci_engine.configure({"SyzygyPath": "<empty>"})

@@ -113,13 +113,11 @@ def _check(args: argparse.Namespace) -> None:
 
 def tablebase_verdict(board: Board, engine: Engine) -> str | None:
     """``Tablebase: White wins (DTZ 13)`` for a position the loaded tables cover, else None."""
-    if not engine.tablebases.loaded:
+    tables = engine.tablebases.tablebase
+    if tables is None or not engine.tablebases.loaded:
         return None
-    from plies.board.syzygy import open_tablebase, probe_dtz, probe_wdl
-
-    # python-chess answers None for what the tables lack (material, castling rights).
-    with open_tablebase(engine.tablebases.options.path) as tables:
-        wdl, dtz = probe_wdl(board, tables), probe_dtz(board, tables)
+    # None for what the tables lack (material, castling rights).
+    wdl, dtz = tables.probe_wdl(board), tables.probe_dtz(board)
     if wdl is None:
         return None
     mover, other = ("White", "Black") if board.turn == 0 else ("Black", "White")

@@ -75,7 +75,6 @@ from plies.core.position import (
 from plies.core.search import INF, search_root
 from plies.core.stack import MAX_PLY, SearchStack, StackArrays, new_stack
 from plies.core.static_eval import attach_net, static_evaluate
-from plies.core.tbprobe import TB_HITS, TbProbe, new_tbprobe
 from plies.core.tt import MATE, MATE_BOUND, Table, hashfull, new_table, probe
 
 
@@ -99,7 +98,6 @@ __all__ = [
     "MATE_BOUND",
     "MAX_MOVES",
     "MAX_PLY",
-    "TB_HITS",
     "InfoCounts",
     "Net",
     "Position",
@@ -107,7 +105,6 @@ __all__ = [
     "SearchStack",
     "StackArrays",
     "Table",
-    "TbProbe",
     "attach_net",
     "copy_position",
     "count_moves",
@@ -126,7 +123,6 @@ __all__ = [
     "new_position",
     "new_stack",
     "new_table",
-    "new_tbprobe",
     "opponent_in_check",
     "perft_divide",
     "perft_nodes",

@@ -70,7 +70,6 @@ from plies.core.pruning import (
 )
 from plies.core.see import see_ge
 from plies.core.stack import MAX_PLY, QUIETS_PER_PLY, SearchStack
-from plies.core.tbprobe import TB_DEPTH, TB_HITS, TB_MEN, TB_RULE50, probe_search
 from plies.core.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -89,6 +88,8 @@ from plies.params import (
     RAZOR_MARGIN,
     SINGULAR_MARGIN,
 )
+from plies.syzygy.probe import probe_wdl
+from plies.syzygy.tables import TB_DEPTH, TB_HITS, TB_MEN, TB_RULE50
 
 INF = 32500
 
@@ -294,7 +295,7 @@ def _tb_cut(
     report the evaluation, and the outcome, not the mate distance, is what counts.
     """
     tb = stack.tb
-    wdl, ok = probe_search(tb, pos.pieces, pos.side, pos.ep)
+    wdl, ok = probe_wdl(tb, pos)
     if not ok:
         return _NO_CUT
     limits = tb.limits

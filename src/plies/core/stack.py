@@ -24,8 +24,8 @@ root moves directly, while compiled code takes the whole stack as one argument.
     params     int64[len(PARAMS)]      the search's tunable numbers (``plies.params``)
     lmr        int64[64, 64]           late-move reduction by depth and move number,
                                        computed from two of them
-    tb         TbProbe                 the thread's Syzygy tables and scratch
-                                       (``plies.core.tbprobe``; none by default)
+    tb         Tables                  the thread's Syzygy tables and scratch
+                                       (``plies.syzygy.tables``; none by default)
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from numba import njit
 from numba.experimental import structref
 
 from plies.core.encoding import MAX_MOVES, PIECE_SLOTS
-from plies.core.tbprobe import TbProbe, no_tables
 from plies.jitstruct import CoreStruct, register
 from plies.params import LMR_BASE, LMR_DIVISOR, default_values
+from plies.syzygy.tables import Tables, no_tables
 
 MAX_PLY = 128
 """Deepest ply the search reaches (buffers have two plies of slack)."""
@@ -67,7 +67,7 @@ structref.define_proxy(SearchStack, SearchStackType, list(STACK_FIELDS))
 
 
 @njit(cache=True)
-def _wrap(arrays: tuple[np.ndarray, ...], tb: TbProbe) -> SearchStack:
+def _wrap(arrays: tuple[np.ndarray, ...], tb: Tables) -> SearchStack:
     """A stack over the given arrays (``StackArrays``'s, in field order)."""
     (killers, history, counter, conthist, played, excluded, pv, pv_len, moves, scores, quiets,
      evals, root_moves, params, lmr) = arrays  # fmt: skip
@@ -110,7 +110,7 @@ class StackArrays:
         """Independent copies of every array (another thread's stack)."""
         return StackArrays(*(np.copy(getattr(self, name)) for name in STACK_FIELDS[:-1]))
 
-    def compiled(self, tb: TbProbe | None = None) -> SearchStack:
+    def compiled(self, tb: Tables | None = None) -> SearchStack:
         """The compiled stack over these arrays, probing ``tb`` (None: no tables)."""
         probe = no_tables()[0] if tb is None else tb
         return _wrap(tuple(getattr(self, name) for name in STACK_FIELDS[:-1]), probe)

@@ -174,6 +174,10 @@ class Deepening:
             if proven and not (limit.is_unbounded() or self.ponder):
                 # A mate well inside the horizon cannot change with more depth.
                 break
+        if last_info is None and self.tb_score is not None:
+            # Stopped before any iteration finished, the root already settled by the tables:
+            # report what they said (and the probes it took), as a depth-0 line.
+            last_info = self.report(0, [(self.tb_score, best_line)])
         return best_code, best_line, last_info
 
     def report(self, depth: int, done: list[tuple[int, list[int]]]) -> Info:

@@ -40,7 +40,6 @@ from plies.engine.strength import (
     is_full_strength,
     strength_for,
 )
-from plies.engine.tablebases import RootRanking, Tablebases
 from plies.options import (
     CLEAR_HASH,
     ELO,
@@ -59,6 +58,7 @@ from plies.options import (
     find_option,
 )
 from plies.params import PARAMS, checked_values
+from plies.syzygy.root import RootRanking, Tablebases
 
 DoneCallback = Callable[[SearchResult], None]
 
@@ -109,7 +109,7 @@ class Engine:
         self._lines: list[Info] = []
         self._nets = NetChoice(default_net_file() if default_net is None else Path(default_net))
         self.tablebases = Tablebases()
-        """Syzygy tables and options (``SyzygyPath`` ...; ``plies.engine.tablebases``)."""
+        """Syzygy tables and options (``SyzygyPath`` ...; ``plies.syzygy.root``)."""
         self._tb_root: RootRanking | None = None
         self.set_threads(threads)
 

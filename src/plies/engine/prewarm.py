@@ -47,14 +47,13 @@ def _compile_evaluation_and_tables() -> None:
     search calls them with (the probe is compiled even without tables: about as large)."""
     import numba
 
-    from plies.core import tbprobe
+    from plies.syzygy.probe import probe_wdl
+    from plies.syzygy.tables import no_tables
 
     typeof: Callable[[object], Any] = numba.typeof
     position = _position_type()
     core.evaluate_position.compile((position,))
-    probe, _ = tbprobe.no_tables()
-    signature = (typeof(probe), position.field_dict["pieces"], numba.int64, numba.int64)
-    tbprobe.probe_search.compile(signature)
+    probe_wdl.compile((typeof(no_tables()[0]), position))
 
 
 def _compile_net_and_counting() -> None:

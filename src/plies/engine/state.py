@@ -7,10 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 import plies.core as core
-from plies.core.syzygy import new_scratch
 
 if TYPE_CHECKING:
-    from plies.tb import ProbeArrays
+    from plies.syzygy.tablebase import Linked, Tablebase
 
 _MEMINFO = "/proc/meminfo"
 
@@ -44,24 +43,22 @@ class SearchArrays:
         self.root_moves: np.ndarray = self.arrays.root_moves
         self.info = core.new_info()
         self.tb_limits = np.zeros(4, dtype=np.int64)
-        """This thread's probe limits and tbhits (``plies.core.tbprobe``); all 0: no tables."""
-        self._tb_source: ProbeArrays | None = None
+        """This thread's probe limits and tbhits (``plies.syzygy.tables``); all 0: no tables."""
+        self._tb_source: Linked | None = None
 
-    def attach_tables(self, tables: ProbeArrays | None, limits: list[int]) -> None:
-        """Search probing ``tables`` (None: none) under ``limits`` (men, depth, rule50).
+    def attach_tables(self, tablebase: Tablebase | None, limits: list[int]) -> None:
+        """Search probing ``tablebase`` (None: none) under ``limits`` (men, depth, rule50).
 
         The stack is rebuilt only when the tables change; the limits are written in
         place (this thread's probe reads this very array) and its hit count restarts.
+        The linked tables are kept here: the stack reads their files by address.
         """
-        if tables is not self._tb_source:
-            probe = None
-            if tables is not None:
-                addresses = np.array([(f.ctypes.data, f.size) for f in tables.files],
-                                     dtype=np.int64).reshape(-1, 2)
-                probe = core.new_tbprobe(*tables, *new_scratch(), self.tb_limits, addresses)
+        source = None if tablebase is None else tablebase.linked()
+        if source is not self._tb_source:
+            probe = None if tablebase is None else tablebase.compiled(limits=self.tb_limits)
             self.stack = self.arrays.compiled(probe)
-            self._tb_source = tables
-        self.tb_limits[:] = [*limits, 0] if tables is not None else 0
+            self._tb_source = source
+        self.tb_limits[:] = [*limits, 0] if tablebase is not None else 0
 
     def helper(self) -> SearchArrays:
         """Objects for another search thread: its own stack and info, this very table, the

@@ -7,10 +7,13 @@ import os
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-from numba import typed
 
-from plies.core.syzygy import (
-    MAX_PROBE_MEN,
+from plies.board.board import core_to_move
+from plies.core.encoding import MAX_MOVES, NO_SQUARE
+from plies.core.position import Position, new_position, position_arrays, position_state
+from plies.syzygy.dtz import probe_dtz, probe_root_dtz
+from plies.syzygy.files import DTZ_SUFFIX, WDL_SUFFIX, TableError, TableInfo, read_table
+from plies.syzygy.format import (
     P_BASE,
     P_SYMLEN,
     PAIRS_WIDTH,
@@ -20,30 +23,28 @@ from plies.core.syzygy import (
     T_FILE,
     TABLE_HEAD,
     TABLE_WIDTH,
-    new_scratch,
-    probe_wdl,
 )
-from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz, probe_root_dtz
-from plies.core.syzygy_moves import MAX_MOVES, PROMOTION_SHIFT
-from plies.tb.files import DTZ_SUFFIX, WDL_SUFFIX, TableError, TableInfo, read_table
+from plies.syzygy.probe import probe_wdl, set_position
+from plies.syzygy.tables import MAX_PROBE_MEN, Tables, new_scratch, new_tables, share
 
 if TYPE_CHECKING:
     import chess
 
-NO_SQUARE = 64
-"""The en-passant argument when no en-passant capture is possible."""
+    from plies.board.board import Board
 
 
-class ProbeArrays(NamedTuple):
-    """Everything the compiled probes take besides the position, in argument order."""
+class Linked(NamedTuple):
+    """The table files and the arrays linking them, as the compiled probes read them."""
 
-    files: typed.List
-    """One read-only ``uint8`` array per table file (memory-mapped)."""
+    files: list[np.ndarray]
+    """One read-only ``uint8`` array per table file (memory-mapped): keep it alive."""
+    addresses: np.ndarray
+    """``int64[n, 2]``: each file's address and length."""
     keys: np.ndarray
     """Sorted lookup keys, ``material_key * 2 + (1 if DTZ else 0)`` (int64)."""
     entries: np.ndarray
     """``int64[n, 2]``: table row and own-key flag of each key."""
-    tables: np.ndarray
+    rows: np.ndarray
     """``int64[t, TABLE_WIDTH]`` table rows."""
     pairs: np.ndarray
     """``int64[p, PAIRS_WIDTH]`` block-set rows."""
@@ -73,9 +74,11 @@ class Tablebase:
         """Parsed tables by (name, is DTZ); a later directory's file replaces an earlier one's."""
         self.problems: list[str] = []
         """One line per directory or file that was skipped, saying why."""
-        self._arrays: ProbeArrays | None = None
-        self._scratch = new_scratch()
-        self._dtz_scratch = new_dtz_scratch()
+        self._linked: Linked | None = None
+        self._tables: Tables | None = None
+        self._position: Position | None = None
+        self._out_moves = np.zeros(MAX_MOVES, dtype=np.int64)
+        self._out_dtz = np.zeros(MAX_MOVES, dtype=np.int64)
         if path:
             self.add_path(path)
 
@@ -102,7 +105,7 @@ class Tablebase:
             self.problems.append(str(exc))
             return 0
         self.tables[(info.name, info.dtz)] = info
-        self._arrays = None
+        self._linked = self._tables = None
         return 1
 
     @property
@@ -114,119 +117,83 @@ class Tablebase:
         """Names of the loaded WDL (or DTZ) tables, sorted."""
         return sorted(name for name, is_dtz in self.tables if is_dtz == dtz)
 
-    def arrays(self) -> ProbeArrays:
-        """The compiled probes' table arguments (built once per change of the table set)."""
-        if self._arrays is None:
-            self._arrays = _link(list(self.tables.values()))
-        return self._arrays
+    def linked(self) -> Linked:
+        """The files and arrays the compiled probes read (built once per change of tables)."""
+        if self._linked is None:
+            self._linked = _link(list(self.tables.values()))
+        return self._linked
 
-    def probe_wdl_bitboards(self, bbs: np.ndarray, side: int, ep: int = NO_SQUARE) -> int | None:
-        """WDL (-2..2) of a 16-slot bitboard position, ``side`` to move; None if not in the tables.
+    def compiled(
+        self, moves: np.ndarray | None = None, limits: np.ndarray | None = None
+    ) -> Tables:
+        """A ``Tables`` value over these tables with its own scratch (or ``moves``/``limits``).
 
-        One probe at a time per ``Tablebase`` (its scratch is shared): threads use their own.
+        The value reads the files through their addresses: keep this ``Tablebase`` (or
+        its ``linked()``) alive as long as the value is used.
         """
-        a = self.arrays()
-        stack, moves = self._scratch
-        wdl, ok = probe_wdl(
-            a.files,
-            a.keys,
-            a.entries,
-            a.tables,
-            a.pairs,
-            a.symlen,
-            a.base,
-            bbs,
-            int(side),
-            int(ep),
-            stack,
-            moves,
-        )
+        if self._tables is None:
+            a = self.linked()
+            self._tables = new_tables(a.addresses, a.keys, a.entries, a.rows, a.pairs,
+                                      a.symlen, a.base, *new_scratch())  # fmt: skip
+        if moves is None and limits is None:
+            return self._tables
+        own_moves, own_limits = new_scratch()
+        return share(self._tables, own_moves if moves is None else moves,
+                     own_limits if limits is None else limits)  # fmt: skip
+
+    def _load(self, board: chess.Board | Board) -> Position | None:
+        """The probes' own position set to ``board``; None if the tables cannot hold it."""
+        if hasattr(board, "core_position"):
+            own = board.core_position()
+            side, castling, ep = (int(x) for x in position_state(own)[:3])
+            bbs = position_arrays(own)[0]
+        else:
+            castling = board.castling_rights
+            bbs, side, ep = board_arrays(board)
+        if castling:
+            return None
+        if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
+            return None
+        if self._position is None:
+            self._position = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
+        set_position(self._position, bbs, side, ep)
+        return self._position
+
+    def probe_wdl(self, board: chess.Board | Board) -> int | None:
+        """WDL (-2 loss ... 2 win) of a board for the side to move; None if not in the tables.
+
+        As python-chess's ``probe_wdl``: the position is taken as just after a zeroing
+        move (the fifty-move counter is not considered). One probe at a time per
+        ``Tablebase`` (its scratch is shared).
+        """
+        pos = self._load(board)
+        if pos is None:
+            return None
+        wdl, ok = probe_wdl(self.compiled(), pos)
         return int(wdl) if ok else None
 
-    def probe_dtz_bitboards(self, bbs: np.ndarray, side: int, ep: int = NO_SQUARE) -> int | None:
-        """DTZ of a 16-slot bitboard position (python-chess's sign and rounding); None if unknown.
-
-        One probe at a time per ``Tablebase`` (its scratch is shared): threads use their own.
-        """
-        a = self.arrays()
-        stack, moves = self._scratch
-        dboards, dmoves = self._dtz_scratch
-        dtz, ok = probe_dtz(
-            a.files,
-            a.keys,
-            a.entries,
-            a.tables,
-            a.pairs,
-            a.symlen,
-            a.base,
-            bbs,
-            int(side),
-            int(ep),
-            stack,
-            moves,
-            dboards,
-            dmoves,
-        )
+    def probe_dtz(self, board: chess.Board | Board) -> int | None:
+        """DTZ of a board (python-chess's ``probe_dtz``: sign and rounding); None if unknown."""
+        pos = self._load(board)
+        if pos is None:
+            return None
+        dtz, ok = probe_dtz(self.compiled(), pos)
         return int(dtz) if ok else None
 
-    def probe_dtz(self, board: chess.Board) -> int | None:
-        """DTZ of a python-chess board (as ``chess.syzygy``'s ``probe_dtz``); None if unknown."""
-        if board.castling_rights:
-            return None
-        bbs, side, ep = board_arrays(board)
-        if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
-            return None
-        return self.probe_dtz_bitboards(bbs, side, ep)
+    def root_dtz(self, board: chess.Board | Board) -> dict[str, int] | None:
+        """Each legal move (UCI) of a board and its DTZ from the root; None if unknown.
 
-    def root_dtz(self, board: chess.Board) -> dict[str, int] | None:
-        """Each legal move (UCI) of a python-chess board and its DTZ from the root; None if unknown.
-
-        See ``plies.core.syzygy_dtz.probe_root_dtz`` for the values.
+        See ``plies.syzygy.dtz.probe_root_dtz`` for the values.
         """
-        if board.castling_rights:
+        pos = self._load(board)
+        if pos is None:
             return None
-        bbs, side, ep = board_arrays(board)
-        a = self.arrays()
-        out_moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        out_dtz = np.zeros(MAX_MOVES, dtype=np.int64)
-        n = probe_root_dtz(
-            a.files,
-            a.keys,
-            a.entries,
-            a.tables,
-            a.pairs,
-            a.symlen,
-            a.base,
-            bbs,
-            side,
-            ep,
-            out_moves,
-            out_dtz,
-            *self._scratch,
-            *self._dtz_scratch,
-        )
+        n = probe_root_dtz(self.compiled(), pos, self._out_moves, self._out_dtz)
         if n < 0:
             return None
-        result = {}
-        for m, dtz in zip(out_moves[:n], out_dtz[:n], strict=True):
-            promo = int(m) >> PROMOTION_SHIFT
-            uci = _square_name(int(m) & 63) + _square_name((int(m) >> 6) & 63)
-            result[uci + (" pnbrqk"[promo] if promo else "")] = int(dtz)
-        return result
-
-    def probe_wdl(self, board: chess.Board) -> int | None:
-        """WDL of a python-chess board (taken as just after a zeroing move); None if unknown."""
-        if board.castling_rights:
-            return None
-        bbs, side, ep = board_arrays(board)
-        if int(bbs[0] | bbs[8]).bit_count() > MAX_PROBE_MEN:
-            return None
-        return self.probe_wdl_bitboards(bbs, side, ep)
-
-
-def _square_name(sq: int) -> str:
-    """``a1`` ... ``h8``."""
-    return "abcdefgh"[sq & 7] + str(sq // 8 + 1)
+        return {core_to_move(m).uci(): dtz
+                for m, dtz in zip(self._out_moves[:n].tolist(), self._out_dtz[:n].tolist(),
+                                  strict=True)}  # fmt: skip
 
 
 def _room_for_files(count: int) -> None:
@@ -260,9 +227,9 @@ def board_arrays(board: chess.Board) -> tuple[np.ndarray, int, int]:
     return bbs, 0 if board.turn else 1, ep
 
 
-def _link(infos: list[TableInfo]) -> ProbeArrays:
+def _link(infos: list[TableInfo]) -> Linked:
     """Join parsed tables into the flat arrays, making local row and offset numbers global."""
-    files = typed.List()
+    files: list[np.ndarray] = []
     rows = np.zeros((max(1, len(infos)), TABLE_WIDTH), dtype=np.int64)
     pair_rows: list[np.ndarray] = []
     symlens: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
@@ -293,14 +260,10 @@ def _link(infos: list[TableInfo]) -> ProbeArrays:
         kind = 1 if info.dtz else 0
         lookup[info.mirrored_key * 2 + kind] = (t, 0)
         lookup[info.key * 2 + kind] = (t, 1)
-    if not infos:
-        # An empty list cannot be typed; one empty file that no key reaches keeps the types fixed.
-        placeholder = np.zeros(0, dtype=np.uint8)
-        placeholder.setflags(write=False)
-        files.append(placeholder)
     keys = np.array(sorted(lookup), dtype=np.int64)
     entries = np.array([lookup[k] for k in sorted(lookup)], dtype=np.int64).reshape(-1, 2)
     pairs = np.array(pair_rows, dtype=np.int64).reshape(-1, PAIRS_WIDTH)
-    return ProbeArrays(
-        files, keys, entries, rows, pairs, np.concatenate(symlens), np.concatenate(bases)
-    )
+    addresses = np.array([(f.ctypes.data, f.size) for f in files], dtype=np.int64).reshape(-1, 2)
+    return Linked(files, addresses, keys, entries, rows, pairs, np.concatenate(symlens),
+                  np.concatenate(bases))  # fmt: skip
+

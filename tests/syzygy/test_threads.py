@@ -1,4 +1,5 @@
-"""Probes from several threads, each with its own scratch, give the single-thread answers."""
+"""Probes from several threads, each with its own ``Tables`` scratch, give the single-thread
+answers."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ import random
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from tests.tb.positions import random_position
+import numpy as np
+from tests.syzygy.positions import random_position
 
-from plies.core.syzygy import new_scratch, probe_wdl
-from plies.core.syzygy_dtz import new_dtz_scratch, probe_dtz
-from plies.tb import Tablebase, board_arrays
+from plies.core.encoding import NO_SQUARE
+from plies.core.position import new_position
+from plies.syzygy.dtz import probe_dtz
+from plies.syzygy.probe import probe_wdl, set_position
+from plies.syzygy.tablebase import Tablebase, board_arrays
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
@@ -18,7 +22,6 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 def test_threads_with_own_scratch_agree() -> None:
     """Four threads probe the same 600 positions (WDL and DTZ) concurrently, same answers."""
     tb = Tablebase(str(DATA))
-    a = tb.arrays()
     rng = random.Random(8)
     names = ["KQvKR", "KPvKP", "KQvKP", "KPvK"]
     positions = [
@@ -27,13 +30,14 @@ def test_threads_with_own_scratch_agree() -> None:
     ]
 
     def run(_: int) -> list[tuple[int, int, int, int]]:
-        """Probe every position with this thread's scratch."""
-        stack, moves = new_scratch()
-        dboards, dmoves = new_dtz_scratch()
+        """Probe every position with this thread's own tables value and position."""
+        tables = tb.compiled(limits=np.zeros(4, dtype=np.int64))
+        pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
         out = []
         for bbs, side, ep in positions:
-            wdl = probe_wdl(*a, bbs, side, ep, stack, moves)
-            dtz = probe_dtz(*a, bbs, side, ep, stack, moves, dboards, dmoves)
+            set_position(pos, bbs, side, ep)
+            wdl = probe_wdl(tables, pos)
+            dtz = probe_dtz(tables, pos)
             out.append((int(wdl[0]), int(wdl[1]), int(dtz[0]), int(dtz[1])))
         return out
 

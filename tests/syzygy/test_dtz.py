@@ -8,9 +8,9 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import pytest
-from tests.tb.positions import random_position
+from tests.syzygy.positions import random_position
 
-from plies.tb import Tablebase
+from plies.syzygy.tablebase import Tablebase
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from plies.core.syzygy import (
+from plies.syzygy.decode import symbol_lengths
+from plies.syzygy.format import (
+    MAX_MEN,
     P_BASE,
     P_BLOCKS,
     P_BLOCKSIZE,
@@ -34,6 +36,8 @@ from plies.core.syzygy import (
     P_SYMPAT,
     P_TBSIZE,
     PAIRS_WIDTH,
+    PFACTOR,
+    PIVFAC,
     S_FACTOR,
     S_FLAGS,
     S_MAPIDX,
@@ -52,9 +56,8 @@ from plies.core.syzygy import (
     T_SYMMETRIC,
     TABLE_HEAD,
     TABLE_WIDTH,
-    symbol_lengths,
+    binomial,
 )
-from plies.core.syzygy_tables import MAX_MEN, PFACTOR, PIVFAC
 
 WDL_SUFFIX = ".rtbw"
 """File name ending of a win/draw/loss table."""
@@ -167,15 +170,6 @@ class _Reader:
         return self.u16(at) | (self.u16(at + 2) << 16)
 
 
-def _subfactor(k: int, n: int) -> int:
-    """n choose k, as the index of k like men among n squares."""
-    f, div = n, 1
-    for i in range(1, k):
-        f *= n - i
-        div *= i + 1
-    return f // div
-
-
 class _Shape:
     """The material of a table name: men, pawns, pawnless encoding."""
 
@@ -232,7 +226,7 @@ class _Shape:
                 f *= int(PIVFAC[self.enc])
             else:
                 factor[i] = f
-                f *= _subfactor(norm[i], n)
+                f *= binomial.py_func(n, norm[i])
                 n -= norm[i]
                 i += norm[i]
             k += 1
@@ -254,10 +248,10 @@ class _Shape:
                 f *= int(PFACTOR[norm[0] - 1, file])
             elif k == order2:
                 factor[norm[0]] = f
-                f *= _subfactor(norm[norm[0]], 48 - norm[0])
+                f *= binomial.py_func(48 - norm[0], norm[norm[0]])
             else:
                 factor[i] = f
-                f *= _subfactor(norm[i], n)
+                f *= binomial.py_func(n, norm[i])
                 n -= norm[i]
                 i += norm[i]
             k += 1

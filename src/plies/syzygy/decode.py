@@ -1,30 +1,15 @@
-"""Compiled Syzygy probing: win/draw/loss (and raw DTZ) from memory-mapped tables.
+"""Reading a table's bytes: byte readers, Huffman decoding, the index encoding, one table's value.
 
-The Python loader (``plies.tb``) reads each table's header once and describes
-it in a few flat arrays; everything per probe happens here.
+Everything here works on one position's 16-slot bitboards (``pos.pieces`` of the
+core's ``Position``: ``bbs[color * 8 + kind]``, kinds ``PAWN = 1`` ... ``KING = 6``,
+colour occupancy in ``bbs[color * 8]``); Syzygy files code their men the same
+way. ``probe_table`` is the one look-up: it finds the table of the position's
+material in ``Tables``, encodes the men into the table's index and decodes the
+value there. Capture resolution and en passant, which a table alone cannot answer,
+are ``plies.syzygy.probe``'s.
 
-Arguments shared by the probes (built by ``plies.tb.Tablebase``)
-    ``files``   numba typed list of read-only ``uint8`` arrays, one per table
-                file (``numpy.memmap``);
-    ``keys``    sorted ``int64`` lookup keys, ``material_key * 2 + kind``
-                (kind 0: WDL, 1: DTZ);
-    ``entries`` ``int64[n, 2]`` beside ``keys``: the table row and whether the
-                key is the table's own (1) or its colour-mirrored key (0);
-    ``tables``  ``int64[t, TABLE_WIDTH]``, one row per table (layout below);
-    ``pairs``   ``int64[p, PAIRS_WIDTH]``, one row per compressed block set;
-    ``symlen``  ``int64``, every block set's symbol lengths end to end;
-    ``base``    ``uint64``, every block set's canonical-code bases end to end.
-
-Positions are plies' 16-slot bitboard arrays (``core/encoding``): ``bbs[color *
-8 + kind]`` with kinds ``PAWN = 1`` ... ``KING = 6`` and the colour occupancy
-in ``bbs[color * 8]``; Syzygy files code their pieces the same way. ``side``
-is 0 (white) or 1 (black) to move, ``ep`` the en-passant square or 64 (none).
-Castling rights are never in a table: the caller must not probe with them.
-
-Results are ``(value, ok)``: WDL values are -2 loss, -1 blessed loss (a loss
-the fifty-move rule saves), 0 draw, 1 cursed win, 2 win, for the side to move,
-valid only when ``ok`` is 1. ``ok`` is 0 when a needed table is missing, the
-position has more than eight men, or a table read fails its bounds checks.
+Each read is checked against the file's length where a corrupt file could send
+it outside (``plies.syzygy.files`` checked the header's regions when it read it).
 """
 
 from __future__ import annotations
@@ -36,95 +21,53 @@ from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
 from plies.core.bits import lsb, popcount
-from plies.core.syzygy_moves import (
-    MAX_CAPTURES,
-    gen_captures,
-    gen_ep_captures,
-    has_legal_move_but_ep,
-    play,
-)
-from plies.core.syzygy_tables import (
-    BINOM,
+from plies.syzygy.format import (
     DIAG,
     FILE_TO_FILE,
     FLAP,
     KK_IDX,
     LOWER,
     MAX_MEN,
+    P_BASE,
+    P_BLOCKS,
+    P_BLOCKSIZE,
+    P_CONST,
+    P_DATA,
+    P_IDXBITS,
+    P_INDEXTABLE,
+    P_MAXLEN,
+    P_MINLEN,
+    P_NUMSYMS,
+    P_OFFSET,
+    P_SIZEBLOCKS,
+    P_SIZETABLE,
+    P_SYMLEN,
+    P_SYMPAT,
+    P_TBSIZE,
     PAWNIDX,
     PTWIST,
+    S_FACTOR,
+    S_FLAGS,
+    S_MAPIDX,
+    S_NORM,
+    S_PAIRS,
+    S_PIECES,
+    SLOT_WIDTH,
+    T_ENC,
+    T_FILE,
+    T_LEAD,
+    T_MAP,
+    T_MEN,
+    T_OTHER,
+    T_PAWNS,
+    T_SYMMETRIC,
+    TABLE_HEAD,
     TRIANGLE,
+    binomial,
 )
+from plies.syzygy.tables import MOVE_ROWS, Tables
 
 _U64 = np.uint64
-
-# One table row: a fixed head, then one slot per (pawn file group, side) pair.
-T_FILE = 0
-"""Index of the table's file in ``files``."""
-T_MEN = 1
-"""Men on the board, kings included."""
-T_PAWNS = 2
-"""1 if the table has pawns."""
-T_SYMMETRIC = 3
-"""1 if both sides hold the same material (the table is stored from white's view only)."""
-T_ENC = 4
-"""Pawnless encoding: 0 (three or more unique men) or 2 (only the kings are unique)."""
-T_LEAD = 5
-"""Pawns of the leading colour (the smaller nonzero pawn count)."""
-T_OTHER = 6
-"""Pawns of the other colour."""
-T_DTZ = 7
-"""1 for a DTZ table, 0 for WDL."""
-T_MAP = 8
-"""DTZ: byte offset of the value maps in the file."""
-TABLE_HEAD = 9
-
-S_PIECES = 0
-"""Slot: the piece codes in encoding order (seven entries)."""
-S_NORM = 7
-"""Slot: the size of the group starting at each position (seven entries)."""
-S_FACTOR = 14
-"""Slot: the index multiplier of each group (seven entries)."""
-S_PAIRS = 21
-"""Slot: row in ``pairs`` of this slot's blocks, -1 if the file holds none."""
-S_FLAGS = 22
-"""Slot (DTZ): flags (bit 0 side stored, 1 mapped, 2/3 win/loss in plies, 4 wide map)."""
-S_MAPIDX = 23
-"""Slot (DTZ): start of the four value maps (win, loss, cursed win, blessed loss)."""
-SLOT_WIDTH = 27
-SLOTS = 8
-TABLE_WIDTH = TABLE_HEAD + SLOTS * SLOT_WIDTH
-
-P_IDXBITS = 0
-P_BLOCKSIZE = 1
-P_MINLEN = 2
-"""Shortest code length, or the constant value of a constant table."""
-P_MAXLEN = 3
-P_INDEXTABLE = 4
-P_SIZETABLE = 5
-P_DATA = 6
-P_OFFSET = 7
-"""Byte offset of the first-symbol table, already moved back by ``2 * min_len``."""
-P_SYMPAT = 8
-P_SYMLEN = 9
-"""Start of this block set's symbol lengths in ``symlen``."""
-P_BASE = 10
-"""Start of this block set's ``max_len - min_len + 1`` code bases in ``base``."""
-P_NUMSYMS = 11
-P_BLOCKS = 12
-"""Blocks holding data (the size table may list more)."""
-P_SIZEBLOCKS = 13
-"""Entries of the size table."""
-P_CONST = 14
-"""1 if every position of the block set has the value ``P_MINLEN``."""
-P_TBSIZE = 15
-"""Number of indices the block set covers."""
-PAIRS_WIDTH = 16
-
-MAX_PROBE_MEN = MAX_MEN + 1
-"""Resolving captures lets a probe start one man above the largest table."""
-PROBE_PLIES = MAX_PROBE_MEN + 1
-"""Rows of the scratch board stack: the root, then one per capture (down to two men)."""
 
 _DTZ_MAP = np.array([1, 3, 0, 2, 0], dtype=np.int64)
 """Which DTZ value map serves each WDL value (index ``wdl + 2``)."""
@@ -136,37 +79,29 @@ _FILE = types.Array(types.uint8, 1, "C", readonly=True)
 
 
 @intrinsic
-def file_data(typingctx, files, t):  # type: ignore[no-untyped-def]
-    """The bytes of table file ``t``.
+def file_data(typingctx, addresses, t):  # type: ignore[no-untyped-def]
+    """The bytes of table file ``t``, a view over ``addresses[t]`` (its address and length).
 
-    ``files`` is a typed list of the mapped files, or an ``int64[n, 2]`` array of
-    each one's address and length: a search compiled without reference counting
-    cannot take an array out of a list (nor return one from a function), so it
-    gets a view built here in place, owned by whoever keeps the mapping alive.
+    A function compiled without reference counting cannot take an array out of a
+    list (nor return one from a function), so the view is built here in place,
+    with no owner to count: whoever keeps the mapping alive owns it.
     """
-    if isinstance(files, types.Array):
 
-        def by_address(context, builder, signature, args):  # type: ignore[no-untyped-def]
-            """A view of ``length`` bytes at ``address`` (no meminfo: nothing to count)."""
-            row = types.UniTuple(types.int64, 2)(files, t)
-            pair = context.compile_internal(builder, lambda a, i: (a[i, 0], a[i, 1]), row, args)
-            ary = make_array(_FILE)(context, builder)
-            data = builder.inttoptr(builder.extract_value(pair, 0),
-                                    context.get_value_type(types.CPointer(types.uint8)))
-            one = context.get_constant(types.intp, 1)
-            populate_array(ary, data=data,
-                           shape=cgutils.pack_array(builder, [builder.extract_value(pair, 1)]),
-                           strides=cgutils.pack_array(builder, [one]), itemsize=one,
-                           meminfo=None)  # fmt: skip
-            return ary._getvalue()
+    def by_address(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        """A view of ``length`` bytes at ``address``."""
+        row = types.UniTuple(types.int64, 2)(addresses, t)
+        pair = context.compile_internal(builder, lambda a, i: (a[i, 0], a[i, 1]), row, args)
+        ary = make_array(_FILE)(context, builder)
+        data = builder.inttoptr(builder.extract_value(pair, 0),
+                                context.get_value_type(types.CPointer(types.uint8)))
+        one = context.get_constant(types.intp, 1)
+        populate_array(ary, data=data,
+                       shape=cgutils.pack_array(builder, [builder.extract_value(pair, 1)]),
+                       strides=cgutils.pack_array(builder, [one]), itemsize=one,
+                       meminfo=None)  # fmt: skip
+        return ary._getvalue()
 
-        return _FILE(files, t), by_address
-
-    def by_list(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        """The list's item."""
-        return context.compile_internal(builder, lambda f, i: f[i], signature, args)
-
-    return files.item_type(files, t), by_list
+    return _FILE(addresses, t), by_address
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -192,15 +127,7 @@ def _u32be(data: np.ndarray, at: int) -> np.uint64:
     )
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _binom(n: int, k: int) -> int:
-    """n choose k (0 for a negative n)."""
-    if n < 0:
-        return 0
-    return BINOM[n * 8 + k]
-
-
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def material_key(bbs: np.ndarray) -> int:
     """Material of a position as an integer: 3 bits per count of white, then black, P to Q."""
     key = 0
@@ -210,16 +137,22 @@ def material_key(bbs: np.ndarray) -> int:
     return key
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _lookup(keys: np.ndarray, key: int) -> int:
     """Index of ``key`` in the sorted ``keys``, -1 if absent."""
-    i = np.searchsorted(keys, key)
-    if i < keys.shape[0] and keys[i] == key:
-        return i
+    low, high = 0, keys.shape[0]
+    while low < high:
+        mid = (low + high) >> 1
+        if keys[mid] < key:
+            low = mid + 1
+        else:
+            high = mid
+    if low < keys.shape[0] and keys[low] == key:
+        return low
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def decompress(
     data: np.ndarray, pairs: np.ndarray, row: int, symlen: np.ndarray, base: np.ndarray, idx: int
 ) -> int:
@@ -317,7 +250,7 @@ def _flipdiag(sq: int) -> int:
     return ((sq >> 3) | (sq << 3)) & 63
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _encode_rest(row: np.ndarray, slot: int, pos: np.ndarray, men: int, start: int) -> int:
     """Index contribution of the groups of like men from position ``start`` on."""
     idx = 0
@@ -334,13 +267,13 @@ def _encode_rest(row: np.ndarray, slot: int, pos: np.ndarray, men: int, start: i
             below = 0
             for q in range(i):
                 below += 1 if p > pos[q] else 0
-            s += _binom(p - below, m - i + 1)
+            s += binomial(p - below, m - i + 1)
         idx += s * row[slot + S_FACTOR + i]
         i += t
     return idx
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     """Index of a pawnless position whose men (table order) are in ``pos``; -1 for no index."""
     men = row[T_MEN]
@@ -391,7 +324,7 @@ def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     return idx * row[slot + S_FACTOR] + _encode_rest(row, slot, pos, men, start)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     """Index of a position with pawns whose men (table order, leading pawn first) are in ``pos``."""
     men = row[T_MEN]
@@ -406,7 +339,7 @@ def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     t = lead - 1
     idx = PAWNIDX[t, FLAP[pos[0]]]
     for i in range(t, 0, -1):
-        idx += _binom(PTWIST[pos[i]], t - i + 1)
+        idx += binomial(PTWIST[pos[i]], t - i + 1)
     idx *= row[slot + S_FACTOR]
     i = lead
     end = lead + row[T_OTHER]
@@ -421,13 +354,13 @@ def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
             below = 0
             for q in range(i):
                 below += 1 if p > pos[q] else 0
-            s += _binom(p - below - 8, m - i + 1)
+            s += binomial(p - below - 8, m - i + 1)
         idx += s * row[slot + S_FACTOR + i]
         i = end
     return idx + _encode_rest(row, slot, pos, men, i)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _fill(bbs: np.ndarray, code: int, flip: int, square_flip: int, pos: np.ndarray, at: int) -> int:
     """Append the squares of piece ``code ^ flip`` to ``pos`` from ``at``; the new end."""
     b = bbs[code ^ flip]
@@ -440,33 +373,22 @@ def _fill(bbs: np.ndarray, code: int, flip: int, square_flip: int, pos: np.ndarr
     return at
 
 
-@njit(cache=True, nogil=True)
-def probe_table(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    bbs: np.ndarray,
-    side: int,
-    dtz: int,
-    wdl: int,
-    pos: np.ndarray,
-) -> tuple[int, int]:
+@njit(cache=True, nogil=True, _nrt=False)
+def probe_table(tables: Tables, bbs: np.ndarray, side: int, dtz: int, wdl: int) -> tuple[int, int]:
     """Value of a position in its WDL (``dtz`` 0) or DTZ (1) table; DTZ needs its ``wdl``.
 
     Returns ``(value, status)``: status 1 found, 0 missing or unreadable, -1 (DTZ
     only) stored for the other side to move. WDL values come back as -2..2; DTZ
     values as stored (before the caller's WDL-dependent scaling).
     """
-    e = _lookup(keys, material_key(bbs) * 2 + dtz)
+    pos = tables.moves[MOVE_ROWS]
+    pairs = tables.pairs
+    e = _lookup(tables.keys, material_key(bbs) * 2 + dtz)
     if e < 0:
         return 0, 0
-    row = tables[entries[e, 0]]
-    own = entries[e, 1]
-    data = file_data(files, row[T_FILE])
+    row = tables.rows[tables.entries[e, 0]]
+    own = tables.entries[e, 1]
+    data = file_data(tables.addresses, row[T_FILE])
     if row[T_SYMMETRIC]:
         flip = side * 8
         square_flip = side * 0x38
@@ -511,7 +433,7 @@ def probe_table(
     prow = row[slot + S_PAIRS]
     if idx < 0 or prow < 0:
         return 0, 0
-    value = decompress(data, pairs, prow, symlen, base, idx)
+    value = decompress(data, pairs, prow, tables.symlen, tables.base, idx)
     if value < 0:
         return 0, 0
     if not dtz:
@@ -533,224 +455,6 @@ def probe_table(
     if not (flags & _DTZ_PLIES_FLAG[wdl + 2]) or (wdl & 1):
         value *= 2
     return value, 1
-
-
-@njit(cache=True, nogil=True)
-def _probe_ab(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    stack: np.ndarray,
-    moves: np.ndarray,
-    pos: np.ndarray,
-    ply: int,
-    side: int,
-    alpha: int,
-    beta: int,
-) -> tuple[int, int]:
-    """WDL of ``stack[ply]`` with captures resolved, alpha-beta in [alpha, beta].
-
-    Returns ``(value, status)``: status 0 failed, 2 a capture reached beta or the
-    best value was not the table's, 1 the table's value stands.
-    """
-    bbs = stack[ply]
-    if popcount(bbs[0] | bbs[8]) > MAX_PROBE_MEN or ply + 1 >= stack.shape[0]:
-        return 0, 0
-    child = stack[ply + 1]
-    list_ = moves[ply]
-    n = gen_captures(bbs, side, list_)
-    for i in range(n):
-        if not play(bbs, child, side, list_[i]):
-            continue
-        v, status = _probe_ab(
-            files,
-            keys,
-            entries,
-            tables,
-            pairs,
-            symlen,
-            base,
-            stack,
-            moves,
-            pos,
-            ply + 1,
-            side ^ 1,
-            -beta,
-            -alpha,
-        )
-        if status == 0:
-            return 0, 0
-        v = -v
-        if v > alpha:
-            if v >= beta:
-                return v, 2
-            alpha = v
-    if (bbs[0] | bbs[8]) == (bbs[6] | bbs[14]):
-        v = 0
-    else:
-        v, status = probe_table(
-            files,
-            keys,
-            entries,
-            tables,
-            pairs,
-            symlen,
-            base,
-            bbs,
-            side,
-            np.int64(0),
-            np.int64(0),
-            pos,
-        )
-        if status != 1:
-            return 0, 0
-    if alpha >= v:
-        return alpha, 1 + (1 if alpha > 0 else 0)
-    return v, 1
-
-
-def new_scratch() -> tuple[np.ndarray, np.ndarray]:
-    """Scratch for one probing thread: boards ``uint64[PROBE_PLIES, 16]``, moves ``int64[...]``.
-
-    The move stack is ``int64[PROBE_PLIES + 1, MAX_CAPTURES]``; its last row holds
-    the encoder's squares.
-    """
-    return (
-        np.zeros((PROBE_PLIES, 16), dtype=np.uint64),
-        np.zeros((PROBE_PLIES + 1, MAX_CAPTURES), dtype=np.int64),
-    )
-
-
-@njit(cache=True, nogil=True)
-def probe_wdl(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    bbs: np.ndarray,
-    side: int,
-    ep: int,
-    stack: np.ndarray,
-    moves: np.ndarray,
-) -> tuple[int, int]:
-    """WDL (-2..2) of a position for the side to move, and 1, or (0, 0) if it cannot be probed.
-
-    Assumes the position was reached by a capture or pawn move (the fifty-move
-    counter at zero), as Syzygy WDL values do; handles en passant on ``ep``.
-    ``stack`` and ``moves`` are the caller's scratch (``new_scratch``), one pair
-    per thread, so that a probe allocates nothing.
-    """
-    if (
-        stack.shape[0] < PROBE_PLIES
-        or stack.shape[1] < 16
-        or moves.shape[0] < PROBE_PLIES + 1
-        or moves.shape[1] < MAX_CAPTURES
-        or bbs.shape[0] < 16
-    ):
-        return 0, 0
-    pos = moves[PROBE_PLIES]
-    for i in range(16):
-        stack[0, i] = bbs[i]
-    v, status = _probe_ab(
-        files,
-        keys,
-        entries,
-        tables,
-        pairs,
-        symlen,
-        base,
-        stack,
-        moves,
-        pos,
-        np.int64(0),
-        side,
-        np.int64(-2),
-        np.int64(2),
-    )
-    if status == 0:
-        return 0, 0
-    if ep <= 0 or ep >= 64:
-        return v, 1
-    n = gen_ep_captures(stack[0], side, ep, moves[0])
-    best = -3
-    for i in range(n):
-        if not play(stack[0], stack[1], side, moves[0, i]):
-            continue
-        v0, status = _probe_ab(
-            files,
-            keys,
-            entries,
-            tables,
-            pairs,
-            symlen,
-            base,
-            stack,
-            moves,
-            pos,
-            np.int64(1),
-            side ^ 1,
-            np.int64(-2),
-            np.int64(2),
-        )
-        if status == 0:
-            return 0, 0
-        if -v0 > best:
-            best = -v0
-    if best > -3:
-        if best >= v:
-            v = best
-        elif v == 0 and not has_legal_move_but_ep(stack[0], side, stack[1]):
-            # Only en passant is legal: the losing capture is forced.
-            v = best
-    return v, 1
-
-
-@njit(cache=True, nogil=True)
-def probe_ab_at(
-    files,
-    keys: np.ndarray,
-    entries: np.ndarray,
-    tables: np.ndarray,
-    pairs: np.ndarray,
-    symlen: np.ndarray,
-    base: np.ndarray,
-    bbs: np.ndarray,
-    side: int,
-    alpha: int,
-    beta: int,
-    stack: np.ndarray,
-    moves: np.ndarray,
-) -> tuple[int, int]:
-    """Captures-resolved WDL of ``bbs`` in [alpha, beta], en passant ignored; (value, status).
-
-    Status as ``_probe_ab``: 0 failed, 1 the table's value, 2 a capture decided.
-    The scratch must come from ``new_scratch``.
-    """
-    for i in range(16):
-        stack[0, i] = bbs[i]
-    return _probe_ab(
-        files,
-        keys,
-        entries,
-        tables,
-        pairs,
-        symlen,
-        base,
-        stack,
-        moves,
-        moves[PROBE_PLIES],
-        np.int64(0),
-        side,
-        alpha,
-        beta,
-    )
 
 
 @njit(cache=True, nogil=True)

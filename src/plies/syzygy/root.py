@@ -27,6 +27,9 @@ step 2b) just after a capture or pawn move, with at most ``cardinality`` men
 and ``SyzygyProbeDepth`` plies left: ``attach`` hands each search thread the
 tables and these limits at the start of every search. Without tables the
 search runs exactly as before (it never probes).
+
+``tbhits`` counts every probe of a search: each root move the root filtering
+ranks (as Stockfish counts them), and every probe of every search thread.
 """
 
 from __future__ import annotations
@@ -36,15 +39,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+import plies.core as core
 from plies.board import Board
-from plies.board.board import core_to_move
-from plies.core import TB_HITS, position_arrays, position_state
+from plies.core.encoding import MAX_MOVES
 from plies.core.search import TB_WIN
-from plies.core.syzygy import MAX_PROBE_MEN, new_scratch
-from plies.core.syzygy_dtz import new_dtz_scratch, probe_root_dtz
-from plies.core.syzygy_moves import MAX_MOVES, PROMOTION_SHIFT
 from plies.options import SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT
-from plies.tb import NO_SQUARE, Tablebase
+from plies.syzygy.dtz import probe_root_dtz, probe_root_wdl
+from plies.syzygy.tablebase import Tablebase
+from plies.syzygy.tables import MAX_PROBE_MEN, PLIES_NEEDED, TB_HITS, Tables
 
 if TYPE_CHECKING:
     from plies.engine.state import SearchArrays
@@ -94,11 +96,11 @@ class Tablebases:
         """The loaded tables (None: ``SyzygyPath`` is empty)."""
         self.problems: list[str] = []
         """Why directories or files of the last ``SyzygyPath`` were skipped, one line each."""
-        self.hits = 0
-        """Tablebase probes answered in the current (or last) search."""
+        self._root: Tables | None = None
+        """The root filtering's own probe state (its ``limits[TB_HITS]`` counts root probes)."""
+        self._root_limits = np.zeros(4, dtype=np.int64)
         self._out_moves = np.zeros(MAX_MOVES, dtype=np.int64)
-        self._out_dtz = np.zeros(MAX_MOVES, dtype=np.int64)
-        self._scratch = (*new_scratch(), *new_dtz_scratch())
+        self._out_values = np.zeros(MAX_MOVES, dtype=np.int64)
 
     @property
     def loaded(self) -> bool:
@@ -116,16 +118,17 @@ class Tablebases:
         """Load the tables of a ``SyzygyPath`` string (replacing any loaded ones)."""
         path = path.strip()
         if path in ("", "<empty>"):
-            self.tablebase, self.problems, self.options.path = None, [], ""
+            self.tablebase, self._root, self.problems, self.options.path = None, None, [], ""
             return
         tablebase = Tablebase(path)
         self.tablebase = tablebase
+        self._root = tablebase.compiled(limits=self._root_limits)
         self.problems = list(tablebase.problems)
         self.options.path = path
         # Load (or compile) the probes now, while the GUI waits for readyok, rather than
         # on the clock of the first search that reaches the tables.
-        warm = Board(_WARM_FEN)
-        self._dtz_ranks(position_arrays(warm.core_position())[0], 0, NO_SQUARE, 0)
+        warm = Board(_WARM_FEN).core_position()
+        self._dtz_ranks(warm, 0)
         self._wdl_ranks(warm)
 
     def report(self) -> list[str]:
@@ -157,57 +160,55 @@ class Tablebases:
     def attach(self, threads: list[SearchArrays]) -> None:
         """Give each search thread the tables and the current options (or no tables)."""
         men = self.cardinality
-        tables = self.tablebase.arrays() if self.tablebase is not None and men > 0 else None
+        tablebase = self.tablebase if men > 0 else None
         limits = [men, self.options.probe_depth, 1 if self.options.rule50 else 0]
         for arrays in threads:
-            arrays.attach_tables(tables, limits)
+            arrays.attach_tables(tablebase, limits)
+
+    @property
+    def root_hits(self) -> int:
+        """Root moves probed by the last ``rank_root``."""
+        return int(self._root_limits[TB_HITS])
 
     def search_hits(self, threads: list[SearchArrays]) -> int:
         """Probes answered so far in this search: at the root and by every thread."""
-        return self.hits + sum(int(a.tb_limits[TB_HITS]) for a in threads)
+        return self.root_hits + sum(int(a.tb_limits[TB_HITS]) for a in threads)
 
     def rank_root(self, board: Board, root: list[int]) -> RootRanking | None:
         """The root moves of the best tablebase rank; None when the tables cannot tell.
 
         ``root`` holds core move codes (all legal moves, or the ``searchmoves``).
-        Called once at the start of each search: it restarts the hit count.
+        Called once at the start of each search: it restarts the hit count, then
+        counts each root move probed.
         """
-        self.hits = 0
-        tb = self.tablebase
-        if tb is None or not root:
+        self._root_limits[TB_HITS] = 0
+        if self.tablebase is None or self._root is None or not root:
             return None
         pos = board.core_position()
-        pieces = position_arrays(pos)[0]
-        side, castling, ep, halfmove = (int(x) for x in position_state(pos)[:4])
+        pieces = core.position_arrays(pos)[0]
+        castling, _, halfmove = (int(x) for x in core.position_state(pos)[1:4])
         if castling or int(pieces[0] | pieces[8]).bit_count() > self.cardinality:
             return None
-        ranks = self._dtz_ranks(pieces, side, ep, halfmove)
+        core.reserve(pos, PLIES_NEEDED)
+        ranks = self._dtz_ranks(pos, halfmove)
         if ranks is None:
-            ranks = self._wdl_ranks(board)
-        if ranks is None:
+            ranks = self._wdl_ranks(pos)
+        if ranks is None or any(m not in ranks for m in root):
             return None
-        by_move = {_key(m): ranks[_key(m)] for m in root if _key(m) in ranks}
-        if len(by_move) != len(root):
-            return None
-        best = max(by_move.values())
-        kept = [m for m in root if by_move[_key(m)] == best]
-        self.hits = len(root)
-        return RootRanking(kept, self._score(best), len(root))
+        best = max(ranks[m] for m in root)
+        kept = [m for m in root if ranks[m] == best]
+        return RootRanking(kept, self._score(best), self.root_hits)
 
-    def _dtz_ranks(
-        self, pieces: np.ndarray, side: int, ep: int, halfmove: int
-    ) -> dict[tuple[int, int, int], int] | None:
+    def _dtz_ranks(self, pos: core.Position, halfmove: int) -> dict[int, int] | None:
         """Each legal move's rank by its DTZ (Stockfish's ``root_probe`` with ``rankDTZ``);
         None without DTZ."""
-        assert self.tablebase is not None
-        a = self.tablebase.arrays()
-        n = probe_root_dtz(a.files, a.keys, a.entries, a.tables, a.pairs, a.symlen, a.base,
-                           pieces, side, ep, self._out_moves, self._out_dtz,
-                           *self._scratch)  # fmt: skip
+        assert self._root is not None
+        n = probe_root_dtz(self._root, pos, self._out_moves, self._out_values)
         if n < 0:
             return None
         ranks = {}
-        for m, dtz in zip(self._out_moves[:n].tolist(), self._out_dtz[:n].tolist(), strict=True):
+        for m, dtz in zip(self._out_moves[:n].tolist(), self._out_values[:n].tolist(),
+                          strict=True):  # fmt: skip
             # Stockfish also ranks a win by its shortness only after a repetition; ranking
             # it so always converts faster and can never repeat (DTZ falls every move).
             if dtz > 0:
@@ -218,23 +219,18 @@ class Tablebases:
                 rank = -MAX_DTZ - dtz if lasts else -MAX_DTZ // 2 + (-dtz + halfmove)
             else:
                 rank = 0
-            ranks[(m & 63, (m >> 6) & 63, m >> PROMOTION_SHIFT)] = rank
+            ranks[m] = rank
         return ranks
 
-    def _wdl_ranks(self, board: Board) -> dict[tuple[int, int, int], int] | None:
+    def _wdl_ranks(self, pos: core.Position) -> dict[int, int] | None:
         """Each legal move's rank by the WDL it leaves (``root_probe_wdl``); None if unknown."""
-        assert self.tablebase is not None
-        ranks = {}
-        for code in board.core_legal().tolist():
-            after = board.copy()
-            after.push(board.move_of(code))
-            pos = after.core_position()
-            side, _, ep = (int(x) for x in position_state(pos)[:3])
-            wdl = self.tablebase.probe_wdl_bitboards(position_arrays(pos)[0], side, ep)
-            if wdl is None:
-                return None
-            ranks[_key(code)] = _WDL_RANK[2 - wdl]
-        return ranks
+        assert self._root is not None
+        n = probe_root_wdl(self._root, pos, self._out_moves, self._out_values)
+        if n < 0:
+            return None
+        return {m: _WDL_RANK[wdl + 2]
+                for m, wdl in zip(self._out_moves[:n].tolist(), self._out_values[:n].tolist(),
+                                  strict=True)}  # fmt: skip
 
     def _score(self, rank: int) -> int:
         """The score a rank stands for (Stockfish's ``tbScore``, in plies' units)."""
@@ -258,9 +254,3 @@ def _bounded(name: str, text: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{name} must be {low}..{high}, got {value}")
     return value
-
-
-def _key(code: int) -> tuple[int, int, int]:
-    """``(from, to, promotion kind)`` of a core move, as the root probe writes moves."""
-    move = core_to_move(code)
-    return move.from_square, move.to_square, move.promotion or 0

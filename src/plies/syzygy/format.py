@@ -1,13 +1,84 @@
-"""Fixed tables of the Syzygy index encoding (facts of the file format).
+"""The Syzygy file format as plies holds it: the index tables and the rows describing a table.
 
-The values are those of the format's reference prober (tbprobe, also quoted by
-python-chess's ``chess/syzygy.py``); the derived ones (binomials, pawn index
-bases and factors) are computed here. Squares are ``A1 = 0 ... H8 = 63``.
+The index tables' values are those of the format's reference prober (tbprobe,
+also quoted by python-chess's ``chess/syzygy.py``); the derived ones (pawn index
+bases and factors) are computed here with ``binomial``, the one binomial of the
+package (compiled code calls it, Python calls ``binomial.py_func``). Squares are
+``A1 = 0 ... H8 = 63``.
+
+``plies.syzygy.files`` reads a file's header into one ``int64`` row of
+``TABLE_WIDTH`` (a fixed head, then one slot per pawn file group and side) and
+one row of ``PAIRS_WIDTH`` per compressed block set; the offsets below name
+their columns.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
+# One table row: a fixed head, then one slot per (pawn file group, side) pair.
+T_FILE = 0
+"""Index of the table's file among the linked files."""
+T_MEN = 1
+"""Men on the board, kings included."""
+T_PAWNS = 2
+"""1 if the table has pawns."""
+T_SYMMETRIC = 3
+"""1 if both sides hold the same material (the table is stored from white's view only)."""
+T_ENC = 4
+"""Pawnless encoding: 0 (three or more unique men) or 2 (only the kings are unique)."""
+T_LEAD = 5
+"""Pawns of the leading colour (the smaller nonzero pawn count)."""
+T_OTHER = 6
+"""Pawns of the other colour."""
+T_DTZ = 7
+"""1 for a DTZ table, 0 for WDL."""
+T_MAP = 8
+"""DTZ: byte offset of the value maps in the file."""
+TABLE_HEAD = 9
+
+S_PIECES = 0
+"""Slot: the piece codes in encoding order (seven entries)."""
+S_NORM = 7
+"""Slot: the size of the group starting at each position (seven entries)."""
+S_FACTOR = 14
+"""Slot: the index multiplier of each group (seven entries)."""
+S_PAIRS = 21
+"""Slot: row in ``pairs`` of this slot's blocks, -1 if the file holds none."""
+S_FLAGS = 22
+"""Slot (DTZ): flags (bit 0 side stored, 1 mapped, 2/3 win/loss in plies, 4 wide map)."""
+S_MAPIDX = 23
+"""Slot (DTZ): start of the four value maps (win, loss, cursed win, blessed loss)."""
+SLOT_WIDTH = 27
+SLOTS = 8
+TABLE_WIDTH = TABLE_HEAD + SLOTS * SLOT_WIDTH
+
+P_IDXBITS = 0
+P_BLOCKSIZE = 1
+P_MINLEN = 2
+"""Shortest code length, or the constant value of a constant table."""
+P_MAXLEN = 3
+P_INDEXTABLE = 4
+P_SIZETABLE = 5
+P_DATA = 6
+P_OFFSET = 7
+"""Byte offset of the first-symbol table, already moved back by ``2 * min_len``."""
+P_SYMPAT = 8
+P_SYMLEN = 9
+"""Start of this block set's symbol lengths in ``symlen``."""
+P_BASE = 10
+"""Start of this block set's ``max_len - min_len + 1`` code bases in ``base``."""
+P_NUMSYMS = 11
+P_BLOCKS = 12
+"""Blocks holding data (the size table may list more)."""
+P_SIZEBLOCKS = 13
+"""Entries of the size table."""
+P_CONST = 14
+"""1 if every position of the block set has the value ``P_MINLEN``."""
+P_TBSIZE = 15
+"""Number of indices the block set covers."""
+PAIRS_WIDTH = 16
 
 TRIANGLE = np.array(
     [
@@ -192,20 +263,15 @@ MAX_MEN = 7
 """Men (kings included) of the largest Syzygy table."""
 
 
-def _binomials() -> np.ndarray:
-    """``BINOM[n * 8 + k]`` = n choose k for n < 64, k < 8."""
-    table = np.zeros(64 * 8, dtype=np.int64)
-    for n in range(64):
-        for k in range(8):
-            value = 1
-            for i in range(k):
-                value = value * (n - i) // (i + 1)
-            table[n * 8 + k] = value if k <= n else 0
-    return table
-
-
-BINOM = _binomials()
-"""Binomial coefficients, ``BINOM[n * 8 + k]``."""
+@njit(cache=True, nogil=True)
+def binomial(n: int, k: int) -> int:
+    """n choose k: the number of ways to place k like men on n squares (0 if k > n or n < 0)."""
+    if n < 0 or k > n:
+        return 0
+    value = 1
+    for i in range(k):
+        value = value * (n - i) // (i + 1)
+    return value
 
 
 def _pawn_index() -> tuple[np.ndarray, np.ndarray]:
@@ -217,7 +283,7 @@ def _pawn_index() -> tuple[np.ndarray, np.ndarray]:
             total = 0
             for j in range(group * 6, group * 6 + 6):
                 index[count, j] = total
-                total += 1 if count == 0 else int(BINOM[PTWIST[INVFLAP[j]] * 8 + count])
+                total += 1 if count == 0 else binomial.py_func(int(PTWIST[INVFLAP[j]]), count)
             factor[count, group] = total
     return index, factor
 

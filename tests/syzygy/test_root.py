@@ -9,12 +9,12 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import pytest
-from tests.tb.positions import random_position
+from tests.syzygy.positions import random_position
 
 from plies import Board, Engine, Limit
 from plies.board.board import core_to_move
 from plies.core import MAX_PLY
-from plies.engine.tablebases import TB_WIN, Tablebases
+from plies.syzygy.root import TB_WIN, Tablebases
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"

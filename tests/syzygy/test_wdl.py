@@ -9,9 +9,11 @@ import chess
 import chess.syzygy
 import numpy as np
 import pytest
-from tests.tb.positions import random_position
+from tests.syzygy.positions import random_position
 
-from plies.tb import NO_SQUARE, Tablebase, board_arrays
+from plies.board import Board
+from plies.core.encoding import NO_SQUARE
+from plies.syzygy.tablebase import Tablebase, board_arrays
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
@@ -89,14 +91,15 @@ def test_unprobeable_positions(bundled: tuple[Tablebase, chess.syzygy.Tablebase]
     assert tb.probe_wdl(chess.Board("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1")) is None
 
 
-def test_bitboard_entry_point(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
-    """The bitboard probe (what a search calls) equals the board probe, mirrored boards negate."""
+def test_plies_board_entry_point(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
+    """A plies ``Board`` (its core position) probes as the python-chess board does; mirrored
+    boards negate."""
     tb, ref = bundled
     board = chess.Board("8/8/3k4/8/8/8/1Q6/K7 b - - 0 1")
     bbs, side, ep = board_arrays(board)
     assert side == 1 and ep == NO_SQUARE
     assert bbs.dtype == np.uint64 and bbs.shape == (16,)
-    assert tb.probe_wdl_bitboards(bbs, side, ep) == ref.probe_wdl(board) == -2
+    assert tb.probe_wdl(Board(board.fen())) == ref.probe_wdl(board) == -2
     mirrored = board.mirror()
     assert tb.probe_wdl(mirrored) == -2
 

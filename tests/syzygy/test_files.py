@@ -11,10 +11,10 @@ from pathlib import Path
 
 import chess
 import pytest
-from tests.tb.positions import random_position
+from tests.syzygy.positions import random_position
 
-from plies.core.syzygy import P_DATA, P_INDEXTABLE
-from plies.tb import Tablebase, TableError, read_table, split_path
+from plies.syzygy.format import P_DATA, P_INDEXTABLE
+from plies.syzygy.tablebase import Tablebase, TableError, read_table, split_path
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
@@ -147,7 +147,7 @@ def _load_under_limit(soft_room: int, hard_room: int) -> str:
     """
     code = (
         "import os, resource\n"
-        "from plies.tb import Tablebase\n"
+        "from plies.syzygy.tablebase import Tablebase\n"
         "used = len(os.listdir('/proc/self/fd')) if os.path.isdir('/proc/self/fd') else 16\n"
         f"resource.setrlimit(resource.RLIMIT_NOFILE, (used + {soft_room}, used + {hard_room}))\n"
         f"tb = Tablebase({str(DATA)!r})\n"

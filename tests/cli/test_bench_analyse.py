@@ -85,7 +85,8 @@ SYZYGY = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
 
 def test_analyse_with_tablebases_reports_the_result(capsys: pytest.CaptureFixture[str]) -> None:
-    """``--syzygy``: what was loaded, the position's tablebase result (python-chess's DTZ)."""
+    """``--syzygy``: what was loaded, the position's tablebase result (plies' prober, checked
+    against python-chess's DTZ)."""
     import chess
     import chess.syzygy
 

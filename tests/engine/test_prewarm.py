@@ -65,5 +65,5 @@ def test_cold_warm_up_compiles_the_parts_below_the_search_in_workers(tmp_path: P
     here = set(proc.stdout.split())
     assert "search_root" in here and "gen_moves" in here  # this process's share
     # Loaded: the workers compiled them.
-    assert not {"evaluate", "probe_search", "output", "see_ge", "count_moves"} & here
+    assert not {"evaluate", "probe_wdl", "output", "see_ge", "count_moves"} & here
     assert any(tmp_path.rglob("evaluate.evaluate-*.nbi"))

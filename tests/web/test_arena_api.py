@@ -4,6 +4,8 @@ standings and PGN of the finished games; bad requests get one-line 4xx errors.""
 from __future__ import annotations
 
 import io
+import json
+import random
 import sys
 import time
 import warnings
@@ -108,6 +110,29 @@ def test_one_run_at_a_time_and_stop(client: TestClient) -> None:
     assert client.post("/api/arena/stop", json={}).status_code == 200
     run = wait_finished(client)
     assert run["played"] < 100
+
+
+def test_random_arena_requests_never_break_the_server(client: TestClient) -> None:
+    """Seeded random bodies to start and stop: 200, 400 or 409, never a 500; the server
+    then still plays a run to its end."""
+    from tests.web.test_fuzz import random_message, random_value
+
+    rng = random.Random(41)
+    for _ in range(120):
+        path = rng.choice(["/api/arena/start", "/api/arena/stop"])
+        body = random_value(rng) if rng.random() < 0.3 else random_message(rng)
+        if isinstance(body, dict) and rng.random() < 0.5:
+            body["players"] = [rng.randint(-1, 3) for _ in range(rng.randint(0, 4))]
+        response = client.post(path, content=json.dumps(body),
+                               headers={"Content-Type": "application/json"})
+        assert response.status_code in (200, 400, 409), (path, body, response.text)
+        assert isinstance(response.json(), dict)
+    client.post("/api/arena/stop", json={})
+    if client.get("/api/arena/state").json()["run"] is not None:
+        wait_finished(client)
+    answer = client.post("/api/arena/start", json={"players": [1, 0], "games": 1, "depth": 1})
+    assert answer.status_code == 200, answer.text
+    assert wait_finished(client)["played"] == 1
 
 
 def receive_until(ws: Any, kind: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
 from plies.web.app import create_app
 
 TYPES = ["state", "new", "move", "undo", "fen", "settings", "flip", "go", "stop", "analyse",
-         "view", "bogus", "", None, 3]  # fmt: skip
+         "view", "opponent", "bogus", "", None, 3]  # fmt: skip
 FIELDS = ["type", "uci", "fen", "engine", "movetime", "depth", "pgn", "index", "channel",
           "game", "moves", "algorithm", "rows", "start", "goal", "width", "height", "kind",
           "method", "seed", "density", "text", "diagonal", "seconds_tenths",

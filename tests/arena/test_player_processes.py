@@ -17,7 +17,7 @@ import pytest
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer, Player
+from plies.arena.players import AgentPlayer, Player, PlayerError
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
@@ -198,3 +198,42 @@ def test_xboard_engine_plays_a_game() -> None:
     # Fairy-Max at depth 2 beats a random mover or is far ahead when the game is cut short.
     assert record.result == "1-0" or len(record.moves) >= 58
     assert any(m.depth == 2 and m.score_cp is not None for m in record.moves[::2])
+
+
+TOY_XBOARD = Path(__file__).with_name("toy_xboard.py")
+
+
+def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
+    quick = GameSettings(depth=1, move_timeout_s=1.0)
+    cases = (("illegal", "illegal", "played 'a1a1'"), ("garbage", "illegal", "played 'hello'"),
+             ("die", "crash", "exited with status 5"), ("hang", "hang", "no move within 1s"),
+             ("claim", "illegal", "claimed '1-0 {I say so}'"), ("resign", "", "resigns"))
+    for mode, fault, words in cases:
+        engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} {mode} 2").create()
+        try:
+            record = _game(engine, AgentPlayer("random", "random", {}), quick)
+            assert not engine.healthy or not fault
+        finally:
+            engine.close()
+        assert (record.result, record.fault) == ("0-1", fault), (mode, record.reason)
+        assert words in record.reason, (mode, record.reason)
+        assert len(record.moves) == 4
+
+
+def test_xboard_options_and_set_up_positions() -> None:
+    toy = f"xboard:{sys.executable} {TOY_XBOARD}"
+    with pytest.raises(PlayerError, match="no option 'Colour'"):
+        parse_player(f"{toy}:Colour=blue").create()
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    plain = parse_player(f"{toy}:Style=wild").create()  # no setboard feature
+    try:
+        record = play_game(plain, AgentPlayer("random", "random", {}), Opening(fen), SHORT)
+    finally:
+        plain.close()
+    assert record.fault == "start" and "no setboard feature" in record.reason
+    able = parse_player(f"{toy} setboard").create()
+    try:
+        record = play_game(able, AgentPlayer("random", "random", {}), Opening(fen), SHORT)
+    finally:
+        able.close()
+    assert record.finished and not record.fault, record.reason

@@ -64,6 +64,7 @@ RANDOM_UCI = """\
 import random, sys
 import chess
 board = chess.Board()
+root, played = "", []
 for line in sys.stdin:
     words = line.split()
     if not words:
@@ -74,10 +75,16 @@ for line in sys.stdin:
     elif words[0] == "isready":
         print("readyok", flush=True)
     elif words[0] == "position":
-        board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:8]))
-        if "moves" in words:
-            for uci in words[words.index("moves") + 1:]:
-                board.push_uci(uci)
+        # Only the moves played since the last position are replayed, as real engines keep
+        # their board: the adapter's cost is measured, not this engine's.
+        start = words.index("moves") if "moves" in words else len(words)
+        moves = words[start + 1:]
+        if " ".join(words[1:start]) != root or moves[:len(played)] != played:
+            root, played = " ".join(words[1:start]), []
+            board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:8]))
+        for uci in moves[len(played):]:
+            board.push(chess.Move.from_uci(uci))
+        played = moves
     elif words[0] == "go":
         print("bestmove " + random.choice(list(board.legal_moves)).uci(), flush=True)
     elif words[0] == "quit":

@@ -6,10 +6,11 @@ import io
 import os
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
+from tests.waiting import HANG_S
 
 from plies import Engine
 from plies.compile_notice import compile_notice, quiet
@@ -30,12 +31,28 @@ def test_worker_refuses_an_unknown_job(capsys: pytest.CaptureFixture[str]) -> No
     assert "evaluation-and-tables" in prewarm.search_jobs()
 
 
+class WatchedStream(io.StringIO):
+    """A text buffer that tells when something was written to it."""
+
+    def __init__(self) -> None:
+        """An empty buffer, not yet written."""
+        super().__init__()
+        self.written = threading.Event()
+
+    def write(self, text: str) -> int:
+        """Keep ``text`` and signal the write."""
+        count = super().write(text)
+        self.written.set()
+        return count
+
+
 def test_quiet_silences_notices_only_while_it_runs() -> None:
-    silenced, shown = io.StringIO(), io.StringIO()
+    silenced, shown = io.StringIO(), WatchedStream()
     with quiet(), compile_notice("first", delay=0.0, stream=silenced):
         pass
     with compile_notice("second", delay=0.0, stream=shown):
-        time.sleep(0.05)
+        # The block outlasts the zero delay until the notice is written, on any machine.
+        assert shown.written.wait(HANG_S)
     assert silenced.getvalue() == ""
     assert shown.getvalue() == "second\n"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
+from tests.waiting import wait_until
 
 from plies import Board, Engine, Limit
 from plies.engine.smp import node_shares
@@ -49,10 +50,14 @@ def test_more_threads_cost_no_table_memory() -> None:
 def test_threads_fill_one_table() -> None:
     """What a two-thread search stores is found through the main thread's table afterwards."""
     engine = Engine(hash_mb=4, threads=2)
-    # Half a second, not a depth: a depth-6 search ends in milliseconds, before a
-    # loaded machine has scheduled the helper thread at all (seen under load 15).
-    engine.search(Board(MIDDLEGAME), Limit(movetime=500))
-    assert engine._helpers[0].counts().nodes > 0  # the helper searched
+    # Until the helper has searched, not for a time or a depth: a short search can end
+    # before a loaded machine has scheduled the helper thread at all.
+    engine.start(Board(MIDDLEGAME), Limit(infinite=True))
+    try:
+        wait_until(lambda: engine._helpers[0].counts().nodes > 0, "the helper searched")
+    finally:
+        engine.stop()
+        engine.wait()
     assert int((engine._arrays.tt_data != 0).sum()) > 0
 
 

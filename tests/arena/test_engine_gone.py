@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from tests.waiting import wait_until
 
 from plies.arena.players import PlayerError, UciPlayer
 
@@ -18,8 +18,9 @@ def test_engine_killed_between_games_is_a_start_failure() -> None:
     try:
         player.new_game(None)
         assert player.engine is not None
-        player.engine.protocol.loop.call_soon_threadsafe(player.engine.transport.kill)
-        time.sleep(0.5)
+        transport = player.engine.transport
+        player.engine.protocol.loop.call_soon_threadsafe(transport.kill)
+        wait_until(lambda: transport.get_returncode() is not None, "the engine died")
         with pytest.raises(PlayerError) as info:
             player.new_game(None)
         assert info.value.kind == "start"

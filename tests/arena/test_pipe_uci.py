@@ -5,11 +5,11 @@ from __future__ import annotations
 import shutil
 import sys
 import threading
-import time
 from pathlib import Path
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 
 from plies.agents.base import Budget
 from plies.arena.game import GameSettings, play_game
@@ -115,14 +115,16 @@ def test_hang_times_out_and_the_next_game_restarts_the_engine() -> None:
     """No reply within the timeout is a hang; the killed engine starts again for a new game."""
     player = _toy("hang", after=1)
     board = chess.Board()
-    request = MoveRequest(Budget(movetime_ms=5), timeout_s=0.5)
+    # A move that comes is given all the time a hang needs; the hung one only half a second
+    # (it never comes, so no machine meets that timeout).
+    request = MoveRequest(Budget(movetime_ms=5), timeout_s=HANG_S)
+    short = MoveRequest(Budget(movetime_ms=5), timeout_s=0.5)
     try:
         player.new_game(None)
         board.push(player.move(board, request).move or chess.Move.null())
-        started = time.monotonic()
         with pytest.raises(PlayerError) as caught:
-            player.move(board, request)
-        assert caught.value.kind == "hang" and time.monotonic() - started < 5.0
+            player.move(board, short)
+        assert caught.value.kind == "hang"
         assert not player.healthy
         with pytest.raises(PlayerError) as crashed:
             player.move(board, request)
@@ -139,11 +141,10 @@ def test_abort_from_another_thread_ends_a_hung_search() -> None:
     player.new_game(None)
     timer = threading.Timer(0.3, player.abort)
     timer.start()
-    started = time.monotonic()
     try:
         with pytest.raises(PlayerError) as caught:
-            player.move(chess.Board(), MoveRequest(Budget(depth=1)))
-        assert caught.value.kind == "crash" and time.monotonic() - started < 10.0
+            player.move(chess.Board(), MoveRequest(Budget(depth=1)))  # ends only by the abort
+        assert caught.value.kind == "crash"
     finally:
         timer.cancel()
         player.close()

@@ -6,10 +6,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import chess.pgn
+from tests.waiting import wait_until
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 ENV = {**os.environ, "COLUMNS": "160"}
@@ -81,13 +81,12 @@ def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if out.exists() and out.read_text().count("[Event ") >= 1:
-                break
-            time.sleep(0.05)
+        def game_or_end() -> bool:
+            """A game is on disk, or the match has ended."""
+            return proc.poll() is not None or (out.exists() and "[Event " in out.read_text())
+
+        wait_until(game_or_end, "a game finished")
         assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
-        assert out.exists() and "[Event " in out.read_text(), "no game finished within 60 s"
         proc.send_signal(signal.SIGINT)
         try:
             stdout, stderr = proc.communicate(timeout=30)

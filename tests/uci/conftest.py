@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 
 import chess.engine
 import pytest
+from tests.waiting import HANG_S
 
 UCI_COMMAND = [sys.executable, "-m", "plies", "uci"]
 
@@ -20,7 +21,7 @@ UCI_COMMAND = [sys.executable, "-m", "plies", "uci"]
 # later starts load numba's cache in seconds.  Generous, because this is a
 # shared machine: these bound hangs, they do not measure speed.
 START_TIMEOUT_S = 600.0
-REPLY_TIMEOUT_S = 60.0
+REPLY_TIMEOUT_S = HANG_S  # a reply may wait for a compile (``eval`` compiles its trace)
 
 
 class RawUci:

@@ -53,8 +53,8 @@ def test_long_bench_answers_isready_and_stops(shared_uci: RawUci) -> None:
 
 def test_quit_during_a_perft_exits_at_once(raw_uci: RawUci) -> None:
     """``quit`` while ``go perft 9`` runs: the process ends with status 0."""
-    raw_uci.send("go perft 9")
-    raw_uci.drain(0.3)
+    raw_uci.send("go perft 9", "isready")
+    raw_uci.expect("readyok")  # the perft was read and runs (isready is answered during it)
     raw_uci.send("quit")
     assert raw_uci.proc.wait(timeout=PROMPT_S) == 0
 

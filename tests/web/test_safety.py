@@ -1,9 +1,12 @@
 """A real server on a loopback port, probed as a foreign page and careless clients would.
 
 The server runs in its own process with small limits (two search slots, a short cap on
-every search, a small outbox, a one-second PGN deadline) so that each bound is reached
-quickly. Where the point is that one client cannot freeze the others, ``/api/status`` is
-polled during the attack and must answer every time within 100 ms.
+every search, a small outbox) so that each bound is reached quickly; its PGN deadline is
+generous (a loaded machine reads a long game slowly: the cut-off itself is tested in
+test_pgn with a deadline no read can meet). Where the point is that one client cannot
+freeze the others, ``/api/status`` is polled during the attack and must answer every time,
+within a bound only a stalled server exceeds (a loaded machine may delay any one answer
+by a good fraction of a second).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
 websockets_client = pytest.importorskip("websockets.sync.client")
+from tests.waiting import HANG_S  # noqa: E402
 from tests.web.conftest import Server, app_server  # noqa: E402
 from websockets.exceptions import InvalidStatus  # noqa: E402
 
@@ -33,12 +37,14 @@ LIMITS = {
     "search_slots": 2,
     "search_cap_ms": 1500,
     "outbox_bytes": 300_000,
-    "pgn_timeout_s": 1.0,
+    "pgn_timeout_s": 60.0,
 }
-#: The most ``/api/status`` may take while another client misbehaves.
-STATUS_WITHIN_S = 0.1
-#: Generous bound on waiting for any one reply (a loaded machine, two cores).
-REPLY_TIMEOUT_S = 60.0
+#: The most ``/api/status`` may take while another client misbehaves: generous, so that only
+#: a server held by that client's work fails (a send that waits for the slow reader blocks
+#: for good), never a server on a loaded machine.
+STATUS_WITHIN_S = 10.0
+#: The bound on waiting for any one reply: only a hang reaches it.
+REPLY_TIMEOUT_S = HANG_S
 TOKEN = "a-test-token-made-for-this-run"
 
 
@@ -52,7 +58,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def status(server: Server, **headers: str) -> httpx.Response:
     """GET /api/status."""
-    return httpx.get(server.url + "api/status", headers=headers, timeout=10)
+    return httpx.get(server.url + "api/status", headers=headers, timeout=REPLY_TIMEOUT_S)
 
 
 def receive(ws: Any, kind: str, channel: str = "play") -> dict[str, Any]:
@@ -73,7 +79,9 @@ def receive_first(ws: Any, kinds: tuple[str, ...], channel: str = "play") -> dic
 
 def open_tab(server: Server, **kwargs: Any) -> Any:
     """A websocket like the page opens (no Origin unless given)."""
-    return websockets_client.connect(server.ws_url, max_size=None, **kwargs)
+    return websockets_client.connect(
+        server.ws_url, max_size=None, open_timeout=REPLY_TIMEOUT_S, **kwargs
+    )
 
 
 class StatusWatch:
@@ -91,7 +99,7 @@ class StatusWatch:
 
     def _run(self) -> None:
         """Poll until stopped, over one kept-alive connection."""
-        with httpx.Client(timeout=10) as client:
+        with httpx.Client(timeout=REPLY_TIMEOUT_S) as client:
             client.get(self.url)  # connect once before timing
             while not self._stop.is_set():
                 started = time.perf_counter()
@@ -199,8 +207,8 @@ def nested_variations(depth: int) -> str:
 
 def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> None:
     """Nested variations, a slow-to-parse PGN and a too-long game: errors or the main line,
-    while /api/status answers within 100 ms throughout (the slow PGN is cut off or read,
-    by the machine's speed; the server stays responsive either way)."""
+    while /api/status keeps answering throughout (the slow PGN is read, or cut
+    off on a slow enough machine; the server stays responsive either way)."""
     slow = "1. e4 (1. d4 " + "{}" * 190_000 + ") *"  # quadratic comment scanning
     too_long = "1. Nf3 Nf6 2. Ng1 Ng8 " * 301 + "*"
     with StatusWatch(live) as watch, open_tab(live) as ws:
@@ -212,8 +220,8 @@ def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> No
             assert head["moves"] == ["Nf3", "Nf6", "Ng1", "Ng8"]
             receive(ws, "analysis_done", "analyse")
             ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": slow}))
-            # Cut off at the deadline on a slow machine, read in time on a fast one (the cut
-            # itself is tested with a zero deadline in test_pgn): either way one answer comes.
+            # Read within the deadline, or cut off on a machine slow enough (the cut itself is
+            # tested with a zero deadline in test_pgn): either way one answer comes.
             answer = receive_first(ws, ("error", "analysis"), "analyse")
             if answer["type"] == "error":
                 assert "too long to read" in answer["message"]

@@ -5,8 +5,12 @@ from __future__ import annotations
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from plies.engine import Engine
 
 # The Polyglot book fixtures serve the board, uci and agents tests alike.
 pytest_plugins = ["tests.book_writer"]
@@ -39,6 +43,16 @@ def compiled_engine(request: pytest.FixtureRequest) -> None:
     from plies.engine import Engine
 
     Engine(hash_mb=1).warm_up()
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    """One warmed engine with a 16 MB table for a test module (its tests share its state)."""
+    from plies.engine import Engine
+
+    e = Engine(hash_mb=16)
+    e.warm_up()
+    return e
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

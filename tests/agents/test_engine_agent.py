@@ -11,8 +11,6 @@ from plies.agents import make_agent
 from plies.agents.base import Budget
 from plies.board import Board
 
-engine = pytest.importorskip("plies.engine")
-
 DATA = Path(__file__).resolve().parents[1] / "data"
 MATE1 = [ln.strip() for ln in (DATA / "mates" / "mate1.fen").read_text().splitlines() if ln.strip()]
 

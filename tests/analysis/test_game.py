@@ -27,12 +27,6 @@ def _read(name: str) -> chess.pgn.Game:
 
 
 @pytest.fixture(scope="module")
-def engine() -> Engine:
-    """One small engine for the module."""
-    return Engine(hash_mb=8)
-
-
-@pytest.fixture(scope="module")
 def scholar(engine: Engine) -> GameAnalysis:
     """The Scholar's mate game, analysed at a small depth."""
     return analyse_game(_read("scholar.pgn"), engine, Limit(depth=DEPTH))

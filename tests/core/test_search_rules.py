@@ -3,19 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from plies import Board, Engine, Limit
 from plies.board import parse_square
 from plies.core import position_arrays
 from plies.core.draws import is_draw
 from plies.core.position import Position, make_move, make_null, reserve
-
-
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    """One small engine for the module."""
-    return Engine(hash_mb=4)
 
 
 def test_mate_on_the_move_reaching_fifty_moves_is_a_mate(engine: Engine) -> None:

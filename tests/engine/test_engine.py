@@ -19,14 +19,6 @@ def _fens(name: str) -> list[str]:
     return [line.strip() for line in (DATA / name).read_text().splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    """One engine for the module (compiles the search once)."""
-    e = Engine(hash_mb=16)
-    e.warm_up()
-    return e
-
-
 def _is_mate_after(board: Board, moves: list[Move]) -> bool:
     """Whether playing ``moves`` from ``board`` ends in checkmate."""
     scratch = board.copy()

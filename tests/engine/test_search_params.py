@@ -11,14 +11,6 @@ from plies.params import HISTORY_BONUS, PARAMS, RAZOR_MARGIN, ParamError, defaul
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    """One engine for the module (compiles the search once)."""
-    e = Engine(hash_mb=16)
-    e.warm_up()
-    return e
-
-
 def _nodes(engine: Engine) -> int:
     """Nodes of a fresh depth-8 search of Kiwipete (deterministic on one thread)."""
     engine.new_game()

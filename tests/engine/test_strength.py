@@ -17,14 +17,6 @@ WIN_QUEEN = "3q2k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 1"
 SAVE_QUEEN = "rnb1kbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 3"
 
 
-@pytest.fixture(scope="module")
-def engine() -> Engine:
-    """One engine for the module."""
-    e = Engine(hash_mb=16)
-    e.warm_up()
-    return e
-
-
 def test_budget_grows_and_choice_sharpens_with_elo() -> None:
     """More nodes, a lower temperature and a smaller loss cap as the Elo rises."""
     levels = [strength_for(elo) for elo in range(MIN_ELO, MAX_ELO, 50)]

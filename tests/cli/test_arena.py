@@ -215,11 +215,11 @@ def test_league_resumes_after_ctrl_c(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and proc.poll() is None:
-            if league.exists() and '"game"' in league.read_text():
-                break
-            time.sleep(0.05)
+        def game_or_end() -> bool:
+            """A game is in the league file, or the league has ended."""
+            return proc.poll() is not None or (league.exists() and '"game"' in league.read_text())
+
+        wait_until(game_or_end, "a league game finished")
         assert proc.poll() is None, "the league ended before Ctrl-C: " + proc.communicate()[1]
         proc.send_signal(signal.SIGINT)
         stderr = proc.communicate(timeout=30)[1]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.waiting import HANG_S
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -79,9 +80,9 @@ def test_beyond_loopback_a_token_is_printed_and_required(tmp_path: Path) -> None
             if match:
                 local, token = match.groups()
         assert "WARNING" in stderr_path.read_text() and "token" in stderr_path.read_text()
-        assert httpx.get(local, timeout=10).status_code == 403
-        assert httpx.get(f"{local}?token={token}", timeout=10).status_code == 200
-        assert httpx.get(local, headers={"X-Plies-Token": token}, timeout=10).status_code == 200
+        assert httpx.get(local, timeout=HANG_S).status_code == 403
+        assert httpx.get(f"{local}?token={token}", timeout=HANG_S).status_code == 200
+        assert httpx.get(local, headers={"X-Plies-Token": token}, timeout=HANG_S).status_code == 200
     finally:
         process.terminate()
         process.wait(timeout=30)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from tests.waiting import HANG_S
 
 T = TypeVar("T")
 CHROMIUM = "/usr/bin/chromium"
@@ -49,7 +50,7 @@ def _missing_browser() -> str | None:
 
 def get_json(url: str) -> Any:
     """GET ``url`` and decode its JSON answer."""
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=HANG_S) as response:
         return json.loads(response.read())
 
 

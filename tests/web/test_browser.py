@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.waiting import HANG_S
 
 from plies.board import Board, Move
 from plies.games import Solver, TicTacToe
@@ -302,7 +303,7 @@ def test_moving_ai_map_astar_beside_jump_point_search(page: Any, server: Any) ->
 
 def server_status(server: Any) -> dict[str, Any]:
     """The server's /api/status answer."""
-    with urllib.request.urlopen(server.url + "api/status", timeout=10) as response:
+    with urllib.request.urlopen(server.url + "api/status", timeout=HANG_S) as response:
         status: dict[str, Any] = json.loads(response.read())
     return status
 

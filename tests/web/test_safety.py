@@ -164,9 +164,10 @@ def test_a_foreign_host_is_refused(live: Server) -> None:
     """DNS rebinding: the page and the websocket refuse a Host that is not this server."""
     port = urlsplit(live.url).port
     foreign = f"rebind.attacker.example:{port}"
-    response = httpx.get(live.url, headers={"Host": foreign}, timeout=10)
+    response = httpx.get(live.url, headers={"Host": foreign}, timeout=REPLY_TIMEOUT_S)
     assert response.status_code == 403 and "Host" in response.json()["error"]
-    assert httpx.get(live.url, headers={"Host": f"localhost:{port}"}, timeout=10).status_code == 200
+    local = httpx.get(live.url, headers={"Host": f"localhost:{port}"}, timeout=REPLY_TIMEOUT_S)
+    assert local.status_code == 200
     sock, answer = raw_handshake(live, host=foreign)
     sock.close()
     assert " 403 " in answer
@@ -307,7 +308,8 @@ def test_a_refused_tab_is_told_why(live: Server) -> None:
         for ws in tabs:
             receive(ws, "state")
         with open_tab(live) as extra:
-            assert "too many open tabs" in json.loads(extra.recv(timeout=10))["message"]
+            refusal = json.loads(extra.recv(timeout=REPLY_TIMEOUT_S))
+            assert "too many open tabs" in refusal["message"]
 
 
 # -- the token of a server reachable from elsewhere ------------------------------------------------
@@ -316,10 +318,10 @@ def test_a_refused_tab_is_told_why(live: Server) -> None:
 def test_the_token_flow(tmp_path: Path) -> None:
     """Without the token nothing answers; with it once (query or header) a cookie carries on."""
     with app_server(LIMITS, tmp_path / "stderr.log", token=TOKEN, wait_ready=False) as server:
-        assert httpx.get(server.url, timeout=10).status_code == 403
+        assert httpx.get(server.url, timeout=REPLY_TIMEOUT_S).status_code == 403
         assert status(server).status_code == 403
-        assert httpx.get(server.url + "?token=wrong", timeout=10).status_code == 403
-        with httpx.Client(timeout=10) as browser:
+        assert httpx.get(server.url + "?token=wrong", timeout=REPLY_TIMEOUT_S).status_code == 403
+        with httpx.Client(timeout=REPLY_TIMEOUT_S) as browser:
             page = browser.get(server.url + f"?token={TOKEN}")
             assert page.status_code == 200 and "<html" in page.text.lower()
             cookie = page.headers["set-cookie"]
@@ -332,4 +334,4 @@ def test_the_token_flow(tmp_path: Path) -> None:
             pass
         cookie_header = {"Cookie": f"plies_token={TOKEN}"}
         with open_tab(server, additional_headers=cookie_header) as ws:
-            assert json.loads(ws.recv(timeout=10))["type"] in ("status", "state")
+            assert json.loads(ws.recv(timeout=REPLY_TIMEOUT_S))["type"] in ("status", "state")

@@ -23,6 +23,42 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
+SAMPLED_ABOVE = 500
+"""``--sample-every`` thins only parametrizations larger than this: the Chess960 suite's 960
+positions at depth 6 (about 24 CPU minutes whole); every other slow test has at most 212 cases
+and runs whole."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--sample-every N``: how CI fits the slow tier in its time (docs/getting-started.md)."""
+    parser.addoption(
+        "--sample-every", type=int, default=1, metavar="N",
+        help=f"of each test parametrized over more than {SAMPLED_ABOVE} cases, run only every "
+        "Nth case (the 1st, the N+1st... in the order of its parameters): a fixed sample",
+    )  # fmt: skip
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Apply ``--sample-every``: deselect all but every Nth case of each large parametrization."""
+    every: int = config.getoption("--sample-every")
+    if every <= 1:
+        return
+    cases: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        if hasattr(item, "callspec"):
+            cases.setdefault(item.nodeid.split("[", 1)[0], []).append(item)
+    dropped = {
+        id(item)
+        for group in cases.values()
+        if len(group) > SAMPLED_ABOVE
+        for index, item in enumerate(group)
+        if index % every
+    }
+    if dropped:
+        config.hook.pytest_deselected(items=[item for item in items if id(item) in dropped])
+        items[:] = [item for item in items if id(item) not in dropped]
+
+
 # Test directories whose tests run the engine, in process or as `plies uci`.
 _ENGINE_DIRS = frozenset(
     {"engine", "uci", "arena", "agents", "play", "analysis", "board", "cli", "datagen", "syzygy"}

@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 
 TOY = Path(__file__).with_name("toy_uci.py")
 
+# Matches, SPSA and datagen through the session's Ray cluster: the long tier (.ci/run runs it
+# after the default run).
+pytestmark = pytest.mark.long
+
 # Tiny budgets: each game a fraction of a second once the engine is compiled.
 _DATAGEN = ["--nodes", "150", "--seed", "7", "--max-moves", "40", "--skip-plies", "10",
             "--scores", "-q"]

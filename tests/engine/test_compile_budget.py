@@ -35,6 +35,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+@pytest.mark.long  # a whole compile from an empty cache: minutes on a loaded machine
 def test_cold_engine_compile_stays_within_its_cpu_budget(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PLIES_NO_COMPILE_WORKERS": "1"}
     before = _children_cpu()

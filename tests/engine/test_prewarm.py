@@ -73,7 +73,7 @@ print(" ".join(sorted(compiled)))
 """
 
 
-@pytest.mark.slow
+@pytest.mark.long  # a whole compile from an empty cache, with its workers
 def test_cold_warm_up_compiles_the_parts_below_the_search_in_workers(tmp_path: Path) -> None:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", _WARM], env=env, capture_output=True, text=True,

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from types import FrameType
 
 import pytest
+from tests.waiting import HANG_S
 
 from plies import sigint
 
@@ -41,7 +42,7 @@ def test_press_in_glue_is_delivered_once_the_glue_is_left(handler: object) -> No
     with pytest.raises(KeyboardInterrupt):
         handler(signal.SIGINT, glue)
         returned = True
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + HANG_S  # delivered within milliseconds
         while time.monotonic() < deadline:
             time.sleep(0.001)
     assert returned

@@ -13,12 +13,12 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import chess.pgn
 import pytest
+from tests.waiting import wait_until
 
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameRecord, GameSettings
@@ -233,13 +233,14 @@ def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path
         stdin=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and proc.poll() is None:
-            if out.exists() and out.read_text().count("[Event ") >= 2:
-                break
-            time.sleep(0.05)
+        def two_games_or_end() -> bool:
+            """Two games are on disk, or the match has ended."""
+            return proc.poll() is not None or (
+                out.exists() and out.read_text().count("[Event ") >= 2
+            )
+
+        wait_until(two_games_or_end, "two games finished")
         assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
-        assert out.exists() and out.read_text().count("[Event ") >= 2, "no 2 games in 120 s"
         proc.send_signal(signal.SIGINT)
         try:
             stdout, stderr = proc.communicate(timeout=60)

@@ -42,6 +42,14 @@ from pathlib import Path
 
 from rich.console import Console
 
+from harness import (
+    STOCKFISH,
+    MatchRun,
+    load_text,
+    openings_from,
+    run_match,
+    score_line,
+)
 from plies.arena.clock import TimeControl
 from plies.arena.openings import Opening
 from plies.arena.pgn import PgnWriter
@@ -61,12 +69,6 @@ from strength import (
     SF_DEFAULT_OVERHEAD_MS,
     SF_MAX_ELO,
     SF_MIN_ELO,
-    STOCKFISH,
-    MatchRun,
-    load_text,
-    openings_from,
-    run_match,
-    score_line,
     stockfish_player,
 )
 

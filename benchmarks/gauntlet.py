@@ -39,11 +39,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from plies.arena.clock import TimeControl
-from plies.arena.pgn import PgnWriter
-from plies.arena.rating import Rating, rate_pool
-from plies.arena.stats import Score, format_elo
-from strength import (
+from harness import (
     MatchRun,
     load_text,
     openings_from,
@@ -51,6 +47,10 @@ from strength import (
     run_match,
     score_line,
 )
+from plies.arena.clock import TimeControl
+from plies.arena.pgn import PgnWriter
+from plies.arena.rating import Rating, rate_pool
+from plies.arena.stats import Score, format_elo
 
 ENGINE_HASH_MB = 64
 """Hash of every opponent (plies' own is ``--hash``)."""
@@ -149,6 +149,8 @@ def main() -> int:
     p.add_argument("--tc", default="10+0.1", help="time control SECONDS[+INC] (default 10+0.1)")
     p.add_argument("--concurrency", type=int, default=1, help="games at once (default 1)")
     p.add_argument("--openings", help="EPD or PGN opening file (default: built-in lines)")
+    p.add_argument("--first", type=int, default=1,
+                   help="start at this opening of the file (1-based, default 1)")
     p.add_argument("--hash", type=int, default=64, help="plies Hash in MB (default 64)")
     p.add_argument("--margin", type=int, default=100, help="lag forgiven before a time loss (ms)")
     p.add_argument("--max-moves", type=int, default=200, help="draw after this many moves")
@@ -180,6 +182,9 @@ def main() -> int:
     if anchor not in {e.name for e in engines}:
         p.error(f"the anchor {anchor} is not in the gauntlet")
     openings = openings_from(args.openings, p)
+    if not 1 <= args.first <= len(openings):
+        p.error(f"--first must be within 1..{len(openings)}")
+    openings = openings[args.first - 1:] + openings[:args.first - 1]
     out = Console(soft_wrap=True)
     target = Path(args.pgn) if args.pgn else None
     plain = target.with_suffix("") if target is not None and target.suffix == ".xz" else target

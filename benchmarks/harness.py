@@ -1,0 +1,301 @@
+"""What every benchmark shares: the peer engines, the machine line, timing, matches, tallies.
+
+- Engines: every outside engine's path is declared here once; ``bench_speed``
+  runs an engine's own ``bench`` and reads its nodes per second, so that a
+  figure can carry the speed of both sides measured in the same run.
+- Machine: ``cpu_model``, ``load_average`` and ``machine_line`` (printed by every
+  script beside its figures, since the machine is shared and rarely idle).
+- Timing: ``best_median`` runs a measurement N times and keeps the best and the
+  median (``Timing``), with the load seen while it ran.
+- Matches: ``run_match`` plays a match through the library under ``plies arena``
+  (``plies.arena.match``), the one match runner of the benchmarks; ``score_line``
+  and ``load_text`` print its tally.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from plies.arena.clock import TimeControl
+from plies.arena.game import Adjudication, GameRecord, GameSettings
+from plies.arena.match import Match, MatchResult, MatchSettings
+from plies.arena.openings import Opening, OpeningError, load_openings
+from plies.arena.pgn import PgnWriter, to_pgn
+from plies.arena.players import parse_player
+from plies.arena.report import game_line
+from plies.arena.stats import Score, elo_error, elo_from_score, los
+
+# The outside engines (Debian packages); the one place their paths are written.
+STOCKFISH = "/usr/games/stockfish"
+"""Stockfish 15.1 (``apt-get install stockfish``)."""
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+"""Fairy-Stockfish 11.1 (``apt-get install fairy-stockfish``)."""
+ETHEREAL = "/usr/games/ethereal-chess"
+"""Ethereal 12.00 (``apt-get install ethereal-chess``)."""
+TOGA2 = "/usr/games/toga2"
+"""Toga II 3.0 (``apt-get install toga2``)."""
+GLAURUNG = "/usr/games/glaurung"
+"""Glaurung 2.2 (``apt-get install glaurung``)."""
+SUNFISH = "sunfish-uci"
+"""sunfish from PyPI (``pip install --no-deps sunfish``)."""
+
+PLIES = "plies"
+"""The name the tallies give plies."""
+
+
+# ---- the machine ---------------------------------------------------------------------------
+
+def cpu_model() -> str:
+    """The CPU model and the number of CPUs this process may use."""
+    name = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("model name"):
+                    name = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{name}, {len(os.sched_getaffinity(0))} CPUs"
+
+
+def load_average() -> float:
+    """The 1-minute load average."""
+    return os.getloadavg()[0]
+
+
+def machine_line() -> str:
+    """``cpu AMD EPYC, 2 CPUs  load 1.23 0.98 0.80``: what a figure was measured on."""
+    one, five, fifteen = os.getloadavg()
+    return f"cpu {cpu_model()}  load {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def load_text(loads: list[float]) -> str:
+    """``load 5.1 (3.0-7.2)``: the mean and range of the load averages seen."""
+    if not loads:
+        return "load n/a"
+    return f"load {sum(loads) / len(loads):.1f} ({min(loads):.1f}-{max(loads):.1f})"
+
+
+# ---- engine speed ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BenchSpeed:
+    """An engine's own ``bench``: nodes searched and nodes per second (its own count)."""
+
+    engine: str
+    nodes: int
+    nps: int
+
+    def text(self) -> str:
+        """``fairy-stockfish bench 578 k nodes/s (4,846,400 nodes)``."""
+        return f"{self.engine} bench {self.nps / 1000:,.0f} k nodes/s ({self.nodes:,} nodes)"
+
+
+_BENCH_PATTERNS = (
+    (re.compile(r"Nodes searched\s*:\s*(\d+)"), re.compile(r"Nodes/second\s*:\s*(\d+)")),
+    (re.compile(r"^Nodes\s*:\s*(\d+)", re.M), re.compile(r"^NPS\s*:\s*(\d+)", re.M)),
+)
+
+
+def bench_command(engine: str) -> list[str]:
+    """The command line that runs ``engine``'s bench (``plies`` for this interpreter's)."""
+    if engine == PLIES:
+        return [sys.executable, "-m", "plies", "bench", "-q"]
+    return [engine, "bench"]
+
+
+def bench_speed(engine: str, timeout_s: float = 600.0) -> BenchSpeed:
+    """Run ``engine``'s own bench (one thread, its defaults) and read its speed."""
+    proc = subprocess.run(bench_command(engine), capture_output=True, text=True,
+                          timeout=timeout_s, stdin=subprocess.DEVNULL, check=False)
+    text = proc.stdout + proc.stderr
+    for nodes_re, nps_re in _BENCH_PATTERNS:
+        nodes, nps = nodes_re.search(text), nps_re.search(text)
+        if nodes and nps:
+            name = PLIES if engine == PLIES else os.path.basename(engine)
+            return BenchSpeed(name, int(nodes.group(1)), int(nps.group(1)))
+    raise RuntimeError(f"no bench figures in the output of {' '.join(bench_command(engine))}")
+
+
+def installed(path: str) -> bool:
+    """Whether an engine executable (a path or a name on PATH) is there."""
+    return shutil.which(path) is not None
+
+
+# ---- timing ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Timing:
+    """N measurements of one thing: the best, the median and the load while they ran."""
+
+    best: float
+    median: float
+    runs: int
+    load: float
+
+    def text(self, unit: str = "s") -> str:
+        """``best 1.23 s, median 1.30 s of 5 (load 2.1)``."""
+        return (f"best {self.best:.3g} {unit}, median {self.median:.3g} {unit} of {self.runs} "
+                f"(load {self.load:.1f})")
+
+
+def best_median(measure: Callable[[], float], repeat: int, highest: bool = False) -> Timing:
+    """Call ``measure`` ``repeat`` times; the best is the lowest (``highest``: the highest)."""
+    if repeat < 1:
+        raise ValueError("repeat must be at least 1")
+    values = []
+    loads = []
+    for _ in range(repeat):
+        values.append(measure())
+        loads.append(load_average())
+    best = max(values) if highest else min(values)
+    return Timing(best, statistics.median(values), repeat, sum(loads) / len(loads))
+
+
+def cpu_seconds(fn: Callable[[], object]) -> float:
+    """CPU seconds of this process spent in ``fn()`` (what a shared machine does not steal)."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
+def wall_seconds(fn: Callable[[], object]) -> float:
+    """Wall seconds spent in ``fn()``."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def ratio_text(ours: float, peer: float, peer_name: str, higher_is_better: bool = True) -> str:
+    """``2.41x stockfish``: how plies' figure compares with a peer's from the same run."""
+    if peer == 0 or ours == 0:
+        return f"n/a against {peer_name}"
+    r = ours / peer if higher_is_better else peer / ours
+    return f"{r:.2f}x {peer_name}"
+
+
+# ---- matches and tallies -------------------------------------------------------------------
+
+# Balanced, well-known opening lines (UCI moves from the start); each is played
+# twice with colours swapped, so a line's bias cancels out.
+OPENINGS: tuple[tuple[str, str], ...] = (
+    ("Ruy Lopez", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"),
+    ("Italian", "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"),
+    ("Sicilian Najdorf", "e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6"),
+    ("French", "e2e4 e7e6 d2d4 d7d5 b1c3 g8f6"),
+    ("Caro-Kann", "e2e4 c7c6 d2d4 d7d5 b1c3 d5e4 c3e4 c8f5"),
+    ("Queen's Gambit Declined", "d2d4 d7d5 c2c4 e7e6 b1c3 g8f6"),
+    ("Slav", "d2d4 d7d5 c2c4 c7c6 g1f3 g8f6"),
+    ("Nimzo-Indian", "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4"),
+    ("King's Indian", "d2d4 g8f6 c2c4 g7g6 b1c3 f8g7 e2e4 d7d6"),
+    ("English", "c2c4 e7e5 b1c3 g8f6 g2g3 d7d5"),
+    ("Scandinavian", "e2e4 d7d5 e4d5 d8d5 b1c3 d5a5"),
+    ("London", "d2d4 d7d5 c1f4 g8f6 e2e3 c7c5"),
+    ("Pirc", "e2e4 d7d6 d2d4 g8f6 b1c3 g7g6"),
+    ("Reti", "g1f3 d7d5 g2g3 g8f6 f1g2 e7e6"),
+    ("Scotch", "e2e4 e7e5 g1f3 b8c6 d2d4 e5d4 f3d4 g8f6"),
+    ("Grunfeld", "d2d4 g8f6 c2c4 g7g6 b1c3 d7d5"),
+)
+
+
+def builtin_openings() -> list[Opening]:
+    """The built-in lines as arena openings."""
+    return [Opening(moves=tuple(line.split()), name=name) for name, line in OPENINGS]
+
+
+def openings_from(path: str | None, parser: argparse.ArgumentParser) -> list[Opening]:
+    """The openings of ``path`` (the built-in lines if None); a bad file ends with its error."""
+    if path is None:
+        return builtin_openings()
+    try:
+        return load_openings(path)
+    except OpeningError as exc:
+        parser.error(str(exc))
+
+
+def plies_player(hash_mb: int, name: str = PLIES) -> str:
+    """The arena spec of plies as an outside UCI engine (this interpreter, ``-m plies uci``)."""
+    return f"uci:{sys.executable} -m plies uci:Hash={hash_mb},name={name}"
+
+
+def score_line(name: str, opponent: str, score: Score) -> str:
+    """``plies vs X: +W =D -L  score S%  Elo d +/- e  LOS p%``."""
+    if score.games == 0:
+        return f"{name} vs {opponent}: no finished games"
+    elo = elo_from_score(score.mean)
+    error = elo_error(score)
+    elo_text = "+inf" if elo == float("inf") else "-inf" if elo == -float("inf") else f"{elo:+.0f}"
+    error_text = "inf" if error == float("inf") else f"{error:.0f}"
+    return (
+        f"{name} vs {opponent}: {score.games} games  W {score.wins} / D {score.draws} / "
+        f"L {score.losses}  score {100 * score.mean:.1f}%  Elo {elo_text} +/- {error_text} "
+        f"(95%)  LOS {100 * los(score):.1f}%"
+    )
+
+
+@dataclass
+class MatchRun:
+    """A finished match as the benchmarks report it."""
+
+    score: Score
+    """The first player's score."""
+    records: list[GameRecord]
+    """Every finished game."""
+    seconds: float
+    """Wall time of the match."""
+    loads: list[float] = field(default_factory=list)
+    """The 1-minute load average after each game (the machine's load while it ran)."""
+
+
+def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening],
+              out: Console, indent: str = "", pgn: PgnWriter | None = None,
+              event: str = "plies benchmark") -> MatchRun:
+    """Play the first spec against the second with ``args``' clock, openings and games.
+
+    ``args`` carries ``tc``, ``margin``, ``max_moves``, ``games``, ``concurrency``
+    and ``seed``; the first ``games / 2`` openings are each played twice.
+    """
+    players = [parse_player(spec) for spec in specs]
+    settings = GameSettings(
+        tc=TimeControl.parse(args.tc),
+        time_margin_ms=args.margin,
+        adjudication=Adjudication(max_moves=args.max_moves),
+    )
+    tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
+    pairs = (args.games + 1) // 2
+    schedule = [openings[i % len(openings)] for i in range(pairs)]
+    loads: list[float] = []
+
+    def on_game(record: GameRecord, res: MatchResult) -> None:
+        """Print each game as it finishes, with the running score; note the load."""
+        loads.append(load_average())
+        if pgn is not None:
+            pgn.write(to_pgn(record, event=event, time_control=tc_tag))
+        s = res.scores[res.pairings[0]]
+        out.print(f"{indent}{game_line(record)}   [{players[0].name} {s.points:g}/{s.games}]",
+                  markup=False, highlight=False)
+
+    match = Match(
+        players,
+        MatchSettings(games=args.games, concurrency=args.concurrency, seed=args.seed),
+        settings,
+        schedule,
+        on_game=on_game,
+    )
+    start = time.perf_counter()
+    result = match.run()
+    seconds = time.perf_counter() - start
+    out.print(f"{indent}({result.played} games in {seconds:.0f} s)")
+    return MatchRun(result.scores[result.pairings[0]], result.records, seconds, loads)

@@ -42,3 +42,12 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+def standalone() -> int:
+    """``plies-uci``: the UCI engine as one executable (GUIs want a program, not a subcommand)."""
+    import sys
+
+    from plies.cli.main import main
+
+    return main(["uci", *sys.argv[1:]])

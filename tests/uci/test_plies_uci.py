@@ -11,7 +11,6 @@ from pathlib import Path
 import chess
 import chess.engine
 import pytest
-
 from tests.uci.conftest import START_TIMEOUT_S
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -24,7 +24,7 @@ import chess
 import chess.engine
 import chess.pgn
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
 
 
 def candidate_moves(

@@ -32,7 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
 _NPS = re.compile(r"Nodes/second\s*:\s*(\d+)")

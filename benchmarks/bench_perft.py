@@ -34,7 +34,8 @@ from pathlib import Path
 
 import chess
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
+
 KNOWN_COUNTS = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "standard.epd"
 
 

@@ -1,7 +1,7 @@
 """Syzygy probe speed: plies' compiled WDL and DTZ probes against python-chess's, same positions.
 
-Random legal positions of every WDL table found (the 3- and 4-man set in
-../shared/data/syzygy when present, else the tables bundled with the tests) are
+Random legal positions of every WDL table found (in ``--path``, by default
+``$SYZYGY_PATH`` when set, else the tables bundled with the tests) are
 probed by python-chess's ``Tablebase.probe_wdl`` and by plies three ways:
 
 - ``compiled loop``: one compiled loop over all positions, each set into one
@@ -39,8 +39,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.syzygy.positions import random_position  # noqa: E402
-
+from harness import random_ending  # noqa: E402
 from plies.board import Board  # noqa: E402
 from plies.core.encoding import NO_SQUARE  # noqa: E402
 from plies.core.position import Position, new_position  # noqa: E402
@@ -49,7 +48,6 @@ from plies.syzygy.probe import probe_wdl, set_position  # noqa: E402
 from plies.syzygy.tablebase import Tablebase, board_arrays  # noqa: E402
 from plies.syzygy.tables import Tables  # noqa: E402
 
-SHARED = ROOT.parent / "shared" / "data" / "syzygy"
 BUNDLED = ROOT / "tests" / "data" / "syzygy"
 
 
@@ -79,7 +77,7 @@ def best_rate(run: Callable[[], object], count: int, repeat: int) -> float:
 def main() -> None:
     """Build the positions, time each prober, print rates, ratios and agreement."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    default = str(SHARED if SHARED.is_dir() else BUNDLED)
+    default = os.environ.get("SYZYGY_PATH") or str(BUNDLED)
     parser.add_argument("--path", default=default, help="SyzygyPath (default: %(default)s)")
     parser.add_argument("--per-table", type=int, default=300, help="positions per table")
     parser.add_argument(
@@ -97,7 +95,7 @@ def main() -> None:
         ref.add_directory(extra)
     rng = random.Random(args.seed)
     boards = [
-        random_position(name, rng, swap=i % 2 == 1)
+        random_ending(name, rng, swap=i % 2 == 1)
         for name in tb.names()
         for i in range(args.per_table)
     ]
@@ -149,7 +147,7 @@ def bench_dtz(
 ) -> None:
     """Time DTZ probes of every DTZ table's random positions, plies beside python-chess."""
     boards = [
-        random_position(name, rng, swap=i % 2 == 1)
+        random_ending(name, rng, swap=i % 2 == 1)
         for name in tb.names(dtz=True)
         for i in range(args.dtz_per_table)
     ]

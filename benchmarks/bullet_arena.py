@@ -28,7 +28,8 @@ from pathlib import Path
 
 import chess.pgn
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
+
 PLIES = f"uci:{sys.executable} -m plies uci"
 _SECONDS = re.compile(r"(\d+\.\d+)s")
 

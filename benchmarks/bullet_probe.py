@@ -23,7 +23,8 @@ from pathlib import Path
 import chess
 import chess.engine
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
+
 CLOCKS_MS = (1000, 300, 100, 30)
 
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import chess.pgn
 
+from harness import STOCKFISH
 from plies.arena.stats import Score, elo_error, elo_from_score
 
-STOCKFISH = "/usr/games/stockfish"
 PLIES = f"uci:{sys.executable} -m plies uci:name=plies"
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from harness import STOCKFISH
 from plies.arena.clock import TimeControl
 from plies.arena.cluster import ray_session
 from plies.arena.game import Adjudication, GameSettings
@@ -20,8 +21,6 @@ from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import opening_schedule
 from plies.arena.players import parse_player
 from plies.arena.runner import run_match
-
-STOCKFISH = "/usr/games/stockfish"
 
 
 def _play(games: int, settings: GameSettings, concurrency: int, cluster: str | None) -> float:

@@ -19,6 +19,7 @@ import resource
 import sys
 import time
 
+from harness import STOCKFISH
 from plies.arena.pipe_uci import pipe_player
 from plies.arena.players import parse_player
 from plies.learn.datagen.positions import position_lines
@@ -55,7 +56,7 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--engine", default="/usr/games/stockfish")
+    parser.add_argument("--engine", default=STOCKFISH)
     args = parser.parse_args()
     settings = DatagenSettings(
         player=f"uci:{args.engine}", nodes=None, depth=args.depth, seed=args.seed, scores=True

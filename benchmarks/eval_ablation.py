@@ -43,10 +43,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from harness import STOCKFISH
+
 if TYPE_CHECKING:
     import numpy as np
 
-STOCKFISH = "/usr/games/stockfish"
 WORK = Path(os.environ.get("TMPDIR", "/tmp")) / "plies-eval-ablation"
 # Terms the ablation switches off one at a time (material stays: without it
 # there is no chess left to measure).

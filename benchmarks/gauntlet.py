@@ -40,6 +40,11 @@ from pathlib import Path
 from rich.console import Console
 
 from harness import (
+    ETHEREAL,
+    FAIRY_STOCKFISH,
+    GLAURUNG,
+    STOCKFISH,
+    TOGA2,
     MatchRun,
     load_text,
     openings_from,
@@ -76,20 +81,20 @@ class Engine:
 
 
 ENGINES: dict[str, Engine] = {
-    "ethereal": Engine("ethereal-12.00", "/usr/games/ethereal-chess",
+    "ethereal": Engine("ethereal-12.00", ETHEREAL,
                        (("Threads", "1"), ("Hash", str(ENGINE_HASH_MB))), "ethereal-chess"),
-    "fairy-stockfish": Engine("fairy-stockfish-11.1", "/usr/games/fairy-stockfish",
+    "fairy-stockfish": Engine("fairy-stockfish-11.1", FAIRY_STOCKFISH,
                               (("Threads", "1"), ("Hash", str(ENGINE_HASH_MB))),
                               "fairy-stockfish"),
     # Toga II has no Threads option: it is single-threaded.
-    "toga2": Engine("toga-ii-3.0", "/usr/games/toga2",
+    "toga2": Engine("toga-ii-3.0", TOGA2,
                     (("Hash", str(ENGINE_HASH_MB)), ("OwnBook", "false")), "toga2"),
-    "glaurung": Engine("glaurung-2.2", "/usr/games/glaurung",
+    "glaurung": Engine("glaurung-2.2", GLAURUNG,
                        (("Threads", "1"), ("Hash", str(ENGINE_HASH_MB)), ("OwnBook", "false")),
                        "glaurung"),
 }
 """The fixed engines by their command-line name."""
-STOCKFISH_PATH = "/usr/games/stockfish"
+STOCKFISH_PATH = STOCKFISH
 """Stockfish 15.1, played at fixed ``Skill Level``s."""
 DEFAULT_ENGINES = ("ethereal", "fairy-stockfish", "toga2", "glaurung", "sf-skill-10",
                    "sf-skill-15")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import shutil
 import statistics
@@ -25,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import chess
 from rich.console import Console
 
 from plies.arena.clock import TimeControl
@@ -299,3 +301,29 @@ def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening
     seconds = time.perf_counter() - start
     out.print(f"{indent}({result.played} games in {seconds:.0f} s)")
     return MatchRun(result.scores[result.pairings[0]], result.records, seconds, loads)
+
+
+# ---- positions ---------------------------------------------------------------------------
+
+def random_ending(material: str, rng: random.Random, swap: bool = False) -> chess.Board:
+    """A random legal position with ``material`` (``KRvKP``: White's men, then Black's).
+
+    ``swap`` gives White the second side's men. Either side may be to move; pawns
+    stay off the first and last ranks; positions python-chess calls invalid (the
+    side not to move in check, kings touching) are drawn again.
+    """
+    first, second = material.split("v")
+    sides = (second, first) if swap else (first, second)
+    while True:
+        board = chess.Board(None)
+        board.turn = rng.random() < 0.5
+        squares = rng.sample(range(64), 64)
+        for color, letters in zip((chess.WHITE, chess.BLACK), sides, strict=True):
+            for letter in letters:
+                kind = chess.PIECE_SYMBOLS.index(letter.lower())
+                square = next(sq for sq in squares
+                              if kind != chess.PAWN or 8 <= sq < 56)
+                squares.remove(square)
+                board.set_piece_at(square, chess.Piece(kind, color))
+        if board.is_valid():
+            return board

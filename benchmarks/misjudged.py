@@ -36,9 +36,9 @@ import chess
 import chess.engine
 import chess.pgn
 
+from harness import STOCKFISH
 from plies.analysis import PgnFileError, read_games
 
-STOCKFISH = "/usr/games/stockfish"
 MATE_PAWNS = 100.0
 """A reported mate, in pawns (peaks are looked for below it)."""
 _SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/")

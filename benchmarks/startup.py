@@ -52,8 +52,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from harness import STOCKFISH
+
 SOURCE = Path(__file__).resolve().parents[1] / "src"
-STOCKFISH = "/usr/games/stockfish"
 
 
 @dataclass(frozen=True)

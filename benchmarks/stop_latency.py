@@ -25,7 +25,8 @@ from pathlib import Path
 
 import chess
 
-STOCKFISH = "/usr/games/stockfish"
+from harness import STOCKFISH
+
 TARGET_MS = 50.0
 
 

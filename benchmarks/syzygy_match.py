@@ -1,8 +1,8 @@
 """Strength with and without Syzygy tables: plies against itself from endgame positions.
 
 Random legal positions of a few 4-man endings (or --endings, e.g. 5-man ones
-whose captures lead into the tables, probed inside the search) (from the 3-4-man set in
-../shared/data/syzygy, or --path) are each played twice, colours swapped:
+whose captures lead into the tables, probed inside the search) (from the tables in
+``--path``, by default ``$SYZYGY_PATH``) are each played twice, colours swapped:
 plies with ``SyzygyPath`` set against the same engine without tables, at a
 fixed node budget per move, until the game ends (draws claimed) or --max-plies.
 Printed: the match score of the engine with tables; for each engine how many
@@ -17,6 +17,7 @@ Usage: python benchmarks/syzygy_match.py [--path DIRS] [--per-ending N] [--nodes
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -28,8 +29,7 @@ import chess.syzygy
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.tb.positions import random_position  # noqa: E402
-
+from harness import random_ending  # noqa: E402
 from plies import Board, Engine, Limit  # noqa: E402
 
 ENDINGS = ["KQvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBNvK", "KPvK"]
@@ -73,7 +73,8 @@ def play(fen: str, white: Side, black: Side, limit: Limit, max_plies: int) -> ch
 def main() -> None:
     """Play the match and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--path", default=str(ROOT.parent / "shared" / "data" / "syzygy"))
+    parser.add_argument("--path", default=os.environ.get("SYZYGY_PATH", ""),
+                        help="Syzygy tables (default: $SYZYGY_PATH)")
     parser.add_argument("--per-ending", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--max-plies", type=int, default=300)
@@ -81,6 +82,8 @@ def main() -> None:
     parser.add_argument("--endings", default=",".join(ENDINGS),
                         help="comma-separated material, e.g. KRPvKR (5 men: probed in the search)")
     args = parser.parse_args()
+    if not args.path:
+        parser.error("no tables: give --path DIRS or set SYZYGY_PATH")
     oracle = chess.syzygy.open_tablebase(args.path)
     with_tb = Engine(hash_mb=16)
     with_tb.set_option("SyzygyPath", args.path)
@@ -92,7 +95,7 @@ def main() -> None:
     for name in endings:
         for _ in range(args.per_ending):
             while True:
-                start = random_position(name, rng, swap=False)
+                start = random_ending(name, rng, swap=False)
                 if not start.is_game_over() and not start.castling_rights:
                     break
             wdl = oracle.get_wdl(start)  # None beyond the tables: no referee

@@ -20,11 +20,11 @@ from pathlib import Path
 import chess
 import chess.engine
 
+from harness import STOCKFISH
 from plies import Board, Engine, Limit
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_EPD = ROOT / "tests" / "data" / "tactics" / "bratko-kopec.epd"
-STOCKFISH = "/usr/games/stockfish"
 HASH_MB = 128
 
 

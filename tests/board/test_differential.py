@@ -11,6 +11,7 @@ positions and the Chess960 perft suite's) and play on Chess960 boards.
 from __future__ import annotations
 
 import functools
+import os
 import random
 from collections import Counter
 from collections.abc import Iterator
@@ -334,14 +335,11 @@ def _check_conversions(ours: Board, ref: chess.Board) -> None:
         assert ref.fen() == fen, "from_chess must not alias the python-chess board"
 
 
-@pytest.mark.parametrize(("mode", "index"), list(_all_games()), ids=lambda v: str(v))
-def test_game_in_lockstep(mode: str, index: int) -> None:
-    """Replay a generated game on both boards, comparing at every ply."""
-    game = _game(mode, index)
+def _replay(game: Game, stride: int) -> None:
+    """Replay a game on both boards, comparing at every ply (each move every ``stride``)."""
     ours = Board(game.start, chess960=game.chess960)
     ref = chess.Board(game.start, chess960=game.chess960)
     assert ours.fen() == ref.fen() == game.start
-    stride = EVERY_MOVE_STRIDE[mode]
     for ply, uci in enumerate(game.moves):
         _compare_position(ours, ref, every_move=ply % stride == 0)
         if ply % 25 == 0:
@@ -355,6 +353,24 @@ def test_game_in_lockstep(mode: str, index: int) -> None:
         assert ours.pop().uci() == expected.uci()
         assert ours.fen() == ref.fen()
     assert ours.fen() == game.start
+
+
+@pytest.mark.parametrize(("mode", "index"), list(_all_games()), ids=lambda v: str(v))
+def test_game_in_lockstep(mode: str, index: int) -> None:
+    """Replay a generated game on both boards, comparing at every ply."""
+    _replay(_game(mode, index), EVERY_MOVE_STRIDE[mode])
+
+
+LONG_RUN_GAMES = int(os.environ.get("PLIES_DIFFERENTIAL_GAMES", "2000"))
+"""Games per mode of the slow run, after the ones the default run replays."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", list(GAMES))
+def test_many_more_games_in_lockstep(mode: str) -> None:
+    """The long run: ``PLIES_DIFFERENTIAL_GAMES`` further seeded games of each mode."""
+    for index in range(GAMES[mode], GAMES[mode] + LONG_RUN_GAMES):
+        _replay(_game.__wrapped__(mode, index), EVERY_MOVE_STRIDE[mode])
 
 
 @pytest.mark.parametrize("index", range(300))

@@ -5,10 +5,9 @@ types (the chess core's position, table, search stack and info block, the
 path-finding kernels' terrain, sides and runs). It defines the same field
 access, and also lets functions compiled with ``_nrt=False`` read every field
 and write the scalar ones: such functions update no reference counts at all.
-Why (measured 2026-11-26, CPU time): numba's field read increfs the array it returns and
-decrefs it at the end of the function, each an out-of-line atomic
-``NRT_incref``/``NRT_decref`` call; a make/unmake pair cost 83 ns, most of it
-in those calls. A function compiled without NRT may not allocate, and may only
+Why: numba's field read increfs the array it returns and decrefs it at the
+end of the function, each an out-of-line atomic ``NRT_incref``/``NRT_decref``
+call, which would be most of the cost of a make/unmake pair. A function compiled without NRT may not allocate, and may only
 hold references that outlive it (the position's arrays outlive every move).
 """
 

@@ -2,8 +2,8 @@
 
 ``chess.engine`` runs an asyncio loop in a thread and parses every ``info``
 line into python-chess objects, replaying each principal variation on a board.
-At a few milliseconds per search (datagen at depth 7) that costs about 40% of
-the CPU the engine itself uses.  This player writes ``position``/``go`` and
+At a few milliseconds per search (datagen at depth 7) that costs a large share
+of the CPU the engine itself uses.  This player writes ``position``/``go`` and
 reads lines with a blocking ``select``, keeping only the last score and depth,
 so nearly all the CPU goes to the engine.  It keeps :class:`UciPlayer`'s
 contract: a crash, a hang or a refused option becomes a :class:`PlayerError`.

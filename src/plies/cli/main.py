@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _skip_blas_probe() -> None:
     """Keep numba from importing scipy on its first compiled call.
 
-    numba probes scipy for BLAS (about 0.4 s, half of a warm start) although
+    numba probes scipy for BLAS (a large share of a warm start) although
     plies compiles no linear algebra; no plies command uses scipy. Setting
     PLIES_ALLOW_SCIPY=1 turns this off.
     """

@@ -55,6 +55,6 @@ def is_draw(pos: Position) -> bool:
 def mated_at_fifty(pos: Position, scratch: np.ndarray) -> bool:
     """A mate given by the move that reaches the fifty-move limit is still a mate."""
     # gen_moves, not count_moves: the search compiles gen_moves anyway, and a second
-    # generator cost about 11 s of a cold start for a check that almost never runs.
+    # generator would add seconds to every cold start for a check that almost never runs.
     # ``scratch`` is this node's own move buffer, filled only later.
     return pos.halfmove >= 100 and in_check(pos) and gen_moves(pos, scratch, np.bool_(False)) == 0

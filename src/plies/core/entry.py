@@ -3,11 +3,10 @@
 A function compiled with ``_nrt=False`` updates no reference counts, and that
 includes the wrapper numba generates for calls from Python: the reference it
 takes on a structref argument when unboxing it is never released. Each Python
-call of such a function with a fresh ``Position`` therefore kept the position
-(about 25 KB with its undo stack) alive forever: an engine process grew by
-about 0.3 MB per ``go`` (a copied position per search and per reported line)
-and reached 6.4 GB after 300 games at 15,000 nodes a move (measured
-2026-11-26; ``MemInfo.refcount`` went 1 -> 2 -> 3 over two calls). These
+call of such a function with a fresh ``Position`` would keep the position
+(with its undo stack) alive forever: an engine process would grow with every
+``go`` (a copied position per search and per reported line) until a long match
+ran out of memory (``MemInfo.refcount`` rises by one per call). These
 wrappers are compiled with reference counting, so the caller's reference is
 released; inside them the uncounted functions run as before.
 """

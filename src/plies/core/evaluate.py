@@ -338,8 +338,8 @@ def _pieces(
     """Packed PST and mobility, king-zone attackers, attack units and attacks of a piece set
     (traced into ``tr`` unless it is None).
 
-    Not inlined in numba's IR: that made the evaluation take half as long again to
-    compile, for 2% fewer instructions.
+    Not inlined in numba's IR: that would make the evaluation much slower to compile
+    for a few instructions fewer.
     """
     att = pos.sliders
     pst = mob = attackers = units = 0

@@ -16,8 +16,8 @@ No write lands past the end of ``out``: ``_add_targets`` checks once per
 piece that its moves fit (and otherwise only counts them), single moves go
 through ``_add``, which clamps the slot to the last one; counting goes on, and
 ``gen_moves`` raises ``IndexError`` when the count exceeds the buffer. (A
-bounds test before every single write made generation three times slower;
-these cost nothing measurable.) Buffers of ``MAX_MOVES`` cannot overflow for
+bounds test before every single write would slow generation several times over;
+a test per piece costs next to nothing.) Buffers of ``MAX_MOVES`` cannot overflow for
 any position the board's validation accepts (see ``encoding.MAX_LEGAL_MOVES``):
 the guard is there so that a future change fails loudly instead of corrupting
 memory.
@@ -30,12 +30,12 @@ measurable, while numba's IR inlining types the whole body again in each caller 
 made the first-run compile half as long again. ``count_moves`` counts unpinned
 pawns set-wise (the move lists keep their per-pawn order, which the search's
 move ordering, and so its node counts, depend on). That counter is a separate
-function, not inlined: inlined it cost about 1.5 s more CPU in the cold first
-perft (22.5 s against 21 s) for 6% more perft speed.
+function, not inlined: inlining it would add to every cold compile for little
+perft speed.
 
 The entry points are compiled with ``_nrt=False`` (no reference counting; see
-``plies.jitstruct``): with it, and make/unmake likewise, perft 6 from the
-start went from 120 to 273 M nodes/s, and to 384 M/s with set-wise pawns.
+``plies.jitstruct``), as make/unmake are: reference counting in these loops
+would cost a large share of perft speed.
 """
 
 from __future__ import annotations

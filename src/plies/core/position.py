@@ -41,8 +41,8 @@ from the last ply it computed when an evaluation reads them (``nnue.catch_up``),
 so a node cut off before any evaluation costs no accumulator update.
 
 The per-node functions (make/unmake, check tests) are compiled with
-``_nrt=False``: they update no reference counts, which made a make/unmake pair
-5x cheaper (see ``plies.jitstruct``). They must never allocate.
+``_nrt=False``: they update no reference counts, which would otherwise be most
+of the cost of a make/unmake pair (see ``plies.jitstruct``). They must never allocate.
 """
 
 from __future__ import annotations
@@ -246,8 +246,8 @@ def reserve(pos: Position, extra: int) -> bool:
         return False
     new_size = max(need, 2 * size)
     # Element loops, not slice assignment: a slice copy makes numba compile its
-    # shape-mismatch error message (string formatting), 2.9 s of a cold start
-    # against 0.4 s; this runs only when the stack grows.
+    # shape-mismatch error message (string formatting), seconds of every cold
+    # start; this runs only when the stack grows.
     old_undo = pos.undo
     undo = np.zeros((new_size, UNDO_SIZE), dtype=np.int64)
     for i in range(size):

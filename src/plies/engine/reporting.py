@@ -30,7 +30,7 @@ def legal_line(board: Board, line: list[int]) -> list[Move]:
     """The longest legal prefix of a line of core moves, as Moves.
 
     Checked in one compiled call on a copy of the position (it runs at every
-    iteration; replaying the line on a Board copy cost about 2% of the search).
+    iteration; replaying the line on a Board copy would take a share of the search).
     """
     if not line:
         return []

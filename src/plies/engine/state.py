@@ -75,9 +75,9 @@ class SearchArrays:
     def _touch_table(self) -> None:
         """Write the fresh table once, so the OS maps its pages now, not during a game.
 
-        ``np.zeros`` maps pages lazily: the first clear of a 64 MB table took
-        188 ms (page faults), charged to the first move of the first game
-        (``ucinewgame`` runs on the clock); later clears take 2-10 ms.
+        ``np.zeros`` maps pages lazily: the first clear of a large table pays
+        every page fault, which would be charged to the first move of the first
+        game (``ucinewgame`` runs on the clock); later clears are cheap.
         """
         self.tt_keys.fill(0)
         self.tt_data.fill(0)

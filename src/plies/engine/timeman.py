@@ -4,9 +4,9 @@ The budget follows Stockfish's ``timeman.cpp``: the time for the rest of the
 game (to a horizon of ``mtg`` moves) is the clock plus the increments still to
 come, *minus the move overhead for every one of those moves* (and two more in
 reserve), because each move loses that much outside the engine's own clock
-(the pipe, the GUI, the client's parsing).  Keeping the overhead once instead
-of per move is what let the clock drain at bullet: at 300 ms left and a 10 ms
-increment the old budget allowed an 82 ms hard ceiling.
+(the pipe, the GUI, the client's parsing).  The overhead is charged per move,
+not once: charged once, a bullet clock with little left and a small increment
+allows a hard ceiling the overheads alone exceed, and the clock drains.
 
 Two limits come out: a soft target (the engine does not start an iteration it
 expects to overrun; see ``Engine._deepen``) and a hard ceiling at which the
@@ -37,7 +37,7 @@ MAX_HORIZON = 50
 SPARE_OVERHEADS = 10
 """Move overheads kept in reserve beyond one per planned move (Stockfish keeps 2):
 a cushion for the rare move that loses far more than the overhead (a loaded
-machine, a pause); it makes the clock settle ~100 ms higher at 1+0.01."""
+machine, a pause), at the price of a clock that settles a little higher in bullet."""
 
 MAX_SOFT_SHARE = 0.2
 """The soft target never exceeds this share of the clock (a big increment

@@ -18,8 +18,8 @@ Transposition table: one ``uint64`` array of prime length, an entry per slot::
 
 The generation lets the driver empty the table in O(1) between positions.  One
 array for the table and one for the sorted moves (threat count in bits 56-63 above
-the move's bit) keep the recursive call's arguments few: about a quarter faster
-than separate arrays for keys, bounds, moves and scores, measured.
+the move's bit) keep the recursive call's arguments few, which is faster than
+separate arrays for keys, bounds, moves and scores.
 """
 
 from __future__ import annotations

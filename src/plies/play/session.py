@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from plies.board import Board, Move
 
 # If the agent is still loading this long after the board is drawn, say that it
-# compiles in the background (loading a compiled engine takes about 0.3 s).
+# compiles in the background: loading an already compiled engine takes less.
 WARM_UP_NOTICE_S = 0.5
 
 HELP = """\

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 MAX_CHUNK_LEAVES = 2_000_000
 """A subtree goes to the compiled perft in one call when ``moves ** depth`` is at
-most this: about 40 ms at the core's perft speed on the development machine."""
+most this: a chunk short enough that ``stop`` is answered between chunks within
+tens of milliseconds at the core's perft speed."""
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,7 @@ helpers every kernel shares, calling ``queue_pop`` / ``queue_push`` only for
 the rest.  They stay as cheap as code written out in each kernel because the
 kernels and these functions are compiled with ``_nrt=False``: a call or an
 inlined helper that takes arrays under numba's reference counting costs atomic
-count updates, measured at ~70 ns per push+pop against ~2 ns without
-(2026-11-26, this machine).  None of them may allocate.
+count updates, many times the cost of the push and pop themselves.  None of them may allocate.
 
 Entries and buckets are recycled through free lists; ``queue_clear`` empties
 a queue in time proportional to the keys still open, so a reused queue

@@ -7,8 +7,9 @@ access, and also lets functions compiled with ``_nrt=False`` read every field
 and write the scalar ones: such functions update no reference counts at all.
 Why: numba's field read increfs the array it returns and decrefs it at the
 end of the function, each an out-of-line atomic ``NRT_incref``/``NRT_decref``
-call, which would be most of the cost of a make/unmake pair. A function compiled without NRT may not allocate, and may only
-hold references that outlive it (the position's arrays outlive every move).
+call, which would be most of the cost of a make/unmake pair. A function compiled
+without NRT may not allocate, and may only hold references that outlive it (the
+position's arrays outlive every move).
 """
 
 from __future__ import annotations

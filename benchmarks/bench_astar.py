@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from harness import machine_line
 from plies.pathfinding import Grid, GridProblem, random_grid
 from plies.pathfinding.compiled import searcher_for
 from plies.pathfinding.endpoints import components
@@ -222,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="best of N rounds (default 5)")
     ap.add_argument("--seed", type=int, default=2024)
     args = ap.parse_args(argv)
+    print(machine_line(), flush=True)
     ok = True
     if args.part in ("all", "pyastar2d"):
         ok = part_pyastar2d(args.size, args.density, args.queries, args.repeats, args.seed) and ok

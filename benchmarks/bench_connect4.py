@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from harness import machine_line
 from plies.games.connect4_solver import Connect4Solver, generic_score, parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
@@ -83,6 +84,7 @@ def main() -> int:
     parser.add_argument("--generic", type=int, default=30,
                         help="end-game positions to time the generic alpha-beta on (0: none)")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     ours = Connect4Solver()
     ours.warm_up()
 

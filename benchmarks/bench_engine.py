@@ -32,7 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
 _NPS = re.compile(r"Nodes/second\s*:\s*(\d+)")
@@ -131,6 +131,7 @@ def main() -> int:
     p.add_argument("--sf-depth", type=int, default=11, help="stockfish bench depth (default 11)")
     p.add_argument("--repeat", type=int, default=2, help="runs of each, best kept (default 2)")
     args = p.parse_args()
+    print(machine_line(), flush=True)
     have_sf = shutil.which(STOCKFISH) is not None
     print(f"plies bench: {len(BENCH_POSITIONS)} positions, depth {args.depth}, 16 MB, 1 thread")
     if have_sf:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 import plies.core as core
+from harness import machine_line
 from plies.board import Board
 from plies.engine import Engine, Limit
 from plies.uci.bench import BENCH_HASH_MB, BENCH_POSITIONS
@@ -78,6 +79,7 @@ def main() -> None:
     parser.add_argument("--net", type=Path, help="net file (default: a random one)")
     parser.add_argument("--hidden", type=int, default=128, help="random net width (128)")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
 
     has_net = hasattr(core, "attach_net")
     classical = Engine(BENCH_HASH_MB)

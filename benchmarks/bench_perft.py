@@ -34,7 +34,7 @@ from pathlib import Path
 
 import chess
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 KNOWN_COUNTS = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "standard.epd"
 
@@ -247,6 +247,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="shallow, one run, no cold start")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-start measurement")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
 
     repeat = max(1, args.repeat or (1 if args.quick else 2))
     counts = known_counts()

@@ -39,7 +39,7 @@ from numba import njit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness import random_ending  # noqa: E402
+from harness import machine_line, random_ending  # noqa: E402
 from plies.board import Board  # noqa: E402
 from plies.core.encoding import NO_SQUARE  # noqa: E402
 from plies.core.position import Position, new_position  # noqa: E402
@@ -86,6 +86,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs, best kept")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
 
     tb = Tablebase(args.path)
     for problem in tb.problems:

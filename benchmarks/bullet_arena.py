@@ -28,7 +28,7 @@ from pathlib import Path
 
 import chess.pgn
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 PLIES = f"uci:{sys.executable} -m plies uci"
 _SECONDS = re.compile(r"(\d+\.\d+)s")
@@ -164,6 +164,7 @@ def main() -> int:
     parser.add_argument("--nice", type=int, default=5, help="niceness of the arena (5)")
     parser.add_argument("--report-only", action="store_true", help="only read existing PGNs")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     base_s, _, inc_s = args.tc.partition("+")
     base_ms, inc_ms = float(base_s) * 1000, float(inc_s or 0) * 1000
     args.out.mkdir(parents=True, exist_ok=True)

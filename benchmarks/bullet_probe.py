@@ -23,7 +23,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 CLOCKS_MS = (1000, 300, 100, 30)
 
@@ -71,6 +71,7 @@ def main() -> int:
     parser.add_argument("--inc", type=int, default=10, help="increment in ms (10)")
     parser.add_argument("--seed", type=int, default=3)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parents[1] / "src"))
     boards = games(args.goes, random.Random(args.seed))
     engines = {"plies": [sys.executable, "-m", "plies", "uci"]}

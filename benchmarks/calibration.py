@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from harness import machine_line
 from plies.core.netfile import DEFAULT_NET
 from plies.learn.train.kernels import raw_outputs
 from plies.learn.train.loader import Dataset, read_dataset
@@ -135,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-rows", type=int, default=50, help="smallest class shown")
     ap.add_argument("--top", type=int, default=25, help="most classes shown")
     args = ap.parse_args(argv)
+    print(machine_line(), flush=True)
     try:
         data, _ = read_dataset(args.data)
         net = load_network(args.net)

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import chess.pgn
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 from plies.arena.stats import Score, elo_error, elo_from_score
 
 PLIES = f"uci:{sys.executable} -m plies uci:name=plies"
@@ -147,6 +147,7 @@ def main() -> int:
     parser.add_argument("--report-only", type=Path, metavar="PGN",
                         help="only read an existing PGN (plain or .xz)")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     if args.report_only is not None:
         pgn = args.report_only
         if pgn.suffix == ".xz":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 from plies.arena.clock import TimeControl
 from plies.arena.cluster import ray_session
 from plies.arena.game import Adjudication, GameSettings
@@ -44,6 +44,7 @@ def main() -> None:
     ap.add_argument("--tc", default="1+0.01", help="time control (default 1+0.01)")
     ap.add_argument("--max-moves", type=int, default=60)
     args = ap.parse_args()
+    print(machine_line(), flush=True)
     settings = GameSettings(tc=TimeControl.parse(args.tc),
                             adjudication=Adjudication(max_moves=args.max_moves))
     rows = []

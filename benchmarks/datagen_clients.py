@@ -19,7 +19,7 @@ import resource
 import sys
 import time
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 from plies.arena.pipe_uci import pipe_player
 from plies.arena.players import parse_player
 from plies.learn.datagen.positions import position_lines
@@ -58,6 +58,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--engine", default=STOCKFISH)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     settings = DatagenSettings(
         player=f"uci:{args.engine}", nodes=None, depth=args.depth, seed=args.seed, scores=True
     )

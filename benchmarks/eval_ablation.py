@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 if TYPE_CHECKING:
     import numpy as np
@@ -488,6 +488,7 @@ def main() -> int:
     u.add_argument("--off", default=None)
     u.add_argument("--warm", action="store_true")
     args = p.parse_args()
+    print(machine_line(), flush=True)
     if args.cmd == "uci":
         return run_uci_worker(args.off, args.warm)
     WORK.mkdir(parents=True, exist_ok=True)

@@ -52,7 +52,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 
@@ -254,6 +254,7 @@ def main() -> int:
     parser.add_argument("--only", metavar="NAMES",
                         help=f"comma-separated commands to time (of {','.join(commands())})")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     chosen = commands()

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import chess
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 
 TARGET_MS = 50.0
 
@@ -121,6 +121,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of positions and waits")
     parser.add_argument("--no-peer", action="store_true", help="skip Stockfish")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parents[1] / "src"))
     plies_ms = measure([sys.executable, "-m", "plies", "uci"], args.stops, args.seed)
     print(describe("plies", plies_ms))

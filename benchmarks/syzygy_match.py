@@ -29,7 +29,7 @@ import chess.syzygy
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from harness import random_ending  # noqa: E402
+from harness import machine_line, random_ending  # noqa: E402
 from plies import Board, Engine, Limit  # noqa: E402
 
 ENDINGS = ["KQvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBNvK", "KPvK"]
@@ -82,6 +82,7 @@ def main() -> None:
     parser.add_argument("--endings", default=",".join(ENDINGS),
                         help="comma-separated material, e.g. KRPvKR (5 men: probed in the search)")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     if not args.path:
         parser.error("no tables: give --path DIRS or set SYZYGY_PATH")
     oracle = chess.syzygy.open_tablebase(args.path)

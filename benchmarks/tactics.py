@@ -20,7 +20,7 @@ from pathlib import Path
 import chess
 import chess.engine
 
-from harness import STOCKFISH
+from harness import STOCKFISH, machine_line
 from plies import Board, Engine, Limit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,6 +48,7 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="only the first N positions")
     parser.add_argument("--no-stockfish", action="store_true")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     items = load(args.epd)[: args.limit]
     engine = Engine(hash_mb=HASH_MB)
     engine.warm_up()

@@ -20,6 +20,7 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from harness import machine_line
 from plies.board import Board
 from plies.engine import Engine, Limit
 from plies.web.launch import start_serve
@@ -105,6 +106,7 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=200, help="move requests to time")
     parser.add_argument("--movetime", type=int, default=3000, help="ms for the info-rate search")
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     Engine(hash_mb=1).warm_up()
     process, url = start_serve()
     try:

@@ -39,6 +39,7 @@ import chess.pgn
 import httpx
 from websockets.sync.client import connect
 
+from harness import machine_line
 from plies.web.launch import start_serve
 
 GAMES = Path(__file__).parent / "games"
@@ -301,6 +302,7 @@ def main() -> int:
     parser.add_argument("--movetime", type=int, default=100, help="engine ms per Play move")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(machine_line(), flush=True)
     if not 0 < args.minutes <= MAX_MINUTES or not 1 <= args.browsers <= MAX_BROWSERS:
         parser.error(f"--minutes must be in (0, {MAX_MINUTES:g}], --browsers in 1..{MAX_BROWSERS}")
     games = openings()

@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
     from plies.arena.cluster import ClusterError, require_ray
     from plies.arena.pipe_uci import pipe_player
-    from plies.arena.players import Player, PlayerError, parse_player
+    from plies.arena.players import Player, PlayerError, SpecError, parse_player
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
         DatagenFile,
@@ -177,8 +177,8 @@ def run(args: argparse.Namespace) -> int:
     for text in (args.player, args.opponent or args.player):
         try:
             specs.append(parse_player(text))
-        except ValueError as exc:
-            raise CliError(f"player {text!r}: {exc}") from None
+        except SpecError as exc:  # its message names the player already
+            raise CliError(str(exc)) from None
     try:
         out = DatagenFile(args.output, settings.as_dict())
     except DatagenFileError as exc:

@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _players(texts: list[str]) -> list[PlayerSpec]:
     """Load every ``--player`` once (started and closed), so a bad one fails before serving."""
-    from plies.arena.players import PlayerError, parse_player
+    from plies.arena.players import PlayerError, SpecError, parse_player
 
     specs = []
     for text in texts:
@@ -123,6 +123,8 @@ def _players(texts: list[str]) -> list[PlayerSpec]:
             spec.create().close()
         except PlayerError as exc:
             raise CliError(f"player {text!r}: {exc.detail}") from None
+        except SpecError as exc:  # its message names the player already
+            raise CliError(str(exc)) from None
         except ValueError as exc:
             raise CliError(f"player {text!r}: {exc}") from None
         specs.append(spec)

@@ -155,8 +155,10 @@ def test_iterative_deepening_always_finishes_depth_one() -> None:
     assert result.depth == 1 and result.action in game.actions(game.initial_state())
     with pytest.raises(ValueError):
         iterative_deepening(game, game.initial_state(), max_depth=0)
-    with pytest.raises(ValueError):
-        Budget(seconds=-1)
+    with pytest.raises(ValueError, match="budget nodes must be >= 0"):
+        iterative_deepening(game, game.initial_state(), Budget(nodes=-1))
+    with pytest.raises(ValueError, match="budget time must be >= 0"):
+        iterative_deepening(game, game.initial_state(), Budget(movetime_ms=-1000))
 
 
 class ExtraTurnState(NamedTuple):

@@ -13,67 +13,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.agents.search import INFINITY, SearchAgent, ordered_moves
+from plies.agents.search import NodeMeter, SearchAgent
 
 if TYPE_CHECKING:
-    from plies.agents.evaluation import EvalState
-    from plies.board import Board, Move
+    from plies.board import Move
+    from plies.games.practical import PracticalChess, PracticalState
 
 
 class AlphaBetaAgent(SearchAgent):
-    """Negamax with alpha-beta pruning and capture-first move ordering."""
+    """Alpha-beta, captures first: :class:`plies.games.alphabeta.AlphaBetaSearch`."""
 
     name = "alphabeta"
     default_depth = 4
 
     def search_root(
-        self, board: Board, depth: int, state: EvalState
+        self, game: PracticalChess, root: PracticalState, depth: int
     ) -> tuple[int, Move, list[Move]]:
         """Search the root moves in the shared order; the first strictly best one wins."""
-        self._tick()
-        alpha, best_line = -INFINITY, []
-        for move in self.root_moves(board):
-            # A move that cannot beat alpha returns a bound <= alpha and is not chosen,
-            # exactly as minimax would not choose it.
-            score, line = self._child(board, move, depth, 0, state, -INFINITY, -alpha)
-            if score > alpha:
-                alpha, best_line = score, [move, *line]
-        return alpha, best_line[0], best_line
+        from plies.games.alphabeta import AlphaBetaSearch
+        from plies.games.practical import centipawns
 
-    def _child(
-        self,
-        board: Board,
-        move: Move,
-        depth: int,
-        ply: int,
-        state: EvalState,
-        alpha: int,
-        beta: int,
-    ) -> tuple[int, list[Move]]:
-        """Play ``move``, search the reply with the window (alpha, beta), take it back."""
-        return self._after(
-            board, move, state,
-            lambda after: self._negamax(board, depth - 1, ply + 1, after, alpha, beta),
-        )  # fmt: skip
-
-    def _negamax(
-        self, board: Board, depth: int, ply: int, state: EvalState, alpha: int, beta: int
-    ) -> tuple[int, list[Move]]:
-        """Fail-soft alpha-beta value of ``board`` for the side to move, and its line."""
-        self._tick()
-        moves = board.legal_moves
-        decided = self._terminal(board, moves, ply)
-        if decided is not None:
-            return decided, []
-        if depth == 0:
-            return state.score(board.turn), []
-        best, best_line = -INFINITY, []
-        for move in ordered_moves(board, moves):
-            score, line = self._child(board, move, depth, ply, state, -beta, -alpha)
-            if score > best:
-                best, best_line = score, [move, *line]
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break  # refuted: the opponent will not allow this position
-        return best, best_line
+        search = AlphaBetaSearch(game, order=game.order, meter=NodeMeter(self))
+        value, pv = search.root(root, depth)
+        return centipawns(value), pv[0], list(pv)

@@ -1,30 +1,33 @@
-"""What minimax and alpha-beta share: scores, move order, game history and the driver.
+"""What minimax and alpha-beta share: scores, game history and the driver.
 
-Scores are negamax scores (from the side to move).  A checkmate is worth
-``MATE - ply``, so a mate found sooner scores higher and the agent plays the
-quickest one; stalemate, the fifty-move rule, insufficient material and a
-repeated position are all 0.  The root's move order is fixed (optionally
-shuffled by the seed, always identically for both agents), and a move only
-replaces the best one if it scores strictly better: that is why minimax and
-alpha-beta pick the very same move at equal depth.
+The searches themselves are the generic ones of :mod:`plies.games` (minimax and
+alpha-beta), run on :class:`plies.games.practical.PracticalChess`: chess with the
+practical's evaluation.  Scores are negamax scores (from the side to move) in
+centipawns.  A checkmate is worth ``MATE - ply``, so a mate found sooner scores
+higher and the agent plays the quickest one; stalemate, the fifty-move rule,
+insufficient material and a repeated position are all 0.  The root's move order
+is fixed (optionally shuffled by the seed, always identically for both agents),
+and a move only replaces the best one if it scores strictly better: that is why
+minimax and alpha-beta pick the very same move at equal depth.  This module
+keeps what a game needs across moves (who castled, which positions occurred) and
+the deepening under a time or node budget.
 """
 
 from __future__ import annotations
 
-import random
 from abc import abstractmethod
 from typing import TYPE_CHECKING
 
 from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
-from plies.agents.evaluation import PIECE_VALUES, EvalState
+from plies.games.budget import Meter
+from plies.games.practical import MATE, SCALE, PracticalChess
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from plies.board import Board, Move
+    from plies.games.practical import PracticalState
 
-MATE = 100_000
-INFINITY = 1_000_000
+#: Scores lie strictly between -INFINITY and INFINITY (the generic searches' -1 and +1).
+INFINITY = SCALE
 # Scores this close to MATE are mates (we never search anywhere near 1000 plies).
 MATE_BOUND = MATE - 1000
 # How often (in nodes) a search looks at the clock.
@@ -40,23 +43,18 @@ def mate_in(score: int) -> int | None:
     return None
 
 
-def capture_order_key(board: Board, move: Move) -> int:
-    """Sort key (lower first): captures of big pieces by small ones, promotions, then the rest."""
-    key = 0
-    victim = board.piece_at(move.to_square)
-    if victim is not None:
-        attacker = board.piece_at(move.from_square)
-        key -= 10 * PIECE_VALUES[victim.piece_type] - (
-            PIECE_VALUES[attacker.piece_type] // 10 if attacker else 0
-        )
-    if move.promotion:
-        key -= PIECE_VALUES[move.promotion]
-    return key
+class NodeMeter(Meter):
+    """The agent's own node and time checks, as the meter a generic search ticks."""
 
+    def __init__(self, agent: SearchAgent) -> None:
+        """Tick through ``agent`` (its node limit, its clock, its stop request)."""
+        super().__init__(None)
+        self.agent = agent
+        self.watching = True
 
-def ordered_moves(board: Board, moves: list[Move]) -> list[Move]:
-    """``moves`` sorted by :func:`capture_order_key` (stable, so ties keep their order)."""
-    return sorted(moves, key=lambda m: capture_order_key(board, m))
+    def tick(self) -> None:
+        """Count a node on the agent; it raises ``SearchStoppedError`` when out of budget."""
+        self.agent._tick()
 
 
 class SearchAgent(Agent):
@@ -129,51 +127,14 @@ class SearchAgent(Agent):
         if self.nodes % _CHECK_EVERY == 0 and self._out_of_time():
             raise SearchStoppedError
 
-    def _terminal(self, board: Board, moves: list[Move], ply: int) -> int | None:
-        """The score of a position decided by the rules, or None if play goes on."""
-        if not moves:
-            return -(MATE - ply) if board.is_check() else 0
-        if board.halfmove_clock >= 100 or board.is_insufficient_material():
-            return 0
-        return None
-
-    def _after(
-        self,
-        board: Board,
-        move: Move,
-        state: EvalState,
-        search: Callable[[EvalState], tuple[int, list[Move]]],
-    ) -> tuple[int, list[Move]]:
-        """Play ``move``, score the position for us with ``search`` (the reply's value,
-        negated), take it back; a position already on the path is a draw."""
-        child_state = state.after(board, move)
-        board.push(move)
-        try:
-            key = board.zobrist_key()
-            if key in self._seen:
-                self._tick()
-                return 0, []  # a repeated position: a draw if play goes on like this
-            self._seen.add(key)
-            try:
-                score, line = search(child_state)
-            finally:
-                self._seen.discard(key)
-            return -score, line
-        finally:
-            board.pop()
-
-    def root_moves(self, board: Board) -> list[Move]:
-        """The root's move order: legal order, seeded shuffle if any, then captures first."""
-        moves = board.legal_moves
-        if self.seed is not None:
-            random.Random(self.seed * 1_000_003 + board.zobrist_key()).shuffle(moves)
-        return ordered_moves(board, moves)
+    #: Whether the search tries captures first below the root (alpha-beta does).
+    captures_below_root = True
 
     @abstractmethod
     def search_root(
-        self, board: Board, depth: int, state: EvalState
+        self, game: PracticalChess, root: PracticalState, depth: int
     ) -> tuple[int, Move, list[Move]]:
-        """Search the root to ``depth``; return (score, best move, principal variation)."""
+        """Search ``root`` to ``depth``; return (score, best move, principal variation)."""
 
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
         """Search to the agent's depth (deepening step by step when time or nodes are limited)."""
@@ -188,17 +149,15 @@ class SearchAgent(Agent):
         depth = budget.depth if budget is not None and budget.depth else self.depth
         self._node_limit = budget.nodes if budget is not None else None
         limited = self._deadline is not None or self._node_limit is not None
-        state = EvalState.from_board(board, self._castled)
-        work = board.copy()
-        best = self.root_moves(board)[0]
+        game = PracticalChess(frozenset(self._seen), self.seed, self.captures_below_root)
+        root = game.root(board.copy(), self._castled)
+        best = game.order(root, moves)[0]
         self.last = Thought(depth=0, nodes=0, pv=[best])
         for d in range(1 if limited else depth, depth + 1):
             try:
-                score, move, pv = self.search_root(work, d, state)
+                score, move, pv = self.search_root(game, root, d)
             except SearchStoppedError:
                 break
-            finally:
-                work = board.copy() if len(work.move_stack) != len(board.move_stack) else work
             best = move
             self.last = Thought(d, score if mate_in(score) is None else None, mate_in(score),
                                 self.nodes, pv)

@@ -138,7 +138,7 @@ def _solve(args: argparse.Namespace) -> int:
         raise CliError(f"--time must be at least 0, not {args.time}")
     game = load(args.spec)
     state = start_state(game, args.state)
-    budget = Budget(seconds=args.time) if args.time is not None else None
+    budget = Budget(movetime_ms=round(args.time * 1000)) if args.time is not None else None
     found = root_values(game, state, args.depth, budget)
     best = [action_label(game, state, a) for a in found.best_actions]
     if args.json:

@@ -1,40 +1,28 @@
-"""A search budget in seconds and/or nodes, and the signal a search raises when it is spent."""
+"""Spending a search budget: the meter every search counts its nodes on, and the signal a
+search raises when the budget is spent.
+
+The budget itself is :class:`plies.agents.base.Budget`, the one every player in plies
+takes (``Budget(movetime_ms=1000)``, ``Budget(nodes=5000)``): the generic searches read
+its move time and node limit.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
+
+from plies.agents.base import Budget
+
+__all__ = ["Budget", "BudgetExceededError", "Meter", "unlimited"]
+
+
+def unlimited(budget: Budget | None) -> bool:
+    """Return whether ``budget`` sets neither a time nor a node limit."""
+    return budget is None or (budget.nodes is None and budget.allotment_seconds() is None)
 
 
 class BudgetExceededError(Exception):
     """Raised inside a search when its budget runs out; the caller keeps its last result."""
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Limits for an anytime search; ``None`` means no limit of that kind."""
-
-    #: Wall-clock seconds.
-    seconds: float | None = None
-    #: States visited.
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        """Refuse negative limits."""
-        if self.seconds is not None and self.seconds < 0:
-            raise ValueError(f"budget seconds must be >= 0, not {self.seconds}")
-        if self.nodes is not None and self.nodes < 0:
-            raise ValueError(f"budget nodes must be >= 0, not {self.nodes}")
-
-    @property
-    def unlimited(self) -> bool:
-        """Whether neither limit is set."""
-        return self.seconds is None and self.nodes is None
-
-    def deadline(self, start: float) -> float:
-        """Return the ``time.perf_counter()`` instant at which the time runs out."""
-        return float("inf") if self.seconds is None else start + self.seconds
 
 
 class Meter:
@@ -44,11 +32,16 @@ class Meter:
     _CLOCK_EVERY = 64
 
     def __init__(self, budget: Budget | None) -> None:
-        """Start the clock."""
+        """Start the clock; refuse a negative limit."""
         self.start = time.perf_counter()
         nodes = None if budget is None else budget.nodes
+        seconds = None if budget is None else budget.allotment_seconds()
+        if nodes is not None and nodes < 0:
+            raise ValueError(f"budget nodes must be >= 0, not {nodes}")
+        if seconds is not None and seconds < 0:
+            raise ValueError(f"budget time must be >= 0, not {seconds} s")
         self.max_nodes = sys.maxsize if nodes is None else nodes
-        self.deadline = budget.deadline(self.start) if budget is not None else float("inf")
+        self.deadline = float("inf") if seconds is None else self.start + seconds
         self.nodes = 0
         #: Whether there is any limit to watch (searches just count nodes when there is not).
         self.limited = self.max_nodes != sys.maxsize or self.deadline != float("inf")

@@ -6,7 +6,7 @@ import math
 import random
 from typing import Generic, TypeVar
 
-from plies.games.budget import Budget, Meter
+from plies.games.budget import Budget, Meter, unlimited
 from plies.games.protocol import Game
 from plies.games.result import SearchResult
 
@@ -73,7 +73,7 @@ def mcts(
     most visited action; its value is its mean playout result for the player to move, in
     [-1, 1]. At least one iteration runs. Pass a seeded ``rng`` for repeatable searches.
     """
-    if iterations is None and (budget is None or budget.unlimited):
+    if iterations is None and unlimited(budget):
         raise ValueError("mcts needs a limit: iterations or a budget")
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be >= 1, not {iterations}")

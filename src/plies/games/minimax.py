@@ -6,29 +6,40 @@ import math
 import time
 from typing import TypeVar
 
-from plies.games.protocol import WIN, Game
+from plies.games.budget import Meter
+from plies.games.protocol import WIN, Game, Ordering
 from plies.games.result import Line, SearchResult, unroll
 
 S = TypeVar("S")
 A = TypeVar("A")
 
 
-def minimax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResult[A]:
+def minimax(
+    game: Game[S, A],
+    state: S,
+    depth: int | None = None,
+    order: Ordering[S, A] | None = None,
+    meter: Meter | None = None,
+) -> SearchResult[A]:
     """Search ``state`` by minimax, to the end or ``depth`` plies, and return the best action.
 
     Values are for the player to move at ``state`` (MAX); the opponent minimises them.
     Beyond ``depth`` plies a state is scored by ``game.evaluate``. Ties go to the first
-    action in ``game.actions`` order.
+    action in ``game.actions`` order, or in ``order``'s if given (which changes no
+    value). ``meter`` counts the nodes and may stop the search by raising.
     """
     start = time.perf_counter()
     root = game.to_move(state)
-    nodes = 0
+    count = meter if meter is not None else Meter(None)
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the minimax value of ``s`` for the root player, and its line."""
-        nonlocal nodes, horizon
-        nodes += 1
+        nonlocal horizon
+        if count.watching:
+            count.tick()
+        else:
+            count.nodes += 1
         if game.is_terminal(s):
             return game.utility(s, root), None
         if d == 0:
@@ -37,7 +48,10 @@ def minimax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResul
         maximise = game.to_move(s) == root
         best = -math.inf if maximise else math.inf
         best_line: Line[A] = None
-        for action in game.actions(s):
+        actions = game.actions(s)
+        if order is not None:
+            actions = order(s, actions)
+        for action in actions:
             v, line = value(game.result(s, action), d - 1)
             if (v > best) if maximise else (v < best):
                 best, best_line = v, (action, line)
@@ -50,7 +64,7 @@ def minimax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResul
         action=pv[0] if pv else None,
         value=v,
         pv=pv,
-        nodes=nodes,
+        nodes=count.nodes,
         seconds=time.perf_counter() - start,
         depth=len(pv) if depth is None else depth,
         exact=not horizon or abs(v) >= WIN,

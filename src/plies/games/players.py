@@ -184,11 +184,11 @@ def make_player(
     if algorithm == "negamax":
         return NegamaxPlayer(depth)
     if algorithm == "alphabeta":
-        budget = Budget(seconds=seconds) if seconds is not None else None
+        budget = Budget(movetime_ms=round(seconds * 1000)) if seconds is not None else None
         return DeepeningPlayer(budget, depth, order)
     if algorithm == "mcts":
         if playouts is None and seconds is None:
             playouts = 1000
-        budget = Budget(seconds=seconds) if seconds is not None else None
+        budget = Budget(movetime_ms=round(seconds * 1000)) if seconds is not None else None
         return MCTSPlayer(playouts, budget, rng)
     raise ValueError(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from plies.games.alphabeta import UNLIMITED, AlphaBetaSearch
-from plies.games.budget import Budget, BudgetExceededError, Meter
+from plies.games.budget import Budget, BudgetExceededError, Meter, unlimited
 from plies.games.protocol import WIN, Game, Ordering
 from plies.games.ttable import TranspositionTable
 
@@ -62,7 +62,7 @@ def root_values(
     if game.is_terminal(state):
         return RootValues(game.utility(state, me) + 0.0, (), (), 0, 0, 0.0, 0, True)
     table: TranspositionTable[A] = TranspositionTable()
-    if budget is None or budget.unlimited:
+    if unlimited(budget):
         values, hits, exact = _one_depth(game, state, me, UNLIMITED if depth is None else depth,
                                          order, table, meter)
         done = depth

@@ -32,7 +32,7 @@ def _kinds(cell: dict[str, object]) -> list[str]:
 def test_there_are_notebooks() -> None:
     """The chapters exist."""
     names = {p.stem for p in NOTEBOOKS}
-    assert {"pathfinding", "game-search", "engine"} <= names
+    assert {"pathfinding", "game-search", "engine", "chess-ladder"} <= names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

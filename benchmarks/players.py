@@ -25,7 +25,6 @@ Usage: python benchmarks/players.py [--games N] [--pipe-rounds N] [--only agent,
 from __future__ import annotations
 
 import argparse
-import os
 import platform
 import statistics
 import sys
@@ -37,6 +36,7 @@ from pathlib import Path
 
 import chess
 
+from harness import load_average, machine_line
 from plies.agents.player import MoveReply, MoveRequest, Player
 from plies.agents.process import LineProcess
 from plies.agents.spec import parse_player
@@ -202,7 +202,8 @@ def main() -> int:
                         help="comma-separated adapters to measure")
     args = parser.parse_args()
     chosen = [a.strip() for a in args.only.split(",") if a.strip()]
-    load_before = os.getloadavg()[0]
+    print(machine_line(), flush=True)
+    load_before = load_average()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         files = {}
@@ -228,9 +229,8 @@ def main() -> int:
             times, elapsed, moves = measure(make, args.games)
             rows.append((name, statistics.median(times) * 1e6, statistics.fmean(times) * 1e6,
                          moves, 60.0 * args.games / elapsed))
-    load_after = os.getloadavg()[0]
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}, chess {chess.__version__}; load average "
+    load_after = load_average()
+    print(f"Python {platform.python_version()}, chess {chess.__version__}; load average "
           f"{load_before:.2f} before, {load_after:.2f} after; {args.games} games per adapter "
           "(random against random, both through the adapter)")
     print(f"peer: pipe round trip (one line each way, answered at once): median "

@@ -21,12 +21,17 @@ import time
 import urllib.request
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from tests.waiting import HANG_S
 
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
 T = TypeVar("T")
+#: Where the in-process app believes it is served (a loopback address its guard accepts).
+BASE_URL = "http://127.0.0.1:8000"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -188,3 +193,14 @@ def page(browser: Any, server: Server) -> Iterator[Any]:
     yield tab
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The app in process with its lifespan (engine warm-up) running, one per test module."""
+    from starlette.testclient import TestClient
+
+    from plies.web.app import create_app
+
+    with TestClient(create_app(), base_url=BASE_URL) as test_client:
+        yield test_client

@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,23 +17,17 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient, WebSocketTestSession
 
+from tests.web.conftest import BASE_URL
+
 from plies.board import Board, Move
 from plies.games import Solver, TicTacToe
 from plies.pathfinding import Grid, GridProblem, perfect_maze, run_algorithm
 from plies.web.app import create_app
 
-#: The address the test client pretends to use: one the server answers to.
-BASE_URL = "http://127.0.0.1:8000"
+#: The websocket the test client pretends to use: one the server answers to.
 WS_URL = "ws://127.0.0.1:8000/ws"
 # A three-cell corridor from one end to the other.
 _LINE = '"rows": ["..."], "start": [0, 0], "goal": [2, 0]'
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with its lifespan (engine warm-up) running."""
-    with TestClient(create_app(), base_url=BASE_URL) as test_client:
-        yield test_client
 
 
 def receive_until(ws: WebSocketTestSession, kind: str, channel: str = "play") -> dict[str, Any]:

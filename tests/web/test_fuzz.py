@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
-from plies.web.app import create_app
 
 TYPES = ["state", "new", "move", "undo", "fen", "settings", "flip", "go", "stop", "analyse",
          "view", "opponent", "bogus", "", None, 3]  # fmt: skip
@@ -57,13 +55,6 @@ def random_message(rng: random.Random) -> dict[str, Any]:
     if message["type"] == "analyse":
         message["movetime"] = 10  # keep any analysis that starts short
     return message
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app with its lifespan (engine warm-up) running."""
-    with TestClient(create_app(), base_url="http://localhost:8000") as test_client:
-        yield test_client
 
 
 def test_random_http_bodies(client: TestClient) -> None:

@@ -21,22 +21,34 @@ from .breadth_first import search_breadth_first
 from .common import FOUND, OVERFLOWED
 from .cycles import clock as _clock
 from .jump_point import search_jump_point
-from .state import grow_queue
+from .state import grow_queue, order_room
 
-_BEST_FIRST, _JUMP_POINT, _BREADTH_FIRST = 0, 1, 2
-"""Which one-sided search ``batch_one_sided`` runs."""
+BEST_FIRST_SEARCH, JUMP_POINT_SEARCH, BREADTH_FIRST_SEARCH = 0, 1, 2
+"""Which one-sided search ``search_one_sided`` and ``batch_one_sided`` run."""
 
 
 @njit(cache=True, inline="always")
 def _one_sided(algorithm, terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
     """One search of the chosen one-sided algorithm under a fresh generation."""
     side.gen += 1
-    if algorithm == _BEST_FIRST:
+    if algorithm == BEST_FIRST_SEARCH:
         search_best_first(terrain, side, run, start, goal)
-    elif algorithm == _JUMP_POINT:
+    elif algorithm == JUMP_POINT_SEARCH:
         search_jump_point(terrain, side, run, start, goal)
     else:
         search_breadth_first(terrain, side, run, start, goal)
+
+
+@njit(cache=True)
+def search_one_sided(algorithm, terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """One query of a one-sided search, run again with more room until its open list and
+    its order buffer held it (breadth-first never overflows)."""
+    while True:
+        _one_sided(algorithm, terrain, side, run, start, goal)
+        if run.status == OVERFLOWED:
+            grow_queue(side)
+        elif not order_room(run):
+            return
 
 
 @njit(cache=True)
@@ -49,7 +61,7 @@ def batch_one_sided(  # type: ignore[no-untyped-def]
         start = queries[q, 0]
         goal = queries[q, 1]
         t0 = _clock()
-        if algorithm == _BREADTH_FIRST and start == goal:
+        if algorithm == BREADTH_FIRST_SEARCH and start == goal:
             g[goal] = 0.0
             run.status = FOUND
             run.expanded = 0

@@ -12,8 +12,8 @@ Python object in the loop.
 ``seen[i] == gen`` marks cells whose ``g`` belongs to this search and
 ``closed[i] == gen`` the expanded ones, so a reused workspace needs no reset.
 The search loop is compiled with ``_nrt=False`` (see ``bucket_queue``); the
-entry ``best_first`` (reference counted, as a function called from Python
-must be) grows the open list or the order buffer and runs it again when
+entry ``batch.search_one_sided`` (reference counted, as a function called from
+Python must be) grows the open list or the order buffer and runs it again when
 either was too small.
 """
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 from numba import njit
 
 from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
-from .common import FOUND, NO_PATH, OVERFLOWED, REOPEN_EPSILON, TIE_SHIFT, heuristic, heuristic_xy
-from .state import grow_queue, order_room
+from .common import FOUND, NO_PATH, OVERFLOWED, TIE_SHIFT, heuristic, heuristic_xy
+from .state import reach_start, relax
 
 
 @njit(cache=True, _nrt=False)
@@ -47,17 +47,13 @@ def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyp
     order = run.order
     room = order.shape[0]
     g = side.g
-    parent = side.parent
-    seen = side.seen
     closed = side.closed
     gen = side.gen
     state = side.state
     gx = goal % pw
     gy = goal // pw
     moves = offsets.shape[0]
-    g[start] = 0.0
-    parent[start] = -1
-    seen[start] = gen
+    reach_start(side, start)
     f = h_weight * (scale * heuristic(kind, start, pw, gx, gy)) if h_weight != 0.0 else 0.0
     f = (f + TIE_SHIFT) - TIE_SHIFT
     state[LIFO] = 1  # newest first among equal keys, as the readable search
@@ -91,20 +87,10 @@ def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyp
                 continue
             n = c + offsets[i]
             ng = gc + steps[i] * weights[n] if weighted else gc + steps[i]
-            if seen[n] == gen:
-                old = g[n]
-                if ng >= old:
-                    continue
-                if closed[n] == gen:
-                    if not reopen or ng >= old - REOPEN_EPSILON * (1.0 + old):
-                        continue
-                    closed[n] = 0
-                    open_count += 1
-            else:
-                seen[n] = gen
-                open_count += 1
-            g[n] = ng
-            parent[n] = c
+            joined = relax(side, c, n, ng, reopen)
+            if joined < 0:
+                continue
+            open_count += joined
             f = g_weight * ng
             if h_weight != 0.0:
                 h = heuristic_xy(kind, cx + move_dx[i], cy + move_dy[i], gx, gy)
@@ -122,15 +108,3 @@ def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyp
     run.max_frontier = max_frontier
     run.recorded = recorded
     run.gen = gen
-
-
-@njit(cache=True)
-def best_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """``search_best_first`` under a fresh generation, again with more room until it fits."""
-    while True:
-        side.gen += 1
-        search_best_first(terrain, side, run, start, goal)
-        if run.status == OVERFLOWED:
-            grow_queue(side)
-        elif not order_room(run):
-            return

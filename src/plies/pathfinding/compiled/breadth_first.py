@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .state import order_room
+from .state import reach_start
 
 
 @njit(cache=True, _nrt=False)
@@ -30,9 +30,7 @@ def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-un
     seen = side.seen
     gen = side.gen
     queue = side.fifo
-    g[start] = 0.0
-    parent[start] = -1
-    seen[start] = gen
+    reach_start(side, start)
     queue[0] = start
     head = 0
     tail = 1
@@ -73,14 +71,3 @@ def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-un
     run.head = head
     run.tail = tail
     run.gen = gen
-
-
-@njit(cache=True)
-def breadth_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """``search_breadth_first`` under a fresh generation, again with more room until it fits
-    (the FIFO holds each cell at most once: it never overflows)."""
-    while True:
-        side.gen += 1
-        search_breadth_first(terrain, side, run, start, goal)
-        if not order_room(run):
-            return

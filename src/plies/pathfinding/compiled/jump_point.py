@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
-from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED, REOPEN_EPSILON
-from .state import grow_queue, order_room
+from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED
+from .state import reach_start, relax
 
 SQRT2 = math.sqrt(2.0)
 
@@ -116,16 +116,13 @@ def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyp
     room = order.shape[0]
     g = side.g
     parent = side.parent
-    seen = side.seen
     closed = side.closed
     gen = side.gen
     state = side.state
     gx = goal % pw
     gy = goal // pw
     height = free.shape[0] // pw
-    g[start] = 0.0
-    parent[start] = -1
-    seen[start] = gen
+    reach_start(side, start)
     state[LIFO] = 1  # newest first among equal keys, as the readable search
     queue_push(side, _octile(start, pw, gx, gy), start)
     open_count = 1
@@ -251,20 +248,10 @@ def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyp
             ddx = abs(n % pw - cx)
             ddy = abs(n // pw - cy)
             ng = gc + (SQRT2 * ddx if ddx != 0 and ddy != 0 else float(ddx + ddy))
-            if seen[n] == gen:
-                old = g[n]
-                if ng >= old:
-                    continue
-                if closed[n] == gen:
-                    if ng >= old - REOPEN_EPSILON * (1.0 + old):
-                        continue
-                    closed[n] = 0
-                    open_count += 1
-            else:
-                seen[n] = gen
-                open_count += 1
-            g[n] = ng
-            parent[n] = c
+            joined = relax(side, c, n, ng, True)
+            if joined < 0:
+                continue
+            open_count += joined
             f = ng + _octile(n, pw, gx, gy)
             push_newest(side, f, n)
         if state[OVERFLOW]:
@@ -278,18 +265,6 @@ def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyp
     run.max_frontier = max_frontier
     run.recorded = recorded
     run.gen = gen
-
-
-@njit(cache=True)
-def jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """``search_jump_point`` under a fresh generation, again with more room until it fits."""
-    while True:
-        side.gen += 1
-        search_jump_point(terrain, side, run, start, goal)
-        if run.status == OVERFLOWED:
-            grow_queue(side)
-        elif not order_room(run):
-            return
 
 
 @njit(cache=True)

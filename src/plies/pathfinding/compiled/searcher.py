@@ -27,13 +27,18 @@ from plies.pathfinding.grid import DIAGONAL_MOVES, STRAIGHT_MOVES, Cell, Grid
 from plies.pathfinding.heuristics import admissible_on_grid, default_grid_heuristic
 from plies.pathfinding.result import SearchResult
 
-from .batch import _BEST_FIRST, _BREADTH_FIRST, _JUMP_POINT, batch_bidirectional, batch_one_sided
-from .best_first import best_first
+from .batch import (
+    BEST_FIRST_SEARCH,
+    BREADTH_FIRST_SEARCH,
+    JUMP_POINT_SEARCH,
+    batch_bidirectional,
+    batch_one_sided,
+    search_one_sided,
+)
 from .bidirectional import bidirectional
-from .breadth_first import breadth_first
 from .common import FOUND, HEURISTIC_KINDS, parent_chain
 from .cycles import cycles_now
-from .jump_point import fill_jumps, jump_point, stop_lines
+from .jump_point import fill_jumps, stop_lines
 from .state import (
     Run,
     Side,
@@ -222,7 +227,7 @@ class GridSearcher:
         """UCS, greedy or A* through the compiled best-first kernel."""
         side = self._forward
         self._plan(algorithm, heuristic, record)
-        best_first(self._terrain, side.side, self._state, s, t)
+        search_one_sided(BEST_FIRST_SEARCH, self._terrain, side.side, self._state, s, t)
         status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
         cells = self.grid.lazy_cells(order[:recorded].tolist())
         if status != FOUND:
@@ -237,7 +242,7 @@ class GridSearcher:
         side = self._forward
         self._stop_lines()
         self._plan("jps", "octile", record)
-        jump_point(self._terrain, side.side, self._state, s, t)
+        search_one_sided(JUMP_POINT_SEARCH, self._terrain, side.side, self._state, s, t)
         status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
         cells = self.grid.lazy_cells(order[:recorded].tolist())
         if status != FOUND:
@@ -254,7 +259,7 @@ class GridSearcher:
             return SearchResult("bfs", [cell], 0.0, 0, 1, [], [cell])
         side = self._forward
         self._plan("bfs", "zero", record)
-        breadth_first(self._terrain, side.side, self._state, s, t)
+        search_one_sided(BREADTH_FIRST_SEARCH, self._terrain, side.side, self._state, s, t)
         found, expanded, max_frontier, recorded, _, _, head, tail, _, order = outcome(self._state)
         cells = self.grid.lazy_cells(order[:recorded].tolist())
         if not found:
@@ -335,9 +340,9 @@ class GridSearcher:
             return
         if algorithm == "jps":
             self._stop_lines()
-            kind = _JUMP_POINT
+            kind = JUMP_POINT_SEARCH
         else:
-            kind = _BREADTH_FIRST if algorithm == "bfs" else _BEST_FIRST
+            kind = BREADTH_FIRST_SEARCH if algorithm == "bfs" else BEST_FIRST_SEARCH
         batch_one_sided(kind, self._terrain, fwd, self._state, queries, costs, expanded, seconds)
 
 

@@ -36,6 +36,7 @@ from numba.experimental import structref
 from plies.jitstruct import CoreStruct, register
 
 from .bucket_queue import FREE_BUCKET, FREE_ENTRY
+from .common import REOPEN_EPSILON
 
 _ORDER_START = 1024
 """First size of a run's expansion-order buffer (it doubles when a search needs more)."""
@@ -201,3 +202,38 @@ def order_room(run):  # type: ignore[no-untyped-def]
         return False
     run.order = np.empty(max(2 * run.order.shape[0], run.recorded), np.int64)
     return True
+
+
+@njit(cache=True, inline="always")
+def reach_start(side, start):  # type: ignore[no-untyped-def]
+    """Mark ``start`` reached at cost 0, with no parent, under the side's generation."""
+    side.g[start] = 0.0
+    side.parent[start] = -1
+    side.seen[start] = side.gen
+
+
+@njit(cache=True, inline="always")
+def relax(side, c, n, ng, reopen):  # type: ignore[no-untyped-def]
+    """Give ``n`` the cost ``ng`` through ``c`` if that is cheaper: -1 if it is not, else how
+    many cells join the open ones (1: newly reached or a closed one reopened, 0: already
+    open).  A closed cell reopens only with ``reopen`` and a saving beyond REOPEN_EPSILON."""
+    g = side.g
+    seen = side.seen
+    closed = side.closed
+    gen = side.gen
+    joined = 0
+    if seen[n] == gen:
+        old = g[n]
+        if ng >= old:
+            return -1
+        if closed[n] == gen:
+            if not reopen or ng >= old - REOPEN_EPSILON * (1.0 + old):
+                return -1
+            closed[n] = 0
+            joined = 1
+    else:
+        seen[n] = gen
+        joined = 1
+    g[n] = ng
+    side.parent[n] = c
+    return joined

@@ -190,7 +190,8 @@ def run_speed(args: argparse.Namespace) -> int:
 
     from plies.board import Board
     from plies.core.bits import U64, lsb
-    from plies.core.evaluate import MATERIAL_EG, MATERIAL_MG, PST_EG, PST_MG, evaluate
+    from plies.core.eval_weights import MATERIAL_EG, MATERIAL_MG, PST_EG, PST_MG
+    from plies.core.evaluate import evaluate
     from plies.core.position import Position
 
     @njit(nogil=True)

@@ -8,7 +8,8 @@ from plies import Board, Engine, Limit
 from plies.board import parse_square
 from plies.core import position_arrays
 from plies.core.draws import is_draw
-from plies.core.position import Position, make_move, make_null, reserve
+from plies.core.makemove import make_move, make_null
+from plies.core.position import Position, reserve
 
 
 def test_mate_on_the_move_reaching_fifty_moves_is_a_mate(engine: Engine) -> None:

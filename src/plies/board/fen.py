@@ -4,9 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from plies.board.errors import InvalidFenError
 from plies.board.squares import SQUARE_NAMES
 from plies.core.encoding import NO_PIECE, NO_SQUARE, PIECE_LETTERS
+from plies.core.placement import (
+    BAD_COUNT,
+    BAD_LETTER,
+    BAD_WIDTH,
+    PLACEMENT_OK,
+    WRONG_RANKS,
+    read_placement,
+)
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -47,42 +57,32 @@ class ParsedFen:
 
 
 def _parse_placement(text: str) -> list[int]:
-    """Parse the piece-placement field into a mailbox list (a1 first)."""
-    ranks = text.split("/")
-    if len(ranks) != 8:
+    """Parse the piece-placement field into a mailbox list (a1 first), through the core's
+    one placement parser; InvalidFenError says what is wrong and where."""
+    codes = np.frombuffer(text.encode("utf-32-le", "replace"), dtype=np.uint32)
+    squares = np.empty(64, dtype=np.int64)
+    status, rank, value, end = read_placement(codes, 0, len(codes), squares)
+    if status == WRONG_RANKS or (status == PLACEMENT_OK and end != len(codes)):
+        ranks = len(text.split("/"))
         raise InvalidFenError(
-            f"invalid fen piece placement: expected 8 ranks, got {len(ranks)}: {text!r}"
+            f"invalid fen piece placement: expected 8 ranks, got {ranks}: {text!r}"
         )
-    mailbox = [EMPTY] * 64
-    for i, rank_text in enumerate(ranks):
-        rank = 7 - i
-        file = 0
-        previous_digit = False
-        for ch in rank_text:
-            if ch.isdigit():
-                if previous_digit or ch in "09":
-                    raise InvalidFenError(
-                        f"invalid fen piece placement: bad empty-square count in rank "
-                        f"{rank + 1}: {rank_text!r}"
-                    )
-                file += int(ch)
-                previous_digit = True
-            elif ch in PIECE_CODES:
-                if file < 8:
-                    mailbox[rank * 8 + file] = PIECE_CODES[ch]
-                file += 1
-                previous_digit = False
-            else:
-                raise InvalidFenError(
-                    f"invalid fen piece placement: unknown piece letter {ch!r} "
-                    f"in rank {rank + 1}"
-                )
-        if file != 8:
-            raise InvalidFenError(
-                f"invalid fen piece placement: rank {rank + 1} has {file} squares, "
-                f"expected 8: {rank_text!r}"
-            )
-    return mailbox
+    rank_text = text.split("/")[7 - rank] if status != PLACEMENT_OK else ""
+    if status == BAD_COUNT:
+        raise InvalidFenError(
+            f"invalid fen piece placement: bad empty-square count in rank {rank + 1}: "
+            f"{rank_text!r}"
+        )
+    if status == BAD_LETTER:
+        raise InvalidFenError(
+            f"invalid fen piece placement: unknown piece letter {chr(value)!r} in rank {rank + 1}"
+        )
+    if status == BAD_WIDTH:
+        raise InvalidFenError(
+            f"invalid fen piece placement: rank {rank + 1} has {value} squares, "
+            f"expected 8: {rank_text!r}"
+        )
+    return [int(p) for p in squares]
 
 
 def _parse_int(text: str, field: str, minimum: int) -> int:

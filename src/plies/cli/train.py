@@ -199,13 +199,11 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.cli.progress import progress_bar
+    from plies.core.netfile import BASE_HCE, BASE_NONE, NetFileError
     from plies.learn.lines import DataError
     from plies.learn.split import split_rows
     from plies.learn.train.loader import combine, read_dataset
     from plies.learn.train.network import (
-        BASE_HCE,
-        BASE_NONE,
-        NetFileError,
         initial_network,
         load_base,
         load_network,

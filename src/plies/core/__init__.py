@@ -55,6 +55,7 @@ from plies.core.entry import gen_legal, in_check, opponent_in_check, unmake_move
 from plies.core.evaluate import TERM_NAMES, evaluate_terms
 from plies.core.evaluate import evaluate as evaluate_position
 from plies.core.info import InfoCounts, SearchInfo, info_counts, new_info, set_stop, start_info
+from plies.core.makemove import key_after, pop_null, push_move, push_null
 from plies.core.movegen import count_moves, legal_prefix
 from plies.core.netfile import Net, default_net_path, load_net
 from plies.core.nnue import net_output
@@ -63,13 +64,9 @@ from plies.core.perft import perft as perft_nodes
 from plies.core.position import (
     Position,
     copy_position,
-    key_after,
     new_position,
-    pop_null,
     position_arrays,
     position_state,
-    push_move,
-    push_null,
     reserve,
 )
 from plies.core.search import INF, search_root

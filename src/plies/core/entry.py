@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from plies.core import makemove as _makemove
 from plies.core import position as _position
 from plies.core.movegen import gen_moves
 from plies.core.position import Position
@@ -42,4 +43,4 @@ def opponent_in_check(pos: Position) -> bool:
 @njit(cache=True, nogil=True)
 def unmake_move(pos: Position) -> None:
     """Take back the last move."""
-    _position.unmake_move(pos)
+    _makemove.unmake_move(pos)

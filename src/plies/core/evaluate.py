@@ -9,19 +9,19 @@ sum of the blended terms, seen from the side to move, plus a small tempo bonus;
 the total always equals the sum of the parts.
 
 Every weight comes from ``core/weights.py`` (written by ``plies tune``; its
-layout is ``core/layout.py``) and is compiled in as a constant. Each is applied
-through ``_weigh``, which also counts the use when given a trace array: the
-tuner's feature counts (``trace_terms``, ``core/trace.py``) come from this one
-definition, and the search's compiled copy carries none of it. The tables
-below are from White's point of view with a1 = index 0; Black reads them through
-``sq ^ 56`` (the rank mirror).
+layout is ``core/layout.py``), arranged as tables by ``core/eval_weights.py`` and
+compiled in as constants. Each is applied through ``weigh``, which also counts the
+use when given a trace array: the tuner's feature counts (``trace_terms``,
+``core/trace.py``) come from this one definition, and the search's compiled copy
+carries none of it. The tables are from White's point of view with a1 = index 0;
+Black reads them through ``sq ^ 56`` (the rank mirror). The masks and pawn fills
+are in ``core/eval_geometry.py``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.extending import register_jitable
 
 from plies.core import weights as w8
 from plies.core.bits import U64, lsb, popcount
@@ -37,7 +37,86 @@ from plies.core.encoding import (
     WHITE,
     piece_code,
 )
-from plies.core.layout import N_FEATURES, OFFSET
+from plies.core.eval_geometry import (
+    DARK_SQUARES,
+    FILE_A,
+    FILE_H,
+    KING_FILES,
+    KING_ZONE,
+    RANK_REL,
+    SHIELD_1,
+    SHIELD_2,
+    behind,
+    distance,
+    north_fill,
+    pawn_attacks,
+    sideways,
+    south_fill,
+)
+from plies.core.eval_weights import (
+    BISHOP_PAIR,
+    CONNECTED,
+    DOUBLED,
+    F_BISHOP_PAIR,
+    F_CONNECTED,
+    F_DANGER,
+    F_DOUBLED,
+    F_HANGING,
+    F_ISOLATED,
+    F_KING_OPEN_FILE,
+    F_KING_SEMI_OPEN_FILE,
+    F_MATERIAL,
+    F_MOBILITY,
+    F_PASSED,
+    F_PASSED_BLOCKED,
+    F_PASSED_OUR_KING,
+    F_PASSED_THEIR_KING,
+    F_PSQT,
+    F_ROOK_OPEN,
+    F_ROOK_SEMI_OPEN,
+    F_SAFE_CHECK_BISHOP,
+    F_SAFE_CHECK_KNIGHT,
+    F_SAFE_CHECK_QUEEN,
+    F_SAFE_CHECK_ROOK,
+    F_SHIELD_FAR,
+    F_SHIELD_NEAR,
+    F_THREAT_BY_MINOR,
+    F_THREAT_BY_PAWN,
+    F_THREAT_BY_ROOK,
+    HANGING,
+    ISOLATED,
+    KING_ATTACK_CAP,
+    KING_ATTACK_DIV,
+    KING_ATTACK_UNITS,
+    KING_OPEN_FILE,
+    KING_SEMI_OPEN_FILE,
+    MATERIAL,
+    MATERIAL_MG,
+    MG_ONE,
+    MOBILITY,
+    PASSED,
+    PASSED_BLOCKED,
+    PASSED_OUR_KING,
+    PASSED_THEIR_KING,
+    PSQ,
+    ROOK_OPEN,
+    ROOK_SEMI_OPEN,
+    SAFE_CHECK_BISHOP,
+    SAFE_CHECK_KNIGHT,
+    SAFE_CHECK_QUEEN,
+    SAFE_CHECK_ROOK,
+    SCALE_FULL,
+    SCALE_NO_PAWNS_SMALL_LEAD,
+    SCALE_OPPOSITE_BISHOPS,
+    SHIELD_FAR,
+    SHIELD_NEAR,
+    THREAT_BY_MINOR,
+    THREAT_BY_PAWN,
+    THREAT_BY_ROOK,
+    eg_half,
+    mg_half,
+    weigh,
+)
 from plies.core.position import Position
 from plies.core.tables import KING_ATTACKS, KNIGHT_ATTACKS, bishop_attacks, rook_attacks
 
@@ -73,145 +152,6 @@ TEMPO = w8.TEMPO
 PHASE_MAX = 24
 
 
-def _kinds(values: tuple[int, ...]) -> np.ndarray:
-    """A table indexed by piece kind (PAWN = 1 ... KING = 6; 0 and KING unused) from 5 values."""
-    return np.array([0, *values, 0], dtype=np.int64)
-
-
-def _grid(rows: tuple[int, ...]) -> np.ndarray:
-    """A 64-entry table (a1 = 0) from 8 rows written rank 8 first (as a diagram reads)."""
-    a = np.array(rows, dtype=np.int64).reshape(8, 8)
-    return np.ascontiguousarray(a[::-1].reshape(64))
-
-
-def _pad(rows: tuple[tuple[int, ...], ...], width: int) -> np.ndarray:
-    """Rows of unequal length as one table, zero-padded to ``width``."""
-    return np.array([[*r] + [0] * (width - len(r)) for r in rows], dtype=np.int64)
-
-
-# Every weight lives in core/weights.py (written by ``plies tune``); the tables
-# below arrange them for the compiled code.
-MATERIAL_MG = _kinds(w8.MATERIAL_MG)
-MATERIAL_EG = _kinds(w8.MATERIAL_EG)
-
-_NONE = np.zeros(64, dtype=np.int64)
-# By piece kind (row 0 unused).
-PST_MG = np.stack([
-    _NONE, _grid(w8.PSQT_PAWN_MG), _grid(w8.PSQT_KNIGHT_MG), _grid(w8.PSQT_BISHOP_MG),
-    _grid(w8.PSQT_ROOK_MG), _grid(w8.PSQT_QUEEN_MG), _grid(w8.PSQT_KING_MG),
-])  # fmt: skip
-PST_EG = np.stack([
-    _NONE, _grid(w8.PSQT_PAWN_EG), _grid(w8.PSQT_KNIGHT_EG), _grid(w8.PSQT_BISHOP_EG),
-    _grid(w8.PSQT_ROOK_EG), _grid(w8.PSQT_QUEEN_EG), _grid(w8.PSQT_KING_EG),
-])  # fmt: skip
-
-# Mobility by number of safe squares reached (own pieces and squares attacked by
-# enemy pawns excluded); rows knight, bishop, rook, queen (kind - KNIGHT).
-_MOBILITY_WIDTH = 28
-MOBILITY_MG = _pad(
-    (w8.MOBILITY_KNIGHT_MG, w8.MOBILITY_BISHOP_MG, w8.MOBILITY_ROOK_MG, w8.MOBILITY_QUEEN_MG),
-    _MOBILITY_WIDTH,
-)
-MOBILITY_EG = _pad(
-    (w8.MOBILITY_KNIGHT_EG, w8.MOBILITY_BISHOP_EG, w8.MOBILITY_ROOK_EG, w8.MOBILITY_QUEEN_EG),
-    _MOBILITY_WIDTH,
-)
-
-# King safety, fixed (not tuned: it is not linear in its numbers). Attack units
-# per king-zone square hit, by kind; once two pieces join in, the middlegame
-# penalty is units squared over KING_ATTACK_DIV, halved without a queen, capped.
-KING_ATTACK_UNITS = np.array([0, 0, 2, 2, 3, 5, 0], dtype=np.int64)
-KING_ATTACK_DIV = 3
-KING_ATTACK_CAP = 500
-
-# Endgame scale (of 64) for the side ahead, fixed: without pawns, a lead of less
-# than a rook rarely wins, and a lone minor piece never can; bishops of opposite
-# colours with nothing else but pawns draw often; a bishop and rook pawns whose
-# corner the bishop cannot guard, against a lone king in that corner, never win.
-SCALE_FULL = 64
-SCALE_NO_PAWNS_SMALL_LEAD = 16
-SCALE_OPPOSITE_BISHOPS = 32
-_DARK_SQUARES = U64(0xAA55AA55AA55AA55)
-_FILE_A = U64(0x0101010101010101)
-_FILE_H = U64(0x8080808080808080)
-
-
-def _masks() -> tuple[np.ndarray, ...]:
-    """Relative-rank, king-shield, king-file and king-zone masks."""
-    rank_rel = np.zeros((2, 8), dtype=np.uint64)
-    for r in range(8):
-        rank_rel[0, r] = 0xFF << (8 * r)
-        rank_rel[1, r] = 0xFF << (8 * (7 - r))
-    shield1 = np.zeros((2, 64), dtype=np.uint64)
-    shield2 = np.zeros((2, 64), dtype=np.uint64)
-    king_files = np.zeros(64, dtype=np.uint64)
-    for sq in range(64):
-        f, r = sq % 8, sq // 8
-        near = [x for x in (f - 1, f, f + 1) if 0 <= x < 8]
-        # One square per file near the king (on rank 1): counts files, not squares.
-        king_files[sq] = sum(1 << x for x in near)
-        for c, step in ((0, 1), (1, -1)):
-            for dist, table in ((1, shield1), (2, shield2)):
-                rr = r + dist * step
-                if 0 <= rr < 8:
-                    table[c, sq] = sum(1 << (rr * 8 + x) for x in near)
-    zone = KING_ATTACKS | (np.uint64(1) << np.arange(64, dtype=np.uint64))
-    return rank_rel, shield1, shield2, king_files, zone
-
-
-RANK_REL, SHIELD_1, SHIELD_2, KING_FILES, KING_ZONE = _masks()
-
-_NOT_A = U64(0xFEFEFEFEFEFEFEFE)
-_NOT_H = U64(0x7F7F7F7F7F7F7F7F)
-_RANK_1 = U64(0xFF)
-
-
-@njit(cache=True, inline="always")
-def _north_fill(b: np.uint64) -> np.uint64:
-    """Each set bit smeared toward rank 8."""
-    b |= b << U64(8)
-    b |= b << U64(16)
-    return b | (b << U64(32))
-
-
-@njit(cache=True, inline="always")
-def _south_fill(b: np.uint64) -> np.uint64:
-    """Each set bit smeared toward rank 1."""
-    b |= b >> U64(8)
-    b |= b >> U64(16)
-    return b | (b >> U64(32))
-
-
-@njit(cache=True, inline="always")
-def _sideways(b: np.uint64) -> np.uint64:
-    """Squares beside the set bits on the same rank."""
-    return ((b & _NOT_A) >> U64(1)) | ((b & _NOT_H) << U64(1))
-
-
-@njit(cache=True, inline="always")
-def _pawn_attacks(pawns: np.uint64, color: int) -> np.uint64:
-    """Squares attacked by the pawns of ``color``."""
-    if color == 0:
-        return ((pawns & _NOT_A) << U64(7)) | ((pawns & _NOT_H) << U64(9))
-    return ((pawns & _NOT_A) >> U64(9)) | ((pawns & _NOT_H) >> U64(7))
-
-
-@njit(cache=True, inline="always")
-def _behind(b: np.uint64, color: int) -> np.uint64:
-    """Squares strictly behind the set bits, from ``color``'s point of view."""
-    if color == 0:
-        return _south_fill(b >> U64(8))
-    return _north_fill(b << U64(8))
-
-
-@njit(cache=True, inline="always")
-def _distance(a: int, b: int) -> int:
-    """King-step (Chebyshev) distance between two squares."""
-    df = abs((a & 7) - (b & 7))
-    dr = abs((a >> 3) - (b >> 3))
-    return df if df > dr else dr
-
-
 @njit(cache=True, inline="always")
 def _taper(mg: int, eg: int, phase: int, scale: int, weight: int) -> int:
     """Blend mg and scaled eg values by phase, weight them (%), round toward zero."""
@@ -220,108 +160,6 @@ def _taper(mg: int, eg: int, phase: int, scale: int, weight: int) -> int:
     # float division truncates without a sign branch, and is exact: a quotient
     # that is not an integer lies at least 1/153600 away from one.
     return int(n / (PHASE_MAX * SCALE_FULL * 100.0))
-
-
-# Packed scores: a middlegame and an endgame value in one int64, ``mg * 2**32 + eg``.
-# Sums and differences of packed scores are the packed sums and differences, so
-# each addition and table lookup serves both phases at once.
-_EG_BIAS = 1 << 31
-_EG_MASK = (1 << 32) - 1
-
-
-def _pack(mg: np.ndarray | int, eg: np.ndarray | int) -> np.ndarray:
-    """Packed int64 score(s) of middlegame and endgame values."""
-    return np.asarray(mg, dtype=np.int64) * (1 << 32) + np.asarray(eg, dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def _mg(s: int) -> int:
-    """Middlegame half of a packed score."""
-    return (s - _eg(s)) >> 32
-
-
-@njit(cache=True, inline="always")
-def _eg(s: int) -> int:
-    """Endgame half of a packed score (the low 32 bits, sign-extended)."""
-    return ((s + _EG_BIAS) & _EG_MASK) - _EG_BIAS
-
-
-PSQ = _pack(PST_MG, PST_EG)
-MATERIAL = _pack(MATERIAL_MG, MATERIAL_EG)
-MOBILITY = _pack(MOBILITY_MG, MOBILITY_EG)
-CONNECTED = _pack(w8.CONNECTED_MG, w8.CONNECTED_EG)
-PASSED = _pack(w8.PASSED_MG, w8.PASSED_EG)
-PASSED_BLOCKED = _pack(w8.PASSED_BLOCKED_MG, w8.PASSED_BLOCKED_EG)
-PASSED_THEIR_KING = _pack(w8.PASSED_THEIR_KING_MG, w8.PASSED_THEIR_KING_EG)
-PASSED_OUR_KING = _pack(w8.PASSED_OUR_KING_MG, w8.PASSED_OUR_KING_EG)
-ISOLATED = int(_pack(w8.ISOLATED_MG, w8.ISOLATED_EG))
-DOUBLED = int(_pack(w8.DOUBLED_MG, w8.DOUBLED_EG))
-SHIELD_NEAR = int(_pack(w8.SHIELD_NEAR_MG, w8.SHIELD_NEAR_EG))
-SHIELD_FAR = int(_pack(w8.SHIELD_FAR_MG, w8.SHIELD_FAR_EG))
-KING_SEMI_OPEN_FILE = int(_pack(w8.KING_SEMI_OPEN_FILE_MG, w8.KING_SEMI_OPEN_FILE_EG))
-KING_OPEN_FILE = int(_pack(w8.KING_OPEN_FILE_MG, w8.KING_OPEN_FILE_EG))
-BISHOP_PAIR = int(_pack(w8.BISHOP_PAIR_MG, w8.BISHOP_PAIR_EG))
-ROOK_OPEN = int(_pack(w8.ROOK_OPEN_MG, w8.ROOK_OPEN_EG))
-ROOK_SEMI_OPEN = int(_pack(w8.ROOK_SEMI_OPEN_MG, w8.ROOK_SEMI_OPEN_EG))
-THREAT_BY_PAWN = int(_pack(w8.THREAT_BY_PAWN_MG, w8.THREAT_BY_PAWN_EG))
-THREAT_BY_MINOR = int(_pack(w8.THREAT_BY_MINOR_MG, w8.THREAT_BY_MINOR_EG))
-THREAT_BY_ROOK = int(_pack(w8.THREAT_BY_ROOK_MG, w8.THREAT_BY_ROOK_EG))
-HANGING = int(_pack(w8.HANGING_MG, w8.HANGING_EG))
-SAFE_CHECK_KNIGHT = int(_pack(w8.SAFE_CHECK_KNIGHT_MG, w8.SAFE_CHECK_KNIGHT_EG))
-SAFE_CHECK_BISHOP = int(_pack(w8.SAFE_CHECK_BISHOP_MG, w8.SAFE_CHECK_BISHOP_EG))
-SAFE_CHECK_ROOK = int(_pack(w8.SAFE_CHECK_ROOK_MG, w8.SAFE_CHECK_ROOK_EG))
-SAFE_CHECK_QUEEN = int(_pack(w8.SAFE_CHECK_QUEEN_MG, w8.SAFE_CHECK_QUEEN_EG))
-_MG_ONE = 1 << 32
-
-# Feature indices of the weights (``core/layout.py``), for the trace.
-F_MATERIAL = OFFSET["MATERIAL"]
-F_PSQT = OFFSET["PSQT_PAWN"]  # six tables of 64 in kind order
-F_ISOLATED = OFFSET["ISOLATED"]
-F_DOUBLED = OFFSET["DOUBLED"]
-F_CONNECTED = OFFSET["CONNECTED"]
-F_PASSED = OFFSET["PASSED"]
-F_PASSED_BLOCKED = OFFSET["PASSED_BLOCKED"]
-F_PASSED_THEIR_KING = OFFSET["PASSED_THEIR_KING"]
-F_PASSED_OUR_KING = OFFSET["PASSED_OUR_KING"]
-F_MOBILITY = np.array(
-    [OFFSET["MOBILITY_KNIGHT"], OFFSET["MOBILITY_BISHOP"], OFFSET["MOBILITY_ROOK"],
-     OFFSET["MOBILITY_QUEEN"]], dtype=np.int64,
-)  # fmt: skip
-F_SHIELD_NEAR = OFFSET["SHIELD_NEAR"]
-F_SHIELD_FAR = OFFSET["SHIELD_FAR"]
-F_KING_SEMI_OPEN_FILE = OFFSET["KING_SEMI_OPEN_FILE"]
-F_KING_OPEN_FILE = OFFSET["KING_OPEN_FILE"]
-F_BISHOP_PAIR = OFFSET["BISHOP_PAIR"]
-F_ROOK_OPEN = OFFSET["ROOK_OPEN"]
-F_ROOK_SEMI_OPEN = OFFSET["ROOK_SEMI_OPEN"]
-F_THREAT_BY_PAWN = OFFSET["THREAT_BY_PAWN"]
-F_THREAT_BY_MINOR = OFFSET["THREAT_BY_MINOR"]
-F_THREAT_BY_ROOK = OFFSET["THREAT_BY_ROOK"]
-F_HANGING = OFFSET["HANGING"]
-F_SAFE_CHECK_KNIGHT = OFFSET["SAFE_CHECK_KNIGHT"]
-F_SAFE_CHECK_BISHOP = OFFSET["SAFE_CHECK_BISHOP"]
-F_SAFE_CHECK_ROOK = OFFSET["SAFE_CHECK_ROOK"]
-F_SAFE_CHECK_QUEEN = OFFSET["SAFE_CHECK_QUEEN"]
-F_DANGER = N_FEATURES
-"""The trace's slot past the weights: the fixed king-attack danger (middlegame cp)."""
-N_TRACE = N_FEATURES + 1
-"""Length of one colour's trace array (``trace_terms``)."""
-
-
-@register_jitable
-def _weigh(tr: np.ndarray | None, f: int, weight: int, n: int) -> int:
-    """``n`` uses of the packed ``weight`` of feature ``f``, counted in ``tr`` when tracing.
-
-    Every weight of the evaluation is applied through here, so the evaluation and its
-    trace are one definition. Without a trace ``tr`` is None, a type of its own: numba
-    prunes the counting branch while it compiles, and the search's code is as if it had
-    never been written. Not ``inline="always"``: typed again at each of its sixty call
-    sites, that made the evaluation take a third longer to compile; as a jitable (typed
-    once per argument types, literals dropped) LLVM inlines it all the same.
-    """
-    if tr is not None:
-        tr[f] += n
-    return weight * n
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -348,7 +186,7 @@ def _pieces(
         sq = lsb(pieces)
         pieces &= pieces - U64(1)
         rel = sq ^ flip
-        pst += _weigh(tr, F_PSQT + 64 * (kind - PAWN) + (rel ^ 56), PSQ[kind, rel], 1)
+        pst += weigh(tr, F_PSQT + 64 * (kind - PAWN) + (rel ^ 56), PSQ[kind, rel], 1)
         if kind == KNIGHT:
             a = KNIGHT_ATTACKS[sq]
         elif kind == BISHOP:
@@ -359,7 +197,7 @@ def _pieces(
             a = rook_attacks(sq, occ, att) | bishop_attacks(sq, occ, att)
         attacked |= a
         reach = popcount(a & area)
-        mob += _weigh(tr, F_MOBILITY[kind - KNIGHT] + reach, MOBILITY[kind - KNIGHT, reach], 1)
+        mob += weigh(tr, F_MOBILITY[kind - KNIGHT] + reach, MOBILITY[kind - KNIGHT, reach], 1)
         hits = a & zone
         if hits:
             attackers += 1
@@ -395,8 +233,8 @@ def _side(
     flip = 56 * c
     our_pawns = bb[piece_code(c, PAWN)]
     their_pawns = bb[piece_code(them, PAWN)]
-    our_pawn_att = _pawn_attacks(our_pawns, c)
-    area = ~bb[piece_code(c, ALL_KINDS)] & ~_pawn_attacks(their_pawns, them)
+    our_pawn_att = pawn_attacks(our_pawns, c)
+    area = ~bb[piece_code(c, ALL_KINDS)] & ~pawn_attacks(their_pawns, them)
     our_king = lsb(bb[piece_code(c, KING)])
     their_king = lsb(bb[piece_code(them, KING)])
 
@@ -407,35 +245,35 @@ def _side(
     n_rooks = popcount(bb[piece_code(c, ROOK)])
     n_queens = popcount(bb[piece_code(c, QUEEN)])
     phase = n_knights + n_bishops + 2 * n_rooks + 4 * n_queens
-    material = _weigh(tr, F_MATERIAL, MATERIAL[PAWN], n_pawns)
-    material += _weigh(tr, F_MATERIAL + KNIGHT - PAWN, MATERIAL[KNIGHT], n_knights)
-    material += _weigh(tr, F_MATERIAL + BISHOP - PAWN, MATERIAL[BISHOP], n_bishops)
-    material += _weigh(tr, F_MATERIAL + ROOK - PAWN, MATERIAL[ROOK], n_rooks)
-    material += _weigh(tr, F_MATERIAL + QUEEN - PAWN, MATERIAL[QUEEN], n_queens)
+    material = weigh(tr, F_MATERIAL, MATERIAL[PAWN], n_pawns)
+    material += weigh(tr, F_MATERIAL + KNIGHT - PAWN, MATERIAL[KNIGHT], n_knights)
+    material += weigh(tr, F_MATERIAL + BISHOP - PAWN, MATERIAL[BISHOP], n_bishops)
+    material += weigh(tr, F_MATERIAL + ROOK - PAWN, MATERIAL[ROOK], n_rooks)
+    material += weigh(tr, F_MATERIAL + QUEEN - PAWN, MATERIAL[QUEEN], n_queens)
 
     # King and pawn placement.
     rel = our_king ^ flip
-    pst = _weigh(tr, F_PSQT + 64 * (KING - PAWN) + (rel ^ 56), PSQ[KING, rel], 1)
+    pst = weigh(tr, F_PSQT + 64 * (KING - PAWN) + (rel ^ 56), PSQ[KING, rel], 1)
     pawns = our_pawns
     while pawns:
         rel = lsb(pawns) ^ flip
-        pst += _weigh(tr, F_PSQT + (rel ^ 56), PSQ[PAWN, rel], 1)
+        pst += weigh(tr, F_PSQT + (rel ^ 56), PSQ[PAWN, rel], 1)
         pawns &= pawns - U64(1)
 
     # Pawn structure, set-wise: isolated, doubled, connected (defended by a pawn
     # or standing beside one), the last by rank.
-    doubled_set = our_pawns & _behind(our_pawns, c)
-    structure = _weigh(tr, F_ISOLATED, ISOLATED, popcount(our_pawns & ~_sideways(our_files)))
-    structure += _weigh(tr, F_DOUBLED, DOUBLED, popcount(doubled_set))
-    connected = our_pawns & (our_pawn_att | _sideways(our_pawns))
+    doubled_set = our_pawns & behind(our_pawns, c)
+    structure = weigh(tr, F_ISOLATED, ISOLATED, popcount(our_pawns & ~sideways(our_files)))
+    structure += weigh(tr, F_DOUBLED, DOUBLED, popcount(doubled_set))
+    connected = our_pawns & (our_pawn_att | sideways(our_pawns))
     for r in range(2, 7):
-        structure += _weigh(tr, F_CONNECTED + r, CONNECTED[r],
+        structure += weigh(tr, F_CONNECTED + r, CONNECTED[r],
                             popcount(connected & RANK_REL[c, r]))  # fmt: skip
 
     # Passed pawns: no enemy pawn ahead on this or a neighbouring file.
     # Their pawns' paths run toward our side: the squares behind them as we see it.
-    their_span = _behind(their_pawns, c)
-    their_span |= _sideways(their_span)
+    their_span = behind(their_pawns, c)
+    their_span |= sideways(their_span)
     passers = our_pawns & ~their_span & ~doubled_set
     passed = 0
     while passers:
@@ -443,13 +281,13 @@ def _side(
         passers &= passers - U64(1)
         rank = (sq ^ flip) >> 3
         stop = sq + 8 - 16 * c
-        passed += _weigh(tr, F_PASSED + rank, PASSED[rank], 1)
-        passed += _weigh(tr, F_PASSED_THEIR_KING + rank, PASSED_THEIR_KING[rank],
-                         _distance(their_king, stop))  # fmt: skip
-        passed += _weigh(tr, F_PASSED_OUR_KING + rank, PASSED_OUR_KING[rank],
-                         _distance(our_king, stop))  # fmt: skip
+        passed += weigh(tr, F_PASSED + rank, PASSED[rank], 1)
+        passed += weigh(tr, F_PASSED_THEIR_KING + rank, PASSED_THEIR_KING[rank],
+                         distance(their_king, stop))  # fmt: skip
+        passed += weigh(tr, F_PASSED_OUR_KING + rank, PASSED_OUR_KING[rank],
+                         distance(our_king, stop))  # fmt: skip
         if (occ >> U64(stop)) & U64(1):
-            passed += _weigh(tr, F_PASSED_BLOCKED + rank, PASSED_BLOCKED[rank], -1)
+            passed += weigh(tr, F_PASSED_BLOCKED + rank, PASSED_BLOCKED[rank], -1)
 
     # Pieces: placement, mobility, pressure on the enemy king zone.
     zone = KING_ZONE[their_king]
@@ -466,12 +304,12 @@ def _side(
 
     # King safety: our pawn shield and the open files beside our king, plus our
     # pressure on theirs once two pieces take part (middlegame only, fixed).
-    shelter = _weigh(tr, F_SHIELD_NEAR, SHIELD_NEAR, popcount(our_pawns & SHIELD_1[c, our_king]))
-    shelter += _weigh(tr, F_SHIELD_FAR, SHIELD_FAR, popcount(our_pawns & SHIELD_2[c, our_king]))
+    shelter = weigh(tr, F_SHIELD_NEAR, SHIELD_NEAR, popcount(our_pawns & SHIELD_1[c, our_king]))
+    shelter += weigh(tr, F_SHIELD_FAR, SHIELD_FAR, popcount(our_pawns & SHIELD_2[c, our_king]))
     near_files = KING_FILES[our_king & 7]
-    shelter += _weigh(tr, F_KING_SEMI_OPEN_FILE, KING_SEMI_OPEN_FILE,
+    shelter += weigh(tr, F_KING_SEMI_OPEN_FILE, KING_SEMI_OPEN_FILE,
                       popcount(near_files & ~our_files))  # fmt: skip
-    shelter += _weigh(tr, F_KING_OPEN_FILE, KING_OPEN_FILE,
+    shelter += weigh(tr, F_KING_OPEN_FILE, KING_OPEN_FILE,
                       popcount(near_files & ~our_files & ~their_files))  # fmt: skip
     danger = 0
     if an + ab + ar + aq >= 2:
@@ -481,14 +319,14 @@ def _side(
             danger //= 2
         danger = min(danger, KING_ATTACK_CAP)
     # Not a tuned weight: the trace keeps it apart, in its own slot.
-    king = shelter + _weigh(tr, F_DANGER, _MG_ONE, danger)
+    king = shelter + weigh(tr, F_DANGER, MG_ONE, danger)
 
     # Rooks on files without our pawns (semi-open) or without any (open).
     rooks = bb[piece_code(c, ROOK)] & ~our_files
-    rook_files = _weigh(tr, F_ROOK_OPEN, ROOK_OPEN, popcount(rooks & ~their_files))
-    rook_files += _weigh(tr, F_ROOK_SEMI_OPEN, ROOK_SEMI_OPEN, popcount(rooks & their_files))
+    rook_files = weigh(tr, F_ROOK_OPEN, ROOK_OPEN, popcount(rooks & ~their_files))
+    rook_files += weigh(tr, F_ROOK_SEMI_OPEN, ROOK_SEMI_OPEN, popcount(rooks & their_files))
 
-    pair = _weigh(tr, F_BISHOP_PAIR, BISHOP_PAIR, 1 if n_bishops >= 2 else 0)
+    pair = weigh(tr, F_BISHOP_PAIR, BISHOP_PAIR, 1 if n_bishops >= 2 else 0)
     npm = n_knights * MATERIAL_MG[KNIGHT] + n_bishops * MATERIAL_MG[BISHOP]
     npm += n_rooks * MATERIAL_MG[ROOK] + n_queens * MATERIAL_MG[QUEEN]
     attacked = our_pawn_att | xn | xb | xr | xq | KING_ATTACKS[our_king]
@@ -515,10 +353,10 @@ def _threats(
     queens = bb[piece_code(them, QUEEN)]
     majors = bb[piece_code(them, ROOK)] | queens
     pieces = bb[piece_code(them, KNIGHT)] | bb[piece_code(them, BISHOP)] | majors
-    score = _weigh(tr, F_THREAT_BY_PAWN, THREAT_BY_PAWN, popcount(pawn_att & pieces))
-    score += _weigh(tr, F_THREAT_BY_MINOR, THREAT_BY_MINOR, popcount(minor_att & majors))
-    score += _weigh(tr, F_THREAT_BY_ROOK, THREAT_BY_ROOK, popcount(rook_att & queens))
-    score += _weigh(tr, F_HANGING, HANGING, popcount(pieces & ours & ~theirs))
+    score = weigh(tr, F_THREAT_BY_PAWN, THREAT_BY_PAWN, popcount(pawn_att & pieces))
+    score += weigh(tr, F_THREAT_BY_MINOR, THREAT_BY_MINOR, popcount(minor_att & majors))
+    score += weigh(tr, F_THREAT_BY_ROOK, THREAT_BY_ROOK, popcount(rook_att & queens))
+    score += weigh(tr, F_HANGING, HANGING, popcount(pieces & ours & ~theirs))
     return score
 
 
@@ -540,11 +378,11 @@ def _safe_checks(
     safe = ~bb[piece_code(c, ALL_KINDS)] & ~defended
     diagonal = bishop_attacks(king, occ, pos.sliders) & safe
     straight = rook_attacks(king, occ, pos.sliders) & safe
-    score = _weigh(tr, F_SAFE_CHECK_KNIGHT, SAFE_CHECK_KNIGHT,
+    score = weigh(tr, F_SAFE_CHECK_KNIGHT, SAFE_CHECK_KNIGHT,
                    popcount(KNIGHT_ATTACKS[king] & safe & knights))  # fmt: skip
-    score += _weigh(tr, F_SAFE_CHECK_BISHOP, SAFE_CHECK_BISHOP, popcount(diagonal & bishops))
-    score += _weigh(tr, F_SAFE_CHECK_ROOK, SAFE_CHECK_ROOK, popcount(straight & rooks))
-    score += _weigh(tr, F_SAFE_CHECK_QUEEN, SAFE_CHECK_QUEEN,
+    score += weigh(tr, F_SAFE_CHECK_BISHOP, SAFE_CHECK_BISHOP, popcount(diagonal & bishops))
+    score += weigh(tr, F_SAFE_CHECK_ROOK, SAFE_CHECK_ROOK, popcount(straight & rooks))
+    score += weigh(tr, F_SAFE_CHECK_QUEEN, SAFE_CHECK_QUEEN,
                     popcount((diagonal | straight) & queens))  # fmt: skip
     return score
 
@@ -554,17 +392,17 @@ def _wrong_bishop(bb: np.ndarray, c: int) -> bool:
     """Whether ``c``'s pawns are all on one rook file, its bishop cannot guard their
     promotion corner and the lone defending king stands next to that corner: a draw."""
     pawns = bb[piece_code(c, PAWN)]
-    if (pawns & _FILE_A) == pawns:
+    if (pawns & FILE_A) == pawns:
         corner = 56 if c == WHITE else 0
-    elif (pawns & _FILE_H) == pawns:
+    elif (pawns & FILE_H) == pawns:
         corner = 63 if c == WHITE else 7
     else:
         return False
-    corner_dark = ((_DARK_SQUARES >> U64(corner)) & U64(1)) != 0
-    if ((bb[piece_code(c, BISHOP)] & _DARK_SQUARES) != 0) == corner_dark:
+    corner_dark = ((DARK_SQUARES >> U64(corner)) & U64(1)) != 0
+    if ((bb[piece_code(c, BISHOP)] & DARK_SQUARES) != 0) == corner_dark:
         return False
     king = lsb(bb[piece_code(1 - c, KING)])
-    return _distance(king, corner) <= 1
+    return distance(king, corner) <= 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -587,7 +425,7 @@ def _scale(bb: np.ndarray, c: int, our_npm: int, their_npm: int) -> int:
         and their_npm == MATERIAL_MG[BISHOP]
         and popcount(w_bishops) == 1
         and popcount(b_bishops) == 1
-        and ((w_bishops & _DARK_SQUARES) == 0) != ((b_bishops & _DARK_SQUARES) == 0)
+        and ((w_bishops & DARK_SQUARES) == 0) != ((b_bishops & DARK_SQUARES) == 0)
     ):
         return SCALE_OPPOSITE_BISHOPS
     return SCALE_FULL
@@ -630,18 +468,18 @@ def _finish(pos: Position, w: _SideTerms, b: _SideTerms, w_tr: np.ndarray | None
     if no_pawns or (w[9] == MATERIAL_MG[BISHOP] and b[9] == MATERIAL_MG[BISHOP]):
         # The side ahead in the endgame decides which patterns apply.
         total = material + pst + structure + passed + mobility + king + pair + rook_files
-        eg = _eg(total + threats)
+        eg = eg_half(total + threats)
         if eg > 0:
             scale = _scale(bb, WHITE, w[9], b[9])
         elif eg < 0:
             scale = _scale(bb, BLACK, b[9], w[9])
     return (
         phase, scale,
-        _mg(material), _eg(material), _mg(pst), _eg(pst),
-        _mg(structure), _eg(structure), _mg(passed), _eg(passed),
-        _mg(mobility), _eg(mobility), _mg(king), _eg(king),
-        _mg(pair), _eg(pair), _mg(rook_files), _eg(rook_files),
-        _mg(threats), _eg(threats),
+        mg_half(material), eg_half(material), mg_half(pst), eg_half(pst),
+        mg_half(structure), eg_half(structure), mg_half(passed), eg_half(passed),
+        mg_half(mobility), eg_half(mobility), mg_half(king), eg_half(king),
+        mg_half(pair), eg_half(pair), mg_half(rook_files), eg_half(rook_files),
+        mg_half(threats), eg_half(threats),
     )  # fmt: skip
 
 
@@ -652,7 +490,7 @@ def _boards(pos: Position) -> tuple[np.uint64, np.uint64, np.uint64]:
     occ = bb[piece_code(WHITE, ALL_KINDS)] | bb[piece_code(BLACK, ALL_KINDS)]
     white = bb[piece_code(WHITE, PAWN)]
     black = bb[piece_code(BLACK, PAWN)]
-    return occ, _north_fill(white) | _south_fill(white), _north_fill(black) | _south_fill(black)
+    return occ, north_fill(white) | south_fill(white), north_fill(black) | south_fill(black)
 
 
 # The colour is passed as a literal: numba keeps one copy per colour.

@@ -64,15 +64,14 @@ from plies.core.encoding import (
     WHITE,
     piece_code,
 )
+from plies.core.makemove import make_move, unmake_move
 from plies.core.position import (
     Position,
     attackers_to,
     king_square,
-    make_move,
     occupancy,
     reserve,
     square_attacked,
-    unmake_move,
 )
 from plies.core.tables import (
     BETWEEN,

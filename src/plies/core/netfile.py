@@ -1,4 +1,6 @@
-"""The net file: its format, the checks a file must pass, and quantising it for the core.
+"""The net file: its format, the checks a file must pass, reading and writing it (for the
+engine and the trainer alike: ``read_net``, ``write_net``, one ``NetFileError``), and
+quantising it for the core.
 
 The contract with the trainer (``plies train``) is ``docs/nnue-spec.md``,
 summarised here. The net is (768 -> H) x 2 perspectives -> SCReLU -> 1 of B output
@@ -39,6 +41,7 @@ import os
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -134,9 +137,13 @@ class Net:
         return f"net {self.source} (hidden {self.hidden}{kings}{buckets}{kind})"
 
 
-def _refuse(source: str, reason: str) -> ValueError:
+class NetFileError(ValueError):
+    """A net file that cannot be used: one line, naming the file."""
+
+
+def _refuse(source: str, reason: str) -> NetFileError:
     """The one-line error for a net file that cannot be used."""
-    return ValueError(f"net file {source!r}: {reason}")
+    return NetFileError(f"net file {source!r}: {reason}")
 
 
 def _float_array(arrays: dict[str, np.ndarray], name: str, shape: tuple[int, ...],
@@ -162,8 +169,28 @@ def _single(arrays: dict[str, np.ndarray], name: str, source: str) -> float:
     return float(raw.reshape(-1)[0])
 
 
-def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
-    """Check a net's float arrays against the spec and quantise them (ValueError if unfit)."""
+@dataclass(frozen=True)
+class NetArrays:
+    """A net file's contents, checked against the spec: the float weights and their layout."""
+
+    ft_weight: np.ndarray
+    """float32 [K * 768, H]: feature-transformer weights (K king buckets, 1 without)."""
+    ft_bias: np.ndarray
+    """float32 [H]: feature-transformer biases."""
+    out_weight: np.ndarray
+    """float32 [B, 2H]: each output bucket's weights (side to move's half first)."""
+    out_bias: np.ndarray
+    """float32 [B]: each output bucket's bias."""
+    base: int = BASE_NONE
+    """BASE_NONE (a pure net) or BASE_HCE (a correction to the classical evaluation)."""
+    king_buckets: np.ndarray | None = None
+    """int64 [64]: the bucket of each own-king square (format 2); None: format 1."""
+    king_mirror: int = 0
+    """1: a perspective whose king stands on files e-h sees the board mirrored."""
+
+
+def check(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> NetArrays:
+    """A net's entries checked against the spec (NetFileError, one line, if unfit)."""
     missing = [name for name in _SHAPES if name not in arrays]
     if missing:
         raise _refuse(source, f"missing {', '.join(missing)}")
@@ -171,11 +198,12 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
     if fmt not in (FORMAT, FORMAT_KINGS):
         raise _refuse(source, f"format {fmt:g} is not a supported format ({FORMAT} or "
                               f"{FORMAT_KINGS})")  # fmt: skip
-    king_map = NO_KING_MAP
+    table: np.ndarray | None = None
+    mirror = 0
     inputs = N_INPUTS
     if fmt == FORMAT_KINGS:
-        king_map = _king_map(arrays, source)
-        inputs = N_INPUTS * (int(np.max(king_map[0])) // N_INPUTS + 1)
+        table, mirror, kings = _king_layout(arrays, source)
+        inputs = N_INPUTS * kings
     else:
         extra = [name for name in KING_KEYS if name in arrays]
         if extra:
@@ -208,25 +236,48 @@ def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
         out_bias = _float_array(arrays, "out_bias", (1,), source)
     else:
         buckets = int(out_shape[0]) if len(out_shape) == 2 else 0
+        if len(out_shape) == 2 and out_shape[1] == 2 * hidden and buckets > MAX_BUCKETS:
+            raise _refuse(source, f"{buckets} output buckets (out_weight {out_shape}), expected "
+                                  f"1 <= B <= {MAX_BUCKETS}")  # fmt: skip
         if len(out_shape) != 2 or out_shape[1] != 2 * hidden or not 1 <= buckets <= MAX_BUCKETS:
             raise _refuse(source, f"out_weight has shape {out_shape}, expected ({2 * hidden},) "
                                   f"or (B, {2 * hidden}) with 1 <= B <= {MAX_BUCKETS}")  # fmt: skip
         out_weight = _float_array(arrays, "out_weight", (buckets, 2 * hidden), source)
         out_bias = _float_array(arrays, "out_bias", (buckets,), source)
-    out_bias_q = np.rint(out_bias.astype(np.float64) * QA * QB).astype(np.int64)
+    return NetArrays(ft_weight, ft_bias, out_weight, out_bias, base, table, mirror)
+
+
+def quantise(arrays: dict[str, np.ndarray], source: str = "<arrays>") -> Net:
+    """Check a net's float arrays against the spec and quantise them (NetFileError if unfit)."""
+    return _quantised(check(arrays, source), source)
+
+
+def _quantised(net: NetArrays, source: str) -> Net:
+    """The core's integer net of checked arrays."""
+    out_bias_q = np.rint(net.out_bias.astype(np.float64) * QA * QB).astype(np.int64)
     return Net(
-        ft_weight=np.ascontiguousarray(np.rint(ft_weight * QA).astype(np.int16)),
-        ft_bias=np.ascontiguousarray(np.rint(ft_bias * QA).astype(np.int16)),
-        out_weight=np.ascontiguousarray(np.rint(out_weight * QB).astype(np.int16)),
+        ft_weight=np.ascontiguousarray(np.rint(net.ft_weight * QA).astype(np.int16)),
+        ft_bias=np.ascontiguousarray(np.rint(net.ft_bias * QA).astype(np.int16)),
+        out_weight=np.ascontiguousarray(np.rint(net.out_weight * QB).astype(np.int16)),
         out_bias=np.ascontiguousarray(out_bias_q),
         source=source,
-        base=base,
-        king_map=king_map,
+        base=net.base,
+        king_map=NO_KING_MAP if net.king_buckets is None else king_map(net.king_buckets,
+                                                                       net.king_mirror),
     )
 
 
-def _king_map(arrays: dict[str, np.ndarray], source: str) -> np.ndarray:
-    """``Net.king_map`` from a format-2 file's ``king_buckets`` and ``king_mirror``."""
+def king_map(table: np.ndarray, mirror: int) -> np.ndarray:
+    """``Net.king_map`` of a checked king-bucket table and mirror flag."""
+    squares = np.arange(64)
+    flips = np.where((squares % 8 >= 4) & (mirror == 1), 7, 0)
+    used = table.astype(np.int64)[squares ^ flips]
+    return np.ascontiguousarray(np.stack([used * N_INPUTS, flips]).astype(np.int64))
+
+
+def _king_layout(arrays: dict[str, np.ndarray], source: str) -> tuple[np.ndarray, int, int]:
+    """A format-2 file's ``king_buckets`` (int64) and ``king_mirror``, checked, and the
+    number of buckets."""
     missing = [name for name in KING_KEYS if name not in arrays]
     if missing:
         raise _refuse(source, f"format {FORMAT_KINGS} without {', '.join(missing)}")
@@ -250,15 +301,16 @@ def _king_map(arrays: dict[str, np.ndarray], source: str) -> np.ndarray:
         raise _refuse(source, f"king_buckets holds values outside 0..{kings - 1} (at most "
                               f"{MAX_KING_BUCKETS} buckets)")  # fmt: skip
     if len(set(used.tolist())) != kings:
-        raise _refuse(source, f"king_buckets does not use every bucket 0..{kings - 1}")
-    return np.ascontiguousarray(np.stack([used * N_INPUTS, flips]).astype(np.int64))
+        raise _refuse(source, f"king_buckets uses buckets {sorted(set(used.tolist()))}: it "
+                              f"does not use every bucket 0..{kings - 1}")  # fmt: skip
+    return table.astype(np.int64), mirror, kings
 
 
-def load_net(path: str | os.PathLike[str]) -> Net:
-    """Read and quantise a ``.npz`` net file; a one-line ValueError if it is unusable."""
+def read_net(path: str | os.PathLike[str]) -> NetArrays:
+    """Read and check a ``.npz`` net file; a one-line NetFileError if it is unusable."""
     source = str(path)
     if not source:
-        raise ValueError("net file: no path given")
+        raise NetFileError("net file: no path given")
     if not os.path.isfile(source):
         raise _refuse(source, "no such file")
     try:
@@ -273,7 +325,39 @@ def load_net(path: str | os.PathLike[str]) -> Net:
         if str(exc).startswith("net file"):
             raise
         raise _refuse(source, "not a readable .npz archive (pickled or corrupt data)") from None
-    return quantise(arrays, source)
+    return check(arrays, source)
+
+
+def load_net(path: str | os.PathLike[str]) -> Net:
+    """Read and quantise a ``.npz`` net file; a one-line NetFileError if it is unusable."""
+    return _quantised(read_net(path), str(path))
+
+
+def write_net(path: str | os.PathLike[str], net: NetArrays) -> None:
+    """Write ``net`` as the spec's .npz (float32, scale 400; format 2 with king buckets; a
+    single output bucket in the first version's shapes; ``base`` only for a residual net),
+    whole: through a temporary file beside it, so an interrupted write leaves no half net."""
+    buckets = net.out_weight.shape[0]
+    out_weight = net.out_weight.astype(np.float32)
+    # Any: numpy's stubs match ** keywords against savez's own bool parameter too.
+    arrays: dict[str, Any] = {
+        "ft_weight": net.ft_weight.astype(np.float32),
+        "ft_bias": net.ft_bias.astype(np.float32),
+        "out_weight": out_weight[0] if buckets == 1 else out_weight,
+        "out_bias": net.out_bias.astype(np.float32).reshape(buckets),
+        "scale": np.array([SCALE], dtype=np.float32),
+        "format": np.array([FORMAT if net.king_buckets is None else FORMAT_KINGS], np.int64),
+    }
+    if net.king_buckets is not None:
+        arrays["king_buckets"] = net.king_buckets.astype(np.int64)
+        arrays["king_mirror"] = np.array([net.king_mirror], dtype=np.int64)
+    if net.base != BASE_NONE:
+        arrays[BASE_KEY] = np.array([net.base], dtype=np.int64)
+    target = Path(path)
+    tmp = target.with_name(target.name + ".tmp")
+    with tmp.open("wb") as handle:
+        np.savez(handle, **arrays)
+    tmp.replace(target)
 
 
 def default_net_path() -> Path | None:

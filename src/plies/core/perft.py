@@ -6,8 +6,9 @@ import numpy as np
 from numba import njit
 
 from plies.core.encoding import MAX_MOVES
+from plies.core.makemove import make_move, unmake_move
 from plies.core.movegen import count_moves, gen_moves
-from plies.core.position import Position, make_move, reserve, unmake_move
+from plies.core.position import Position, reserve
 
 
 @njit(cache=True, nogil=True, _nrt=False)

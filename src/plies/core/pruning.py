@@ -12,8 +12,9 @@ from numba import njit
 
 from plies.core.bits import ZERO
 from plies.core.encoding import BISHOP, KNIGHT, QUEEN, ROOK, piece_code
+from plies.core.makemove import make_move, unmake_move
 from plies.core.movepick import COUNTER, GOOD_CAPTURE
-from plies.core.position import Position, make_move, unmake_move
+from plies.core.position import Position
 from plies.core.see import see_ge
 from plies.core.stack import SearchStack
 from plies.core.tt import MATE_BOUND

@@ -41,6 +41,7 @@ from plies.core.encoding import (
     is_promotion,
 )
 from plies.core.info import SearchInfo
+from plies.core.makemove import make_move, make_null, unmake_move, unmake_null
 from plies.core.movegen import gen_moves
 from plies.core.movepick import (
     UNDERPROMOTION,
@@ -52,14 +53,7 @@ from plies.core.movepick import (
     score_noisy,
     victim_value,
 )
-from plies.core.position import (
-    Position,
-    in_check,
-    make_move,
-    make_null,
-    unmake_move,
-    unmake_null,
-)
+from plies.core.position import Position, in_check
 from plies.core.pruning import (
     losing_capture,
     null_move_reduction,

@@ -30,12 +30,15 @@ from plies.core.bits import U64, popcount
 from plies.core.encoding import (
     BLACK,
     KING,
+    NO_PIECE,
     PAWN,
     WHITE,
     piece_code,
 )
-from plies.core.evaluate import F_DANGER, N_TRACE, trace_terms
+from plies.core.eval_weights import F_DANGER, N_TRACE
+from plies.core.evaluate import trace_terms
 from plies.core.layout import N_FEATURES
+from plies.core.placement import PLACEMENT_OK, read_placement
 from plies.core.position import Position
 
 MAX_ENTRIES = 2 * 96
@@ -56,43 +59,23 @@ def trace(pos: Position, counts: np.ndarray) -> tuple[int, int, int]:
 
 
 _BACK_RANKS = U64(0xFF000000000000FF)
-_PIECE_OF_BYTE = np.zeros(256, dtype=np.int64)
-# The Python function under the dispatcher: calling the compiled one at import
-# would compile it (a Python-side signature) in every process that imports this.
-for _letter, _kind in zip("pnbrqk", range(PAWN, KING + 1), strict=True):
-    _PIECE_OF_BYTE[ord(_letter.upper())] = piece_code.py_func(WHITE, _kind)
-    _PIECE_OF_BYTE[ord(_letter)] = piece_code.py_func(BLACK, _kind)
 
 
 @njit(cache=True, nogil=True)
 def _place(pos: Position, text: np.ndarray, start: int, end: int, side: int) -> bool:
     """Set ``pos`` to the FEN placement ``text[start:end]`` and ``side``; False if malformed."""
+    squares = pos.squares
+    status, _, _, stop = read_placement(text, start, end, squares)
+    if status != PLACEMENT_OK or stop != end:
+        return False
     bb = pos.pieces
     bb[:] = 0
-    pos.squares[:] = 0
-    rank, file = 7, 0
-    for i in range(start, end):
-        ch = text[i]
-        if ch == 47:  # '/'
-            if file != 8 or rank == 0:
-                return False
-            rank -= 1
-            file = 0
-        elif 49 <= ch <= 56:  # '1'..'8'
-            file += ch - 48
-            if file > 8:
-                return False
-        else:
-            p = _PIECE_OF_BYTE[ch]
-            if p == 0 or file >= 8:
-                return False
-            sq = rank * 8 + file
-            bb[p] |= U64(1) << U64(sq)
-            bb[p & 8] |= U64(1) << U64(sq)
-            pos.squares[sq] = p
-            file += 1
-    if rank != 0 or file != 8:
-        return False
+    one = U64(1)
+    for sq in range(64):
+        p = squares[sq]
+        if p != NO_PIECE:
+            bb[p] |= one << U64(sq)
+            bb[p & 8] |= one << U64(sq)
     pos.side = side
     # One king each and no pawn on the back ranks, or the evaluation's indexing breaks.
     pawns = bb[piece_code(WHITE, PAWN)] | bb[piece_code(BLACK, PAWN)]

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from tests.learn.train.test_training import _material_file
 
+from plies.core.netfile import NetFileError
 from plies.learn.split import split_rows
 from plies.learn.train.features import KING_LAYOUTS, feature_index, king_layout
 from plies.learn.train.kernels import Examples, Params, batch_gradient, raw_outputs
 from plies.learn.train.loader import Dataset, parse_buffer, read_dataset
 from plies.learn.train.network import (
-    NetFileError,
     Network,
     initial_network,
     load_network,

@@ -8,11 +8,11 @@ import chess
 import numpy as np
 import pytest
 
+from plies.core.netfile import NetFileError
 from plies.learn.train.kernels import raw_outputs
 from plies.learn.train.loader import read_dataset
 from plies.learn.train.network import (
     WEIGHT_LIMIT,
-    NetFileError,
     initial_network,
     load_network,
     save_network,
@@ -172,8 +172,8 @@ def test_bad_net_files(tmp_path: Path) -> None:
         ("bias8", "out_bias"),
         ("out8", "out_weight"),
         ("b40", "40 output buckets"),
-        ("text", "not a net"),
-        ("missing", "cannot read"),
+        ("text", "not a readable"),
+        ("missing", "no such file"),
     ):
         with pytest.raises(NetFileError, match=words):
             load_network(tmp_path / f"{name}.npz")

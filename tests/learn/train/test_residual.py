@@ -11,11 +11,12 @@ import pytest
 import plies.core as core
 from plies.board import Board
 from plies.cli.main import main
+from plies.core.netfile import BASE_HCE
 from plies.learn.split import split_rows
 from plies.learn.train.hce import unscaled_loss
 from plies.learn.train.kernels import Examples, Params, batch_gradient
 from plies.learn.train.loader import read_dataset
-from plies.learn.train.network import BASE_HCE, initial_network, load_base, save_network
+from plies.learn.train.network import initial_network, load_base, save_network
 from plies.learn.train.residual import hce_base, hce_centipawns
 from plies.learn.train.target import targets
 from plies.learn.train.trainer import Settings, loss, train

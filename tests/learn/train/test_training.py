@@ -8,10 +8,11 @@ import chess
 import numpy as np
 import pytest
 
+from plies.core.netfile import WEIGHT_LIMIT
 from plies.learn.split import split_rows
 from plies.learn.train.adam import Adam
 from plies.learn.train.loader import Dataset, read_dataset
-from plies.learn.train.network import WEIGHT_LIMIT, initial_network
+from plies.learn.train.network import initial_network
 from plies.learn.train.target import targets
 from plies.learn.train.trainer import EpochReport, Settings, loss, train
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from plies.core.encoding import KING, NO_PIECE, PAWN
+from plies.core.placement import PLACEMENT_OK, read_placement
 from plies.learn.lines import DataError
 from plies.learn.split import MOVE_DIGITS, NO_PLY, game_ids
 from plies.learn.train.features import MAX_PIECES, NO_FEATURE, OTHER_OFFSET
@@ -103,18 +105,6 @@ def _space(c: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _piece_index(c: int) -> int:
-    """White-perspective base index ((colour, kind) * 64) of FEN letter ``c``, -1 if none."""
-    letters = "PNBRQKpnbrqk"
-    for i in range(12):
-        if ord(letters[i]) == c:
-            color = 0 if i < 6 else 1
-            kind = i % 6
-            return color * OTHER_OFFSET + kind * 64
-    return -1
-
-
-@njit(cache=True, nogil=True)
 def _integer(buf: np.ndarray, lo: int, hi: int) -> tuple[bool, int]:
     """The optionally signed decimal integer filling buf[lo:hi] (blanks trimmed)."""
     while lo < hi and _space(buf[lo]):
@@ -165,9 +155,10 @@ def _result(buf: np.ndarray, lo: int, hi: int) -> float:
 
 @njit(cache=True, nogil=True)
 def _line(
-    buf: np.ndarray, lo: int, hi: int, row: np.ndarray
+    buf: np.ndarray, lo: int, hi: int, row: np.ndarray, squares: np.ndarray
 ) -> tuple[int, int, int, float, int]:
-    """Parse buf[lo:hi] into ``row`` (feature indices); (status, side, score, result, ply)."""
+    """Parse buf[lo:hi] into ``row`` (feature indices; ``squares`` is scratch); (status,
+    side, score, result, ply)."""
     i = lo
     while i < hi and _space(buf[i]):
         i += 1
@@ -185,35 +176,24 @@ def _line(
                 second = j
     if bars != 2:
         return NO_FIELDS, 0, 0, 0.0, NO_PLY
-    rank = 7
-    file = 0
+    status, _, _, i = read_placement(buf, i, first, squares)
+    if status != PLACEMENT_OK:
+        return BAD_BOARD, 0, 0, 0.0, NO_PLY
     count = 0
     kings = 0
-    while i < first and not _space(buf[i]):
-        c = buf[i]
-        if c == _SLASH:
-            if file != 8 or rank == 0:
-                return BAD_BOARD, 0, 0, 0.0, NO_PLY
-            rank -= 1
-            file = 0
-        elif _ZERO + 1 <= c <= _ZERO + 8:
-            file += c - _ZERO
-            if file > 8:
-                return BAD_BOARD, 0, 0, 0.0, NO_PLY
-        else:
-            base = _piece_index(c)
-            if base < 0 or file >= 8:
-                return BAD_BOARD, 0, 0, 0.0, NO_PLY
+    # FEN order (rank 8 first, files a-h): the order the features are summed in.
+    for rank in range(7, -1, -1):
+        for file in range(8):
+            p = squares[rank * 8 + file]
+            if p == NO_PIECE:
+                continue
             if count == MAX_PIECES:
                 return TOO_MANY_PIECES, 0, 0, 0.0, NO_PLY
-            if base % OTHER_OFFSET == 5 * 64:
-                kings += 1 if base < OTHER_OFFSET else 100
-            row[count] = base + rank * 8 + file
+            kind = p & 7
+            if kind == KING:
+                kings += 1 if p < 8 else 100
+            row[count] = (p >> 3) * OTHER_OFFSET + (kind - PAWN) * 64 + rank * 8 + file
             count += 1
-            file += 1
-        i += 1
-    if rank != 0 or file != 8:
-        return BAD_BOARD, 0, 0, 0.0, NO_PLY
     if kings != 101:
         return BAD_KINGS, 0, 0, 0.0, NO_PLY
     for j in range(count, MAX_PIECES):
@@ -281,6 +261,7 @@ def _parse(
     status: np.ndarray,
 ) -> int:
     """Parse every newline-terminated line of ``buf``; the number of rows kept."""
+    squares = np.empty(64, dtype=np.int64)
     kept = 0
     lo = 0
     line = 0
@@ -289,7 +270,7 @@ def _parse(
         hi = lo
         while buf[hi] != _NEWLINE:
             hi += 1
-        code, side, value, res, number = _line(buf, lo, hi, features[kept])
+        code, side, value, res, number = _line(buf, lo, hi, features[kept], squares)
         status[line] = code
         if code == OK:
             stm[kept] = side

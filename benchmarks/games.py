@@ -8,7 +8,7 @@ entered. Nodes are counted in a separate run (a counting wrapper costs time); th
 timed runs count nothing and the least CPU time of ``--repeat`` runs is kept.
 
 * tic-tac-toe, the whole game from the empty board (each finds the draw);
-* connect four after 4 4 3 5, to a fixed depth (8) with every non-final state scored 0 (each
+* connect four after 4 4 3 5, to a fixed depth (10) with every non-final state scored 0 (each
   finds the same value; nodes differ only by move order);
 * MCTS from the empty board of each game: random playouts, one per iteration.
 
@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from harness import machine_line
 from plies.games.alphabeta import alphabeta
 from plies.games.connect4 import Connect4
 from plies.games.mcts import mcts
@@ -194,10 +195,11 @@ def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> 
 def main(argv: list[str] | None = None) -> int:
     """Run every comparison and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--depth", type=int, default=8, help="connect-four depth (default 8)")
+    parser.add_argument("--depth", type=int, default=10, help="connect-four depth (default 10)")
     parser.add_argument("--simulations", type=int, default=2000, help="MCTS playouts")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs, best kept")
     args = parser.parse_args(argv)
+    print(machine_line(), flush=True)
 
     header = f"  {'search':34} {'value':>7} {'nodes':>11} {'seconds':>9} {'nodes/s':>12}"
     print("tic-tac-toe, whole game (value for X: 0, a draw)")

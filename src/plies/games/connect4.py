@@ -155,12 +155,24 @@ class Connect4(BaseGame[Connect4State, int]):
         # Adding the column's bottom bit carries up through the discs into the lowest gap.
         mask = old | (old + self._bottom[action])
         mine = current | (mask ^ old)
-        # Four in a row: one shift-and-test per direction (inlined: it runs at every node).
-        for shift in self._shifts:
-            pairs = mine & (mine >> shift)
-            if pairs & (pairs >> (shift + shift)):
+        # Four in a row: one shift-and-test per direction (inlined and unrolled: it runs at
+        # every node).
+        up, across, down_right, up_right = self._shifts
+        pairs = mine & (mine >> up)
+        if pairs & (pairs >> (2 * up)):
+            winner = moves & 1
+        else:
+            pairs = mine & (mine >> across)
+            if pairs & (pairs >> (2 * across)):
                 winner = moves & 1
-                break
+            else:
+                pairs = mine & (mine >> down_right)
+                if pairs & (pairs >> (2 * down_right)):
+                    winner = moves & 1
+                else:
+                    pairs = mine & (mine >> up_right)
+                    if pairs & (pairs >> (2 * up_right)):
+                        winner = moves & 1
         # The opponent's discs are everything the mover does not own; tuple.__new__ skips
         # the named tuple's own constructor, a Python function call.
         return _new_state(Connect4State, (mine ^ mask, mask, moves + 1, winner, size))

@@ -11,7 +11,7 @@ Results are ``(value, ok)``: WDL values are -2 loss, -1 blessed loss (a loss
 the fifty-move rule saves), 0 draw, 1 cursed win, 2 win, for the side to move,
 valid only when ``ok`` is 1. ``ok`` is 0 when a needed table is missing, the
 position has more men than ``MAX_PROBE_MEN``, its undo stack has fewer than
-``PLIES_NEEDED`` free plies, or a table read fails its bounds checks. As Syzygy
+``PROBE_ROOM`` free plies, or a table read fails its bounds checks. As Syzygy
 WDL values do, a value assumes the fifty-move counter at zero (just after a
 capture or pawn move).
 """
@@ -26,13 +26,13 @@ from plies.core.encoding import FLAG_EP, NO_PIECE, NO_SQUARE, PAWN, is_capture, 
 from plies.core.movegen import gen_moves
 from plies.core.position import Position, make_move, unmake_move
 from plies.syzygy.decode import probe_table
-from plies.syzygy.tables import MAX_PROBE_MEN, PLIES_NEEDED, PROBE_PLIES, Tables
+from plies.syzygy.tables import MAX_PROBE_MEN, PROBE_PLIES, PROBE_ROOM, Tables
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def room(pos: Position) -> bool:
     """Whether ``pos`` has the undo-stack room any probe needs."""
-    return pos.ply + PLIES_NEEDED < pos.undo.shape[0]
+    return pos.ply + PROBE_ROOM < pos.undo.shape[0]
 
 
 @njit(cache=True, nogil=True, _nrt=False)

@@ -46,7 +46,7 @@ from plies.core.search import TB_WIN
 from plies.options import SYZYGY_PROBE_DEPTH, SYZYGY_PROBE_LIMIT
 from plies.syzygy.dtz import probe_root_dtz, probe_root_wdl
 from plies.syzygy.tablebase import Tablebase
-from plies.syzygy.tables import MAX_PROBE_MEN, PLIES_NEEDED, TB_HITS, Tables
+from plies.syzygy.tables import MAX_PROBE_MEN, PROBE_ROOM, TB_HITS, Tables
 
 if TYPE_CHECKING:
     from plies.engine.state import SearchArrays
@@ -189,7 +189,7 @@ class Tablebases:
         castling, _, halfmove = (int(x) for x in core.position_state(pos)[1:4])
         if castling or int(pieces[0] | pieces[8]).bit_count() > self.cardinality:
             return None
-        core.reserve(pos, PLIES_NEEDED)
+        core.reserve(pos, PROBE_ROOM)
         ranks = self._dtz_ranks(pos, halfmove)
         if ranks is None:
             ranks = self._wdl_ranks(pos)

@@ -45,7 +45,7 @@ DTZ_LEVELS = 4
 """Move rows of a DTZ probe: the root, its moves, their moves, and room for one more."""
 MOVE_ROWS = PROBE_PLIES + DTZ_LEVELS
 """Scratch move rows; row ``MOVE_ROWS`` holds the index encoder's squares."""
-PLIES_NEEDED = MOVE_ROWS + 2
+PROBE_ROOM = MOVE_ROWS + 2
 """Free plies a position's undo stack needs for any probe (every level of both)."""
 
 TABLES_FIELDS = (

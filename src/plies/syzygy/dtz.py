@@ -19,8 +19,9 @@ from numba import njit
 
 from plies.core.bits import popcount
 from plies.core.encoding import FLAG_EP, PAWN, is_capture, kind_of, move_flag, move_from
+from plies.core.makemove import make_move, unmake_move
 from plies.core.movegen import gen_moves
-from plies.core.position import Position, in_check, make_move, unmake_move
+from plies.core.position import Position, in_check
 from plies.syzygy.decode import probe_table
 from plies.syzygy.format import MAX_MEN
 from plies.syzygy.probe import has_move_but_ep, resolve, room, wdl_of

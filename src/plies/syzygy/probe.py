@@ -23,8 +23,9 @@ from numba import njit
 
 from plies.core.bits import lsb, popcount
 from plies.core.encoding import FLAG_EP, NO_PIECE, NO_SQUARE, PAWN, is_capture, move_flag, move_to
+from plies.core.makemove import make_move, unmake_move
 from plies.core.movegen import gen_moves
-from plies.core.position import Position, make_move, unmake_move
+from plies.core.position import Position
 from plies.syzygy.decode import probe_table
 from plies.syzygy.tables import MAX_PROBE_MEN, PROBE_PLIES, PROBE_ROOM, Tables
 

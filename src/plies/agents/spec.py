@@ -96,7 +96,7 @@ class PlayerSpec:
     def create(self) -> Player:
         """Make a fresh player (starting its process); PlayerError('start') if it cannot."""
         if self.kind == "uci":
-            from plies.arena.players import UciPlayer
+            from plies.agents.uci_player import UciPlayer
 
             return UciPlayer(self.name, list(self.command), dict(self.options))
         if self.kind == "xboard":

@@ -8,12 +8,17 @@ function was loaded from the cache or compiled again after an edit.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
+import pickle
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from plies import jitcache
 
@@ -139,3 +144,70 @@ def test_an_edit_recompiles_only_what_imports_it(tmp_path: Path) -> None:
         f.write("\n# an edit to bits.py itself\n")
     assert _probe(src) == {"hits": 0, "misses": 1}
     assert _probe(src) == {"hits": 1, "misses": 0}
+
+
+
+STAMP = (jitcache.STAMP_TAG, "0")
+
+
+def _write_index(path: Path, version: str, payload: bytes) -> None:
+    """An index file as numba writes one: its version pickled, then the pickled payload."""
+    with open(path, "wb") as f:
+        pickle.dump(version, f)
+        f.write(payload)
+
+
+def _stale_cache(tmp_path: Path, own: bool) -> tuple[Any, bytes, bytes]:
+    """A numba cache file object, and an index payload and data bytes naming a gone module.
+
+    The module exists while they are pickled, as it did when an older plies wrote its
+    cache, and is deleted before the test reads them.
+    """
+    from numba.core.caching import IndexDataCacheFile
+
+    module_dir = tmp_path / "modules"
+    module_dir.mkdir()
+    (module_dir / "plies_gone_module.py").write_text("class Gone:\n    pass\n")
+    sys.path.insert(0, str(module_dir))
+    try:
+        gone = importlib.import_module("plies_gone_module").Gone
+        index = pickle.dumps((STAMP, {(gone,): "f.1.nbc"}))
+        data = pickle.dumps(gone)
+    finally:
+        sys.path.remove(str(module_dir))
+        sys.modules.pop("plies_gone_module", None)
+        shutil.rmtree(module_dir)
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir()
+    jitcache.install()
+    if own:
+        jitcache._OWN_CACHE_DIRS.add(os.path.normpath(str(cache_dir)))
+    return IndexDataCacheFile(str(cache_dir), "f", STAMP), index, data
+
+
+def test_an_index_naming_a_gone_module_reads_as_a_cache_miss(tmp_path: Path) -> None:
+    """An index written before a module moved reads as empty for plies files: numba
+    compiles anew and the next save overwrites it, instead of the import failing."""
+    cache_file, index, _ = _stale_cache(tmp_path, own=True)
+    _write_index(Path(cache_file._index_path), cache_file._version, index)
+    assert cache_file._load_index() == {}
+    assert cache_file.load(("any key",)) is None
+    cache_file.save(("new",), b"compiled")
+    assert cache_file._load_index() == {("new",): "f.1.nbc"}
+
+
+def test_data_naming_a_gone_module_reads_as_missing(tmp_path: Path) -> None:
+    """A sound index whose data file names a gone class: that entry is a miss."""
+    cache_file, _, data = _stale_cache(tmp_path, own=True)
+    _write_index(Path(cache_file._index_path), cache_file._version,
+                 pickle.dumps((STAMP, {("plain",): "f.1.nbc"})))
+    (tmp_path / "cache" / "f.1.nbc").write_bytes(data)
+    assert cache_file.load(("plain",)) is None
+
+
+def test_the_guard_leaves_other_packages_caches_alone(tmp_path: Path) -> None:
+    """Cache files outside plies's directories keep numba's own behaviour."""
+    cache_file, index, _ = _stale_cache(tmp_path, own=False)
+    _write_index(Path(cache_file._index_path), cache_file._version, index)
+    with pytest.raises(ModuleNotFoundError):
+        cache_file._load_index()

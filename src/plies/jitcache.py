@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -167,8 +169,10 @@ class SourcesKeyedLocator(_locator_base()):  # type: ignore[misc]
         self._inner.ensure_cache_path()
 
     def get_cache_path(self) -> str:
-        """The directory numba's own locator chose."""
-        return str(self._inner.get_cache_path())
+        """The directory numba's own locator chose (remembered: its files get the load guard)."""
+        path = str(self._inner.get_cache_path())
+        _OWN_CACHE_DIRS.add(os.path.normpath(path))
+        return path
 
     def get_source_stamp(self) -> tuple[str, str]:
         """The hash of this file and of every ``plies`` module it imports."""
@@ -192,9 +196,64 @@ class SourcesKeyedLocator(_locator_base()):  # type: ignore[misc]
         return None if inner is None else cls(inner, path)
 
 
+_OWN_CACHE_DIRS: set[str] = set()
+"""Cache directories chosen for ``plies`` files (only their files get the load guard)."""
+
+# What unpickling a cache written by other sources can raise: a module or a class that
+# the compiled code's types named has since moved or gone.
+_STALE_ERRORS = (ImportError, AttributeError, EOFError, TypeError, ValueError,
+                 pickle.UnpicklingError)
+
+
+def _is_own(cache_file: Any) -> bool:
+    """Whether a numba cache file object lives in a ``plies`` cache directory."""
+    return os.path.normpath(str(cache_file._cache_path)) in _OWN_CACHE_DIRS
+
+
+def _guard_cache_files() -> None:
+    """Make an index or data file that no longer unpickles a cache miss, not an error.
+
+    numba unpickles a whole index before comparing its stamp, so an index written
+    before a module of the package moved or went (its pickled signatures name that
+    module's types) raises ``ModuleNotFoundError`` instead of reading as stale. For
+    files of ``plies`` such an index reads as empty (the next save overwrites it) and
+    such a data file as missing (numba compiles anew).
+    """
+    from numba.core.caching import IndexDataCacheFile
+
+    cache_file: Any = IndexDataCacheFile  # numba is untyped: set its methods as plain attributes
+    if getattr(cache_file, "_plies_guarded", False):
+        return
+    load_index = cache_file._load_index
+    load_data = cache_file._load_data
+
+    def guarded_load_index(self: Any) -> Any:
+        """numba's index load; an index that cannot be unpickled reads as empty."""
+        try:
+            return load_index(self)
+        except _STALE_ERRORS:
+            if not _is_own(self):
+                raise
+            return {}
+
+    def guarded_load_data(self: Any, name: str) -> Any:
+        """numba's data load; data that cannot be unpickled reads as a missing file."""
+        try:
+            return load_data(self, name)
+        except _STALE_ERRORS as exc:
+            if not _is_own(self):
+                raise
+            raise OSError(f"stale compile cache entry {name}: {exc}") from None
+
+    cache_file._load_index = guarded_load_index
+    cache_file._load_data = guarded_load_data
+    cache_file._plies_guarded = True
+
+
 def install() -> None:
     """Put the sources-keyed locator first in numba's list (once per process)."""
     from numba.core.caching import CacheImpl
 
     if SourcesKeyedLocator not in CacheImpl._locator_classes:
         CacheImpl._locator_classes.insert(0, SourcesKeyedLocator)
+    _guard_cache_files()

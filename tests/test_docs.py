@@ -243,10 +243,11 @@ def test_the_python_examples_of_each_docs_page_run(
 
 
 def _shell_commands(text: str) -> list[str]:
-    """Each ``plies ...`` command of the fenced ``sh`` blocks, without pipes or redirects."""
+    """Each ``plies ...`` command of the fenced ``sh`` blocks, without pipes or redirects
+    (a line ending in a backslash goes on on the next, as in the shell)."""
     commands = []
     for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.S | re.M):
-        for line in block.splitlines():
+        for line in block.replace("\\\n", " ").splitlines():
             for part in re.split(r"&&|\||;", line):
                 words = shlex.split(part.split("<")[0], comments=True)
                 if words[:1] == ["plies"]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 
 from plies.agents.spec import parse_player
 from plies.arena.game import GameRecord, GameSettings, play_game
@@ -20,6 +21,9 @@ from plies.arena.players import AgentPlayer, Player
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 # A move timeout the hanging minds can never meet (they never answer at all).
 QUICK = GameSettings(depth=1, move_timeout_s=1.0)
+# The other faults must not turn into hangs on a busy machine: they get all the time a
+# reply may take.
+PATIENT = GameSettings(depth=1, move_timeout_s=HANG_S)
 
 FAULTY = """\
 import os
@@ -70,10 +74,10 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _lose(player: Player) -> GameRecord:
+def _lose(player: Player, hangs: bool = False) -> GameRecord:
     """A game in which ``player`` (White) faults; the record, checked to be a loss."""
     record = play_game(player, AgentPlayer("random", "random", {}), Opening(chess.STARTING_FEN),
-                       QUICK, seed=5)
+                       QUICK if hangs else PATIENT, seed=5)
     assert record.result == "0-1", record.reason
     assert record.faulty_index == 0
     return record
@@ -92,7 +96,7 @@ def test_every_fault_loses_the_game_and_kills_the_process(
     for mode, fault, termination, words in faults:
         player = parse_player(spec.format(mode)).create()
         try:
-            record = _lose(player)
+            record = _lose(player, hangs=fault == "hang")
             pid = player.pid
             assert not player.healthy
         finally:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
@@ -168,17 +169,21 @@ def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
     record = _game(player, AgentPlayer("random", "random", {}))
     assert not record.fault and len(record.moves) >= 20
     _legal_replay(record)
+    # Only the mind that never answers gets a timeout it cannot meet; the other faults get
+    # all the time a reply may take, so a busy machine cannot turn them into hangs.
     quick = GameSettings(depth=1, move_timeout_s=0.5)
+    patient = GameSettings(depth=1, move_timeout_s=HANG_S)
     for path, fault, words in (("/garbage", "illegal", "answered 'pass'"),
                                ("/error", "crash", "HTTP 500"),
                                ("/slow", "hang", "no answer within 0.5s")):
         bad = parse_player(f"mind+{mind_server}{path}").create()
-        record = _game(bad, AgentPlayer("random", "random", {}), quick)
+        settings = quick if fault == "hang" else patient
+        record = _game(bad, AgentPlayer("random", "random", {}), settings)
         bad.close()
         assert (record.result, record.fault) == ("0-1", fault), record.reason
         assert words in record.reason
     dead = parse_player("mind+http://127.0.0.1:9/none").create()  # the discard port: refused
-    record = _game(AgentPlayer("random", "random", {}), dead, quick)
+    record = _game(AgentPlayer("random", "random", {}), dead, patient)
     assert (record.result, record.fault) == ("1-0", "crash")
 
 
@@ -205,13 +210,15 @@ TOY_XBOARD = Path(__file__).with_name("toy_xboard.py")
 
 def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
     quick = GameSettings(depth=1, move_timeout_s=1.0)
+    patient = GameSettings(depth=1, move_timeout_s=HANG_S)
     cases = (("illegal", "illegal", "played 'a1a1'"), ("garbage", "illegal", "played 'hello'"),
              ("die", "crash", "exited with status 5"), ("hang", "hang", "no move within 1s"),
              ("claim", "illegal", "claimed '1-0 {I say so}'"), ("resign", "", "resigns"))
     for mode, fault, words in cases:
         engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} {mode} 2").create()
         try:
-            record = _game(engine, AgentPlayer("random", "random", {}), quick)
+            settings = quick if fault == "hang" else patient
+            record = _game(engine, AgentPlayer("random", "random", {}), settings)
             assert not engine.healthy or not fault
         finally:
             engine.close()

@@ -125,6 +125,29 @@ def serve(mind: LoadedMind, source: str, inp: IO[str], out: IO[str]) -> None:
         say({"move": uci, **_thought_fields(thought)})
 
 
+def _warm_board() -> None:
+    """Load the compiled board functions a mind is likely to call, before saying ready.
+
+    Each compiled function loads from the cache on its first call; on a busy machine the
+    first move's loads alone could outlast a short move timeout, which would count
+    against the mind as a hang.
+    """
+    from plies.board import Board
+
+    board = Board("r3k2r/pPp2ppp/8/3pP3/8/8/PPP2PPP/R3K2R w KQkq d6 0 1")
+    for move in board.legal_moves:
+        board.is_capture(move)
+        board.gives_check(move)
+        board.san(move)
+        board.is_legal(move)
+    child = board.copy()
+    child.push(child.legal_moves[0])
+    child.is_check()
+    child.outcome()
+    child.fen()
+    child.pop()
+
+
 def main(argv: list[str]) -> int:
     """Load the mind named by ``argv`` and serve the parent on private pipes."""
     # The protocol gets its own copies of the pipes; the mind's prints go to stderr.
@@ -138,9 +161,7 @@ def main(argv: list[str]) -> int:
     source = str(Path(target).resolve()) if kind == "file" else ""
     try:
         mind = as_mind(load_object(kind, target, name), name)
-        from plies.board import Board
-
-        Board()  # load the compiled board now, not on the first move
+        _warm_board()
     except Exception as exc:
         reason = str(exc) if isinstance(exc, LoadError) else f"{type(exc).__name__}: {exc}"
         out.write(json.dumps({"error": reason + _where(exc, source)}) + "\n")

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from plies.agents.search import NodeMeter, SearchAgent
 
 if TYPE_CHECKING:
+    from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
-    from plies.games.practical import PracticalChess, PracticalState
 
 
 class AlphaBetaAgent(SearchAgent):
@@ -30,8 +30,8 @@ class AlphaBetaAgent(SearchAgent):
         self, game: PracticalChess, root: PracticalState, depth: int
     ) -> tuple[int, Move, list[Move]]:
         """Search the root moves in the shared order; the first strictly best one wins."""
+        from plies.agents.practical import centipawns
         from plies.games.alphabeta import AlphaBetaSearch
-        from plies.games.practical import centipawns
 
         search = AlphaBetaSearch(game, order=game.order, meter=NodeMeter(self))
         value, pv = search.root(root, depth)

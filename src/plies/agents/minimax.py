@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from plies.agents.search import NodeMeter, SearchAgent
 
 if TYPE_CHECKING:
+    from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
-    from plies.games.practical import PracticalChess, PracticalState
 
 
 class MinimaxAgent(SearchAgent):
@@ -30,8 +30,8 @@ class MinimaxAgent(SearchAgent):
         self, game: PracticalChess, root: PracticalState, depth: int
     ) -> tuple[int, Move, list[Move]]:
         """Score every root move; the first strictly best one wins."""
+        from plies.agents.practical import centipawns
         from plies.games.minimax import minimax
-        from plies.games.practical import centipawns
 
         result = minimax(game, root, depth, order=game.order, meter=NodeMeter(self))
         assert result.action is not None

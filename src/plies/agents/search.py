@@ -1,7 +1,7 @@
 """What minimax and alpha-beta share: scores, game history and the driver.
 
 The searches themselves are the generic ones of :mod:`plies.games` (minimax and
-alpha-beta), run on :class:`plies.games.practical.PracticalChess`: chess with the
+alpha-beta), run on :class:`plies.agents.practical.PracticalChess`: chess with the
 practical's evaluation.  Scores are negamax scores (from the side to move) in
 centipawns.  A checkmate is worth ``MATE - ply``, so a mate found sooner scores
 higher and the agent plays the quickest one; stalemate, the fifty-move rule,
@@ -19,12 +19,12 @@ from abc import abstractmethod
 from typing import TYPE_CHECKING
 
 from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
+from plies.agents.practical import MATE, SCALE, PracticalChess
 from plies.games.budget import Meter
-from plies.games.practical import MATE, SCALE, PracticalChess
 
 if TYPE_CHECKING:
+    from plies.agents.practical import PracticalState
     from plies.board import Board, Move
-    from plies.games.practical import PracticalState
 
 #: Scores lie strictly between -INFINITY and INFINITY (the generic searches' -1 and +1).
 INFINITY = SCALE

@@ -1,19 +1,46 @@
 """Spending a search budget: the meter every search counts its nodes on, and the signal a
 search raises when the budget is spent.
 
-The budget itself is :class:`plies.agents.base.Budget`, the one every player in plies
-takes (``Budget(movetime_ms=1000)``, ``Budget(nodes=5000)``): the generic searches read
-its move time and node limit.
+:class:`Budget` is the one every player in plies takes (``Budget(movetime_ms=1000)``,
+``Budget(nodes=5000)``), the chess agents as well as the generic searches, which read its
+move time and node limit.
 """
 
 from __future__ import annotations
 
 import sys
 import time
-
-from plies.agents.base import Budget
+from dataclasses import dataclass
 
 __all__ = ["Budget", "BudgetExceededError", "Meter", "unlimited"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much an agent may think about one move; ``None`` means no limit of that kind."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime_ms: int | None = None
+    time_left_ms: int | None = None
+    increment_ms: int = 0
+    opponent_time_ms: int | None = None
+    moves_to_go: int | None = None
+
+    def allotment_seconds(self) -> float | None:
+        """Seconds to aim for on this move, from a fixed move time or the clock."""
+        if self.movetime_ms is not None:
+            return self.movetime_ms / 1000.0
+        if self.time_left_ms is None:
+            return None
+        # Spread the clock over the moves still to come plus half the
+        # increment, never more than a fifth of what is left, and keep a
+        # little back for lag (a slow Python move must not lose on time).
+        left = max(0, self.time_left_ms)
+        moves = self.moves_to_go + 1 if self.moves_to_go else 40
+        share = left / max(1, moves) + 0.5 * self.increment_ms
+        share = min(share, 0.2 * left) - 20
+        return max(0.001, share / 1000.0)
 
 
 def unlimited(budget: Budget | None) -> bool:

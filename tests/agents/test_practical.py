@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from plies.agents.practical import MATE, PracticalChess, centipawns
 from plies.board import Board
 from plies.games.alphabeta import AlphaBetaSearch
 from plies.games.check import check_game
 from plies.games.minimax import minimax
-from plies.games.practical import MATE, PracticalChess, centipawns
 
 
 def test_practical_chess_keeps_the_protocol() -> None:

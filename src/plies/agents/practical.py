@@ -1,7 +1,7 @@
 """Chess as the practical's ladder plays it: :class:`ChessGame` with the practical's evaluation.
 
 The minimax and alpha-beta agents of :mod:`plies.agents` are the generic searches of
-this package run on this game. What it adds to plain chess:
+:mod:`plies.games` run on this game. What it adds to plain chess:
 
 * the evaluation of :mod:`plies.agents.evaluation` (material, piece squares, castling),
   kept up to date move by move in each state;

@@ -13,8 +13,9 @@ from __future__ import annotations
 import chess
 
 from plies.agents.mind import action_chess_move
-from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.process_player import ProcessPlayer
 
 
 def resolve_action(board: chess.Board, text: str) -> MoveReply:
@@ -29,7 +30,7 @@ def resolve_action(board: chess.Board, text: str) -> MoveReply:
     return MoveReply(move)
 
 
-class MindProgramPlayer(Player):
+class MindProgramPlayer(ProcessPlayer):
     """A program speaking the mind protocol on its standard input and output."""
 
     def __init__(self, name: str, command: list[str]) -> None:
@@ -77,23 +78,3 @@ class MindProgramPlayer(Player):
         except PlayerError:
             self._kill()
             raise
-
-    def _kill(self) -> None:
-        """End the program hard; the next game starts a new one."""
-        self.healthy = False
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill()
-
-    def abort(self) -> None:
-        """Kill the program's process group: the game in progress is being abandoned."""
-        self.healthy = False
-        process = self._process
-        if process is not None:
-            process.signal_group()
-
-    def close(self) -> None:
-        """Close the program's input (its cue to exit), then make sure it is gone."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.close(grace_s=0.5)

@@ -18,8 +18,9 @@ from typing import Any
 
 import chess
 
-from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.process_player import ProcessPlayer
 
 # How long a child may take to import the mind and the compiled board (a first run compiles).
 LOAD_TIMEOUT_S = 300.0
@@ -33,8 +34,10 @@ def child_env(search_path: Sequence[str]) -> dict[str, str]:
     return env
 
 
-class PythonMindPlayer(Player):
+class PythonMindPlayer(ProcessPlayer):
     """A user's Python function or class, run in a child process of its own."""
+
+    goodbye = json.dumps({"op": "quit"})
 
     def __init__(self, name: str, kind: str, target: str, attr: str,
                  search_path: Sequence[str] = ()) -> None:
@@ -154,23 +157,3 @@ class PythonMindPlayer(Player):
             self._kill()
             raise PlayerError("crash", f"the child sent {answer!r:.80}") from None
         return MoveReply(move, answer.get("score"), answer.get("depth"))
-
-    def _kill(self) -> None:
-        """Kill the child and its process group; the next game starts a new one."""
-        self.healthy = False
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill()
-
-    def abort(self) -> None:
-        """Kill the child's process group: the game in progress is being abandoned."""
-        self.healthy = False
-        process = self._process
-        if process is not None:
-            process.signal_group()
-
-    def close(self) -> None:
-        """Tell the child to quit, then make sure it is gone."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.close(json.dumps({"op": "quit"}), grace_s=0.5)

@@ -17,8 +17,9 @@ import re
 
 import chess
 
-from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.process_player import ProcessPlayer
 
 # How long an engine may take to list its features after ``protover 2`` (the protocol's
 # own rule: an engine that says nothing in 2 s is a version 1 engine).
@@ -47,8 +48,10 @@ def parse_post(line: str) -> tuple[int, int] | None:
         return None
 
 
-class XboardPlayer(Player):
+class XboardPlayer(ProcessPlayer):
     """An xboard/CECP engine driven in ``force`` mode, one ``go`` per move."""
+
+    goodbye = "quit"
 
     def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
         """Start the engine and apply ``options`` (``option NAME=VALUE``); PlayerError('start')."""
@@ -263,22 +266,6 @@ class XboardPlayer(Player):
             raise PlayerError("illegal", f"played {text!r}, not a legal move") from None
 
     def _kill(self) -> None:
-        """End the engine hard; the next game starts a new one."""
-        self.healthy = False
+        """End the engine hard and forget its board; the next game starts a new one."""
         self._board = None
-        process, self._process = self._process, None
-        if process is not None:
-            process.kill()
-
-    def abort(self) -> None:
-        """Kill the engine's process group: the game in progress is being abandoned."""
-        self.healthy = False
-        process = self._process
-        if process is not None:
-            process.signal_group()
-
-    def close(self) -> None:
-        """Ask the engine to quit, then make sure it is gone."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.close("quit", grace_s=0.5)
+        super()._kill()

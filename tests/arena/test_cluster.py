@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 STOCKFISH = "/usr/games/stockfish"
 TOY = Path(__file__).with_name("toy_uci.py")
 
-# Every test here needs the session's Ray cluster (a quarter of a minute to start) and plays
+# Every test here needs the test run's Ray cluster (a quarter of a minute to start) and plays
 # matches through it: the long tier, which .ci/run runs after the default run.
 pytestmark = [
     pytest.mark.long,

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 TOY = Path(__file__).with_name("toy_uci.py")
 
-# Matches, SPSA and datagen through the session's Ray cluster: the long tier (.ci/run runs it
+# Matches, SPSA and datagen through the test run's Ray cluster: the long tier (.ci/run runs it
 # after the default run).
 pytestmark = pytest.mark.long
 

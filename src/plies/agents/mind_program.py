@@ -14,7 +14,7 @@ import chess
 
 from plies.agents.mind import action_chess_move
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
-from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.process import LineProcess
 from plies.agents.process_player import ProcessPlayer
 
 
@@ -64,17 +64,7 @@ class MindProgramPlayer(ProcessPlayer):
         process = self._process
         if process is None:
             raise PlayerError("crash", "the program is not running")
-        try:
+        with self._faults(request.timeout_s):
             process.send(board.fen())
             answer = process.read_line(request.timeout_s)
-        except NoReplyError:
-            self._kill()
-            raise PlayerError("hang", f"no move within {request.timeout_s:g}s") from None
-        except ProcessGoneError as exc:
-            self._kill()
-            raise PlayerError("crash", str(exc)) from None
-        try:
             return resolve_action(board, answer)
-        except PlayerError:
-            self._kill()
-            raise

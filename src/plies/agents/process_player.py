@@ -8,8 +8,11 @@ sends the player's goodbye line (or just closes its input) and then makes sure i
 
 from __future__ import annotations
 
-from plies.agents.player import Player
-from plies.agents.process import LineProcess
+import contextlib
+from collections.abc import Iterator
+
+from plies.agents.player import Player, PlayerError
+from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 
 #: How long a closing process may take to leave on its own before it is killed.
 CLOSE_GRACE_S = 0.5
@@ -22,6 +25,21 @@ class ProcessPlayer(Player):
     goodbye: str | None = None
 
     _process: LineProcess | None = None
+
+    @contextlib.contextmanager
+    def _faults(self, timeout_s: float | None) -> Iterator[None]:
+        """Turn a silent or dead process, or a broken answer, into a PlayerError; kill it."""
+        try:
+            yield
+        except NoReplyError:
+            self._kill()
+            raise PlayerError("hang", f"no move within {timeout_s:g}s") from None
+        except ProcessGoneError as exc:
+            self._kill()
+            raise PlayerError("crash", str(exc)) from None
+        except PlayerError:
+            self._kill()
+            raise
 
     def _kill(self) -> None:
         """End the process hard; the next game starts a new one."""

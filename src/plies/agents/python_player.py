@@ -100,18 +100,9 @@ class PythonMindPlayer(ProcessPlayer):
         process = self._process
         if process is None:
             raise PlayerError("crash", "the mind's process is not running")
-        try:
+        with self._faults(timeout_s):
             process.send(json.dumps(request))
             answer = self._receive(timeout_s)
-        except NoReplyError:
-            self._kill()
-            raise PlayerError("hang", f"no move within {timeout_s:g}s") from None
-        except ProcessGoneError as exc:
-            self._kill()
-            raise PlayerError("crash", str(exc)) from None
-        except PlayerError:
-            self._kill()
-            raise
         if "error" in answer:
             self._kill()
             raise PlayerError(str(answer.get("kind", "crash")), str(answer["error"]))

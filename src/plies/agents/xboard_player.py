@@ -214,18 +214,9 @@ class XboardPlayer(ProcessPlayer):
         """Set the position and the time, ``go``, and read lines until ``move``."""
         if self._process is None:
             raise PlayerError("crash", "the engine is not running")
-        try:
+        with self._faults(request.timeout_s):
             self._send(*self._setup(board), *self._time_commands(board, request), "go")
             return self._answer(board, request.timeout_s)
-        except NoReplyError:
-            self._kill()
-            raise PlayerError("hang", f"no move within {request.timeout_s:g}s") from None
-        except ProcessGoneError as exc:
-            self._kill()
-            raise PlayerError("crash", str(exc)) from None
-        except PlayerError:
-            self._kill()
-            raise
 
     def _answer(self, board: chess.Board, timeout_s: float | None) -> MoveReply:
         """Read the engine's lines up to its move (or resignation)."""

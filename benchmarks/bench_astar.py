@@ -22,15 +22,13 @@ cache) before timing; the warm-up is printed apart.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
-import time
 from collections.abc import Callable
 
 import numpy as np
 
-from harness import machine_line
+from harness import clocked, in_turn, machine_line
 from plies.pathfinding import Grid, GridProblem, random_grid
 from plies.pathfinding.compiled import searcher_for
 from plies.pathfinding.endpoints import components
@@ -53,21 +51,21 @@ def pick_queries(grid: Grid, count: int, seed: int) -> list[Query]:
 
 
 def best_of(repeats: int, *runs: Callable[[], object]) -> list[tuple[float, float]]:
-    """Fastest (wall, CPU) seconds of each run over ``repeats`` alternating rounds."""
-    best = [(math.inf, math.inf) for _ in runs]
-    for _ in range(repeats):
-        for i, run in enumerate(runs):
-            c0, t0 = time.process_time(), time.perf_counter()
-            run()
-            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-            best[i] = (min(best[i][0], wall), min(best[i][1], cpu))
-    return best
+    """Fastest (wall, CPU) seconds of each run over ``repeats`` rounds in turn."""
+    timed = in_turn([lambda run=run: clocked(run) for run in runs], repeats)
+    return [(r.timing(lambda c: c.wall).best, r.timing(lambda c: c.cpu).best) for r in timed]
 
 
-def line(name: str, seconds: tuple[float, float], count: int) -> str:
-    """One result line: per-query wall and CPU time."""
-    return (f"  {name:<34} {seconds[0] / count * 1e3:9.3f} ms/query wall "
-            f"{seconds[1] / count * 1e3:9.3f} ms/query CPU")
+def endpoints(queries: list[Query]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The queries' starts and goals, as the batch call takes them."""
+    return [a for a, _ in queries], [b for _, b in queries]
+
+
+def lines(names: tuple[str, ...], times: list[tuple[float, float]], count: int) -> None:
+    """One result line per run: per-query wall and CPU time."""
+    for name, (wall, cpu) in zip(names, times, strict=True):
+        print(f"  {name:<34} {wall / count * 1e3:9.3f} ms/query wall "
+              f"{cpu / count * 1e3:9.3f} ms/query CPU")
 
 
 def ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float],
@@ -80,9 +78,8 @@ def ratio(label: str, ours: tuple[float, float], theirs: tuple[float, float],
 
 def warm(grid: Grid, algorithm: str, queries: list[Query]) -> float:
     """Run one query to compile or load the kernel; return the seconds it took."""
-    t0 = time.perf_counter()
-    searcher_for(grid).batch(algorithm, [queries[0][0]], [queries[0][1]])
-    return time.perf_counter() - t0
+    return clocked(lambda: searcher_for(grid).batch(algorithm, [queries[0][0]],
+                                                    [queries[0][1]])).wall
 
 
 def part_pyastar2d(size: int, density: float, count: int, repeats: int, seed: int) -> bool:
@@ -98,7 +95,7 @@ def part_pyastar2d(size: int, density: float, count: int, repeats: int, seed: in
     print(f"\n[pyastar2d] {size}x{size} random grid, density {density:g}, 4-connected, unit "
           f"cost, Manhattan; {count} queries (plies warm-up {warm(grid, 'astar', queries):.2f} s)")
     searcher = searcher_for(grid)
-    starts, goals = [a for a, _ in queries], [b for _, b in queries]
+    starts, goals = endpoints(queries)
     weights = np.where(grid.to_array(), 1.0, np.inf).astype(np.float32)
     flat = weights.flatten()
     h, w = weights.shape
@@ -128,9 +125,8 @@ def part_pyastar2d(size: int, density: float, count: int, repeats: int, seed: in
     times = best_of(repeats, ours_batch, ours_single, theirs_public, theirs_raw)
     print(f"  mean nodes expanded by plies: {ours.expanded.mean():,.0f}; path costs equal: "
           f"{equal}")
-    for name, t in zip(("plies GridSearcher.batch", "plies astar_search (per call)",
-                        "pyastar2d.astar_path", "pyastar2d extension, raw"), times, strict=True):
-        print(line(name, t, count))
+    lines(("plies GridSearcher.batch", "plies astar_search (per call)", "pyastar2d.astar_path",
+           "pyastar2d extension, raw"), times, count)
     ratio("plies batch vs pyastar2d.astar_path", times[0], times[2], 1.0)
     ratio("plies batch vs pyastar2d raw extension", times[0], times[3], 1.0)
     ratio("plies astar_search vs pyastar2d.astar_path", times[1], times[2], 1.0)
@@ -161,7 +157,7 @@ def part_networkx(size: int, density: float, count: int, repeats: int, seed: int
     print(f"\n[networkx] {size}x{size} random grid, density {density:g}, 8-connected, no corner "
           f"cutting, octile; {count} queries (plies warm-up {warm(grid, 'astar', queries):.2f} s)")
     searcher = searcher_for(grid)
-    starts, goals = [a for a, _ in queries], [b for _, b in queries]
+    starts, goals = endpoints(queries)
 
     def octile(a: tuple[int, int], b: tuple[int, int]) -> float:
         """The same heuristic plies uses."""
@@ -179,8 +175,7 @@ def part_networkx(size: int, density: float, count: int, repeats: int, seed: int
     times = best_of(repeats, lambda: searcher.batch("astar", starts, goals), theirs)
     print(f"  mean nodes expanded by plies: {ours.expanded.mean():,.0f}; path costs equal: "
           f"{equal}")
-    print(line("plies GridSearcher.batch", times[0], count))
-    print(line("networkx astar_path", times[1], count))
+    lines(("plies GridSearcher.batch", "networkx astar_path"), times, count)
     ratio("plies vs networkx", times[0], times[1], 50.0)
     return equal
 
@@ -196,7 +191,7 @@ def part_jps(size: int, count: int, repeats: int, seed: int) -> bool:
         warm(grid, "astar", queries)
         warm(grid, "jps", queries)
         searcher = searcher_for(grid)
-        starts, goals = [a for a, _ in queries], [b for _, b in queries]
+        starts, goals = endpoints(queries)
         astar = searcher.batch("astar", starts, goals)
         jps = searcher.batch("jps", starts, goals)
         equal = bool(np.allclose(astar.costs, jps.costs, atol=1e-9))
@@ -205,8 +200,7 @@ def part_jps(size: int, count: int, repeats: int, seed: int) -> bool:
                         lambda s=searcher, a=starts, b=goals: s.batch("jps", a, b))
         print(f" {label}: expanded A* {astar.expanded.mean():,.0f}, JPS "
               f"{jps.expanded.mean():,.0f}; costs equal: {equal}")
-        print(line("plies A*", times[0], count))
-        print(line("plies JPS", times[1], count))
+        lines(("plies A*", "plies JPS"), times, count)
         ratio("JPS vs A*", times[1], times[0], 5.0)
     return ok
 

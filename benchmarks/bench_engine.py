@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import resource
 import shutil
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line
 
 _NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
 _NPS = re.compile(r"Nodes/second\s*:\s*(\d+)")
@@ -78,43 +76,36 @@ def _parse(engine: str, text: str, wall_s: float, cpu_s: float) -> BenchRun:
     return BenchRun(engine, int(nodes.group(1)), int(nps.group(1)), wall_s, cpu_s)
 
 
-def _children_cpu() -> float:
-    """User + system CPU seconds of this process's finished children so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def run_plies(depth: int) -> BenchRun:
     """The bench (``run_bench``, as ``plies bench`` runs it) in a fresh process, code cached."""
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _PLIES_CHILD, str(depth)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
+    run = clocked(lambda: subprocess.run([sys.executable, "-c", _PLIES_CHILD, str(depth)],
+                                         capture_output=True, text=True, check=False))
+    proc = run.value
     if proc.returncode != 0:
         raise RuntimeError(f"plies bench failed: {proc.stderr.strip()[-2000:]}")
     cpu = _CPU.search(proc.stdout)
     if cpu is None:
         raise RuntimeError(f"plies bench printed no CPU time:\n{proc.stdout[-2000:]}")
-    return _parse("plies", proc.stdout, wall, float(cpu.group(1)))
+    return _parse("plies", proc.stdout, run.wall, float(cpu.group(1)))
 
 
 def run_stockfish(depth: int) -> BenchRun:
     """``stockfish bench 16 1 D`` (16 MB hash, one thread); its totals go to stderr."""
-    start, cpu = time.perf_counter(), _children_cpu()
-    proc = subprocess.run(
-        [STOCKFISH, "bench", "16", "1", str(depth)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall, cpu = time.perf_counter() - start, _children_cpu() - cpu
+    cpu = children_cpu()
+    run = clocked(lambda: subprocess.run([STOCKFISH, "bench", "16", "1", str(depth)],
+                                         capture_output=True, text=True, check=False))
+    proc = run.value
     if proc.returncode != 0:
         raise RuntimeError(f"stockfish bench failed: {proc.stderr.strip()[-500:]}")
-    return _parse("stockfish", proc.stderr + proc.stdout, wall, cpu)
+    return _parse("stockfish", proc.stderr + proc.stdout, run.wall, children_cpu() - cpu)
+
+
+def shown(run: BenchRun) -> BenchRun:
+    """Print one run as it finishes and return it."""
+    print(f"  {run.engine:<9} nodes {run.nodes:>11,}  {human(run.nps):>8}/s wall  "
+          f"{human(run.cpu_nps):>8}/s CPU  (wall {run.wall_s:.1f} s, CPU {run.cpu_s:.2f} s)",
+          flush=True)
+    return run
 
 
 def human(nps: float) -> str:
@@ -138,35 +129,26 @@ def main() -> int:
         print(f"stockfish bench: its 47 positions, depth {args.sf_depth}, 16 MB, 1 thread")
     else:
         print(f"stockfish: {STOCKFISH} not found, plies only")
-    runs: dict[str, list[BenchRun]] = {"plies": [], "stockfish": []}
-    for i in range(args.repeat):
-        for name in ("plies", "stockfish"):
-            if name == "stockfish" and not have_sf:
-                continue
-            run = run_plies(args.depth) if name == "plies" else run_stockfish(args.sf_depth)
-            runs[name].append(run)
-            print(
-                f"  run {i + 1}: {name:<9} nodes {run.nodes:>11,}  {human(run.nps):>8}/s wall  "
-                f"{human(run.cpu_nps):>8}/s CPU  (wall {run.wall_s:.1f} s, CPU {run.cpu_s:.2f} s)",
-                flush=True,
-            )
-    signatures = {r.nodes for r in runs["plies"]}
+    measures = {"plies": lambda: shown(run_plies(args.depth))}
+    if have_sf:
+        measures["stockfish"] = lambda: shown(run_stockfish(args.sf_depth))
+    runs = dict(zip(measures, in_turn(list(measures.values()), args.repeat), strict=True))
+    signatures = {r.nodes for r in runs["plies"].results}
     if len(signatures) > 1:
         print(f"WARNING: plies node count differs between runs: {sorted(signatures)}")
-    best_plies = max(runs["plies"], key=lambda r: r.cpu_nps)
     print()
     print(f"{'engine':<10} {'nodes':>12} {'best nodes/s (wall)':>20} {'best nodes/s (CPU)':>19}")
-    best_wall = max(r.nps for r in runs["plies"])
-    print(f"{'plies':<10} {best_plies.nodes:>12,} {human(best_wall):>18}/s "
-          f"{human(best_plies.cpu_nps):>17}/s")
-    if runs["stockfish"]:
-        best_sf = max(runs["stockfish"], key=lambda r: r.cpu_nps)
-        sf_wall = max(r.nps for r in runs["stockfish"])
-        print(f"{'stockfish':<10} {best_sf.nodes:>12,} {human(sf_wall):>18}/s "
-              f"{human(best_sf.cpu_nps):>17}/s")
+    best = {}
+    for name, r in runs.items():
+        cpu, wall = r.timing(lambda b: b.cpu_nps, True), r.timing(lambda b: b.nps, True)
+        best[name] = (cpu.best, wall.best)
+        print(f"{name:<10} {r.results[0].nodes:>12,} {human(wall.best):>18}/s "
+              f"{human(cpu.best):>17}/s  (load {cpu.load:.1f})")
+    if "stockfish" in best:
+        (cpu, wall), (sf_cpu, sf_wall) = best["plies"], best["stockfish"]
         print(
-            f"ratio plies/stockfish: {best_plies.cpu_nps / best_sf.cpu_nps:.3f} per CPU second "
-            f"(the figure to quote on a shared machine), {best_wall / sf_wall:.3f} per wall second"
+            f"ratio plies/stockfish: {cpu / sf_cpu:.3f} per CPU second "
+            f"(the figure to quote on a shared machine), {wall / sf_wall:.3f} per wall second"
         )
     return 0
 

@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
 import plies.core as core
-from harness import machine_line
+from harness import clocked, in_turn, machine_line
 from plies.board import Board
 from plies.engine import Engine, Limit
 from plies.uci.bench import BENCH_HASH_MB, BENCH_POSITIONS
@@ -56,19 +55,17 @@ def bench(engine: Engine, depth: int) -> tuple[int, float]:
     for _, fen in BENCH_POSITIONS:
         engine.new_game()
         board = Board(fen)
-        start = time.process_time()
-        result = engine.search(board, Limit(depth=depth))
-        cpu += time.process_time() - start
-        nodes += result.info.nodes if result.info is not None else 0
+        search = clocked(lambda board=board: engine.search(board, Limit(depth=depth)))
+        cpu += search.cpu
+        nodes += search.value.info.nodes if search.value.info is not None else 0
     return nodes, cpu
 
 
 def perft_speed() -> tuple[int, float]:
     """Nodes and CPU seconds of a perft without a net."""
     pos = core.copy_position(Board(PERFT_FEN).core_position())
-    start = time.process_time()
-    nodes = int(core.perft_nodes(pos, PERFT_DEPTH))
-    return nodes, time.process_time() - start
+    perft = clocked(lambda: int(core.perft_nodes(pos, PERFT_DEPTH)))
+    return perft.value, perft.cpu
 
 
 def main() -> None:
@@ -96,24 +93,22 @@ def main() -> None:
         with_net.search(Board(), Limit(depth=3))  # compile outside the timing
     perft_speed()
 
-    best: dict[str, float] = {}
-    signature: dict[str, int] = {}
-    for _ in range(args.repeat):
-        runs = [("classical", classical)] + ([("net", with_net)] if with_net else [])
-        for name, engine in runs:
-            nodes, cpu = bench(engine, args.depth)
-            signature[name] = nodes
-            best[name] = max(best.get(name, 0.0), nodes / cpu)
-        nodes, cpu = perft_speed()
-        signature["perft"] = nodes
-        best["perft"] = max(best.get("perft", 0.0), nodes / cpu)
+    measures = {"classical": lambda: bench(classical, args.depth)}
+    if with_net is not None:
+        measures["net"] = lambda: bench(with_net, args.depth)
+    measures["perft"] = perft_speed
+    runs = dict(zip(measures, in_turn(list(measures.values()), args.repeat), strict=True))
+    best = {name: r.timing(lambda n: n[0] / n[1], highest=True) for name, r in runs.items()}
+    signature = {name: r.results[-1][0] for name, r in runs.items()}
 
-    for name in best:
-        print(f"{name:<10} nodes {signature[name]:>9}   {best[name] / 1000:8.0f} k nodes/CPU s")
+    for name, t in best.items():
+        print(f"{name:<10} nodes {signature[name]:>9}   {t.best / 1000:8.0f} k nodes/CPU s "
+              f"(median {t.median / 1000:.0f} k of {t.runs}, load {t.load:.1f})")
     if "net" in best:
         net = with_net.net if with_net is not None else None
         width = net.hidden if net is not None else 0
-        print(f"net / classical speed: {best['net'] / best['classical']:.2f} (hidden {width})")
+        speed = best["net"].best / best["classical"].best
+        print(f"net / classical speed: {speed:.2f} (hidden {width})")
 
 
 if __name__ == "__main__":

@@ -21,20 +21,20 @@ Usage: python benchmarks/bench_perft.py [--depth N] [--peer-depth N] [--repeat N
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
-import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import chess
 
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line, process_cpu
 
 KNOWN_COUNTS = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "standard.epd"
 
@@ -106,35 +106,24 @@ def python_chess_perft(board: chess.Board, depth: int) -> int:
     return nodes
 
 
-def best(runs: list[Run]) -> Run:
-    """The fastest of repeated runs (the least disturbed by other processes)."""
-    return max(runs, key=lambda run: run.nps)
+def time_perft(engine: str, count: Callable[[], int], depth: int, repeat: int) -> Run:
+    """Time ``count`` (a perft to ``depth``, compiled already); the best of ``repeat``."""
+    runs = in_turn([lambda: clocked(count)], repeat)[0]
+    fastest = runs.best(lambda c: c.cpu)
+    return Run(engine, depth, fastest.value, fastest.wall, fastest.cpu)
 
 
 def time_plies(fen: str, depth: int, repeat: int) -> Run:
-    """Time plies.perft on a fresh board (already compiled), best of ``repeat``."""
+    """Time plies.perft on a fresh board, best of ``repeat``."""
     from plies import Board, perft
 
-    runs = []
-    for _ in range(repeat):
-        board = Board(fen)
-        start, cpu = time.perf_counter(), time.process_time()
-        nodes = perft(board, depth)
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        runs.append(Run("plies", depth, nodes, wall, cpu))
-    return best(runs)
+    return time_perft("plies", lambda: perft(Board(fen), depth), depth, repeat)
 
 
 def time_python_chess(fen: str, depth: int, repeat: int) -> Run:
     """Time the python-chess bulk-counting perft, best of ``repeat``."""
-    runs = []
-    for _ in range(repeat):
-        board = chess.Board(fen)
-        start, cpu = time.perf_counter(), time.process_time()
-        nodes = python_chess_perft(board, depth)
-        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        runs.append(Run("python-chess", depth, nodes, wall, cpu))
-    return best(runs)
+    return time_perft("python-chess", lambda: python_chess_perft(chess.Board(fen), depth),
+                      depth, repeat)
 
 
 class Stockfish:
@@ -174,22 +163,12 @@ class Stockfish:
         self._send(f"position fen {fen}")
         self._send("isready")
         self._read_until("readyok")
-        start, cpu = time.perf_counter(), self._cpu()
+        start, cpu = time.perf_counter(), process_cpu(self.proc.pid)
         self._send(f"go perft {depth}")
         line = self._read_until("Nodes searched:")
-        seconds, end_cpu = time.perf_counter() - start, self._cpu()
+        seconds, end_cpu = time.perf_counter() - start, process_cpu(self.proc.pid)
         spent = None if cpu is None or end_cpu is None else end_cpu - cpu
         return Run("stockfish", depth, int(line.split(":")[1]), seconds, spent)
-
-    def _cpu(self) -> float | None:
-        """CPU seconds the engine process has used so far (Linux /proc), or None."""
-        try:
-            with open(f"/proc/{self.proc.pid}/stat", encoding="ascii") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        # After the command name: utime and stime are the 12th and 13th fields.
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         """Ask the engine to quit and reap it."""
@@ -209,15 +188,13 @@ def plies_command() -> list[str]:
 
 def time_command(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Run a command to completion; return its wall time, its CPU time and its stderr."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {proc.stderr.strip()}")
-    return seconds, cpu, proc.stderr
+    before = children_cpu()
+    run = clocked(lambda: subprocess.run(command, capture_output=True, text=True, env=env,
+                                         check=False))
+    cpu = children_cpu() - before
+    if run.value.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {run.value.stderr.strip()}")
+    return run.wall, cpu, run.value.stderr
 
 
 def human(number: float) -> str:
@@ -251,13 +228,11 @@ def main() -> int:
 
     repeat = max(1, args.repeat or (1 if args.quick else 2))
     counts = known_counts()
-    start = time.perf_counter()
+    imported = clocked(lambda: importlib.import_module("plies")).wall
     from plies import Board, perft
 
-    imported = time.perf_counter() - start
-    start, cpu = time.perf_counter(), time.process_time()
-    perft(Board(), 2)  # compiles or loads the numba cache
-    first_call, first_cpu = time.perf_counter() - start, time.process_time() - cpu
+    first = clocked(lambda: perft(Board(), 2))  # compiles or loads the numba cache
+    first_call, first_cpu = first.wall, first.cpu
     print(
         f"import plies: {imported:.3f} s; first perft call (compile or cache load): "
         f"{first_call:.3f} s wall, {first_cpu:.3f} s CPU; "
@@ -285,8 +260,8 @@ def main() -> int:
             peer = time_python_chess(pos.fen, peer_depth, repeat)
             print_run(pos.name, peer, expected.get(peer_depth), same)
             if stockfish is not None:
-                runs = [stockfish.perft(pos.fen, depth) for _ in range(repeat)]
-                sf = best(runs)
+                sf = in_turn([lambda fen=pos.fen, d=depth: stockfish.perft(fen, d)],
+                             repeat)[0].best(lambda run: run.nps, highest=True)
                 print_run(pos.name, sf, expected.get(depth), deep)
                 summary.append(
                     f"{pos.name} perft {depth}: plies {human(deep.nps)}/s, Stockfish "
@@ -303,12 +278,9 @@ def main() -> int:
 
     command = [*plies_command(), "perft", "1"]
     time_command(command)  # make sure the cache is warm
-    warm = [time_command(command) for _ in range(3)]
-    walls, cpus = [w for w, _, _ in warm], [c for _, c, _ in warm]
-    print(
-        f"\nwarm start `plies perft 1`: wall median {statistics.median(walls):.3f} s "
-        f"(min {min(walls):.3f}), CPU median {statistics.median(cpus):.3f} s (3 runs)"
-    )
+    warm = in_turn([lambda: time_command(command)], 3)[0]
+    wall, cpu = warm.timing(lambda w: w[0]), warm.timing(lambda w: w[1])
+    print(f"\nwarm start `plies perft 1`: wall {wall.text()}; CPU median {cpu.median:.3f} s")
     if not (args.quick or args.no_cold):
         with tempfile.TemporaryDirectory(prefix="plies-numba-cache-") as cache:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}

@@ -26,9 +26,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import sys
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import chess
@@ -36,19 +35,16 @@ import chess.syzygy
 import numpy as np
 from numba import njit
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from harness import Timing, clocked, in_turn, machine_line, random_ending
+from plies.board import Board
+from plies.core.encoding import NO_SQUARE
+from plies.core.position import Position, new_position
+from plies.syzygy.dtz import probe_dtz
+from plies.syzygy.probe import probe_wdl, set_position
+from plies.syzygy.tablebase import Tablebase, board_arrays
+from plies.syzygy.tables import Tables
 
-from harness import machine_line, random_ending  # noqa: E402
-from plies.board import Board  # noqa: E402
-from plies.core.encoding import NO_SQUARE  # noqa: E402
-from plies.core.position import Position, new_position  # noqa: E402
-from plies.syzygy.dtz import probe_dtz  # noqa: E402
-from plies.syzygy.probe import probe_wdl, set_position  # noqa: E402
-from plies.syzygy.tablebase import Tablebase, board_arrays  # noqa: E402
-from plies.syzygy.tables import Tables  # noqa: E402
-
-BUNDLED = ROOT / "tests" / "data" / "syzygy"
+BUNDLED = Path(__file__).resolve().parents[1] / "tests" / "data" / "syzygy"
 
 
 @njit(cache=True, nogil=True)
@@ -64,14 +60,59 @@ def probe_all(
     return boards.shape[0]
 
 
-def best_rate(run: Callable[[], object], count: int, repeat: int) -> float:
-    """Probes per CPU second of ``run`` (which probes ``count`` positions), best of ``repeat``."""
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return count / max(best, 1e-9)
+@dataclass
+class ProbeSet:
+    """Random positions of some tables, as boards and as the arrays the compiled loop reads."""
+
+    boards: list[chess.Board]
+    bbs: np.ndarray
+    sides: np.ndarray
+    eps: np.ndarray
+    out: np.ndarray
+    tables: Tables
+    pos: Position
+
+    @classmethod
+    def of(cls, tb: Tablebase, names: list[str], per_table: int, rng: random.Random) -> ProbeSet:
+        """``per_table`` random positions of each table in ``names`` (either side stronger)."""
+        boards = [random_ending(name, rng, swap=i % 2 == 1)
+                  for name in names for i in range(per_table)]
+        arrays = [board_arrays(b) for b in boards]
+        return cls(
+            boards,
+            np.array([a[0] for a in arrays], dtype=np.uint64),
+            np.array([a[1] for a in arrays], dtype=np.int64),
+            np.array([a[2] for a in arrays], dtype=np.int64),
+            np.zeros(len(boards), dtype=np.int64),
+            tb.compiled(),
+            new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1),
+        )
+
+    def probe(self, dtz: bool, rows: int | None = None) -> int:
+        """Probe the first ``rows`` positions (all by default) in the compiled loop."""
+        end = len(self.boards) if rows is None else rows
+        return probe_all(self.tables, self.pos, self.bbs[:end], self.sides[:end],
+                         self.eps[:end], self.out[:end], dtz)
+
+    def agreement(self, expected: list[int | None]) -> int:
+        """How many compiled answers equal python-chess's (None where it has no table)."""
+        return sum((None if o == 99999 else int(o)) == e
+                   for o, e in zip(self.out, expected, strict=True))
+
+
+def rates(runs: dict[str, Callable[[], object]], count: int, repeat: int) -> dict[str, Timing]:
+    """Probes per CPU second of each run (each probes ``count`` positions): the best and the
+    median of ``repeat`` rounds in turn."""
+    timed = in_turn([lambda run=run: clocked(run).cpu for run in runs.values()], repeat)
+    return {name: r.timing(lambda cpu: count / max(cpu, 1e-9), highest=True)
+            for name, r in zip(runs, timed, strict=True)}
+
+
+def show(timings: dict[str, Timing], peer: str) -> None:
+    """One line per prober: the best rate, the median and the ratio to the peer's best."""
+    for name, t in timings.items():
+        print(f"{name:24s} {t.best:12,.0f} probes/s (median {t.median:,.0f})  "
+              f"{t.best / timings[peer].best:8.1f}x python-chess")
 
 
 def main() -> None:
@@ -95,50 +136,25 @@ def main() -> None:
     for extra in args.path.split(os.pathsep)[1:]:
         ref.add_directory(extra)
     rng = random.Random(args.seed)
-    boards = [
-        random_ending(name, rng, swap=i % 2 == 1)
-        for name in tb.names()
-        for i in range(args.per_table)
-    ]
-    n = len(boards)
-    arrays = [board_arrays(b) for b in boards]
-    bbs = np.array([a[0] for a in arrays], dtype=np.uint64)
-    sides = np.array([a[1] for a in arrays], dtype=np.int64)
-    eps = np.array([a[2] for a in arrays], dtype=np.int64)
-    tables = tb.compiled()
-    pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
-    out = np.zeros(n, dtype=np.int64)
+    wdl = ProbeSet.of(tb, tb.names(), args.per_table, rng)
+    boards, n = wdl.boards, len(wdl.boards)
     plies_boards = [Board(b.fen()) for b in boards]
-    print(
-        f"{len(tb.names())} WDL tables, {n} positions "
-        f"({sum(b.has_legal_en_passant() for b in boards)} with en passant), "
-        f"load average {os.getloadavg()[0]:.2f}"
-    )
-
-    start = time.perf_counter()
-    probe_all(tables, pos, bbs[:1], sides[:1], eps[:1], out[:1], False)
-    tb.probe_wdl(plies_boards[0])
-    print(f"first compiled call (compile or cache load): {time.perf_counter() - start:.2f} s")
+    print(f"{len(tb.names())} WDL tables, {n} positions "
+          f"({sum(b.has_legal_en_passant() for b in boards)} with en passant)")
+    first = clocked(lambda: (wdl.probe(False, 1), tb.probe_wdl(plies_boards[0])))
+    print(f"first compiled call (compile or cache load): {first.wall:.2f} s")
 
     expected = [ref.probe_wdl(b) for b in boards]
-    probe_all(tables, pos, bbs, sides, eps, out, False)
-    agree = sum((None if o == 99999 else int(o)) == e for o, e in zip(out, expected, strict=True))
+    wdl.probe(False)
     agree_py = sum(tb.probe_wdl(b) == e for b, e in zip(boards, expected, strict=True))
-    print(f"agreement with python-chess: compiled {agree}/{n}, board API {agree_py}/{n}")
-
-    rates = {
-        "python-chess probe_wdl": best_rate(
-            lambda: [ref.probe_wdl(b) for b in boards], n, args.repeat
-        ),
-        "plies compiled loop": best_rate(
-            lambda: probe_all(tables, pos, bbs, sides, eps, out, False), n, args.repeat
-        ),
-        "plies Board": best_rate(lambda: [tb.probe_wdl(b) for b in plies_boards], n, args.repeat),
-        "plies python board": best_rate(lambda: [tb.probe_wdl(b) for b in boards], n, args.repeat),
-    }
-    peer = rates["python-chess probe_wdl"]
-    for name, rate in rates.items():
-        print(f"{name:24s} {rate:12,.0f} probes/s  {rate / peer:8.1f}x python-chess")
+    print(f"agreement with python-chess: compiled {wdl.agreement(expected)}/{n}, "
+          f"board API {agree_py}/{n}")
+    show(rates({
+        "python-chess probe_wdl": lambda: [ref.probe_wdl(b) for b in boards],
+        "plies compiled loop": lambda: wdl.probe(False),
+        "plies Board": lambda: [tb.probe_wdl(b) for b in plies_boards],
+        "plies python board": lambda: [tb.probe_wdl(b) for b in boards],
+    }, n, args.repeat), "python-chess probe_wdl")
     if args.dtz_per_table and tb.names(dtz=True):
         bench_dtz(tb, ref, args, rng)
 
@@ -147,33 +163,18 @@ def bench_dtz(
     tb: Tablebase, ref: chess.syzygy.Tablebase, args: argparse.Namespace, rng: random.Random
 ) -> None:
     """Time DTZ probes of every DTZ table's random positions, plies beside python-chess."""
-    boards = [
-        random_ending(name, rng, swap=i % 2 == 1)
-        for name in tb.names(dtz=True)
-        for i in range(args.dtz_per_table)
-    ]
-    n = len(boards)
-    arrays = [board_arrays(b) for b in boards]
-    bbs = np.array([x[0] for x in arrays], dtype=np.uint64)
-    sides = np.array([x[1] for x in arrays], dtype=np.int64)
-    eps = np.array([x[2] for x in arrays], dtype=np.int64)
-    tables = tb.compiled()
-    pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
-    out = np.zeros(n, dtype=np.int64)
-    start = time.perf_counter()
-    probe_all(tables, pos, bbs[:1], sides[:1], eps[:1], out[:1], True)
-    print(
-        f"\n{len(tb.names(dtz=True))} DTZ tables, {n} positions; first compiled call "
-        f"{time.perf_counter() - start:.2f} s"
-    )
-    expected = [ref.get_dtz(b) for b in boards]
-    probe_all(tables, pos, bbs, sides, eps, out, True)
-    agree = sum((None if o == 99999 else int(o)) == e for o, e in zip(out, expected, strict=True))
-    print(f"DTZ agreement with python-chess: {agree}/{n}")
-    peer = best_rate(lambda: [ref.get_dtz(b) for b in boards], n, args.repeat)
-    mine = best_rate(lambda: probe_all(tables, pos, bbs, sides, eps, out, True), n, args.repeat)
-    print(f"{'python-chess probe_dtz':24s} {peer:12,.0f} probes/s  {1.0:8.1f}x python-chess")
-    print(f"{'plies compiled loop':24s} {mine:12,.0f} probes/s  {mine / peer:8.1f}x python-chess")
+    dtz = ProbeSet.of(tb, tb.names(dtz=True), args.dtz_per_table, rng)
+    n = len(dtz.boards)
+    first = clocked(lambda: dtz.probe(True, 1))
+    print(f"\n{len(tb.names(dtz=True))} DTZ tables, {n} positions; first compiled call "
+          f"{first.wall:.2f} s")
+    expected = [ref.get_dtz(b) for b in dtz.boards]
+    dtz.probe(True)
+    print(f"DTZ agreement with python-chess: {dtz.agreement(expected)}/{n}")
+    show(rates({
+        "python-chess probe_dtz": lambda: [ref.get_dtz(b) for b in dtz.boards],
+        "plies compiled loop": lambda: dtz.probe(True),
+    }, n, args.repeat), "python-chess probe_dtz")
 
 
 if __name__ == "__main__":

@@ -17,30 +17,14 @@ import os
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import chess
 import chess.engine
 
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, clocked, machine_line, random_positions
 
 CLOCKS_MS = (1000, 300, 100, 30)
-
-
-def games(count: int, rng: random.Random) -> list[chess.Board]:
-    """Boards 100-200 plies into random games, still in play, with their move lists."""
-    boards: list[chess.Board] = []
-    while len(boards) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(100, 200)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            boards.append(board)
-    return boards
 
 
 def probe(command: list[str], boards: list[chess.Board], inc_ms: int) -> dict[int, list[float]]:
@@ -55,10 +39,8 @@ def probe(command: list[str], boards: list[chess.Board], inc_ms: int) -> dict[in
                 white_inc=inc_ms / 1000, black_inc=inc_ms / 1000,
             )  # fmt: skip
             times = out.setdefault(clock, [])
-            for board in boards:
-                start = time.perf_counter()
-                engine.play(board, limit)
-                times.append((time.perf_counter() - start) * 1000)
+            times += [clocked(lambda b=board, t=limit: engine.play(b, t)).wall * 1000
+                      for board in boards]
     finally:
         engine.quit()
     return out
@@ -73,7 +55,7 @@ def main() -> int:
     args = parser.parse_args()
     print(machine_line(), flush=True)
     os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parents[1] / "src"))
-    boards = games(args.goes, random.Random(args.seed))
+    boards = random_positions(args.goes, (100, 200), random.Random(args.seed))
     engines = {"plies": [sys.executable, "-m", "plies", "uci"]}
     if Path(STOCKFISH).exists():
         engines["stockfish"] = [STOCKFISH]

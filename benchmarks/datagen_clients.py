@@ -15,38 +15,53 @@ Usage: python benchmarks/datagen_clients.py [--games N] [--depth D] [--repeat N]
 from __future__ import annotations
 
 import argparse
-import resource
 import sys
-import time
+from dataclasses import dataclass
 
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line
 from plies.arena.pipe_uci import pipe_player
 from plies.arena.players import parse_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
 
-def _children_cpu() -> float:
-    """CPU seconds of the finished child processes (the engines) so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+@dataclass(frozen=True)
+class Rate:
+    """One client's run: the lines written and the CPU seconds of this process and the engine."""
+
+    lines: list[str]
+    own: float
+    engine: float
+
+    @property
+    def per_cpu_second(self) -> float:
+        """Training positions per CPU second (client and engine together)."""
+        return len(self.lines) / (self.own + self.engine)
 
 
-def run(settings: DatagenSettings, games: range, pipes: bool) -> tuple[list[str], float, float]:
-    """The games' lines, this process's CPU seconds and the engine's, for one client."""
+def run(settings: DatagenSettings, games: range, pipes: bool) -> Rate:
+    """Play the games through one client and say what it cost."""
     spec = parse_player(settings.player)
     player = pipe_player(spec) if pipes else spec.create()
-    engine_before = _children_cpu()
-    own_before = time.process_time()
-    lines: list[str] = []
-    try:
+    engine_before = children_cpu()
+
+    def play() -> list[str]:
+        """Every game's position lines."""
+        lines: list[str] = []
         for number in games:
             record = play_datagen_game(settings, number, player, player)
             lines += position_lines(record, settings.skip_plies, settings.scores)
+        return lines
+
+    try:
+        played = clocked(play)
     finally:
-        own = time.process_time() - own_before
         player.close()  # the engine's CPU counts once it has exited
-    return lines, own, _children_cpu() - engine_before
+    rate = Rate(played.value, played.cpu, children_cpu() - engine_before)
+    print(f"{'pipes' if pipes else 'python-chess':>12}: {len(rate.lines)} positions, client "
+          f"{rate.own:.2f} CPU s, engine {rate.engine:.2f} CPU s, "
+          f"{rate.per_cpu_second:.1f} positions per CPU s", flush=True)
+    return rate
 
 
 def main() -> int:
@@ -63,23 +78,16 @@ def main() -> int:
         player=f"uci:{args.engine}", nodes=None, depth=args.depth, seed=args.seed, scores=True
     )
     games = range(1, args.games + 1)
-    best: dict[bool, float] = {}
-    reference: list[str] | None = None
-    for _ in range(args.repeat):
-        for pipes in (False, True):
-            lines, own, engine = run(settings, games, pipes)
-            if reference is None:
-                reference = lines
-            elif lines != reference:
-                print("the two clients wrote different lines", file=sys.stderr)
-                return 1
-            rate = len(lines) / (own + engine)
-            best[pipes] = max(best.get(pipes, 0.0), rate)
-            name = "pipes" if pipes else "python-chess"
-            print(f"{name:>12}: {len(lines)} positions, client {own:.2f} CPU s, "
-                  f"engine {engine:.2f} CPU s, {rate:.1f} positions per CPU s")  # fmt: skip
-    print(f"best of {args.repeat}: pipes {best[True]:.1f}, python-chess {best[False]:.1f} "
-          f"positions per CPU s, ratio {best[True] / best[False]:.2f}")  # fmt: skip
+    chess_client, pipes = in_turn([lambda: run(settings, games, False),
+                                   lambda: run(settings, games, True)], args.repeat)
+    reference = chess_client.results[0].lines
+    if any(r.lines != reference for r in chess_client.results + pipes.results):
+        print("the two clients wrote different lines", file=sys.stderr)
+        return 1
+    ours = pipes.timing(lambda r: r.per_cpu_second, highest=True)
+    peer = chess_client.timing(lambda r: r.per_cpu_second, highest=True)
+    print(f"best of {args.repeat}: pipes {ours.best:.1f}, python-chess {peer.best:.1f} "
+          f"positions per CPU s, ratio {ours.best / peer.best:.2f} (load {ours.load:.1f})")
     return 0
 
 

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, clocked, in_turn, machine_line
 
 if TYPE_CHECKING:
     import numpy as np
@@ -127,6 +127,16 @@ def worker_command(off: str | None) -> list[str]:
 # -- positions ----------------------------------------------------------------------------
 
 
+def capture_biased(board: Any, rng: random.Random) -> Any:
+    """A random legal move of a python-chess board, a capture four times in ten when there
+    is one (so that the games reach every phase); None when there is no move."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return None
+    captures = [m for m in moves if board.is_capture(m)]
+    return rng.choice(captures if captures and rng.random() < 0.4 else moves)
+
+
 def random_game_positions(games: int, seed: int) -> list[str]:
     """FENs from seeded random games (a mix of phases), one every few plies."""
     import chess
@@ -136,11 +146,10 @@ def random_game_positions(games: int, seed: int) -> list[str]:
     for _ in range(games):
         board = chess.Board()
         for ply in range(rng.randrange(20, 140)):
-            moves = list(board.legal_moves)
-            if not moves:
+            move = capture_biased(board, rng)
+            if move is None:
                 break
-            captures = [m for m in moves if board.is_capture(m)]
-            board.push(rng.choice(captures if captures and rng.random() < 0.4 else moves))
+            board.push(move)
             if ply % 7 == 6:
                 fens.append(board.fen())
     return fens
@@ -248,12 +257,11 @@ def run_speed(args: argparse.Namespace) -> int:
     }
     for loop in loops.values():
         loop(scratch, bbs, sides, 1)
-    best = dict.fromkeys(loops, float("inf"))
-    for _ in range(args.rounds):
-        for name, loop in loops.items():
-            start = time.process_time()
-            loop(scratch, bbs, sides, args.reps)
-            best[name] = min(best[name], (time.process_time() - start) / (args.reps * len(fens)))
+    calls = args.reps * len(fens)
+    timed = in_turn([lambda loop=loop: clocked(lambda: loop(scratch, bbs, sides, args.reps)).cpu
+                     for loop in loops.values()], args.rounds)
+    best = {name: r.timing(lambda cpu: cpu / calls).best
+            for name, r in zip(loops, timed, strict=True)}
     print(f"{len(fens)} positions in search order, best of {args.rounds} rounds (CPU time)")
     for name, t in best.items():
         print(f"  {name:<14} {t * 1e9:7.1f} ns/call")

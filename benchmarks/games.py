@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from collections.abc import Callable
 from typing import Any
 
-from harness import machine_line
+from harness import clocked, in_turn, machine_line
 from plies.games.alphabeta import alphabeta
 from plies.games.connect4 import Connect4
 from plies.games.mcts import mcts
@@ -37,16 +36,32 @@ C4_LINE = "4 4 3 5"
 
 
 def best_time(func: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Return the least CPU time of ``repeat`` runs of ``func`` and its last answer.
+    """Return the least CPU time of ``repeat`` runs of ``func`` and that run's answer.
 
     CPU time, not wall time: on a shared machine the wall clock also counts other work.
     """
-    best, answer = float("inf"), None
-    for _ in range(repeat):
-        start = time.process_time()
-        answer = func()
-        best = min(best, time.process_time() - start)
-    return best, answer
+    fastest = in_turn([lambda: clocked(func)], repeat)[0].best(lambda run: run.cpu)
+    return fastest.cpu, fastest.value
+
+
+def counted_calls(owner: Any, name: str, search: Callable[[], object]) -> int:
+    """How often one run of ``search`` calls ``owner.name`` (the recursion's own function),
+    wrapped by a counter for that run only (the count costs time: the timed runs go bare)."""
+    calls = 0
+    inner = getattr(owner, name)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        """Count, then call."""
+        nonlocal calls
+        calls += 1
+        return inner(*args, **kwargs)
+
+    setattr(owner, name, counting)
+    try:
+        search()
+    finally:
+        setattr(owner, name, inner)
+    return calls
 
 
 def row(name: str, value: float, nodes: int, seconds: float) -> str:
@@ -112,21 +127,9 @@ def openspiel_alpha_beta(name: str, line: list[int], depth: int, repeat: int) ->
         return value, 0
 
     # Nodes: every call of the recursive helper is one state entered.
-    calls = [0]
-    inner = minimax._alpha_beta
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        """Count, then search."""
-        calls[0] += 1
-        return inner(*args, **kwargs)
-
-    minimax._alpha_beta = counting
-    try:
-        search()
-    finally:
-        minimax._alpha_beta = inner
+    nodes = counted_calls(minimax, "_alpha_beta", search)
     seconds, (value, _) = best_time(search, repeat)
-    return row(f"OpenSpiel alpha_beta_search d{depth}", value, calls[0], seconds)
+    return row(f"OpenSpiel alpha_beta_search d{depth}", value, nodes, seconds)
 
 
 def openspiel_mcts(name: str, simulations: int, repeat: int) -> float:
@@ -174,22 +177,10 @@ def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> 
         ai(fresh())
         return float(ai.alpha) / 100.0
 
-    calls = [0]
     module = importlib.import_module("easyAI.AI.Negamax")  # the recursion calls its global
-    inner = module.negamax
-
-    def counting(*args: Any, **kwargs: Any) -> Any:
-        """Count, then search."""
-        calls[0] += 1
-        return inner(*args, **kwargs)
-
-    module.negamax = counting
-    try:
-        search()
-    finally:
-        module.negamax = inner
+    nodes = counted_calls(module, "negamax", search)
     seconds, value = best_time(search, repeat)
-    return row(f"easyAI Negamax d{depth}", value, calls[0], seconds)
+    return row(f"easyAI Negamax d{depth}", value, nodes, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:

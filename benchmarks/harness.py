@@ -5,8 +5,10 @@
   figure can carry the speed of both sides measured in the same run.
 - Machine: ``cpu_model``, ``load_average`` and ``machine_line`` (printed by every
   script beside its figures, since the machine is shared and rarely idle).
-- Timing: ``best_median`` runs a measurement N times and keeps the best and the
-  median (``Timing``), with the load seen while it ran.
+- Timing: ``clocked`` times one call (wall and CPU), ``children_cpu`` the engines run as
+  subprocesses; ``in_turn`` runs several measurements N rounds in turn and keeps every
+  result with the load (``Runs``: the best result, or the best and median as a
+  ``Timing``); ``best_median`` does it for one measurement.
 - Matches: ``run_match`` plays a match through the library under ``plies arena``
   (``plies.arena.match``), the one match runner of the benchmarks; ``score_line``
   and ``load_text`` print its tally.
@@ -18,13 +20,15 @@ import argparse
 import os
 import random
 import re
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 import chess
 from rich.console import Console
@@ -32,7 +36,7 @@ from rich.console import Console
 from plies.arena.clock import TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
-from plies.arena.openings import Opening, OpeningError, load_openings
+from plies.arena.openings import Opening, OpeningError, load_openings, random_opening
 from plies.arena.pgn import PgnWriter, to_pgn
 from plies.arena.players import parse_player
 from plies.arena.report import game_line
@@ -138,6 +142,44 @@ def installed(path: str) -> bool:
 
 # ---- timing ---------------------------------------------------------------------------------
 
+T = TypeVar("T")
+
+
+def children_cpu() -> float:
+    """User + system CPU seconds of this process's finished children so far (engines run
+    as subprocesses count once they have exited)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid: int) -> float | None:
+    """User + system CPU seconds of the running process ``pid`` so far (Linux), else None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # Fields 14 and 15 of proc(5), counted after the command name in parentheses.
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Clocked(Generic[T]):
+    """What a call returned, with the wall seconds it took and this process's CPU seconds."""
+
+    value: T
+    wall: float
+    cpu: float
+
+
+def clocked(fn: Callable[[], T]) -> Clocked[T]:
+    """Call ``fn`` and time it (wall and this process's CPU: what a shared machine does not
+    steal from it)."""
+    cpu, start = time.process_time(), time.perf_counter()
+    value = fn()
+    return Clocked(value, time.perf_counter() - start, time.process_time() - cpu)
+
+
 @dataclass(frozen=True)
 class Timing:
     """N measurements of one thing: the best, the median and the load while they ran."""
@@ -153,31 +195,41 @@ class Timing:
                 f"(load {self.load:.1f})")
 
 
-def best_median(measure: Callable[[], float], repeat: int, highest: bool = False) -> Timing:
-    """Call ``measure`` ``repeat`` times; the best is the lowest (``highest``: the highest)."""
+@dataclass(frozen=True)
+class Runs(Generic[T]):
+    """Every result of one measurement taken N times, and the load after each."""
+
+    results: list[T]
+    loads: list[float]
+
+    def best(self, key: Callable[[T], float], highest: bool = False) -> T:
+        """The result whose ``key`` is lowest (``highest``: highest): the least disturbed."""
+        return max(self.results, key=key) if highest else min(self.results, key=key)
+
+    def timing(self, key: Callable[[T], float], highest: bool = False) -> Timing:
+        """The best and median of ``key`` over the results, with the mean load."""
+        values = [key(r) for r in self.results]
+        best = max(values) if highest else min(values)
+        return Timing(best, statistics.median(values), len(values),
+                      sum(self.loads) / len(self.loads))
+
+
+def in_turn(measures: Sequence[Callable[[], T]], repeat: int) -> list[Runs[T]]:
+    """Call each measure once per round for ``repeat`` rounds, in turn, so that a change in
+    the machine's load falls on every measure alike; one :class:`Runs` per measure."""
     if repeat < 1:
         raise ValueError("repeat must be at least 1")
-    values = []
-    loads = []
+    runs: list[Runs[T]] = [Runs([], []) for _ in measures]
     for _ in range(repeat):
-        values.append(measure())
-        loads.append(load_average())
-    best = max(values) if highest else min(values)
-    return Timing(best, statistics.median(values), repeat, sum(loads) / len(loads))
+        for measure, collected in zip(measures, runs, strict=True):
+            collected.results.append(measure())
+            collected.loads.append(load_average())
+    return runs
 
 
-def cpu_seconds(fn: Callable[[], object]) -> float:
-    """CPU seconds of this process spent in ``fn()`` (what a shared machine does not steal)."""
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
-
-
-def wall_seconds(fn: Callable[[], object]) -> float:
-    """Wall seconds spent in ``fn()``."""
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
+def best_median(measure: Callable[[], float], repeat: int, highest: bool = False) -> Timing:
+    """Call ``measure`` ``repeat`` times; the best is the lowest (``highest``: the highest)."""
+    return in_turn([measure], repeat)[0].timing(float, highest)
 
 
 def ratio_text(ours: float, peer: float, peer_name: str, higher_is_better: bool = True) -> str:
@@ -304,6 +356,11 @@ def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening
 
 
 # ---- positions ---------------------------------------------------------------------------
+
+def random_positions(count: int, plies: tuple[int, int], rng: random.Random) -> list[chess.Board]:
+    """``count`` boards from random games (``plies``: the range of their lengths), in play."""
+    return [random_opening(rng.randrange(*plies), rng).board() for _ in range(count)]
+
 
 def random_ending(material: str, rng: random.Random, swap: bool = False) -> chess.Board:
     """A random legal position with ``material`` (``KRvKP``: White's men, then Black's).

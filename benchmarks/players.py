@@ -36,7 +36,7 @@ from pathlib import Path
 
 import chess
 
-from harness import load_average, machine_line
+from harness import clocked, load_average, machine_line
 from plies.agents.player import MoveReply, MoveRequest, Player
 from plies.agents.process import LineProcess
 from plies.agents.spec import parse_player
@@ -60,63 +60,56 @@ for line in sys.stdin:
     print(f"{move.from_square},{move.to_square}", flush=True)
 """
 
-RANDOM_UCI = """\
+# A random mover speaking UCI (``uci`` argument) or xboard/CECP (``xboard``): one table of
+# what each command does. It keeps its board between positions, as real engines do, so
+# the adapter's cost is measured, not this engine's replay.
+RANDOM_ENGINE = """\
 import random, sys
 import chess
+protocol = sys.argv[1]
 board = chess.Board()
 root, played = "", []
-for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    if words[0] == "uci":
-        print("id name random-uci", flush=True)
-        print("uciok", flush=True)
-    elif words[0] == "isready":
-        print("readyok", flush=True)
-    elif words[0] == "position":
-        # Only the moves played since the last position are replayed, as real engines keep
-        # their board: the adapter's cost is measured, not this engine's.
-        start = words.index("moves") if "moves" in words else len(words)
-        moves = words[start + 1:]
-        if " ".join(words[1:start]) != root or moves[:len(played)] != played:
-            root, played = " ".join(words[1:start]), []
-            board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:8]))
-        for uci in moves[len(played):]:
-            board.push(chess.Move.from_uci(uci))
-        played = moves
-    elif words[0] == "go":
-        print("bestmove " + random.choice(list(board.legal_moves)).uci(), flush=True)
-    elif words[0] == "quit":
-        break
-"""
 
-RANDOM_XBOARD = """\
-import random, sys
-import chess
-board = chess.Board()
-forced = False
+def position(words):
+    global board, root, played
+    start = words.index("moves") if "moves" in words else len(words)
+    moves = words[start + 1:]
+    if " ".join(words[1:start]) != root or moves[:len(played)] != played:
+        root, played = " ".join(words[1:start]), []
+        board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:8]))
+    for uci in moves[len(played):]:
+        board.push(chess.Move.from_uci(uci))
+    played = moves
+
+def setboard(fen):
+    global board
+    board = chess.Board(fen)
+
+def go(words):
+    move = random.choice(list(board.legal_moves))
+    if protocol == "uci":
+        return "bestmove " + move.uci()
+    board.push(move)
+    return "move " + move.uci()
+
+ANSWERS = {
+    "uci": lambda w: "id name random-uci\\nuciok",
+    "isready": lambda w: "readyok",
+    "position": position,
+    "protover": lambda w: 'feature myname="random-xboard" ping=1 setboard=1 usermove=1 done=1',
+    "new": lambda w: setboard(chess.STARTING_FEN),
+    "setboard": lambda w: setboard(" ".join(w[1:])),
+    "usermove": lambda w: board.push_uci(w[1]),
+    "ping": lambda w: "pong " + w[1],
+    "go": go,
+}
 for line in sys.stdin:
-    words = line.split()
-    if not words:
-        continue
-    cmd = words[0]
-    if cmd == "protover":
-        print('feature myname="random-xboard" ping=1 setboard=1 usermove=1 done=1', flush=True)
-    elif cmd == "new":
-        board = chess.Board()
-    elif cmd == "setboard":
-        board = chess.Board(" ".join(words[1:]))
-    elif cmd == "usermove":
-        board.push_uci(words[1])
-    elif cmd == "ping":
-        print("pong " + words[1], flush=True)
-    elif cmd == "go":
-        move = random.choice(list(board.legal_moves))
-        board.push(move)
-        print("move " + move.uci(), flush=True)
-    elif cmd == "quit":
+    words = line.split() or ["?"]
+    if words[0] == "quit":
         break
+    answer = ANSWERS.get(words[0], lambda w: None)(words)
+    if isinstance(answer, str):
+        print(answer, flush=True)
 """
 
 ECHO = """\
@@ -181,16 +174,16 @@ def pipe_floor(script: Path, rounds: int) -> list[float]:
     """Seconds of one line written and one line read back from a program that answers at once."""
     process = LineProcess([sys.executable, str(script)])
     fen = chess.Board().fen()
-    times = []
+
+    def round_trip() -> None:
+        """One line out, one line back."""
+        process.send(fen)
+        process.read_line(10.0)
+
     try:
-        for _ in range(rounds):
-            started = time.perf_counter()
-            process.send(fen)
-            process.read_line(10.0)
-            times.append(time.perf_counter() - started)
+        return [clocked(round_trip).wall for _ in range(rounds)]
     finally:
         process.close()
-    return times
 
 
 def main() -> int:
@@ -208,7 +201,7 @@ def main() -> int:
         folder = Path(tmp)
         files = {}
         for name, text in (("random_file.py", RANDOM_FILE), ("random_mind.py", RANDOM_MIND),
-                           ("random_uci.py", RANDOM_UCI), ("random_xboard.py", RANDOM_XBOARD),
+                           ("random_engine.py", RANDOM_ENGINE),
                            ("echo.py", ECHO)):
             files[name] = folder / name
             files[name].write_text(textwrap.dedent(text), encoding="utf-8")
@@ -216,9 +209,9 @@ def main() -> int:
             "agent": "random",
             "file": str(files["random_file.py"]),
             "mind": f"mind:{sys.executable} {files['random_mind.py']}",
-            "uci": f"uci:{sys.executable} {files['random_uci.py']}",
-            "uci-pipe": f"uci:{sys.executable} {files['random_uci.py']}",
-            "xboard": f"xboard:{sys.executable} {files['random_xboard.py']}",
+            "uci": f"uci:{sys.executable} {files['random_engine.py']} uci",
+            "uci-pipe": f"uci:{sys.executable} {files['random_engine.py']} uci",
+            "xboard": f"xboard:{sys.executable} {files['random_engine.py']} xboard",
         }
         floor = pipe_floor(files["echo.py"], args.pipe_rounds)
         floor_us = statistics.median(floor) * 1e6

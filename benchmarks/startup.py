@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -52,13 +51,21 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import STOCKFISH, machine_line
+from harness import (
+    STOCKFISH,
+    children_cpu,
+    clocked,
+    in_turn,
+    load_average,
+    machine_line,
+    process_cpu,
+)
 
 SOURCE = Path(__file__).resolve().parents[1] / "src"
 
 
 @dataclass(frozen=True)
-class Timing:
+class Start:
     """One timed start: the moments of interest (wall seconds) and the CPU seconds used."""
 
     marks: dict[str, float]
@@ -66,21 +73,24 @@ class Timing:
     main_cpu: float | None = None
 
 
-def _cpu_of_children() -> float:
-    """User + system CPU seconds of this process's finished children so far."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+@dataclass(frozen=True)
+class Step:
+    """A line the command prints (its start), the mark it sets, and the line then written
+    back (None: the dialogue is over)."""
+
+    seen: str
+    mark: str
+    answer: str | None
 
 
-def _own_cpu(pid: int) -> float | None:
-    """User + system CPU seconds of the running process ``pid`` itself (Linux), else None."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-    # Fields 14 and 15 of proc(5), counted after the command name in parentheses.
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+# The dialogue held with each interactive command: the first line written (if any), then
+# the steps in order.
+DIALOGUES: dict[str, tuple[str | None, tuple[Step, ...]]] = {
+    "uci": ("uci", (Step("uciok", "uciok", "isready"), Step("readyok", "readyok", None))),
+    # The board's last row (White below) is drawn once nothing waits for compilation; the
+    # reply to e4 waits for the engine's.
+    "play": (None, (Step("1 ", "board", "e4"), Step("plies plays", "reply", None))),
+}
 
 
 def fresh_copy(root: Path) -> Path:
@@ -112,12 +122,12 @@ def time_install(root: Path) -> tuple[float, float, Path]:
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
-    cpu, start = _cpu_of_children(), time.perf_counter()
+    cpu, start = children_cpu(), time.perf_counter()
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "."],
         cwd=project, env=env, check=True, stdout=subprocess.DEVNULL,
     )  # fmt: skip
-    return time.perf_counter() - start, _cpu_of_children() - cpu, python
+    return time.perf_counter() - start, children_cpu() - cpu, python
 
 
 def environment(src: Path, cache: Path) -> dict[str, str]:
@@ -136,74 +146,60 @@ def _spawn(command: list[str], env: dict[str, str] | None) -> subprocess.Popen[s
     )  # fmt: skip
 
 
+def _write(proc: subprocess.Popen[str], line: str) -> None:
+    """Send one line to the command."""
+    assert proc.stdin is not None
+    proc.stdin.write(line + "\n")
+    proc.stdin.flush()
+
+
 def _quit(proc: subprocess.Popen[str]) -> float | None:
     """The process's own CPU seconds so far; then send ``quit`` and wait for it to end."""
-    assert proc.stdin is not None
-    main_cpu = _own_cpu(proc.pid)
-    proc.stdin.write("quit\n")
-    proc.stdin.flush()
+    main_cpu = process_cpu(proc.pid)
+    _write(proc, "quit")
     proc.wait(timeout=60)
     return main_cpu
 
 
-def time_uci(command: list[str], env: dict[str, str] | None) -> Timing:
-    """Start a UCI engine; seconds until ``uciok`` and until ``readyok``."""
-    cpu = _cpu_of_children()
+def time_dialogue(name: str, command: list[str], env: dict[str, str] | None) -> Start:
+    """Start an interactive command and hold its dialogue (``DIALOGUES[name]``): the seconds
+    until each mark."""
+    first, steps = DIALOGUES[name]
+    cpu = children_cpu()
     start = time.perf_counter()
     proc = _spawn(command, env)
-    assert proc.stdin is not None and proc.stdout is not None
+    assert proc.stdout is not None
     marks: dict[str, float] = {}
-    proc.stdin.write("uci\n")
-    proc.stdin.flush()
+    if first is not None:
+        _write(proc, first)
+    pending = iter(steps)
+    step: Step | None = next(pending)
     for line in proc.stdout:
-        if line.startswith("uciok"):
-            marks["uciok"] = time.perf_counter() - start
-            proc.stdin.write("isready\n")
-            proc.stdin.flush()
-        elif line.startswith("readyok"):
-            marks["readyok"] = time.perf_counter() - start
-            break
+        if step is not None and line.strip().startswith(step.seen):
+            marks[step.mark] = time.perf_counter() - start
+            if step.answer is None:
+                break
+            _write(proc, step.answer)
+            step = next(pending, None)
     main_cpu = _quit(proc)
-    if "readyok" not in marks:
-        raise RuntimeError(f"{' '.join(command)} never answered readyok")
-    return Timing(marks, _cpu_of_children() - cpu, main_cpu)
+    if steps[-1].mark not in marks:
+        raise RuntimeError(f"{' '.join(command)} never reached {steps[-1].mark}")
+    return Start(marks, children_cpu() - cpu, main_cpu)
 
 
-def time_play(command: list[str], env: dict[str, str] | None) -> Timing:
-    """Start the terminal game; seconds until the board is drawn and until the reply to e4."""
-    cpu = _cpu_of_children()
-    start = time.perf_counter()
-    proc = _spawn(command, env)
-    assert proc.stdin is not None and proc.stdout is not None
-    marks: dict[str, float] = {}
-    for line in proc.stdout:
-        if "board" not in marks and line.strip().startswith("1 "):  # the last row, White below
-            marks["board"] = time.perf_counter() - start
-            proc.stdin.write("e4\n")
-            proc.stdin.flush()
-        elif line.startswith("plies plays"):
-            marks["reply"] = time.perf_counter() - start
-            break
-    main_cpu = _quit(proc)
-    if "reply" not in marks:
-        raise RuntimeError(f"{' '.join(command)} never replied to e4")
-    return Timing(marks, _cpu_of_children() - cpu, main_cpu)
-
-
-def time_run(command: list[str], env: dict[str, str] | None, name: str) -> Timing:
+def time_run(command: list[str], env: dict[str, str] | None, name: str) -> Start:
     """Run a command to completion; its wall and CPU seconds."""
-    cpu = _cpu_of_children()
-    start = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {proc.stderr.strip()}")
-    return Timing({name: seconds}, _cpu_of_children() - cpu)
+    cpu = children_cpu()
+    run = clocked(lambda: subprocess.run(command, capture_output=True, text=True, env=env,
+                                         check=False))
+    if run.value.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {run.value.stderr.strip()}")
+    return Start({name: run.wall}, children_cpu() - cpu)
 
 
 def load() -> str:
     """The 1-minute load average and the core count, for the record."""
-    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    return f"load {load_average():.1f} on {os.cpu_count()} cores"
 
 
 def commands() -> dict[str, list[str]]:
@@ -217,16 +213,14 @@ def commands() -> dict[str, list[str]]:
     }
 
 
-def measure(name: str, command: list[str], env: dict[str, str] | None) -> Timing:
+def measure(name: str, command: list[str], env: dict[str, str] | None) -> Start:
     """One timed start of a named command."""
-    if name == "uci":
-        return time_uci(command, env)
-    if name == "play":
-        return time_play(command, env)
+    if name in DIALOGUES:
+        return time_dialogue(name, command, env)
     return time_run(command, env, name)
 
 
-def show(label: str, timing: Timing, peer: Timing | None = None) -> None:
+def show(label: str, timing: Start, peer: Start | None = None) -> None:
     """One line: each mark in seconds (beside the peer's), then the CPU seconds."""
     parts = []
     for mark, seconds in timing.marks.items():
@@ -264,7 +258,7 @@ def main() -> int:
         if unknown:
             parser.error(f"unknown command(s) {', '.join(unknown)} (of {', '.join(chosen)})")
         chosen = {n: chosen[n] for n in names}
-    stockfish = time_uci([STOCKFISH], None) if os.path.exists(STOCKFISH) else None
+    stockfish = time_dialogue("uci", [STOCKFISH], None) if os.path.exists(STOCKFISH) else None
     with tempfile.TemporaryDirectory(prefix="plies-startup-") as tmp:
         root = Path(tmp)
         src = fresh_copy(root)
@@ -274,7 +268,8 @@ def main() -> int:
             wall, cpu, python = time_install(root)
             print(f"  pip install . (compiles ahead): {wall:6.1f} s wall, {cpu:6.1f} s CPU")
             env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
-            show("uci after install", time_uci([str(python), "-m", "plies", "uci"], env), stockfish)
+            installed = time_dialogue("uci", [str(python), "-m", "plies", "uci"], env)
+            show("uci after install", installed, stockfish)
         if not args.no_cold:
             print("cold (empty numba cache for each command):")
             for name, command in chosen.items():
@@ -286,18 +281,19 @@ def main() -> int:
             if args.one_process:
                 env = environment(src, root / "cold-one-process")
                 env["PLIES_NO_COMPILE_WORKERS"] = "1"
-                show("uci, 1 proc", time_uci(commands()["uci"], env), stockfish)
+                show("uci, 1 proc", time_dialogue("uci", commands()["uci"], env), stockfish)
         env = environment(src, shared)
         if args.no_cold:
             for name, command in chosen.items():
                 measure(name, command, env)  # untimed: fills the cache
         print(f"warm (median of {args.repeat}; {load()}):")
         for name, command in chosen.items():
-            runs = [measure(name, command, env) for _ in range(args.repeat)]
-            marks = {m: statistics.median(r.marks[m] for r in runs) for m in runs[0].marks}
-            mains = [r.main_cpu for r in runs if r.main_cpu is not None]
+            runs = in_turn([lambda n=name, c=command: measure(n, c, env)], args.repeat)[0]
+            marks = {m: runs.timing(lambda r, m=m: r.marks[m]).median
+                     for m in runs.results[0].marks}
+            mains = [r.main_cpu for r in runs.results if r.main_cpu is not None]
             main_cpu = statistics.median(mains) if mains else None
-            show(name, Timing(marks, statistics.median(r.cpu for r in runs), main_cpu), stockfish
+            show(name, Start(marks, runs.timing(lambda r: r.cpu).median, main_cpu), stockfish
                  if name == "uci" else None)  # fmt: skip
         print(f"done; {load()}")
     return 0

@@ -23,9 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-import chess
-
-from harness import STOCKFISH, machine_line
+from harness import STOCKFISH, machine_line, random_positions
 
 TARGET_MS = 50.0
 
@@ -69,21 +67,6 @@ class Pipe:
         self.proc.wait(timeout=60)
 
 
-def positions(count: int, rng: random.Random) -> list[str]:
-    """FENs from random games (20-60 plies), still in play."""
-    fens: list[str] = []
-    while len(fens) < count:
-        board = chess.Board()
-        for _ in range(rng.randrange(20, 60)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(rng.choice(moves))
-        if not board.is_game_over():
-            fens.append(board.fen())
-    return fens
-
-
 def measure(command: list[str], stops: int, seed: int) -> list[float]:
     """Milliseconds from ``stop`` to ``bestmove`` for each round."""
     rng = random.Random(seed)
@@ -93,8 +76,8 @@ def measure(command: list[str], stops: int, seed: int) -> list[float]:
     pipe.send("isready")
     pipe.wait_for("readyok")
     latencies = []
-    for fen in positions(stops, rng):
-        pipe.send(f"position fen {fen}")
+    for board in random_positions(stops, (20, 60), rng):
+        pipe.send(f"position fen {board.fen()}")
         pipe.send("go infinite")
         time.sleep(rng.uniform(0.010, 0.300))
         sent = pipe.send("stop")

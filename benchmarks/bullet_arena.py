@@ -19,46 +19,23 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import chess.pgn
-
-from harness import STOCKFISH, machine_line
-
-PLIES = f"uci:{sys.executable} -m plies uci"
-_SECONDS = re.compile(r"(\d+\.\d+)s")
-
-
-@dataclass
-class Tally:
-    """What happened to one engine over the games it played."""
-
-    games: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    crashes: int = 0
-    illegal: int = 0
-    time_losses: int = 0
-    moves: int = 0
-    slowest_ms: float = 0.0
-    lowest_clock_ms: float = float("inf")
-    time_loss_plies: list[int] = field(default_factory=list)
+from harness import STOCKFISH, MatchTally, machine_line, plies_player, tally_pgn
+from plies.arena.clock import TimeControl
 
 
 def _pairings(which: str, elo: int) -> dict[str, tuple[str, str]]:
     """The arena player specs of each pairing asked for."""
     out: dict[str, tuple[str, str]] = {}
     if which in ("self", "both"):
-        out["self"] = (f"{PLIES}:name=plies-a", f"{PLIES}:name=plies-b")
+        out["self"] = (plies_player(64, "plies-a"), plies_player(64, "plies-b"))
     if which in ("stockfish", "both"):
         sf = f"uci:{STOCKFISH}:UCI_LimitStrength=true,UCI_Elo={elo},name=stockfish-{elo}"
-        out["stockfish"] = (f"{PLIES}:name=plies", sf)
+        out["stockfish"] = (plies_player(64), sf)
     return out
 
 
@@ -78,78 +55,23 @@ def run_pairing(
     return time.perf_counter() - start
 
 
-def tally(pgn: Path, base_ms: float, inc_ms: float) -> dict[str, Tally]:
-    """Read every game of ``pgn`` into one Tally per engine name."""
-    tallies: dict[str, Tally] = {}
-    with pgn.open(encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            _add_game(game, tallies, base_ms, inc_ms)
-    return tallies
-
-
-def _add_game(
-    game: chess.pgn.Game, tallies: dict[str, Tally], base_ms: float, inc_ms: float
-) -> None:
-    """Count one game for both of its engines."""
-    h = game.headers
-    names = {chess.WHITE: h["White"], chess.BLACK: h["Black"]}
-    result = h["Result"]
-    termination = h.get("Termination", "")
-    clocks = {chess.WHITE: base_ms, chess.BLACK: base_ms}
-    node: chess.pgn.GameNode = game
-    last_comment = game.comment
-    plies = 0
-    for child in game.mainline():
-        mover = not child.board().turn
-        plies += 1
-        match = _SECONDS.search(child.comment)
-        t = tallies.setdefault(names[mover], Tally())
-        if match and "book" not in child.comment:
-            ms = float(match.group(1)) * 1000
-            t.moves += 1
-            t.slowest_ms = max(t.slowest_ms, ms)
-            clocks[mover] -= ms
-            t.lowest_clock_ms = min(t.lowest_clock_ms, clocks[mover])
-            clocks[mover] += inc_ms
-        node = child
-        last_comment = child.comment
-    loser_side = {"1-0": chess.BLACK, "0-1": chess.WHITE}.get(result)
-    for side in (chess.WHITE, chess.BLACK):
-        t = tallies.setdefault(names[side], Tally())
-        t.games += 1
-        if loser_side is None:
-            t.draws += 1
-        elif loser_side == side:
-            t.losses += 1
-        else:
-            t.wins += 1
-    # The faulty side is the one to move in the final position.
-    at_fault = names[node.board().turn]
-    t = tallies[at_fault]
-    reason = last_comment or game.comment
-    if termination == "time forfeit":
-        t.time_losses += 1
-        t.time_loss_plies.append(plies)
-    elif termination == "rules infraction":
-        t.illegal += 1
-    elif termination == "abandoned" or "crashed" in reason or "hung" in reason:
-        t.crashes += 1
-
-
-def report(name: str, tallies: dict[str, Tally], wall_s: float) -> None:
+def report(name: str, tally: MatchTally, wall_s: float) -> None:
     """Print one pairing's table."""
     print(f"\n{name}: {wall_s:.0f} s wall")
     header = (f"{'engine':<22}{'games':>6}{'W':>5}{'D':>5}{'L':>5}{'crash':>7}{'illegal':>8}"
               f"{'time':>6}{'moves':>8}{'slowest ms':>11}{'min clock ms':>13}")  # fmt: skip
     print(header)
-    for engine, t in sorted(tallies.items()):
+    for engine, t in sorted(tally.engines.items()):
+        s, f = t.score, t.faults
         print(
-            f"{engine:<22}{t.games:>6}{t.wins:>5}{t.draws:>5}{t.losses:>5}{t.crashes:>7}"
-            f"{t.illegal:>8}{t.time_losses:>6}{t.moves:>8}{t.slowest_ms:>11.0f}"
+            f"{engine:<22}{s.games:>6}{s.wins:>5}{s.draws:>5}{s.losses:>5}{f['crash']:>7}"
+            f"{f['illegal']:>8}{f['time']:>6}{t.moves:>8}{t.slowest_ms:>11.0f}"
             f"{t.lowest_clock_ms:>13.0f}"
         )
         if t.time_loss_plies:
             print(f"  {engine} lost on time at plies {sorted(t.time_loss_plies)}")
+    for reason in tally.unreadable:
+        print(f"  unreadable: {reason}")
 
 
 def main() -> int:
@@ -165,8 +87,10 @@ def main() -> int:
     parser.add_argument("--report-only", action="store_true", help="only read existing PGNs")
     args = parser.parse_args()
     print(machine_line(), flush=True)
-    base_s, _, inc_s = args.tc.partition("+")
-    base_ms, inc_ms = float(base_s) * 1000, float(inc_s or 0) * 1000
+    try:
+        tc = TimeControl.parse(args.tc)
+    except ValueError as exc:
+        parser.error(str(exc))
     args.out.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("PYTHONPATH", str(Path(__file__).resolve().parents[1] / "src"))
     for name, players in _pairings(args.pairing, args.elo).items():
@@ -176,7 +100,7 @@ def main() -> int:
             pgn.unlink(missing_ok=True)
             wall = run_pairing(players, args.games, args.tc, pgn, args.seed, args.nice)
         if pgn.exists():
-            report(name, tally(pgn, base_ms, inc_ms), wall)
+            report(name, tally_pgn(pgn, tc), wall)
     return 0
 
 

@@ -26,29 +26,25 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import chess.pgn
-
-from harness import STOCKFISH, machine_line
-from plies.arena.stats import Score, elo_error, elo_from_score
-
-PLIES = f"uci:{sys.executable} -m plies uci:name=plies"
-
-
-@dataclass
-class Faults:
-    """The games one engine lost by its own fault, by kind."""
-
-    illegal: int = 0
-    crashes: int = 0
-    time_losses: int = 0
+from harness import (
+    PLIES,
+    STOCKFISH,
+    MatchTally,
+    faults_line,
+    load_average,
+    load_text,
+    machine_line,
+    plies_player,
+    score_line,
+    tally_pgn,
+)
+from plies.analysis.pgnfile import Problem, read_games
 
 
 @dataclass
-class Tally:
-    """What the PGN says: plies's score, each engine's faults, castling and replay checks."""
+class Castling:
+    """What only a Chess960 match checks: castling, start positions, the rules' replay."""
 
-    score: Score
-    faults: dict[str, Faults]
     castled_games: int = 0
     castlings: int = 0
     castlings_by: dict[str, int] = field(default_factory=dict)
@@ -61,77 +57,50 @@ def command(args: argparse.Namespace, pgn: Path) -> list[str]:
     sf = (f"uci:{STOCKFISH}:UCI_LimitStrength=true,UCI_Elo={args.elo},Threads=1,Hash=16,"
           f"name=stockfish-{args.elo}")  # fmt: skip
     return [
-        sys.executable, "-m", "plies", "arena", PLIES, sf, "--variant", "chess960",
+        sys.executable, "-m", "plies", "arena", plies_player(64), sf, "--variant", "chess960",
         "--tc", args.tc, "--games", str(args.games), "--concurrency", str(args.concurrency),
         "--seed", str(args.seed), "--time-margin", str(args.margin), "--pgn", str(pgn), "-q",
     ]  # fmt: skip
 
 
-def tally(pgn: Path) -> Tally:
-    """Read every game of ``pgn``: plies's score, faults per engine, castling, replays."""
-    result = Tally(Score(), {})
+def castling(pgn: Path) -> Castling:
+    """Castlings per engine, start positions, and games failing a Chess960 replay."""
+    result = Castling()
     fens: set[str] = set()
-    with pgn.open(encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            _add(game, result)
-            fens.add(game.headers.get("FEN", ""))
+    for game in read_games(pgn):
+        if isinstance(game, Problem):  # an illegal move or a broken game
+            result.replay_errors += 1
+            continue
+        fens.add(game.headers.get("FEN", ""))
+        board = game.board()
+        if not board.chess960 or game.headers.get("Variant") != "Chess960":
+            result.replay_errors += 1
+        castled = 0
+        for move in game.mainline_moves():
+            if board.is_castling(move):
+                castled += 1
+                mover = game.headers["White" if board.turn else "Black"]
+                result.castlings_by[mover] = result.castlings_by.get(mover, 0) + 1
+            board.push(move)
+        result.castlings += castled
+        result.castled_games += castled > 0
     result.positions = len(fens)
     return result
 
 
-def _add(game: chess.pgn.Game, t: Tally) -> None:
-    """Count one game."""
-    h = game.headers
-    names = {chess.WHITE: h["White"], chess.BLACK: h["Black"]}
-    plies_side = chess.WHITE if names[chess.WHITE] == "plies" else chess.BLACK
-    winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(h["Result"])
-    t.score = t.score.add(0.5 if winner is None else float(winner == plies_side))
-    board = game.board()
-    castled = 0
-    if game.errors or not board.chess960 or h.get("Variant") != "Chess960":
-        t.replay_errors += 1
-    for move in game.mainline_moves():
-        if move not in board.legal_moves:
-            t.replay_errors += 1
-            break
-        if board.is_castling(move):
-            castled += 1
-            mover = names[board.turn]
-            t.castlings_by[mover] = t.castlings_by.get(mover, 0) + 1
-        board.push(move)
-    t.castlings += castled
-    t.castled_games += castled > 0
-    end = game.end()
-    reason = end.comment if end is not game else game.comment
-    kind = {"time forfeit": "time", "rules infraction": "illegal", "abandoned": "crash"}.get(
-        h.get("Termination", ""), "crash" if "crashed" in reason or "hung" in reason else ""
-    )
-    if kind and not reason.endswith("cannot mate"):
-        # The side at fault is the one to move in the final position.
-        faults = t.faults.setdefault(names[board.turn], Faults())
-        if kind == "time":
-            faults.time_losses += 1
-        elif kind == "illegal":
-            faults.illegal += 1
-        else:
-            faults.crashes += 1
-
-
-def report(t: Tally, wall_s: float, loads: tuple[float, float]) -> None:
+def report(pgn: Path, wall_s: float, loads: list[float]) -> None:
     """Print the result lines."""
-    s = t.score
+    t: MatchTally = tally_pgn(pgn)
+    c = castling(pgn)
     played = f", {wall_s / 60:.1f} min wall" if wall_s else ""
-    print(f"\nplies vs Stockfish, Chess960: {s.games} games from {t.positions} start positions"
-          f"{played}, load {loads[0]:.1f} before / {loads[1]:.1f} after")
-    print(f"plies: W {s.wins} / D {s.draws} / L {s.losses}, {100 * s.mean:.1f}%, "
-          f"Elo {round(elo_from_score(s.mean)):+d} ± {elo_error(s):.0f} (95%)")
-    for name in sorted(t.faults) or ["(nobody)"]:
-        f = t.faults.get(name, Faults())
-        print(f"{name}: illegal moves {f.illegal}, crashes {f.crashes}, "
-              f"losses on time {f.time_losses}")
-    by = ", ".join(f"{name} {n}" for name, n in sorted(t.castlings_by.items()))
-    print(f"castling: {t.castlings} castlings ({by}) in {t.castled_games} games; "
-          f"games failing a python-chess Chess960 replay: {t.replay_errors}")
+    opponent = next((name for name in t.engines if name != PLIES), "stockfish")
+    print(f"\nChess960: {c.positions} start positions{played}, {load_text(loads)}")
+    print(score_line(PLIES, opponent, t.engine(PLIES).score))
+    for name, engine in sorted(t.engines.items()):
+        print(faults_line(name, engine))
+    by = ", ".join(f"{name} {n}" for name, n in sorted(c.castlings_by.items()))
+    print(f"castling: {c.castlings} castlings ({by}) in {c.castled_games} games; "
+          f"games failing a python-chess Chess960 replay: {c.replay_errors}")
 
 
 def main() -> int:
@@ -149,12 +118,7 @@ def main() -> int:
     args = parser.parse_args()
     print(machine_line(), flush=True)
     if args.report_only is not None:
-        pgn = args.report_only
-        if pgn.suffix == ".xz":
-            plain = Path(tempfile.mkdtemp()) / "games.pgn"
-            plain.write_bytes(lzma.decompress(pgn.read_bytes()))
-            pgn = plain
-        report(tally(pgn), 0.0, (os.getloadavg()[0],) * 2)
+        report(args.report_only, 0.0, [])
         return 0
     if not Path(STOCKFISH).exists():
         print(f"{STOCKFISH} not found: apt-get install -y stockfish", file=sys.stderr)
@@ -164,15 +128,15 @@ def main() -> int:
         pgn = Path(tmp) / "chess960.pgn"
         cmd = command(args, pgn)
         print("$", " ".join(cmd), flush=True)
-        before = os.getloadavg()[0]
+        before = load_average()
         start = time.perf_counter()
         proc = subprocess.run(cmd, check=False)
         wall = time.perf_counter() - start
-        after = os.getloadavg()[0]
+        after = load_average()
         if not pgn.exists():
             print(f"plies arena failed (exit {proc.returncode}) before any game", file=sys.stderr)
             return 1
-        report(tally(pgn), wall, (before, after))
+        report(pgn, wall, [before, after])
         if args.keep is not None:
             args.keep.write_bytes(lzma.compress(pgn.read_bytes(), preset=9))
             print(f"games kept in {args.keep}")

@@ -11,7 +11,11 @@
   ``Timing``); ``best_median`` does it for one measurement.
 - Matches: ``run_match`` plays a match through the library under ``plies arena``
   (``plies.arena.match``), the one match runner of the benchmarks; ``score_line``
-  and ``load_text`` print its tally.
+  and ``load_text`` print its tally. Scripts that run the ``plies arena`` command
+  itself read its PGN back with ``tally_pgn``: each engine's score, faults by kind,
+  slowest move and lowest clock (``faults_line`` prints the faults).
+- Positions: ``random_ending`` (a random legal position of given material) and
+  ``random_positions`` (boards from random games still in play).
 """
 
 from __future__ import annotations
@@ -28,17 +32,20 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Generic, TypeVar
 
 import chess
+import chess.pgn
 from rich.console import Console
 
+from plies.analysis.pgnfile import Problem, read_games
 from plies.arena.clock import TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import Opening, OpeningError, load_openings, random_opening
 from plies.arena.pgn import PgnWriter, to_pgn
-from plies.arena.players import parse_player
+from plies.arena.players import PlayerSpec, parse_player
 from plies.arena.report import game_line
 from plies.arena.stats import Score, elo_error, elo_from_score, los
 
@@ -313,20 +320,23 @@ class MatchRun:
     """The 1-minute load average after each game (the machine's load while it ran)."""
 
 
-def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening],
-              out: Console, indent: str = "", pgn: PgnWriter | None = None,
-              event: str = "plies benchmark") -> MatchRun:
+def run_match(specs: Sequence[str | PlayerSpec], args: argparse.Namespace,
+              openings: list[Opening], out: Console, indent: str = "",
+              pgn: PgnWriter | None = None, event: str = "plies benchmark",
+              settings: GameSettings | None = None) -> MatchRun:
     """Play the first spec against the second with ``args``' clock, openings and games.
 
-    ``args`` carries ``tc``, ``margin``, ``max_moves``, ``games``, ``concurrency``
-    and ``seed``; the first ``games / 2`` openings are each played twice.
+    ``args`` carries ``games``, ``concurrency`` and ``seed``, and unless ``settings``
+    limits the games otherwise (e.g. nodes per move), ``tc``, ``margin`` and
+    ``max_moves``; the first ``games / 2`` openings are each played twice.
     """
-    players = [parse_player(spec) for spec in specs]
-    settings = GameSettings(
-        tc=TimeControl.parse(args.tc),
-        time_margin_ms=args.margin,
-        adjudication=Adjudication(max_moves=args.max_moves),
-    )
+    players = [parse_player(spec) if isinstance(spec, str) else spec for spec in specs]
+    if settings is None:
+        settings = GameSettings(
+            tc=TimeControl.parse(args.tc),
+            time_margin_ms=args.margin,
+            adjudication=Adjudication(max_moves=args.max_moves),
+        )
     tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
     pairs = (args.games + 1) // 2
     schedule = [openings[i % len(openings)] for i in range(pairs)]
@@ -353,6 +363,95 @@ def run_match(specs: list[str], args: argparse.Namespace, openings: list[Opening
     seconds = time.perf_counter() - start
     out.print(f"{indent}({result.played} games in {seconds:.0f} s)")
     return MatchRun(result.scores[result.pairings[0]], result.records, seconds, loads)
+
+
+# ---- tallies of a match's PGN ---------------------------------------------------------------
+
+# A move's client-timed seconds in an arena PGN comment (``+0.31/12 0.104s``).
+_MOVE_SECONDS = re.compile(r"(\d+\.\d+)s")
+
+# The fault behind each PGN ``Termination`` the arena writes for one.
+FAULT_KINDS = {"time forfeit": "time", "rules infraction": "illegal", "abandoned": "crash"}
+
+
+@dataclass
+class EngineTally:
+    """One engine over the games of a match: its score, its faults by kind and its clock."""
+
+    score: Score = field(default_factory=Score)
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("crash", "illegal",
+                                                                           "time"), 0))
+    """Games lost by its own fault: ``crash`` (crashed, hung, failed to start), ``illegal``,
+    ``time`` (a loss on time; drawn when the opponent could not mate)."""
+    moves: int = 0
+    slowest_ms: float = 0.0
+    lowest_clock_ms: float = float("inf")
+    """The least time its clock showed after a move (replayed from the per-move times)."""
+    time_loss_plies: list[int] = field(default_factory=list)
+
+
+@dataclass
+class MatchTally:
+    """Every engine's :class:`EngineTally` over the games of a PGN, and what was unreadable."""
+
+    engines: dict[str, EngineTally] = field(default_factory=dict)
+    unreadable: list[str] = field(default_factory=list)
+    """Why each game that could not be replayed was skipped."""
+
+    def engine(self, name: str) -> EngineTally:
+        """The tally of ``name`` (a fresh one on first use)."""
+        return self.engines.setdefault(name, EngineTally())
+
+    def add(self, game: chess.pgn.Game, tc: TimeControl | None) -> None:
+        """Count one game for both of its engines (the clock replayed when ``tc`` is known)."""
+        names = {chess.WHITE: game.headers["White"], chess.BLACK: game.headers["Black"]}
+        clocks = dict.fromkeys(names, float(tc.base_ms if tc else 0))
+        plies = 0
+        last: chess.pgn.GameNode = game
+        for node in game.mainline():
+            plies += 1
+            mover = not node.board().turn
+            timed = _MOVE_SECONDS.search(node.comment)
+            if timed and "book" not in node.comment:
+                ms = float(timed.group(1)) * 1000
+                t = self.engine(names[mover])
+                t.moves += 1
+                t.slowest_ms = max(t.slowest_ms, ms)
+                if tc is not None:
+                    clocks[mover] -= ms
+                    t.lowest_clock_ms = min(t.lowest_clock_ms, clocks[mover])
+                    clocks[mover] += tc.increment_ms
+            last = node
+        winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(game.headers["Result"])
+        for side, name in names.items():
+            t = self.engine(name)
+            t.score = t.score.add(0.5 if winner is None else float(winner == side))
+        reason = last.comment or game.comment
+        kind = FAULT_KINDS.get(game.headers.get("Termination", ""),
+                               "crash" if "crashed" in reason or "hung" in reason else "")
+        if kind:  # the side at fault is the one to move in the final position
+            t = self.engine(names[last.board().turn])
+            t.faults[kind] += 1
+            if kind == "time":
+                t.time_loss_plies.append(plies)
+
+
+def tally_pgn(path: str | Path, tc: TimeControl | None = None) -> MatchTally:
+    """The :class:`MatchTally` of a PGN file (plain or compressed) the arena wrote."""
+    tally = MatchTally()
+    for game in read_games(path):
+        if isinstance(game, Problem):
+            tally.unreadable.append(game.reason)
+        else:
+            tally.add(game, tc)
+    return tally
+
+
+def faults_line(name: str, t: EngineTally) -> str:
+    """``plies: illegal moves 0, crashes 0, losses on time 1``."""
+    f = t.faults
+    return (f"{name}: illegal moves {f['illegal']}, crashes {f['crash']}, "
+            f"losses on time {f['time']}")
 
 
 # ---- positions ---------------------------------------------------------------------------

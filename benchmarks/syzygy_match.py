@@ -1,73 +1,91 @@
 """Strength with and without Syzygy tables: plies against itself from endgame positions.
 
 Random legal positions of a few 4-man endings (or --endings, e.g. 5-man ones
-whose captures lead into the tables, probed inside the search) (from the tables in
-``--path``, by default ``$SYZYGY_PATH``) are each played twice, colours swapped:
-plies with ``SyzygyPath`` set against the same engine without tables, at a
-fixed node budget per move, until the game ends (draws claimed) or --max-plies.
+whose captures lead into the tables, probed inside the search) are each played
+twice, colours swapped, through the arena (``harness.run_match``): plies with
+``SyzygyPath`` set (the tables of ``--path``, by default ``$SYZYGY_PATH``)
+against the same engine without tables, both as UCI subprocesses at a fixed
+node budget per move, until the game ends (draws claimed) or --max-moves.
 Printed: the match score of the engine with tables; for each engine how many
 of its tablebase wins it converted and how many of its draws (or wins) it
-held, the tables being the referee at the start; and the nodes per second of
-each side over the whole match (the probing cost at the root shows there).
+held, the tables being the referee at the start; and the milliseconds per move
+of each side at the same node budget (the probing cost shows there).
 
 Usage: python benchmarks/syzygy_match.py [--path DIRS] [--per-ending N] [--nodes N]
-                                         [--max-plies N] [--seed N]
+                                         [--max-moves N] [--seed N] [--concurrency N]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import random
-import sys
-import time
-from pathlib import Path
+from collections import Counter
 
 import chess
 import chess.syzygy
+from rich.console import Console
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from harness import machine_line, random_ending  # noqa: E402
-from plies import Board, Engine, Limit  # noqa: E402
+from harness import (
+    load_text,
+    machine_line,
+    plies_player,
+    random_ending,
+    run_match,
+    score_line,
+)
+from plies.arena.game import Adjudication, GameRecord, GameSettings
+from plies.arena.openings import Opening
+from plies.arena.players import PlayerSpec, parse_player
 
 ENDINGS = ["KQvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBNvK", "KPvK"]
+WITH, WITHOUT = "tables", "no-tables"
 
 
-class Side:
-    """One engine of the match and what it achieved."""
-
-    def __init__(self, name: str, engine: Engine) -> None:
-        """Wrap ``engine`` with zeroed tallies."""
-        self.name = name
-        self.engine = engine
-        self.nodes = 0
-        self.seconds = 0.0
-        self.wins_had = self.wins_made = 0
-        self.holds_had = self.holds_made = 0
-
-    def move(self, board: Board, limit: Limit) -> str:
-        """The engine's move (UCI), timing the search."""
-        start = time.perf_counter()
-        result = self.engine.search(board, limit)
-        self.seconds += time.perf_counter() - start
-        self.nodes += self.engine.nodes_searched()
-        assert result.best_move is not None
-        return result.best_move.uci()
+def players(path: str) -> list[PlayerSpec]:
+    """plies with the tables (``SyzygyPath``, which may hold ``:``) and plies without."""
+    with_tables = parse_player(plies_player(16, WITH))
+    with_tables = dataclasses.replace(
+        with_tables, options=(*with_tables.options, ("SyzygyPath", path)))
+    return [with_tables, parse_player(plies_player(16, WITHOUT))]
 
 
-def play(fen: str, white: Side, black: Side, limit: Limit, max_plies: int) -> chess.Board:
-    """One game from ``fen``; the final python-chess board."""
-    board, mine = chess.Board(fen), Board(fen)
-    for side in (white, black):
-        side.engine.new_game()
-    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
-        side = white if board.turn == chess.WHITE else black
-        uci = side.move(mine, limit)
-        board.push_uci(uci)
-        mine.push_uci(uci)
-    return board
+def start_positions(endings: list[str], per_ending: int, seed: int) -> list[Opening]:
+    """``per_ending`` random positions of each ending, in play and without castling."""
+    rng = random.Random(seed)
+    out: list[Opening] = []
+    for name in endings:
+        for _ in range(per_ending):
+            while True:
+                start = random_ending(name, rng, swap=False)
+                if not start.is_game_over() and not start.castling_rights:
+                    break
+            out.append(Opening(start.fen(), (), name))
+    return out
+
+
+def count(record: GameRecord, wdl: int | None, sides: dict[str, Counter[str]]) -> None:
+    """Add one game to each side's conversions (against the start's verdict) and times:
+    ``won starts`` and ``converted``, ``drawn-or-better starts`` and ``held``, ``moves``
+    and ``ms``."""
+    start = chess.Board(record.opening.fen)
+    names = {chess.WHITE: record.white, chess.BLACK: record.black}
+    winner = {"1-0": chess.WHITE, "0-1": chess.BLACK}.get(record.result)
+    mover, other = sides[names[start.turn]], sides[names[not start.turn]]
+    if wdl == 2:
+        mover["won starts"] += 1
+        mover["converted"] += winner == start.turn
+    if wdl is not None and wdl >= 0:
+        mover["drawn-or-better starts"] += 1
+        mover["held"] += winner != (not start.turn)
+    if wdl is not None and wdl <= 0:
+        other["drawn-or-better starts"] += 1
+        other["held"] += winner != start.turn
+    for ply, move in enumerate(record.moves):
+        side = sides[names[start.turn if ply % 2 == 0 else not start.turn]]
+        side["moves"] += 1
+        side["ms"] += move.elapsed_ms
 
 
 def main() -> None:
@@ -77,55 +95,38 @@ def main() -> None:
                         help="Syzygy tables (default: $SYZYGY_PATH)")
     parser.add_argument("--per-ending", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=5000)
-    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--max-moves", type=int, default=150,
+                        help="a draw after this many moves (150)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--concurrency", type=int, default=1, help="games at once (1)")
     parser.add_argument("--endings", default=",".join(ENDINGS),
                         help="comma-separated material, e.g. KRPvKR (5 men: probed in the search)")
     args = parser.parse_args()
     print(machine_line(), flush=True)
     if not args.path:
         parser.error("no tables: give --path DIRS or set SYZYGY_PATH")
-    oracle = chess.syzygy.open_tablebase(args.path)
-    with_tb = Engine(hash_mb=16)
-    with_tb.set_option("SyzygyPath", args.path)
-    sides = [Side("with tables", with_tb), Side("without", Engine(hash_mb=16))]
-    limit = Limit(nodes=args.nodes)
-    rng = random.Random(args.seed)
-    points = games = 0.0
+    directories = args.path.split(os.pathsep)
+    oracle = chess.syzygy.open_tablebase(directories[0])
+    for extra in directories[1:]:
+        oracle.add_directory(extra)
     endings = args.endings.split(",")
-    for name in endings:
-        for _ in range(args.per_ending):
-            while True:
-                start = random_ending(name, rng, swap=False)
-                if not start.is_game_over() and not start.castling_rights:
-                    break
-            wdl = oracle.get_wdl(start)  # None beyond the tables: no referee
-            for tb_white in (True, False):
-                white, black = (sides[0], sides[1]) if tb_white else (sides[1], sides[0])
-                board = play(start.fen(), white, black, limit, args.max_plies)
-                outcome = board.outcome(claim_draw=True)
-                winner = None if outcome is None else outcome.winner
-                mover, other = (white, black) if start.turn == chess.WHITE else (black, white)
-                if wdl == 2:
-                    mover.wins_had += 1
-                    mover.wins_made += winner == start.turn
-                if wdl is not None and wdl >= 0:
-                    mover.holds_had += 1
-                    mover.holds_made += winner != (not start.turn)
-                if wdl is not None and wdl <= 0:
-                    other.holds_had += 1
-                    other.holds_made += winner != start.turn
-                tb_colour = chess.WHITE if tb_white else chess.BLACK
-                points += 1.0 if winner == tb_colour else 0.5 if winner is None else 0.0
-                games += 1
-        print(f"{name}: {games:.0f} games so far, with tables {points:.1f}", flush=True)
-    print(f"\nmatch: {games:.0f} games ({len(endings)} endings x {args.per_ending} positions"
-          f" x 2 colours, {args.nodes} nodes per move)")
-    print(f"plies with tables scores {points:.1f} / {games:.0f} ({100 * points / games:.1f}%)")
-    for s in sides:
-        nps = s.nodes / s.seconds if s.seconds else 0.0
-        print(f"{s.name:12s} converted {s.wins_made}/{s.wins_had} won starts, held"
-              f" {s.holds_made}/{s.holds_had} drawn-or-better starts, {nps:,.0f} nodes/s")
+    starts = start_positions(endings, args.per_ending, args.seed)
+    verdicts = {o.fen: oracle.get_wdl(chess.Board(o.fen)) for o in starts}  # None: no referee
+    args.games = 2 * len(starts)
+    settings = GameSettings(nodes=args.nodes, adjudication=Adjudication(max_moves=args.max_moves))
+    run = run_match(players(args.path), args, starts, Console(highlight=False),
+                    event="plies syzygy match", settings=settings)
+    sides: dict[str, Counter[str]] = {WITH: Counter(), WITHOUT: Counter()}
+    for record in run.records:
+        count(record, verdicts[record.opening.fen], sides)
+    print(f"\nmatch: {len(endings)} endings x {args.per_ending} positions x 2 colours, "
+          f"{args.nodes} nodes per move, {load_text(run.loads)}")
+    print(score_line(WITH, WITHOUT, run.score))
+    for name, s in sides.items():
+        per_move = s["ms"] / s["moves"] if s["moves"] else 0.0
+        print(f"{name:10s} converted {s['converted']}/{s['won starts']} won starts, held "
+              f"{s['held']}/{s['drawn-or-better starts']} drawn-or-better starts, "
+              f"{per_move:.1f} ms per move")
 
 
 if __name__ == "__main__":

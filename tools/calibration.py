@@ -18,8 +18,8 @@ residual net's output (a pure net's output alone; no fifty-move fade, no search)
 centipawns. The scale table needs a residual net.
 
 Usage:
-  python benchmarks/calibration.py positions.txt [--net src/plies/core/nets/default.npz]
-  python benchmarks/calibration.py positions.txt --min-rows 100 --top 30
+  python tools/calibration.py positions.txt [--net src/plies/core/nets/default.npz]
+  python tools/calibration.py positions.txt --min-rows 100 --top 30
 Not a test: it takes about a minute per million positions.
 """
 
@@ -32,7 +32,6 @@ from pathlib import Path
 
 import numpy as np
 
-from harness import machine_line
 from plies.core.netfile import DEFAULT_NET
 from plies.learn.train.kernels import raw_outputs
 from plies.learn.train.loader import Dataset, read_dataset
@@ -136,7 +135,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--min-rows", type=int, default=50, help="smallest class shown")
     ap.add_argument("--top", type=int, default=25, help="most classes shown")
     args = ap.parse_args(argv)
-    print(machine_line(), flush=True)
     try:
         data, _ = read_dataset(args.data)
         net = load_network(args.net)

@@ -13,12 +13,12 @@ does not, the evaluation was overconfident.
 
 The peak is the highest of many noisy scores of a game, so it is chosen where the
 player's error was most in its favour: the mean overestimate printed is biased
-upward. ``benchmarks/calibration.py`` measures the evaluation's bias per material
+upward. ``tools/calibration.py`` measures the evaluation's bias per material
 class over all positions, without that selection.
 
 Usage:
-  python benchmarks/misjudged.py games.pgn [--player plies] [--depth 20]
-  python benchmarks/misjudged.py games.pgn --engine /usr/games/stockfish --real 1.0
+  python tools/misjudged.py games.pgn [--player plies] [--depth 20]
+  python tools/misjudged.py games.pgn --engine /usr/games/stockfish --real 1.0
 Not a test: it takes about a second per position.
 """
 
@@ -36,8 +36,11 @@ import chess
 import chess.engine
 import chess.pgn
 
-from harness import STOCKFISH
 from plies.analysis import PgnFileError, read_games
+
+# The outside engines' paths are declared once, in the benchmarks' harness.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from harness import STOCKFISH
 
 MATE_PAWNS = 100.0
 """A reported mate, in pawns (peaks are looked for below it)."""

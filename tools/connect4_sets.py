@@ -8,7 +8,7 @@ the same kind: random games cut at a random length, labelled by an independent
 solver (the C++ solver of the ``bitbully`` package, ``pip install bitbully``), and
 every label is checked against plies' own solver before it is written.
 
-    python benchmarks/connect4_sets.py --out tests/data/connect4 --count 1000 --seed 12
+    python tools/connect4_sets.py --out tests/data/connect4 --count 1000 --seed 12
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def main() -> int:
         header = (
             f"# {name}: like Pons' {pons_name} ({fewest}-{most} discs played, "
             f"{left_min}-{left_max} moves left under perfect play), {args.count} positions.\n"
-            f"# source: benchmarks/connect4_sets.py --seed {args.seed} (random games); scores "
+            f"# source: tools/connect4_sets.py --seed {args.seed} (random games); scores "
             f"by bitbully {version} (C++ solver), each checked equal by plies' solver.\n"
         )
         (args.out / f"{name}.txt").write_text(header + "\n".join(lines) + "\n")

@@ -9,7 +9,7 @@ of moves strong players choose, not random ones. A line is kept when Stockfish a
 line ended in the same position. The same ``--seed`` gives the same file.
 
 Usage:
-  python benchmarks/balanced_openings.py --count 100 --out benchmarks/openings/balanced-100.pgn
+  python tools/balanced_openings.py --count 100 --out benchmarks/openings/balanced-100.pgn
 Needs Stockfish (``apt-get install stockfish``); about a second a line.
 """
 
@@ -24,6 +24,8 @@ import chess
 import chess.engine
 import chess.pgn
 
+# The outside engines' paths are declared once, in the benchmarks' harness.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from harness import STOCKFISH
 
 

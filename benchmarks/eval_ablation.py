@@ -17,10 +17,11 @@ Three measurements, each printed beside its peer from the same run:
 ``match``
     The full evaluation against the same engine with one term switched off:
     paired openings (each played with both colours), fixed nodes per move,
-    through the arena, one game at a time. Each side is this script run as a UCI
-    engine (``uci --off TERM``) whose search calls ``evaluate._evaluate`` with
-    that term's weight at 0; each configuration compiles into its own numba
-    cache directory so no cached search is shared between them.
+    through the arena (the harness's ``run_match`` and its tally), one game at a
+    time. Each side is this script run as a UCI engine (``uci --off TERM``) whose
+    search calls ``evaluate._evaluate`` with that term's weight at 0; each
+    configuration compiles into its own numba cache directory so no cached search
+    is shared between them.
 
 Usage::
 
@@ -39,11 +40,18 @@ import json
 import os
 import random
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from harness import STOCKFISH, clocked, in_turn, machine_line
+from harness import (
+    STOCKFISH,
+    clocked,
+    in_turn,
+    load_text,
+    machine_line,
+    run_match,
+    score_line,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -408,14 +416,14 @@ def balanced_openings(count: int, seed: int) -> list[Any]:
     return out
 
 
-def run_match(args: argparse.Namespace) -> int:
+def ablation_match(args: argparse.Namespace) -> int:
     """Play the full evaluation against each single-term ablation and print the Elo table."""
     import subprocess
 
+    from rich.console import Console
+
     from plies.arena.game import Adjudication, GameSettings
-    from plies.arena.match import Match, MatchSettings
     from plies.arena.players import PlayerSpec
-    from plies.arena.stats import elo_error, elo_from_score, los
 
     terms = args.terms.split(",") if args.terms else list(ABLATED)
     for off in [None, *terms]:
@@ -451,25 +459,13 @@ def run_match(args: argparse.Namespace) -> int:
         f"\nfull evaluation vs one term off: {args.games} games per term, {args.nodes} nodes "
         f"per move, paired random 6-ply openings"
     )
-    head = f"{'W':>4} {'D':>4} {'L':>4} {'score':>7} {'Elo of term':>14} {'LOS':>6}"
-    print(f"  {'term off':<14} {head}")
+    args.concurrency = 1
+    out = Console(highlight=False)
     for off in terms:
-        start = time.perf_counter()
-        match = Match(
-            [spec(None), spec(off)],
-            MatchSettings(games=args.games, concurrency=1, seed=args.seed),
-            settings,
-            openings,
-        )
-        s = match.run().scores[(0, 1)]
-        elo = elo_from_score(s.mean) if s.games else 0.0
-        err = elo_error(s) if s.games else float("inf")
-        took = time.perf_counter() - start
-        print(
-            f"  {off:<14} {s.wins:>4} {s.draws:>4} {s.losses:>4} {100 * s.mean:6.1f}% "
-            f"{elo:+7.0f} +/-{err:4.0f} {100 * los(s):5.1f}%   ({took:.0f} s)",
-            flush=True,
-        )
+        run = run_match([spec(None), spec(off)], args, openings, out, indent="    ",
+                        event="plies evaluation ablation", settings=settings)
+        print(f"  {score_line('full', f'no-{off}', run.score)} ({run.seconds:.0f} s, "
+              f"{load_text(run.loads)})", flush=True)
     return 0
 
 
@@ -507,7 +503,7 @@ def main() -> int:
         if not Path(STOCKFISH).exists():
             raise SystemExit(f"eval_ablation: {STOCKFISH} not found")
         return run_suite(args)
-    return run_match(args)
+    return ablation_match(args)
 
 
 if __name__ == "__main__":

@@ -70,8 +70,6 @@ def report(name: str, tally: MatchTally, wall_s: float) -> None:
         )
         if t.time_loss_plies:
             print(f"  {engine} lost on time at plies {sorted(t.time_loss_plies)}")
-    for reason in tally.unreadable:
-        print(f"  unreadable: {reason}")
 
 
 def main() -> int:

@@ -34,11 +34,11 @@ from harness import (
     load_average,
     load_text,
     machine_line,
+    pgn_games,
     plies_player,
     score_line,
     tally_pgn,
 )
-from plies.analysis.pgnfile import Problem, read_games
 
 
 @dataclass
@@ -67,14 +67,11 @@ def castling(pgn: Path) -> Castling:
     """Castlings per engine, start positions, and games failing a Chess960 replay."""
     result = Castling()
     fens: set[str] = set()
-    for game in read_games(pgn):
-        if isinstance(game, Problem):  # an illegal move or a broken game
-            result.replay_errors += 1
-            continue
+    for game in pgn_games(pgn):
         fens.add(game.headers.get("FEN", ""))
         board = game.board()
-        if not board.chess960 or game.headers.get("Variant") != "Chess960":
-            result.replay_errors += 1
+        if game.errors or not board.chess960 or game.headers.get("Variant") != "Chess960":
+            result.replay_errors += 1  # python-chess could not play a move, or not by 960 rules
         castled = 0
         for move in game.mainline_moves():
             if board.is_castling(move):

@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import argparse
+import lzma
 import os
 import random
 import re
@@ -30,16 +31,15 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import IO, Generic, TypeVar
 
 import chess
 import chess.pgn
 from rich.console import Console
 
-from plies.analysis.pgnfile import Problem, read_games
 from plies.arena.clock import TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
@@ -392,11 +392,9 @@ class EngineTally:
 
 @dataclass
 class MatchTally:
-    """Every engine's :class:`EngineTally` over the games of a PGN, and what was unreadable."""
+    """Every engine's :class:`EngineTally` over the games of a PGN."""
 
     engines: dict[str, EngineTally] = field(default_factory=dict)
-    unreadable: list[str] = field(default_factory=list)
-    """Why each game that could not be replayed was skipped."""
 
     def engine(self, name: str) -> EngineTally:
         """The tally of ``name`` (a fresh one on first use)."""
@@ -436,14 +434,20 @@ class MatchTally:
                 t.time_loss_plies.append(plies)
 
 
+def pgn_games(path: str | Path) -> Iterator[chess.pgn.Game]:
+    """Every game of a PGN file, plain or xz-compressed (as the archives in ``games/``)."""
+    p = Path(path)
+    opener: Callable[..., IO[str]] = lzma.open if p.suffix == ".xz" else open
+    with opener(p, "rt", encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            yield game
+
+
 def tally_pgn(path: str | Path, tc: TimeControl | None = None) -> MatchTally:
-    """The :class:`MatchTally` of a PGN file (plain or compressed) the arena wrote."""
+    """The :class:`MatchTally` of a PGN file the arena wrote (plain or xz-compressed)."""
     tally = MatchTally()
-    for game in read_games(path):
-        if isinstance(game, Problem):
-            tally.unreadable.append(game.reason)
-        else:
-            tally.add(game, tc)
+    for game in pgn_games(path):
+        tally.add(game, tc)
     return tally
 
 

@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import chess.pgn
-from tests.waiting import wait_until
+import pytest
+from tests.cli.runs import ctrl_c_when, one_line_error, plies, start
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
-ENV = {**os.environ, "COLUMNS": "160"}
 
 
-def arena(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def arena(*args: str) -> subprocess.CompletedProcess[str]:
     """Run ``plies arena`` with ``args``."""
-    return subprocess.run(
-        [sys.executable, "-m", "plies", "arena", *args],
-        capture_output=True, text=True, timeout=timeout, env=ENV, stdin=subprocess.DEVNULL,
-    )
+    return plies("arena", *args)
 
 
 def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
@@ -42,22 +37,23 @@ def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
     assert all(g.headers["Result"] in ("1-0", "0-1", "1/2-1/2") for g in games)
 
 
-def test_bad_input_gets_one_line_and_exit_2(tmp_path: Path) -> None:
-    cases = [
-        (["random", "--games", "2", "--depth", "1"], "at least two players"),
-        (["random", "wizard", "--depth", "1"], "unknown player"),
-        (["random", "capture", "--tc", "fast"], "bad time control"),
-        (["random", "capture", "--depth", "0"], "--depth must be at least 1"),
-        (["random", "capture", "--depth", "1", "--openings", str(tmp_path / "none.epd")],
-         "not found"),
-        (["random", "capture", "minimax", "--depth", "1", "--sprt", "0", "5"], "exactly two"),
-        ([f"uci:{sys.executable} {TOY}:Colour=blue", "random", "--depth", "1"], "no option"),
-    ]
-    for args, message in cases:
-        proc = arena(*args)
-        assert proc.returncode == 2, (args, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and message in lines[0], (args, proc.stderr)
+@pytest.mark.parametrize(("args", "message"), [
+    (["random", "--games", "2", "--depth", "1"], "at least two players"),
+    (["random", "wizard", "--depth", "1"], "unknown player"),
+    (["random", "capture", "--tc", "fast"], "bad time control"),
+    (["random", "capture", "--depth", "0"], "--depth must be at least 1"),
+    (["random", "capture", "--depth", "1", "--openings", "no-such-dir/none.epd"], "not found"),
+    (["random", "capture", "minimax", "--depth", "1", "--sprt", "0", "5"], "exactly two"),
+    ([f"uci:{sys.executable} {TOY}:Colour=blue", "random", "--depth", "1"], "no option"),
+    ([f"uci:{sys.executable} {TOY}", "random", "--depth", "1", "--variant", "chess960"],
+     "does not support Chess960"),
+    (["random", "capture", "--depth", "1", "--variant", "chess960", "--book", "x.bin"],
+     "cannot open Chess960 games"),
+    (["random", "capture", "--depth", "1", "--variant", "crazyhouse"], "invalid choice"),
+])  # fmt: skip
+def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str) -> None:
+    proc = arena(*args)
+    one_line_error(proc.returncode, proc.stderr, message)
 
 
 def _games_in(path: Path) -> list[chess.pgn.Game]:
@@ -71,33 +67,11 @@ def _games_in(path: Path) -> list[chess.pgn.Game]:
 
 def test_ctrl_c_keeps_the_finished_games(tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plies", "arena", f"uci:{sys.executable} {TOY}:name=a",
-         f"uci:{sys.executable} {TOY}:name=b", "--games", "200", "--movetime", "30",
-         "--pgn", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        # A hang gets every thread's stack on stderr (SIGABRT below) instead of a bare timeout.
-        env={**ENV, "PYTHONFAULTHANDLER": "1"},
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        def game_or_end() -> bool:
-            """A game is on disk, or the match has ended."""
-            return proc.poll() is not None or (out.exists() and "[Event " in out.read_text())
-
-        wait_until(game_or_end, "a game finished")
-        assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
-        proc.send_signal(signal.SIGINT)
-        try:
-            stdout, stderr = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGABRT)
-            stderr = proc.communicate(timeout=30)[1]
-            raise AssertionError("no exit within 30 s of Ctrl-C:\n" + stderr[-6000:]) from None
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    proc = start("arena", f"uci:{sys.executable} {TOY}:name=a",
+                 f"uci:{sys.executable} {TOY}:name=b", "--games", "200", "--movetime", "30",
+                 "--pgn", str(out))
+    stdout, stderr = ctrl_c_when(proc, lambda: out.exists() and "[Event " in out.read_text(),
+                                 "a game finished")  # fmt: skip
     assert proc.returncode == 130, stderr[-3000:]
     assert "interrupted" in stderr
     assert "Traceback" not in stderr
@@ -116,15 +90,12 @@ def test_engine_refusing_an_option_is_one_line(tmp_path: Path) -> None:
     pgn = tmp_path / "games.pgn"
     wrapped = f"uci:/bin/sh -c 'exec {sys.executable} -m plies uci':EvalFile={absent}"
     proc = arena(wrapped, "random", "--depth", "1", "--games", "2", "--pgn", str(pgn))
-    assert proc.returncode == 2, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "refused an option: info string option unchanged" in lines[0]
-    assert str(absent) in lines[0] and not pgn.exists()
+    one_line_error(proc.returncode, proc.stderr,
+                   "refused an option: info string option unchanged", str(absent))
+    assert not pgn.exists()
     direct = f"uci:{sys.executable} -m plies uci:EvalFile={absent}"
     proc = arena(direct, "random", "--depth", "1", "--games", "2", "--pgn", str(pgn))
-    assert proc.returncode == 2, proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "EvalFile: net file" in lines[0] and "no such file" in lines[0]
+    one_line_error(proc.returncode, proc.stderr, "EvalFile: net file", "no such file")
     assert not pgn.exists()
 
 
@@ -142,21 +113,6 @@ def test_chess960_match_writes_chess960_games_in_colour_swapped_pairs(tmp_path: 
     fens = [g.headers["FEN"] for g in games]
     assert fens[0] == fens[1] != fens[2] == fens[3]
     assert games[0].headers["White"] == games[1].headers["Black"]
-
-
-def test_chess960_bad_input_is_one_line() -> None:
-    cases = [
-        ([f"uci:{sys.executable} {TOY}", "random", "--depth", "1", "--variant", "chess960"],
-         "does not support Chess960"),
-        (["random", "capture", "--depth", "1", "--variant", "chess960", "--book", "x.bin"],
-         "cannot open Chess960 games"),
-        (["random", "capture", "--depth", "1", "--variant", "crazyhouse"], "invalid choice"),
-    ]
-    for args, message in cases:
-        proc = arena(*args)
-        assert proc.returncode == 2, (args, proc.stderr)
-        lines = proc.stderr.strip().splitlines()
-        assert message in lines[-1], (args, proc.stderr)
 
 
 def _league_lines(path: Path) -> list[dict[str, object]]:
@@ -195,8 +151,7 @@ def test_league_adds_a_player_and_writes_reports(tmp_path: Path) -> None:
     # Other settings would mix incomparable games: refused in one line, file untouched.
     before = league.read_text()
     refused = arena("--league", str(league), "--depth", "2", "--games", "2", "--max-moves", "20")
-    assert refused.returncode == 2
-    assert refused.stderr.strip().count("\n") == 0 and "depth 1" in refused.stderr
+    one_line_error(refused.returncode, refused.stderr, "depth 1")
     assert league.read_text() == before
     bad = arena("random", "capture", "--depth", "1", "--report", str(tmp_path / "r.txt"))
     assert bad.returncode == 2 and "must end in .md or .html" in bad.stderr
@@ -209,24 +164,9 @@ def test_league_resumes_after_ctrl_c(tmp_path: Path) -> None:
     league = tmp_path / "l.jsonl"
     players = [f"uci:{sys.executable} {TOY}:name=a", f"uci:{sys.executable} {TOY}:name=b"]
     common = ["--league", str(league), "--games", "6", "--movetime", "20", "--max-moves", "15"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "plies", "arena", *players, *common],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
-        stdin=subprocess.DEVNULL,
-    )
-    try:
-        def game_or_end() -> bool:
-            """A game is in the league file, or the league has ended."""
-            return proc.poll() is not None or (league.exists() and '"game"' in league.read_text())
-
-        wait_until(game_or_end, "a league game finished")
-        assert proc.poll() is None, "the league ended before Ctrl-C: " + proc.communicate()[1]
-        proc.send_signal(signal.SIGINT)
-        stderr = proc.communicate(timeout=30)[1]
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    proc = start("arena", *players, *common)
+    _, stderr = ctrl_c_when(proc, lambda: league.exists() and '"game"' in league.read_text(),
+                            "a league game finished")  # fmt: skip
     assert proc.returncode == 130, stderr[-2000:]
     done = sum(1 for x in _league_lines(league) if "game" in x)
     assert 1 <= done < 6

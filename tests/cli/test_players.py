@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import chess.pgn
 import pytest
+from tests.cli.runs import one_line_error, plies
 
 TOY_MIND = Path(__file__).resolve().parents[1] / "arena" / "toy_mind.py"
 FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
-ENV = {**os.environ, "COLUMNS": "200"}
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-
-
-def plies(*args: str, cwd: Path | None = None, stdin: str = "",
-          timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """Run the ``plies`` command."""
-    return subprocess.run([sys.executable, "-m", "plies", *args], capture_output=True, text=True,
-                          timeout=timeout, env=ENV, cwd=cwd, input=stdin)
 
 
 def test_players_lists_every_name() -> None:
@@ -72,11 +63,8 @@ def test_bad_specs_are_one_line_and_exit_2_in_every_command(tmp_path: Path) -> N
         runs.append((("play", "--opponent", spec), spec, reason))
         runs.append((("mind", "--agent", spec), spec, reason))
     for command, spec, reason in runs:
-        proc = plies(*command, cwd=tmp_path, timeout=120)
-        lines = proc.stderr.strip().splitlines()
-        assert proc.returncode == 2, (command, proc.stderr)
-        assert len(lines) == 1, (command, proc.stderr)
-        assert f"player {spec!r}: " in lines[0] and reason in lines[0], (command, lines)
+        proc = plies(*command, cwd=tmp_path)
+        one_line_error(proc.returncode, proc.stderr, f"player {spec!r}: ", reason)
         assert proc.stdout == ""
 
 

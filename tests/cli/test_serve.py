@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.cli.runs import one_line_error, plies
 from tests.waiting import HANG_S
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
@@ -16,12 +17,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed (pip insta
 
 def run_serve(*args: str) -> subprocess.CompletedProcess[str]:
     """Run ``plies serve`` with ``args`` and collect its output."""
-    return subprocess.run(
-        [sys.executable, "-m", "plies", "serve", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return plies("serve", *args)
 
 
 def test_help_names_the_pages_and_the_default_address() -> None:
@@ -39,9 +35,7 @@ def test_a_port_in_use_is_a_one_line_error() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         result = run_serve("--port", str(port))
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "cannot listen" in lines[0]
+    one_line_error(result.returncode, result.stderr, "cannot listen")
 
 
 def test_a_player_that_cannot_load_is_one_line_before_serving(tmp_path: Path) -> None:
@@ -49,16 +43,14 @@ def test_a_player_that_cannot_load_is_one_line_before_serving(tmp_path: Path) ->
     for spec, reason in (("wizard", "unknown player"),
                          (f"uci:{tmp_path / 'missing-engine'}", "missing-engine")):
         result = run_serve("--port", "0", "--player", "random", "--player", spec)
-        assert result.returncode == 2, result.stderr
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and spec in lines[0] and reason in lines[0], result.stderr
+        one_line_error(result.returncode, result.stderr, spec, reason)
         assert "listening" not in result.stdout
 
 
 def test_a_bad_port_number_is_refused() -> None:
     """A port outside 0..65535 is refused before anything starts."""
     result = run_serve("--port", "70000")
-    assert result.returncode == 2 and "--port" in result.stderr
+    one_line_error(result.returncode, result.stderr, "--port")
 
 
 def test_beyond_loopback_a_token_is_printed_and_required(tmp_path: Path) -> None:

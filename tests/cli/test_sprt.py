@@ -9,6 +9,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from tests.cli.runs import sprt_wdl
 
 from plies.arena.builds import BuildError, checkout, repository_root
 from plies.arena.game import GameRecord
@@ -85,13 +86,7 @@ def test_option_sets_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "4 games, 2 complete pairs" in out
-    counts = re.search(r"2 points: (\d+) / (\d+) / (\d+) / (\d+) / (\d+)", out)
-    assert counts is not None and sum(int(c) for c in counts.groups()) == 2
-    wdl = re.search(r"W-D-L \(new\): (\d+)-(\d+)-(\d+)", out)
-    assert wdl is not None
-    w, d, _ = (int(x) for x in wdl.groups())
-    pair_sum = sum(i * 0.5 * int(c) for i, c in enumerate(counts.groups()))
-    assert pair_sum == w + 0.5 * d
+    assert sum(sprt_wdl(out, pairs=2)) == 4
     assert "LLR" in out and "[-2.94, 2.94]" in out
     rows = [line for line in log.read_text().splitlines() if line.startswith("| 20")]
     assert len(rows) == 1 and "Hash 4 vs 1 (pipeline test)" in rows[0]

@@ -1,1 +1,1 @@
-"""Command-line front end: one module per subcommand, each exposing ``register``."""
+"""Command-line front end: one module per subcommand, each declaring its ``COMMAND``."""

@@ -1,4 +1,12 @@
-"""``plies analyse``: search one position, printing every iteration and the best line in SAN."""
+"""analyse a position, or (--pgn) every move of the games in a PGN file.
+
+Search a position with the plies engine, printing each finished iteration (depth/seldepth,
+score from White's point of view, nodes, speed, line in SAN) and, at the end, the best line.
+Ctrl-C stops early and still prints it. With --pgn, search every position of every game
+instead and write the games annotated: [%eval] comments, ?! ? ?? for inaccuracies, mistakes
+and blunders (lichess's winning-chances drops of 0.1, 0.2 and 0.3) with the engine's better
+line, then print each player's average centipawn loss and counts.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +20,7 @@ from plies.cli._game_analysis import (
     load_tablebases,
     run_pgn,
 )
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 from plies.options import MULTIPV
 
 if TYPE_CHECKING:
@@ -30,22 +38,11 @@ MAX_MULTIPV = MULTIPV.spin_range()[1]
 _HEADER = f"{'depth':>9}  {'line':>4}  {'score':>8}  {'nodes':>11}  {'nps':>9}  {'time':>8}  line"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``analyse`` subcommand."""
-    p = subparsers.add_parser(
-        "analyse",
-        aliases=["analyze"],
-        help="analyse a position, or (--pgn) every move of the games in a PGN file",
-        description=(
-            "Search a position with the plies engine, printing each finished iteration "
-            "(depth/seldepth, score from White's point of view, nodes, speed, line in SAN) "
-            "and, at the end, the best line. Ctrl-C stops early and still prints it. "
-            "With --pgn, search every position of every game instead and write the games "
-            "annotated: [%eval] comments, ?! ? ?? for inaccuracies, mistakes and blunders "
-            "(lichess's winning-chances drops of 0.1, 0.2 and 0.3) with the engine's better "
-            "line, then print each player's average centipawn loss and counts."
-        ),
-    )
+COMMAND = Command("analyse", __doc__, aliases=("analyze",))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies analyse``."""
     p.add_argument("--pgn", metavar="FILE", help="analyse every move of every game in FILE")
     p.add_argument("--output", metavar="FILE",
                    help="with --pgn: write the annotated PGN here (default: standard output)")
@@ -69,7 +66,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="Syzygy tablebase directories (as the SyzygyPath option: several "
                    f"separated by {os.pathsep!r}); the search probes them and a position "
                    "they cover is reported with its tablebase result")
-    p.set_defaults(func=run)
 
 
 def _board(args: argparse.Namespace) -> Board:

@@ -1,4 +1,7 @@
-"""``plies arena``: matches between ladder agents and outside UCI engines, with Elo tables."""
+"""play matches between agents and UCI engines; Elo, error bars, LOS, SPRT.
+
+Play a match (two players) or a round robin (more) and report Elo.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import argparse
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError, add_variant_argument, check_variant_book
+from plies.cli.common import CliError, Command, add_variant_argument, check_variant_book
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -51,15 +54,11 @@ cluster (pip install 'plies[cluster]'):
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``arena`` subcommand."""
-    p = subparsers.add_parser(
-        "arena",
-        help="play matches between agents and UCI engines; Elo, error bars, LOS, SPRT",
-        description="Play a match (two players) or a round robin (more) and report Elo.",
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+COMMAND = Command("arena", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies arena``."""
     p.add_argument("players", nargs="*", metavar="PLAYER",
                    help="two or more players (see below; with --league, those to add)")
     p.add_argument("--games", type=int, default=10, metavar="N",
@@ -122,7 +121,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     tim.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
                      help="with --depth/--nodes, a silent engine is declared hung after this")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
-    p.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -1,29 +1,26 @@
-"""``plies bench``: search fixed positions to a fixed depth; print the node signature and speed."""
+"""search the bench positions at a fixed depth: node signature and nodes/second.
+
+Search a fixed set of openings, middlegames and endgames to a fixed depth with cleared
+tables. 'Nodes searched' is a behaviour signature (same code, same number); 'Nodes/second'
+is the engine's speed.
+"""
 
 from __future__ import annotations
 
 import argparse
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
+
+COMMAND = Command("bench", __doc__)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``bench`` subcommand."""
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies bench``."""
     from plies.uci.bench import DEFAULT_DEPTH
 
-    p = subparsers.add_parser(
-        "bench",
-        help="search the bench positions at a fixed depth: node signature and nodes/second",
-        description=(
-            "Search a fixed set of openings, middlegames and endgames to a fixed depth with "
-            "cleared tables. 'Nodes searched' is a behaviour signature (same code, same "
-            "number); 'Nodes/second' is the engine's speed."
-        ),
-    )
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, metavar="D",
                    help=f"search depth in plies (default {DEFAULT_DEPTH})")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the totals")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

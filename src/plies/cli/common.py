@@ -1,13 +1,67 @@
-"""Helpers shared by the subcommands: the user-facing error type, and turning errors into it."""
+"""Helpers shared by the subcommands: how a command is declared, the user-facing error type,
+and turning errors into it."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
+
+if TYPE_CHECKING:
+    Subparsers: TypeAlias = argparse._SubParsersAction[Any]
 
 
 class CliError(Exception):
     """A user-facing error: printed as one line on stderr, exit status 2."""
+
+
+class Command(NamedTuple):
+    """A subcommand as its module declares it: its name and its text, the module's docstring.
+
+    The docstring's first line (less its full stop) is the one-line help of ``plies --help``;
+    the paragraphs after it are the description of ``plies NAME --help`` unless
+    ``description_text`` is given. Beside it the module defines ``add_arguments(parser)``
+    when it takes options, and ``run(args)`` unless its own sub-actions choose what runs. An
+    epilog is shown as written (line breaks kept).
+    """
+
+    name: str
+    doc: str | None
+    epilog: str | None = None
+    aliases: tuple[str, ...] = ()
+    description_text: str | None = None
+
+    @property
+    def help(self) -> str:
+        """The one-line help: the docstring's first line."""
+        return (self.doc or "").strip().split("\n", 1)[0].removesuffix(".")
+
+    @property
+    def description(self) -> str | None:
+        """The paragraphs after the first line, each joined into one line (None if none)."""
+        if self.description_text is not None:
+            return self.description_text
+        paragraphs = (self.doc or "").strip().split("\n\n")[1:]
+        return "\n\n".join(" ".join(text.split()) for text in paragraphs) or None
+
+    def add_to(
+        self,
+        subparsers: Subparsers,
+        add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+        run: Callable[[argparse.Namespace], int] | None = None,
+    ) -> argparse.ArgumentParser:
+        """Add this command's parser, with its arguments and what it runs."""
+        parser: argparse.ArgumentParser = subparsers.add_parser(
+            self.name, aliases=self.aliases, help=self.help, description=self.description,
+            epilog=self.epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter if self.epilog
+            else argparse.HelpFormatter,
+        )  # fmt: skip
+        if add_arguments is not None:
+            add_arguments(parser)
+        if run is not None:
+            parser.set_defaults(func=run)
+        return parser
 
 
 def path_finding(body: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:

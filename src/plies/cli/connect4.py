@@ -1,4 +1,12 @@
-"""``plies connect4``: play connect four against the computer, or solve positions exactly."""
+"""play connect four (7 x 6) against the computer.
+
+Play connect four against the computer: type a column number (1-7) to drop a disc; 'help'
+lists the open columns, 'quit' stops. Works with piped input. Or solve positions exactly:
+--solve MOVES prints 'score: N' (positive: the player to move wins, 22 minus the winner's
+discs at the end; negative: loses; 0: draw; Pascal Pons' convention) and the best columns;
+--solve-file checks a file of 'MOVES SCORE' lines. Positions are the columns played, from 1
+(4453).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +16,7 @@ import time
 from pathlib import Path
 
 from plies.cli.board_game import add_player_arguments
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 # Defaults that answer within about a second a move in Python.
 _DEFAULT_SECONDS = 1.0
@@ -17,20 +25,11 @@ _DEFAULT_MINIMAX_DEPTH = 4
 _LOADING = "loading the connect-four solver (the first run compiles it: a few seconds)..."
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``connect4`` subcommand."""
-    parser = subparsers.add_parser(
-        "connect4",
-        help="play connect four (7 x 6) against the computer",
-        description=(
-            "Play connect four against the computer: type a column number (1-7) to drop "
-            "a disc; 'help' lists the open columns, 'quit' stops. Works with piped input. "
-            "Or solve positions exactly: --solve MOVES prints 'score: N' (positive: the "
-            "player to move wins, 22 minus the winner's discs at the end; negative: loses; "
-            "0: draw; Pascal Pons' convention) and the best columns; --solve-file checks a "
-            "file of 'MOVES SCORE' lines. Positions are the columns played, from 1 (4453)."
-        ),
-    )
+COMMAND = Command("connect4", __doc__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies connect4``."""
     parser.add_argument("--play", action="store_true", help="play a game (the default)")
     solve = parser.add_mutually_exclusive_group()
     solve.add_argument("--solve", metavar="MOVES",
@@ -48,7 +47,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "alphabeta: deepest iteration)",
         time_help=f"seconds per move for alphabeta (default {_DEFAULT_SECONDS}) and mcts",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,11 +1,16 @@
-"""``plies datagen``: training positions from seeded self-play, resumable, written as lines."""
+"""training positions (FEN | result) from seeded self-play games; resumable.
+
+Play seeded self-play games at a fixed node or depth budget and write their quiet positions
+with the game result. Re-running the same command continues where it stopped (Ctrl-C keeps
+every finished game); the same seed gives the same file.
+"""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 _EPILOG = """\
 output lines (see plies.learn.datagen for the full format):
@@ -26,19 +31,11 @@ cluster (pip install 'plies[cluster]'):
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``datagen`` subcommand."""
-    p = subparsers.add_parser(
-        "datagen",
-        help="training positions (FEN | result) from seeded self-play games; resumable",
-        description=(
-            "Play seeded self-play games at a fixed node or depth budget and write their quiet "
-            "positions with the game result. Re-running the same command continues where it "
-            "stopped (Ctrl-C keeps every finished game); the same seed gives the same file."
-        ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+COMMAND = Command("datagen", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies datagen``."""
     p.add_argument(
         "output", metavar="OUT", help="file to write (OUT.progress.json records progress)"
     )
@@ -118,7 +115,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "e.g. ray://HOST:10001 (see below)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
-    p.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:

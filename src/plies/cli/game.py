@@ -1,4 +1,4 @@
-"""``plies game``: play, solve, compare searches on, or check any game a spec names."""
+"""play, solve, compare searches on, or check any game (yours too)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
     from plies.games.players import SearchPlayer
@@ -28,17 +28,16 @@ _COMPARE_DEPTH = 4
 _COMPARE_PLAYOUTS = 1000
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``game`` subcommand and its four actions."""
-    parser = subparsers.add_parser(
-        "game",
-        help="play, solve, compare searches on, or check any game (yours too)",
-        description=(
-            "Any two-player, perfect-information game that implements plies.games.Game: "
-            "play it at the console, solve a state, compare the search algorithms on it, or "
-            "check that it keeps the protocol. " + _SPEC_HELP[0].upper() + _SPEC_HELP[1:] + "."
-        ),
-    )
+COMMAND = Command(
+    "game", __doc__,
+    description_text="Any two-player, perfect-information game that implements "
+    "plies.games.Game: play it at the console, solve a state, compare the search algorithms on "
+    "it, or check that it keeps the protocol. " + _SPEC_HELP[0].upper() + _SPEC_HELP[1:] + ".",
+)  # fmt: skip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies game``."""
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     play = actions.add_parser("play", help="play the game at the console against a search",

@@ -1,7 +1,11 @@
-"""``plies gametree``: compare the search algorithms on the same positions of one game.
+"""compare minimax, alpha-beta, MCTS ... on the same positions.
 
-``plies game compare SPEC`` prints the same table for any game; this command keeps the
-three built-in games and their named positions.
+Search the same positions with every algorithm of plies.games and print a table: best move,
+value, nodes visited, cutoffs, transposition hits, time and the principal variation. MCTS's
+value is its mean playout result, not a minimax value.
+
+plies game compare SPEC prints the same table for any game; this command keeps the three
+built-in games and their named positions.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
     from plies.games.protocol import Ordering, TextGame
@@ -28,18 +32,11 @@ DEFAULT_PLAYOUTS = {"tictactoe": 1000, "connect4": 1000, "chess": 20}
 _PV_SHOWN = 6
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``gametree`` subcommand."""
-    parser = subparsers.add_parser(
-        "gametree",
-        help="compare minimax, alpha-beta, MCTS ... on the same positions",
-        description=(
-            "Search the same positions with every algorithm of plies.games and print a "
-            "table: best move, value, nodes visited, cutoffs, transposition hits, time and "
-            "the principal variation. MCTS's value is its mean playout result, not a "
-            "minimax value."
-        ),
-    )
+COMMAND = Command("gametree", __doc__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies gametree``."""
     parser.add_argument("--game", choices=GAMES, default="tictactoe", help="default tictactoe")
     parser.add_argument(
         "--depth",
@@ -51,7 +48,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--playouts", type=int, default=None, help="MCTS playouts (default 1000; chess 20)"
     )
     parser.add_argument("--seed", type=int, default=1, help="MCTS seed (default 1)")
-    parser.set_defaults(func=run)
 
 
 @dataclass(frozen=True)

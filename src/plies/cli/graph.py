@@ -1,24 +1,22 @@
-"""``plies graph``: shortest paths in a weighted graph file, compared across algorithms."""
+"""path finding in a weighted graph (edge list or JSON) with one or all algorithms.
+
+Search a graph from node A to node B. FILE is an edge list ('u v [weight]' per line, #
+comments) or JSON ({'nodes': [{'id', 'x', 'y'}], 'edges': [[u, v, w]]}, networkx node-link
+JSON also works). Coordinates, when given, feed A*'s heuristic.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from plies.cli.common import CliError, path_finding
+from plies.cli.common import CliError, Command, path_finding
+
+COMMAND = Command("graph", __doc__)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``graph`` subcommand."""
-    p = subparsers.add_parser(
-        "graph",
-        help="path finding in a weighted graph (edge list or JSON) with one or all algorithms",
-        description=(
-            "Search a graph from node A to node B. FILE is an edge list ('u v [weight]' per "
-            "line, # comments) or JSON ({'nodes': [{'id', 'x', 'y'}], 'edges': [[u, v, w]]}, "
-            "networkx node-link JSON also works). Coordinates, when given, feed A*'s heuristic."
-        ),
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies graph``."""
     p.add_argument("file", help="graph file (.json for JSON, anything else for an edge list)")
     p.add_argument("--from", dest="start", required=True, metavar="A", help="start node")
     p.add_argument("--to", dest="goal", required=True, metavar="B", help="goal node")
@@ -31,7 +29,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="treat edges as one-way (default: what a JSON file says; edge lists "
                         "are undirected)")
     p.add_argument("--png", metavar="FILE", help="write a drawing (a sheet for several)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

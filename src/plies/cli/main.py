@@ -12,10 +12,7 @@ from typing import NoReturn
 
 import plies.cli
 from plies import __version__, sigint
-from plies.cli.common import CliError
-
-# Modules in plies.cli that are infrastructure, not subcommands.
-_NOT_COMMANDS = frozenset({"main", "common"})
+from plies.cli.common import CliError, Command
 
 
 class _Parser(argparse.ArgumentParser):
@@ -27,7 +24,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the top-level parser with every discovered subcommand registered."""
+    """Build the top-level parser with every subcommand: each module of plies.cli that
+    declares a ``COMMAND``."""
     parser = _Parser(
         prog="plies",
         description="Game-playing search: a chess engine, agents, games and path finding.",
@@ -35,12 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"plies {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for info in sorted(pkgutil.iter_modules(plies.cli.__path__), key=lambda m: m.name):
-        if info.name in _NOT_COMMANDS or info.name.startswith("_"):
+        if info.name == "main" or info.name.startswith("_"):
             continue
         module = importlib.import_module(f"plies.cli.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(sub)
+        command = getattr(module, "COMMAND", None)
+        if isinstance(command, Command):
+            command.add_to(sub, getattr(module, "add_arguments", None),
+                           getattr(module, "run", None))  # fmt: skip
     return parser
 
 

@@ -1,28 +1,27 @@
-"""``plies maze``: search a grid (generated, a maze file or a Moving AI map) and compare."""
+"""path finding on a grid: compare DFS, BFS, A*, JPS... with tables and pictures.
+
+Search a grid from START to GOAL with one or all algorithms and print, per algorithm, the
+path length, its cost, the nodes expanded and the time. The grid is a Moving AI .map file, a
+text maze (# walls, . free, S start, G goal, 1-9 weights) or generated (--size, with
+--density or --perfect).
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError, path_finding
+from plies.cli.common import CliError, Command, path_finding
 
 if TYPE_CHECKING:
     from plies.pathfinding.grid import Cell, Grid
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``maze`` subcommand."""
-    p = subparsers.add_parser(
-        "maze",
-        help="path finding on a grid: compare DFS, BFS, A*, JPS... with tables and pictures",
-        description=(
-            "Search a grid from START to GOAL with one or all algorithms and print, per "
-            "algorithm, the path length, its cost, the nodes expanded and the time. The grid "
-            "is a Moving AI .map file, a text maze (# walls, . free, S start, G goal, 1-9 "
-            "weights) or generated (--size, with --density or --perfect)."
-        ),
-    )
+COMMAND = Command("maze", __doc__)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies maze``."""
     src = p.add_mutually_exclusive_group()
     src.add_argument("--map", metavar="FILE", help="a Moving AI .map file or a text maze file")
     src.add_argument("--size", metavar="WxH", help="generate a grid of this size (default 41x21)")
@@ -49,7 +48,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--gif", metavar="FILE", help="write an animation of the exploration")
     p.add_argument("--show", action="store_true", help="draw the result in the terminal")
     p.add_argument("--save", metavar="FILE", help="write the grid as a text maze file")
-    p.set_defaults(func=run)
 
 
 def parse_cell(text: str, what: str) -> Cell:

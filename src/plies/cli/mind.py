@@ -1,11 +1,11 @@
-"""``plies mind``: answer positions as a mind does: a FEN line in, a ``from,to`` line out."""
+"""answer FENs on stdin with 'from,to' moves (squares 0-63), one line each."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 _DESCRIPTION = """\
 Answer chess positions as a "mind": a mind is a chess player reduced to one
@@ -35,15 +35,11 @@ examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``mind`` subcommand."""
-    p = subparsers.add_parser(
-        "mind",
-        help="answer FENs on stdin with 'from,to' moves (squares 0-63), one line each",
-        description=_DESCRIPTION,
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+COMMAND = Command("mind", __doc__, epilog=_EPILOG, description_text=_DESCRIPTION)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies mind``."""
     p.add_argument(
         "--agent",
         metavar="SPEC",
@@ -62,7 +58,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="on stderr: the move chosen (with its promotion piece) and why a line was forfeited",
     )
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

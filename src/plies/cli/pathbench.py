@@ -1,11 +1,11 @@
-"""``plies pathbench``: run a whole Moving AI scenario set, per bucket and per algorithm."""
+"""run a Moving AI benchmark (.map + .scen): optimal count, time per query, per bucket."""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError, path_finding
+from plies.cli.common import CliError, Command, path_finding
 
 if TYPE_CHECKING:
     import numpy as np
@@ -22,21 +22,22 @@ DEFAULT_ALGORITHMS = "astar,jps"
 PERCENTILES = (50, 95, 99)
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``pathbench`` subcommand."""
-    p = subparsers.add_parser(
-        "pathbench",
-        help="run a Moving AI benchmark (.map + .scen): optimal count, time per query, per bucket",
-        description=(
-            "Run every scenario of a Moving AI .scen file on its .map with one or more "
-            "algorithms (compiled kernels, all queries of an algorithm in one batch call). "
-            "Prints, per bucket and per algorithm, how many path costs matched the "
-            f"scenario's optimal length within {TOLERANCE:g} (diagonals cost sqrt(2), no "
-            "corner cutting), the mean and percentile time per query and the nodes "
-            "expanded; then a summary, JPS's speed-up over A* when both ran, and last "
-            "'optimal: N/M scenarios'."
-        ),
-    )
+COMMAND = Command(
+    "pathbench", __doc__,
+    description_text=(
+        "Run every scenario of a Moving AI .scen file on its .map with one or more "
+        "algorithms (compiled kernels, all queries of an algorithm in one batch call). "
+        "Prints, per bucket and per algorithm, how many path costs matched the "
+        f"scenario's optimal length within {TOLERANCE:g} (diagonals cost sqrt(2), no "
+        "corner cutting), the mean and percentile time per query and the nodes "
+        "expanded; then a summary, JPS's speed-up over A* when both ran, and last "
+        "'optimal: N/M scenarios'."
+    ),
+)  # fmt: skip
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies pathbench``."""
     p.add_argument("map", help="the .map file")
     p.add_argument("scen", help="the .scen file")
     p.add_argument("--algorithm", default=DEFAULT_ALGORITHMS, metavar="LIST|all",
@@ -49,7 +50,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="run the set R times and keep each query's fastest time (default 1)")
     p.add_argument("--buckets", action=argparse.BooleanOptionalAction, default=True,
                    help="print the per-bucket tables (default yes)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,20 +1,20 @@
-"""``plies perft``: count move-tree leaves from a position, optionally per root move."""
+"""count leaf nodes of the legal move tree (move generator check and speed).
+
+Count the leaf nodes of the legal move tree DEPTH plies deep.
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
+
+COMMAND = Command("perft", __doc__)
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``perft`` subcommand."""
-    p = sub.add_parser(
-        "perft",
-        help="count leaf nodes of the legal move tree (move generator check and speed)",
-        description="Count the leaf nodes of the legal move tree DEPTH plies deep.",
-    )
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies perft``."""
     p.add_argument("depth", type=int, nargs="?", default=6, help="depth in plies (default 6)")
     p.add_argument("--fen", help="position to start from (default: the starting position)")
     p.add_argument("--divide", action="store_true", help="print the count under each root move")
@@ -22,7 +22,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--chess960", action="store_true",
         help="Chess960 rules: X-FEN or Shredder-FEN castling, castling as king takes rook",
     )  # fmt: skip
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

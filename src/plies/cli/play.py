@@ -1,11 +1,15 @@
-"""``plies play``: play chess against the engine or any ladder agent in the terminal."""
+"""play chess against plies in the terminal.
+
+Play a game in the terminal. Moves in SAN (Nf3) or UCI (g1f3); type 'help' during the game
+for commands (undo, hint, flip, fen, pgn, resign, new).
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 from plies.options import ELO
 
 if TYPE_CHECKING:
@@ -14,14 +18,11 @@ if TYPE_CHECKING:
 MIN_ELO, MAX_ELO = ELO.spin_range()
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``play`` subcommand."""
-    p = subparsers.add_parser(
-        "play",
-        help="play chess against plies in the terminal",
-        description="Play a game in the terminal. Moves in SAN (Nf3) or UCI (g1f3); "
-        "type 'help' during the game for commands (undo, hint, flip, fen, pgn, resign, new).",
-    )
+COMMAND = Command("play", __doc__)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies play``."""
     p.add_argument("--color", "--colour", dest="color", choices=("white", "black", "random"),
                    default="white", help="your side (default white)")
     who = p.add_mutually_exclusive_group()
@@ -45,7 +46,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, metavar="S", help="seed for the agent and --color random")
     p.add_argument("--book", metavar="FILE.bin",
                    help="Polyglot opening book: the opponent plays from it (weighted) while it can")
-    p.set_defaults(func=run)
 
 
 def _engine_available() -> bool:

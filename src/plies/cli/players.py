@@ -1,9 +1,16 @@
-"""``plies players``: every player name this installation can seat, one line each."""
+"""list the players arena, play and mind can seat (built-in, installed, engines).
+
+List every player name plies can see: the built-in agents, players installed packages
+register (entry-point group plies.players) and chess engines found on the PATH, then the
+spec forms for your own minds and engines.
+"""
 
 from __future__ import annotations
 
 import argparse
 import shutil
+
+from plies.cli.common import Command
 
 # Engines often installed from Debian, with the protocol each speaks.
 KNOWN_ENGINES = (
@@ -21,16 +28,7 @@ _DESCRIPTIONS = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``players`` subcommand."""
-    p = subparsers.add_parser(
-        "players",
-        help="list the players arena, play and mind can seat (built-in, installed, engines)",
-        description="List every player name plies can see: the built-in agents, players "
-        "installed packages register (entry-point group plies.players) and chess engines "
-        "found on the PATH, then the spec forms for your own minds and engines.",
-    )
-    p.set_defaults(func=run)
+COMMAND = Command("players", __doc__)
 
 
 def run(args: argparse.Namespace) -> int:

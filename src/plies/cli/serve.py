@@ -1,4 +1,13 @@
-"""``plies serve``: the browser app (play, analyse, path finding, small games) on a local server."""
+"""the browser app: play, analyse, path finding and games.
+
+Start a local web server with five pages: Play (a game against the engine, its thinking
+shown live, or against a --player), Analyse (a PGN or FEN, evaluated position by position),
+Paths (draw a maze, watch the searches explore it), Games (tic-tac-toe and connect four
+against the generic searches) and Arena (matches and leagues between the --player players,
+watched live). Needs the 'web' extra: pip install 'plies[web]'. Listens on 127.0.0.1 only,
+unless --host says otherwise; then a token made at launch is required (printed with the
+address).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +20,7 @@ import time
 import webbrowser
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
     import uvicorn
@@ -30,21 +39,11 @@ LOG_DATE = "%Y-%m-%d %H:%M:%S"
 NOTICE_AFTER_S = 2.0
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``serve`` subcommand."""
-    parser = subparsers.add_parser(
-        "serve",
-        help="the browser app: play, analyse, path finding and games",
-        description=(
-            "Start a local web server with five pages: Play (a game against the engine, its "
-            "thinking shown live, or against a --player), Analyse (a PGN or FEN, evaluated "
-            "position by position), Paths (draw a maze, watch the searches explore it), Games "
-            "(tic-tac-toe and connect four against the generic searches) and Arena (matches "
-            "and leagues between the --player players, watched live). Needs the 'web' extra: "
-            "pip install 'plies[web]'. Listens on 127.0.0.1 only, unless --host says otherwise; "
-            "then a token made at launch is required (printed with the address)."
-        ),
-    )
+COMMAND = Command("serve", __doc__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies serve``."""
     parser.add_argument(
         "--host", default=DEFAULT_HOST, help=f"address to bind (default {DEFAULT_HOST})"
     )
@@ -63,7 +62,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
              "(e.g. random, minimax:depth=2, uci:/usr/games/stockfish); repeatable. Only these "
              "run: the page picks among them, it never names code or programs itself",
     )  # fmt: skip
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

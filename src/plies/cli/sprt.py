@@ -1,4 +1,9 @@
-"""``plies sprt``: new build against old build (git revisions or option sets), gated by an SPRT."""
+"""new build vs old build (git revisions or option sets): paired games, pentanomial SPRT.
+
+Play a new build of plies against a base build with paired openings until the pentanomial
+SPRT accepts H1 (new gains at least ELO1) or H0 (at most ELO0), or the game cap is reached;
+print the pair counts, Elo and LLR.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError, add_variant_argument, check_variant_book
+from plies.cli.common import CliError, Command, add_variant_argument, check_variant_book
 
 if TYPE_CHECKING:
     from plies.arena.builds import Build
@@ -43,20 +48,11 @@ cluster (pip install 'plies[cluster]'):
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``sprt`` subcommand."""
-    p = subparsers.add_parser(
-        "sprt",
-        help="new build vs old build (git revisions or option sets): paired games, "
-        "pentanomial SPRT",
-        description=(
-            "Play a new build of plies against a base build with paired openings until the "
-            "pentanomial SPRT accepts H1 (new gains at least ELO1) or H0 (at most ELO0), or "
-            "the game cap is reached; print the pair counts, Elo and LLR."
-        ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+COMMAND = Command("sprt", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies sprt``."""
     p.add_argument("--new", metavar="REF", help="git revision of the new build (default: this one)")
     p.add_argument("--base", metavar="REF", help="git revision of the base build (default: this)")
     p.add_argument("--new-options", default="", metavar="OPTS", help="UCI options Name=v,...")
@@ -81,7 +77,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
     p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
-    p.set_defaults(func=run)
 
 
 def add_game_arguments(p: argparse.ArgumentParser, variant_note: str) -> None:

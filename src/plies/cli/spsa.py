@@ -1,4 +1,9 @@
-"""``plies spsa``: tune the search's parameters with SPSA over game pairs (as fishtest does)."""
+"""tune the search's parameters with SPSA (game pairs, fishtest's schedules).
+
+Tune the search's parameters (plies uci --tune lists them) by simultaneous perturbation
+stochastic approximation: many parameters at once, one game pair per iteration; print the
+tuned values.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 from plies.cli.sprt import add_game_arguments, check_game_arguments, game_settings, match_openings
 
 if TYPE_CHECKING:
@@ -38,21 +43,13 @@ REPORT_EVERY = 50
 """Iterations between two printed lines of current values."""
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``spsa`` subcommand."""
+COMMAND = Command("spsa", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies spsa``."""
     from plies.params import PARAMS
 
-    p = subparsers.add_parser(
-        "spsa",
-        help="tune the search's parameters with SPSA (game pairs, fishtest's schedules)",
-        description=(
-            "Tune the search's parameters (plies uci --tune lists them) by simultaneous "
-            "perturbation stochastic approximation: many parameters at once, one game pair "
-            "per iteration; print the tuned values."
-        ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
     p.add_argument("--params", nargs="+", metavar="NAME",
                    help="parameters to tune (default: all: "
                         + " ".join(q.name for q in PARAMS) + ")")
@@ -73,7 +70,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--history", metavar="FILE.csv",
                    help="write each iteration's result and values here")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
-    p.set_defaults(func=run)
 
 
 def _tunables(args: argparse.Namespace) -> list[Tunable]:

@@ -1,4 +1,10 @@
-"""``plies tictactoe``: play tic-tac-toe (any m x n board, k in a row) or solve it."""
+"""play or solve tic-tac-toe (m x n board, k in a row).
+
+Play tic-tac-toe against the computer (the default), or --solve it: the value under perfect
+play and the numbers of games, positions and endings, all computed. Type moves as a column
+letter and a row number (b2) or as a cell number counted from the top-left; 'help' lists the
+legal moves, 'quit' stops.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from plies.cli.board_game import add_player_arguments
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
     from plies.games.tictactoe import TicTacToe
@@ -21,18 +27,11 @@ _MINIMAX_BIG_BOARD_DEPTH = 3
 _ALPHABETA_BIG_BOARD_SECONDS = 2.0
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``tictactoe`` subcommand."""
-    parser = subparsers.add_parser(
-        "tictactoe",
-        help="play or solve tic-tac-toe (m x n board, k in a row)",
-        description=(
-            "Play tic-tac-toe against the computer (the default), or --solve it: the value "
-            "under perfect play and the numbers of games, positions and endings, all "
-            "computed. Type moves as a column letter and a row number (b2) or as a cell "
-            "number counted from the top-left; 'help' lists the legal moves, 'quit' stops."
-        ),
-    )
+COMMAND = Command("tictactoe", __doc__)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies tictactoe``."""
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--play", action="store_true", help="play a game (the default)")
     mode.add_argument("--solve", action="store_true", help="solve the game and count its tree")
@@ -43,7 +42,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         depth_help="search depth limit in plies",
         time_help="seconds per move for alphabeta and mcts",
     )
-    parser.set_defaults(func=run)
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -1,4 +1,10 @@
-"""``plies train``: fit the learnt evaluation (NNUE-style net) to scored positions."""
+"""train the learnt evaluation (a small NNUE-style net) on scored positions.
+
+Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net (B output buckets chosen by the
+number of pieces) on positions with search scores and game results: Adam on shuffled
+minibatches, the rate cosine-decayed, every weight clipped to [-1.98, 1.98] after each step,
+a held-out validation split. Writes the best epoch's net as .npz.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
     from plies.learn.train.network import Network
@@ -47,23 +53,13 @@ examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``train`` subcommand."""
+COMMAND = Command("train", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies train``."""
     from plies.learn.train.features import KING_LAYOUTS
 
-    p = subparsers.add_parser(
-        "train",
-        help="train the learnt evaluation (a small NNUE-style net) on scored positions",
-        description=(
-            "Train the (768 -> H) x 2 -> SCReLU -> 1 evaluation net (B output buckets "
-            "chosen by the number of pieces) on positions with "
-            "search scores and game results: Adam on shuffled minibatches, the rate "
-            "cosine-decayed, every weight clipped to [-1.98, 1.98] after each step, a "
-            "held-out validation split. Writes the best epoch's net as .npz."
-        ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
     p.add_argument("data", nargs="+", metavar="DATA", help="position files")
     p.add_argument("--out", required=True, metavar="PATH", help="net file to write (.npz)")
     p.add_argument(
@@ -164,7 +160,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "its scale fit to them, for comparison",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
-    p.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:

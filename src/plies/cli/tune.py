@@ -1,11 +1,18 @@
-"""``plies tune``: Texel tuning of every evaluation weight on datagen (or EPD) positions."""
+"""Texel-tune the evaluation weights on positions with game results.
+
+Fit every evaluation weight (material, piece-square tables, pawn structure, passed pawns,
+mobility, king safety, bishop pair, rooks, threats, tempo; middlegame and endgame) to game
+results: the sigmoid scale K first, then Adam on the mean squared error of sigmoid(K *
+eval), stopping when the held-out validation loss stops improving. Writes the weights as a
+Python module.
+"""
 
 from __future__ import annotations
 
 import argparse
 import time
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, Command
 from plies.learn.tune import OPTIMIZERS
 
 DEFAULT_LR = {"adam": 0.5, "newton": 0.2}
@@ -23,21 +30,11 @@ examples:
 """
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``tune`` subcommand."""
-    p = subparsers.add_parser(
-        "tune",
-        help="Texel-tune the evaluation weights on positions with game results",
-        description=(
-            "Fit every evaluation weight (material, piece-square tables, pawn structure, "
-            "passed pawns, mobility, king safety, bishop pair, rooks, threats, tempo; "
-            "middlegame and endgame) to game results: the sigmoid scale K first, then Adam "
-            "on the mean squared error of sigmoid(K * eval), stopping when the held-out "
-            "validation loss stops improving. Writes the weights as a Python module."
-        ),
-        epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+COMMAND = Command("tune", __doc__, epilog=_EPILOG)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies tune``."""
     p.add_argument("data", nargs="+", metavar="DATA", help="position files")
     p.add_argument("--out", required=True, metavar="PATH", help="weights module to write")
     p.add_argument(
@@ -130,7 +127,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--seed", type=int, default=0, metavar="S", help="shuffle seed (default 0)")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
-    p.set_defaults(func=run)
 
 
 def _check(args: argparse.Namespace) -> None:

@@ -1,26 +1,24 @@
-"""``plies uci``: run the engine over the UCI protocol on stdin/stdout (for GUIs and bots)."""
+"""run the chess engine over UCI (for GUIs, lichess-bot, python-chess).
+
+Speak the Universal Chess Interface on stdin/stdout. Besides the standard commands: 'd'
+(board), 'eval', 'go perft N', 'bench [depth]', 'help'. Long commands run in the background
+like a search: 'isready' is answered and 'stop' ends them.
+"""
 
 from __future__ import annotations
 
 import argparse
 
+from plies.cli.common import Command
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``uci`` subcommand."""
-    p = subparsers.add_parser(
-        "uci",
-        help="run the chess engine over UCI (for GUIs, lichess-bot, python-chess)",
-        description=(
-            "Speak the Universal Chess Interface on stdin/stdout. Besides the standard "
-            "commands: 'd' (board), 'eval', 'go perft N', 'bench [depth]', 'help'. Long "
-            "commands run in the background like a search: 'isready' is answered and 'stop' "
-            "ends them."
-        ),
-    )
+COMMAND = Command("uci", __doc__)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Add the options of ``plies uci``."""
     p.add_argument("--tune", action="store_true",
                    help="also declare the search's tunable numbers as spin options (for "
                         "plies spsa and other tuners)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from plies.cli.common import CliError
+from plies.cli.common import CliError, cannot_write
 
 if TYPE_CHECKING:
     import chess.pgn
@@ -104,7 +104,7 @@ def _open_output(path: str | None) -> TextIO:
     try:
         return open(path, "w", encoding="utf-8")  # closed by run_pgn
     except OSError as exc:
-        raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise cannot_write(path, exc) from None
 
 
 def _plot_path(base: str, index: int) -> Path:
@@ -206,5 +206,5 @@ def _plot(analysis: GameAnalysis, path: Path) -> Path:
     try:
         plot_game(analysis, path)
     except OSError as exc:
-        raise CliError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+        raise cannot_write(f"the plot {path}", exc) from None
     return path

@@ -9,7 +9,8 @@ import argparse
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError, Command, add_variant_argument, check_variant_book
+from plies.cli import match_options
+from plies.cli.common import CliError, Command, cannot_write, check_minimum
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
     from plies.arena.game import GameRecord, GameSettings
     from plies.arena.league import League
     from plies.arena.match import MatchResult
-    from plies.arena.openings import Opening
     from plies.arena.players import PlayerSpec
 
 _EPILOG = """\
@@ -63,30 +63,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="two or more players (see below; with --league, those to add)")
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="games per pairing (each opening twice, colours swapped; default 10)")
-    limit = p.add_mutually_exclusive_group(required=True)
-    limit.add_argument("--tc", metavar="TC",
-                       help="time control SECONDS[+INC] or MOVES/SECONDS[+INC]")
-    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move")
-    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move")
-    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move (ms)")
-    p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="games played at once (threads; default 1; with --cluster: workers, "
-                        "default one per cluster CPU)")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
-                        "e.g. ray://HOST:10001 (see below)")
-    book = p.add_mutually_exclusive_group()
-    book.add_argument("--openings", metavar="FILE",
-                      help="opening book: .epd positions or .pgn lines")
-    book.add_argument("--random-openings", type=int, metavar="PLIES",
-                      help="start each game pair from PLIES random moves")
-    book.add_argument("--book", metavar="FILE.bin",
-                      help="Polyglot book: each game pair starts from a weighted line of it")
-    add_variant_argument(p)
-    p.add_argument("--book-depth", type=int, default=8, metavar="N",
-                   help="with --book: at most N book plies per opening (default 8)")
-    p.add_argument("--opening-plies", type=int, metavar="N",
-                   help="play at most N book plies of each PGN opening")
+    match_options.add_limit_options(p)
+    match_options.add_cluster_options(p, "games played at once, in threads")
+    match_options.add_opening_options(p)
+    match_options.add_variant_argument(p)
     p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file "
                    "(with --league: every game of the league)")
     p.add_argument("--league", metavar="FILE",
@@ -136,15 +116,7 @@ def _check(args: argparse.Namespace) -> None:
             report_kind(args.report)
         except ValueError as exc:
             raise CliError(str(exc)) from None
-    for name, value in (("--games", args.games), ("--concurrency", args.concurrency)):
-        if value is not None and value < 1:
-            raise CliError(f"{name} must be at least 1")
-    for name, value in (("--depth", args.depth), ("--nodes", args.nodes),
-                        ("--movetime", args.movetime), ("--random-openings", args.random_openings),
-                        ("--opening-plies", args.opening_plies),
-                        ("--book-depth", args.book_depth)):
-        if value is not None and value < 1:
-            raise CliError(f"{name} must be at least 1")
+    check_minimum(args, {"games": 1})
     if args.sprt is not None and len(args.players) != 2:
         raise CliError("--sprt needs exactly two players")
     if args.sprt is not None and not args.sprt[0] < args.sprt[1]:
@@ -152,64 +124,9 @@ def _check(args: argparse.Namespace) -> None:
     for name in ("sprt_alpha", "sprt_beta"):
         if not 0 < getattr(args, name) < 0.5:
             raise CliError(f"--{name.replace('_', '-')} must be between 0 and 0.5")
-    if args.cluster is not None and not args.cluster.strip():
-        raise CliError("--cluster needs 'auto' or a Ray address")
-    check_variant_book(args)
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
-
-
-def _settings(args: argparse.Namespace) -> GameSettings:
-    """Game settings from the command line."""
-    from plies.arena.clock import TimeControl
-    from plies.arena.game import Adjudication, GameSettings
-
-    tc = None
-    if args.tc is not None:
-        try:
-            tc = TimeControl.parse(args.tc)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-    adjudication = Adjudication(
-        resign_moves=args.resign_moves,
-        resign_score=args.resign_score,
-        draw_after=args.draw_after,
-        draw_moves=args.draw_moves,
-        draw_score=args.draw_score,
-        max_moves=args.max_moves,
-    )
-    return GameSettings(
-        tc=tc,
-        depth=args.depth,
-        nodes=args.nodes,
-        movetime_ms=args.movetime,
-        time_margin_ms=args.time_margin,
-        move_timeout_s=args.move_timeout,
-        adjudication=adjudication,
-    )
-
-
-def _openings(args: argparse.Namespace) -> list[Opening]:
-    """One opening per game pair."""
-    from plies.arena.openings import OpeningError, load_openings, opening_schedule
-
-    chess960 = args.variant == "chess960"
-    if args.book:
-        from plies.arena.openings import book_openings
-
-        try:
-            return book_openings(args.book, args.book_depth, (args.games + 1) // 2, args.seed)
-        except OpeningError as exc:
-            raise CliError(str(exc)) from None
-    book = None
-    if args.openings:
-        try:
-            book = load_openings(args.openings, args.opening_plies, chess960)
-        except OpeningError as exc:
-            raise CliError(str(exc)) from None
-    return opening_schedule(
-        (args.games + 1) // 2, book, args.random_openings, args.seed, chess960
-    )
+    match_options.check(args)
 
 
 def _specs(args: argparse.Namespace, texts: Sequence[str],
@@ -218,31 +135,9 @@ def _specs(args: argparse.Namespace, texts: Sequence[str],
 
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
     """
-    from plies.arena.builds import check_net_options, is_plies_command
-    from plies.arena.players import PlayerError, SpecError, parse_player, variant_refusal
-
-    specs = []
-    for text in texts:
-        try:
-            spec = parse_player(text)
-            if spec.kind == "uci" and is_plies_command(spec.command):
-                check_net_options(spec.options)  # BuildError is a ValueError
-            specs.append(spec)
-        except SpecError as exc:
-            raise CliError(str(exc)) from None
-        except ValueError as exc:
-            raise CliError(f"player {text!r}: {exc}") from None
+    specs = [match_options.parse_spec(text) for text in texts]
     for spec in specs:
-        try:
-            player = spec.create()
-        except PlayerError as exc:
-            raise CliError(f"player {spec.text!r}: {exc.detail}") from None
-        except ValueError as exc:
-            raise CliError(f"player {spec.text!r}: {exc}") from None
-        refused = variant_refusal(player, args.variant == "chess960")
-        player.close()
-        if refused:
-            raise CliError(f"player {spec.text!r}: {refused}")
+        match_options.try_player(spec, args.variant == "chess960", f"player {spec.text!r}")
         if interrupted():
             raise KeyboardInterrupt
     return specs
@@ -256,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     from plies.arena.interrupt import CtrlC
     from plies.arena.league import slots
     from plies.arena.match import Match, MatchSettings
-    from plies.arena.pgn import PgnWriter, format_game, to_pgn
+    from plies.arena.pgn import format_game, to_pgn
     from plies.arena.report import (
         cluster_line,
         endings_table,
@@ -269,9 +164,9 @@ def run(args: argparse.Namespace) -> int:
     from plies.cli.progress import progress_bar
 
     _check(args)
-    settings = _settings(args)
-    openings = _openings(args)
-    league = _open_league(args) if args.league is not None else None
+    settings = match_options.game_settings(args)
+    openings = match_options.openings(args, (args.games + 1) // 2)
+    league = _open_league(args, settings) if args.league is not None else None
     try:
         texts = args.players
         if league is not None:  # the league's players, then the new ones
@@ -291,13 +186,9 @@ def run(args: argparse.Namespace) -> int:
             raise KeyboardInterrupt
         if league is not None:  # only players that loaded join the league
             league.add_players(texts)
-        writer = None
-        if args.pgn:
-            try:
-                writer = PgnWriter(args.pgn)
-            except OSError as exc:
-                raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
-            for old in league.games if league is not None else []:
+        writer = match_options.pgn_writer(args.pgn)
+        if writer is not None and league is not None:
+            for old in league.games:
                 writer.write_text(old.pgn)
         tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
         progress = progress_bar(err, "[bold]{task.description}", "{task.fields[score]}")
@@ -382,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 standings.write_report(args.report)
             except OSError as exc:
-                raise CliError(f"cannot write {args.report}: {exc.strerror or exc}") from None
+                raise cannot_write(args.report, exc) from None
             summary += f"; report written to {args.report}"
         out.print(summary)
     finally:
@@ -412,12 +303,12 @@ def _league_settings(args: argparse.Namespace, settings: GameSettings) -> dict[s
     }
 
 
-def _open_league(args: argparse.Namespace) -> League:
+def _open_league(args: argparse.Namespace, settings: GameSettings) -> League:
     """Open the league file; CliError for any problem."""
     from plies.arena.league import League, LeagueError
 
     try:
-        return League.open(args.league, _league_settings(args, _settings(args)))
+        return League.open(args.league, _league_settings(args, settings))
     except LeagueError as exc:
         raise CliError(str(exc)) from None
 

@@ -1,10 +1,10 @@
 """Helpers shared by the subcommands: how a command is declared, the user-facing error type,
-and turning errors into it."""
+and the checks of option values."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
@@ -64,6 +64,23 @@ class Command(NamedTuple):
         return parser
 
 
+def cannot_write(path: object, exc: OSError) -> CliError:
+    """The one-line error for a file that cannot be written."""
+    return CliError(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def check_minimum(args: argparse.Namespace, least: Mapping[str, int]) -> None:
+    """Each option named in ``least`` (by its dest) is at least its value, or absent (None)."""
+    for name, minimum in least.items():
+        value = getattr(args, name)
+        if value is None or value >= minimum:
+            continue
+        flag = "--" + name.replace("_", "-")
+        if minimum == 0:
+            raise CliError(f"{flag} must not be negative, not {value}")
+        raise CliError(f"{flag} must be at least {minimum}, not {value}")
+
+
 def path_finding(body: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
     """Run ``body``; a path-finding error (a bad map, cell or algorithm) becomes a CliError."""
     from plies.pathfinding.errors import PathfindingError
@@ -72,16 +89,3 @@ def path_finding(body: Callable[[argparse.Namespace], int], args: argparse.Names
         return body(args)
     except PathfindingError as exc:
         raise CliError(str(exc)) from None
-
-
-def add_variant_argument(p: argparse.ArgumentParser, note: str = "") -> None:
-    """``--variant standard|chess960``, as ``arena`` and ``sprt`` take it."""
-    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
-                   help="chess960: each game pair starts from its own seeded Chess960 start "
-                        "position (or the --openings positions by Chess960 rules)" + note)
-
-
-def check_variant_book(args: argparse.Namespace) -> None:
-    """A Polyglot book holds standard-chess lines: refuse it for Chess960 in one line."""
-    if args.variant == "chess960" and args.book:
-        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 
-from plies.cli.common import CliError, Command
+from plies.cli import match_options
+from plies.cli.common import CliError, Command, check_minimum
 
 _EPILOG = """\
 output lines (see plies.learn.datagen for the full format):
@@ -36,98 +37,41 @@ COMMAND = Command("datagen", __doc__, epilog=_EPILOG)
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options of ``plies datagen``."""
-    p.add_argument(
-        "output", metavar="OUT", help="file to write (OUT.progress.json records progress)"
-    )
-    p.add_argument(
-        "--games",
-        type=int,
-        default=100,
-        metavar="N",
-        help="games in the file when done (default 100)",
-    )
-    p.add_argument(
-        "--player",
-        default="engine",
-        metavar="PLAYER",
-        help="arena player spec, e.g. engine or uci:COMMAND (default engine)",
-    )
-    p.add_argument(
-        "--opponent",
-        default="",
-        metavar="PLAYER",
-        help="a second player (default: the player against itself)",
-    )
+    p.add_argument("output", metavar="OUT",
+                   help="file to write (OUT.progress.json records progress)")
+    p.add_argument("--games", type=int, default=100, metavar="N",
+                   help="games in the file when done (default 100)")
+    p.add_argument("--player", default="engine", metavar="PLAYER",
+                   help="arena player spec, e.g. engine or uci:COMMAND (default engine)")
+    p.add_argument("--opponent", default="", metavar="PLAYER",
+                   help="a second player (default: the player against itself)")
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument(
-        "--nodes", type=int, default=2000, metavar="N", help="nodes per move (default 2000)"
-    )
+    budget.add_argument("--nodes", type=int, default=2000, metavar="N",
+                        help="nodes per move (default 2000)")
     budget.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="base seed (default 0)")
-    p.add_argument(
-        "--random-plies",
-        type=int,
-        default=8,
-        metavar="N",
-        help="random opening plies per game, for variety (default 8)",
-    )
-    p.add_argument(
-        "--skip-plies",
-        type=int,
-        default=16,
-        metavar="N",
-        help="write no position before ply N of a game (default 16)",
-    )
+    p.add_argument("--random-plies", type=int, default=8, metavar="N",
+                   help="random opening plies per game, for variety (default 8)")
+    p.add_argument("--skip-plies", type=int, default=16, metavar="N",
+                   help="write no position before ply N of a game (default 16)")
     p.add_argument("--scores", action="store_true", help="write the search score as well")
-    p.add_argument(
-        "--max-moves",
-        type=int,
-        default=200,
-        metavar="N",
-        help="a game still running at move N is a draw (default 200)",
-    )
-    p.add_argument(
-        "--resign-score",
-        type=int,
-        default=1000,
-        metavar="CP",
-        help="a side scoring <= -CP for --resign-moves moves loses (default 1000)",
-    )
-    p.add_argument(
-        "--resign-moves",
-        type=int,
-        default=4,
-        metavar="N",
-        help="0 switches resigning off (default 4)",
-    )
-    p.add_argument(
-        "--concurrency",
-        type=int,
-        default=None,
-        metavar="K",
-        help="games at once, in K worker processes (same file as K = 1; default 1; "
-        "with --cluster: workers, default one per cluster CPU)",
-    )
-    p.add_argument(
-        "--cluster",
-        metavar="ADDRESS",
-        help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
-        "e.g. ray://HOST:10001 (see below)",
+    p.add_argument("--max-moves", type=int, default=200, metavar="N",
+                   help="a game still running at move N is a draw (default 200)")
+    p.add_argument("--resign-score", type=int, default=1000, metavar="CP",
+                   help="a side scoring <= -CP for --resign-moves moves loses (default 1000)")
+    p.add_argument("--resign-moves", type=int, default=4, metavar="N",
+                   help="0 switches resigning off (default 4)")
+    match_options.add_cluster_options(
+        p, "games at once, in K worker processes, writing the same file as K = 1"
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar or summary")
 
 
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    for name in ("games", "nodes", "depth", "max_moves", "concurrency"):
-        value = getattr(args, name)
-        if value is not None and value < 1:
-            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
-    if args.cluster is not None and not args.cluster.strip():
-        raise CliError("--cluster needs 'auto' or a Ray address")
-    for name in ("random_plies", "skip_plies", "resign_moves", "resign_score"):
-        if getattr(args, name) < 0:
-            raise CliError(f"--{name.replace('_', '-')} must not be negative")
+    check_minimum(args, {"games": 1, "max_moves": 1, "random_plies": 0, "skip_plies": 0,
+                         "resign_moves": 0, "resign_score": 0})
+    match_options.check(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from plies.arena.cluster import ClusterError, require_ray
+    from plies.arena.cluster import ClusterError
     from plies.arena.pipe_uci import pipe_player
-    from plies.arena.players import Player, PlayerError, SpecError, parse_player
+    from plies.arena.players import Player, PlayerError
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
         DatagenFile,
@@ -151,11 +95,6 @@ def run(args: argparse.Namespace) -> int:
     from plies.learn.datagen.remote import ClusterStats, games_on_cluster
 
     _check(args)
-    if args.cluster is not None:
-        try:
-            require_ray()
-        except ClusterError as exc:
-            raise CliError(str(exc)) from None
     settings = DatagenSettings(
         player=args.player,
         opponent=args.opponent,
@@ -169,12 +108,8 @@ def run(args: argparse.Namespace) -> int:
         resign_score=args.resign_score,
         resign_moves=args.resign_moves,
     )
-    specs = []
-    for text in (args.player, args.opponent or args.player):
-        try:
-            specs.append(parse_player(text))
-        except SpecError as exc:  # its message names the player already
-            raise CliError(str(exc)) from None
+    texts = (args.player, args.opponent or args.player)
+    specs = [match_options.parse_spec(text) for text in texts]
     try:
         out = DatagenFile(args.output, settings.as_dict())
     except DatagenFileError as exc:

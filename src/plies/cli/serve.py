@@ -112,20 +112,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _players(texts: list[str]) -> list[PlayerSpec]:
     """Load every ``--player`` once (started and closed), so a bad one fails before serving."""
-    from plies.arena.players import PlayerError, SpecError, parse_player
+    from plies.cli.match_options import parse_spec, try_player
 
-    specs = []
-    for text in texts:
-        try:
-            spec = parse_player(text)
-            spec.create().close()
-        except PlayerError as exc:
-            raise CliError(f"player {text!r}: {exc.detail}") from None
-        except SpecError as exc:  # its message names the player already
-            raise CliError(str(exc)) from None
-        except ValueError as exc:
-            raise CliError(f"player {text!r}: {exc}") from None
-        specs.append(spec)
+    specs = [parse_spec(text) for text in texts]
+    for spec in specs:
+        try_player(spec, False, f"player {spec.text!r}")
     return specs
 
 

@@ -14,7 +14,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from plies.cli.common import CliError, Command, add_variant_argument, check_variant_book
+from plies.cli import match_options
+from plies.cli.common import CliError, Command, cannot_write, check_minimum
 
 if TYPE_CHECKING:
     from plies.arena.builds import Build
@@ -66,56 +67,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--beta", type=float, default=0.05, help="default 0.05")
     p.add_argument("--games", type=int, default=2000, metavar="N",
                    help="stop without a verdict after N games (default 2000)")
-    p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="games at once (default 1; with --cluster: workers, default one per "
-                        "cluster CPU)")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
-                        "e.g. ray://HOST:10001 (see below)")
-    add_game_arguments(p, "; both builds must speak UCI_Chess960")
+    match_options.add_cluster_options(p, "games at once")
+    match_options.add_game_arguments(p, "; both builds must speak UCI_Chess960")
     p.add_argument("--pgn", metavar="OUT", help="write the games to this PGN file")
     p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
     p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
 
 
-def add_game_arguments(p: argparse.ArgumentParser, variant_note: str) -> None:
-    """The games' arguments (limit, openings, variant, move cap, time margin), shared with
-    ``plies spsa``."""
-    limit = p.add_mutually_exclusive_group()
-    limit.add_argument("--tc", default="10+0.1", metavar="TC", help="time control (default 10+0.1)")
-    limit.add_argument("--nodes", type=int, metavar="N", help="fixed nodes per move instead")
-    limit.add_argument("--depth", type=int, metavar="D", help="fixed depth per move instead")
-    limit.add_argument("--movetime", type=int, metavar="MS", help="fixed time per move instead")
-    book = p.add_mutually_exclusive_group()
-    book.add_argument("--openings", metavar="FILE", help="opening book: .epd or .pgn")
-    book.add_argument("--book", metavar="FILE.bin", help="Polyglot book (weighted lines)")
-    p.add_argument("--random-openings", type=int, default=8, metavar="PLIES",
-                   help="without a book: PLIES random moves per pair (default 8)")
-    p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
-    add_variant_argument(p, variant_note)
-    p.add_argument("--max-moves", type=int, default=0, metavar="N",
-                   help="draw after N moves (default: never)")
-    p.add_argument("--time-margin", type=int, default=50, metavar="MS",
-                   help="lag forgiven before a time forfeit (default 50)")
-
-
-def check_game_arguments(args: argparse.Namespace) -> None:
-    """Reject impossible values of the games' arguments with one clear line."""
-    for name in ("nodes", "depth", "movetime", "random_openings"):
-        value = getattr(args, name)
-        if value is not None and value < 1:
-            raise CliError(f"--{name.replace('_', '-')} must be at least 1")
-    check_variant_book(args)
-
-
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
-    if args.games < 2 or (args.concurrency is not None and args.concurrency < 1):
-        raise CliError("--games must be at least 2 and --concurrency at least 1")
-    if args.cluster is not None and not args.cluster.strip():
-        raise CliError("--cluster needs 'auto' or a Ray address")
-    check_game_arguments(args)
+    check_minimum(args, {"games": 2})
     if not args.elo0 < args.elo1:
         raise CliError("--elo0 must be below --elo1")
     if not (0 < args.alpha < 0.5 and 0 < args.beta < 0.5):
@@ -125,49 +87,7 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("the builds are the same: give --base/--new revisions or different options")
     if args.log and not args.change:
         raise CliError("--log needs --change TEXT saying what was tested")
-
-
-def game_settings(args: argparse.Namespace) -> GameSettings:
-    """Fixed nodes/depth/time, else the time control."""
-    from plies.arena.clock import TimeControl
-    from plies.arena.game import GameSettings
-
-    fixed = args.nodes is not None or args.depth is not None or args.movetime is not None
-    tc = None
-    if not fixed:
-        try:
-            tc = TimeControl.parse(args.tc)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-    from plies.arena.game import Adjudication
-
-    return GameSettings(
-        tc=tc,
-        depth=args.depth,
-        nodes=args.nodes,
-        movetime_ms=args.movetime,
-        time_margin_ms=args.time_margin,
-        adjudication=Adjudication(max_moves=args.max_moves),
-    )
-
-
-def match_openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
-    """One opening per game pair."""
-    from plies.arena.openings import (
-        OpeningError,
-        book_openings,
-        load_openings,
-        opening_schedule,
-    )
-
-    chess960 = args.variant == "chess960"
-    try:
-        if args.book:
-            return book_openings(args.book, 8, pairs, args.seed)
-        book = load_openings(args.openings, None, chess960) if args.openings else None
-    except OpeningError as exc:
-        raise CliError(str(exc)) from None
-    return opening_schedule(pairs, book, args.random_openings, args.seed, chess960)
+    match_options.check(args)
 
 
 def _build(name: str, src: Path, options: str, revision: str) -> Build:
@@ -189,16 +109,9 @@ def run(args: argparse.Namespace) -> int:
     from plies.arena.builds import CURRENT_SRC, BuildError, checkout, repository_root
 
     _check(args)
-    if args.cluster is not None:
-        from plies.arena.cluster import ClusterError, require_ray
-
-        try:
-            require_ray()
-        except ClusterError as exc:
-            raise CliError(str(exc)) from None
-    settings = game_settings(args)
+    settings = match_options.game_settings(args)
     games = args.games + args.games % 2
-    openings = match_openings(args, games // 2)
+    openings = match_options.openings(args, games // 2)
     with contextlib.ExitStack() as stack:
         sides: dict[str, Build] = {}
         try:
@@ -233,8 +146,7 @@ def _play(
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pairs import pentanomial
     from plies.arena.pentanomial import sprt_llr
-    from plies.arena.pgn import PgnWriter, to_pgn
-    from plies.arena.players import PlayerError, variant_refusal
+    from plies.arena.pgn import to_pgn
     from plies.arena.report import cluster_line, game_line
     from plies.arena.runner import run_match
     from plies.arena.stats import sprt_bounds, sprt_verdict
@@ -250,20 +162,10 @@ def _play(
             except BuildError as exc:
                 raise CliError(str(exc)) from None
     for build in (new, base):
-        try:
-            player = build.spec().create()  # a bad option fails here, not as lost games
-        except PlayerError as exc:
-            raise CliError(f"the {build.name} build did not start: {exc.detail}") from None
-        refused = variant_refusal(player, args.variant == "chess960")
-        player.close()
-        if refused:
-            raise CliError(f"the {build.name} build: {refused}")
-    writer = None
-    if args.pgn:
-        try:
-            writer = PgnWriter(args.pgn)
-        except OSError as exc:
-            raise CliError(f"cannot write {args.pgn}: {exc.strerror or exc}") from None
+        label = f"the {build.name} build"
+        chess960 = args.variant == "chess960"
+        match_options.try_player(build.spec(), chess960, label, f"{label} did not start")
+    writer = match_options.pgn_writer(args.pgn)
     lower, upper = sprt_bounds(args.alpha, args.beta)
     state: dict[str, object] = {"llr": 0.0, "verdict": None}
     progress = progress_bar(err, "[bold]sprt", "{task.fields[status]}")
@@ -451,7 +353,7 @@ def _log(
     try:
         append_entry(args.log, entry)
     except OSError as exc:
-        raise CliError(f"cannot write {args.log}: {exc.strerror or exc}") from None
+        raise cannot_write(args.log, exc) from None
 
 
 def _error_rates(args: argparse.Namespace) -> str:

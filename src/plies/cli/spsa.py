@@ -15,8 +15,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from plies.cli.common import CliError, Command
-from plies.cli.sprt import add_game_arguments, check_game_arguments, game_settings, match_openings
+from plies.cli import match_options
+from plies.cli.common import CliError, Command, cannot_write, check_minimum
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -60,13 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--r-end", type=float, default=0.002, metavar="R",
                    help="final learning rate (default 0.002, as fishtest, for runs of 10,000 "
                         "pairs and more; about 0.02 for a thousand)")
-    p.add_argument("--concurrency", type=int, default=None, metavar="K",
-                   help="game pairs at once (default 1; with --cluster: workers, default one "
-                        "per cluster CPU)")
-    p.add_argument("--cluster", metavar="ADDRESS",
-                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, as "
-                        "plies sprt")
-    add_game_arguments(p, "; every opening is a Chess960 start")
+    match_options.add_cluster_options(p, "game pairs at once", see_below=False)
+    match_options.add_game_arguments(p, "; every opening is a Chess960 start")
     p.add_argument("--history", metavar="FILE.csv",
                    help="write each iteration's result and values here")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
@@ -100,29 +95,21 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.arena.builds import CURRENT_SRC, Build, BuildError, warm_up
-    from plies.arena.cluster import ClusterError, require_ray
+    from plies.arena.cluster import ClusterError
     from plies.learn.spsa import Spsa, SpsaError
     from plies.learn.spsa_pairs import PairWorker, pairs_in_threads, pairs_on_cluster
 
-    if args.iterations < 1 or (args.concurrency is not None and args.concurrency < 1):
-        raise CliError("--iterations and --concurrency must be at least 1")
-    if args.cluster is not None:
-        if not args.cluster.strip():
-            raise CliError("--cluster needs 'auto' or a Ray address")
-        try:
-            require_ray()
-        except ClusterError as exc:
-            raise CliError(str(exc)) from None
+    check_minimum(args, {"iterations": 1})
     if not 0 < args.r_end < 1:
         raise CliError("--r-end must be between 0 and 1")
-    check_game_arguments(args)
+    match_options.check(args)
     tunables = _tunables(args)
     try:
         spsa = Spsa(tunables, args.iterations, seed=args.seed)
     except SpsaError as exc:
         raise CliError(str(exc)) from None
-    settings = game_settings(args)
-    openings = match_openings(args, args.iterations)
+    settings = match_options.game_settings(args)
+    openings = match_options.openings(args, args.iterations)
     out = Console()
     err = Console(stderr=True)
     try:
@@ -138,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
                     Path(args.history).open("w", newline="", encoding="utf-8")
                 )
             except OSError as exc:
-                raise CliError(f"cannot write {args.history}: {exc.strerror or exc}") from None
+                raise cannot_write(args.history, exc) from None
         finished = _reporter(spsa, args, err, history)
         if args.cluster is None:
             worker = partial(PairWorker, build, settings, openings)

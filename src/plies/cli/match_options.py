@@ -1,0 +1,203 @@
+"""The options of the commands that play chess matches (arena, sprt, spsa, datagen): how a
+move is limited, the openings, the variant and where the games run; their checks, and the
+settings read back from them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from plies.cli.common import CliError, cannot_write, check_minimum
+
+if TYPE_CHECKING:
+    from plies.arena.game import GameSettings
+    from plies.arena.openings import Opening
+    from plies.arena.pgn import PgnWriter
+    from plies.arena.players import PlayerSpec
+
+_TC_HELP = "time control SECONDS[+INC] or MOVES/SECONDS[+INC]"
+# The fixed limits per move, each an alternative to the time control.
+_FIXED_LIMITS = (
+    ("--depth", "D", "fixed depth per move"),
+    ("--nodes", "N", "fixed nodes per move"),
+    ("--movetime", "MS", "fixed time per move in milliseconds"),
+)
+# The Adjudication fields a command may take as options of the same names.
+_ADJUDICATION = ("resign_moves", "resign_score", "draw_after", "draw_moves", "draw_score",
+                 "max_moves")  # fmt: skip
+# Options that are counts: at least 1 when given.
+_COUNTS = ("depth", "nodes", "movetime", "random_openings", "opening_plies", "book_depth",
+           "concurrency")  # fmt: skip
+_BOOK_DEPTH = 8
+"""Polyglot book plies per opening unless --book-depth says otherwise."""
+
+
+def add_limit_options(p: argparse.ArgumentParser, default_tc: str | None = None) -> None:
+    """``--tc``, or a fixed ``--depth``, ``--nodes`` or ``--movetime`` per move instead.
+
+    Without ``default_tc`` one of them must be given."""
+    limit = p.add_mutually_exclusive_group(required=default_tc is None)
+    tc_help = _TC_HELP if default_tc is None else f"{_TC_HELP} (default {default_tc})"
+    limit.add_argument("--tc", default=default_tc, metavar="TC", help=tc_help)
+    instead = "" if default_tc is None else " instead"
+    for flag, metavar, text in _FIXED_LIMITS:
+        limit.add_argument(flag, type=int, metavar=metavar, help=text + instead)
+
+
+def add_opening_options(p: argparse.ArgumentParser, random_plies: int | None = None) -> None:
+    """``--openings`` (EPD or PGN) or ``--book`` (Polyglot), and ``--random-openings``.
+
+    With ``random_plies`` random lines are the default (the books replace them), else a
+    third choice."""
+    book = p.add_mutually_exclusive_group()
+    book.add_argument("--openings", metavar="FILE",
+                      help="opening book: .epd positions or .pgn lines")
+    book.add_argument("--book", metavar="FILE.bin",
+                      help="Polyglot book: each game pair starts from a weighted line of it")
+    random_help = "start each game pair from PLIES random moves"
+    if random_plies is None:
+        book.add_argument("--random-openings", type=int, metavar="PLIES", help=random_help)
+    else:
+        p.add_argument("--random-openings", type=int, default=random_plies, metavar="PLIES",
+                       help=f"without a book: {random_help} (default {random_plies})")
+    p.add_argument("--book-depth", type=int, default=_BOOK_DEPTH, metavar="N",
+                   help=f"with --book: at most N book plies per opening (default {_BOOK_DEPTH})")
+    p.add_argument("--opening-plies", type=int, metavar="N",
+                   help="play at most N book plies of each PGN opening")
+
+
+def add_variant_argument(p: argparse.ArgumentParser, note: str = "") -> None:
+    """``--variant standard|chess960``; ``note`` says what Chess960 asks of the players."""
+    p.add_argument("--variant", choices=("standard", "chess960"), default="standard",
+                   help="chess960: each game pair starts from its own seeded Chess960 start "
+                        "position (or the --openings positions by Chess960 rules)" + note)
+
+
+def add_game_arguments(p: argparse.ArgumentParser, variant_note: str) -> None:
+    """The games' options, shared with ``plies spsa``: the limit (a time control by default),
+    the openings (random lines by default), the variant, the move cap and the time margin."""
+    add_limit_options(p, default_tc="10+0.1")
+    add_opening_options(p, random_plies=8)
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="opening seed (default 1)")
+    add_variant_argument(p, variant_note)
+    p.add_argument("--max-moves", type=int, default=0, metavar="N",
+                   help="draw after N moves (default: never)")
+    p.add_argument("--time-margin", type=int, default=50, metavar="MS",
+                   help="lag forgiven before a time forfeit (default 50)")
+
+
+def add_cluster_options(p: argparse.ArgumentParser, at_once: str, see_below: bool = True) -> None:
+    """``--concurrency`` (``at_once`` says of what) and ``--cluster`` (Ray)."""
+    p.add_argument("--concurrency", type=int, default=None, metavar="K",
+                   help=f"{at_once} (default 1; with --cluster: workers, default one per "
+                        "cluster CPU)")
+    p.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on Ray: 'auto' (this machine's cores) or a Ray address, "
+                        "e.g. ray://HOST:10001" + (" (see below)" if see_below else ""))
+
+
+def check(args: argparse.Namespace) -> None:
+    """Reject impossible values of the options above with one clear line; with ``--cluster``,
+    make sure Ray is there before any work starts."""
+    check_minimum(args, {name: 1 for name in _COUNTS if hasattr(args, name)})
+    if getattr(args, "variant", "standard") == "chess960" and getattr(args, "book", None):
+        raise CliError("--book holds standard-chess lines; it cannot open Chess960 games")
+    if args.cluster is not None:
+        if not args.cluster.strip():
+            raise CliError("--cluster needs 'auto' or a Ray address")
+        from plies.arena.cluster import ClusterError, require_ray
+
+        try:
+            require_ray()
+        except ClusterError as exc:
+            raise CliError(str(exc)) from None
+
+
+def game_settings(args: argparse.Namespace) -> GameSettings:
+    """How each game is limited and judged: a fixed limit if one is given, else the time
+    control; the adjudication and time options the command takes."""
+    from plies.arena.clock import TimeControl
+    from plies.arena.game import Adjudication, GameSettings
+
+    fixed = any(getattr(args, name) is not None for name in ("depth", "nodes", "movetime"))
+    tc = None
+    if not fixed and args.tc is not None:
+        try:
+            tc = TimeControl.parse(args.tc)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    adjudication = {name: getattr(args, name) for name in _ADJUDICATION if hasattr(args, name)}
+    return GameSettings(
+        tc=tc,
+        depth=args.depth,
+        nodes=args.nodes,
+        movetime_ms=args.movetime,
+        time_margin_ms=args.time_margin,
+        move_timeout_s=getattr(args, "move_timeout", GameSettings.move_timeout_s),
+        adjudication=Adjudication(**adjudication),
+    )
+
+
+def openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
+    """One opening per game pair."""
+    from plies.arena.openings import (
+        OpeningError,
+        book_openings,
+        load_openings,
+        opening_schedule,
+    )
+
+    chess960 = args.variant == "chess960"
+    try:
+        if args.book:
+            return book_openings(args.book, args.book_depth, pairs, args.seed)
+        book = load_openings(args.openings, args.opening_plies, chess960) if args.openings else None
+    except OpeningError as exc:
+        raise CliError(str(exc)) from None
+    return opening_schedule(pairs, book, args.random_openings, args.seed, chess960)
+
+
+def parse_spec(text: str) -> PlayerSpec:
+    """A player spec, its net options checked for a plies engine; CliError naming it if bad."""
+    from plies.arena.builds import check_net_options, is_plies_command
+    from plies.arena.players import SpecError, parse_player
+
+    try:
+        spec = parse_player(text)
+        if spec.kind == "uci" and is_plies_command(spec.command):
+            check_net_options(spec.options)  # BuildError is a ValueError
+    except SpecError as exc:  # its message names the player already
+        raise CliError(str(exc)) from None
+    except ValueError as exc:
+        raise CliError(f"player {text!r}: {exc}") from None
+    return spec
+
+
+def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = "") -> None:
+    """Start the player once and close it, so a bad option or a refused variant is one line
+    (``label: why``; ``start_label: why`` if it does not start) before any game, not lost
+    games."""
+    from plies.arena.players import PlayerError, variant_refusal
+
+    try:
+        player = spec.create()
+    except PlayerError as exc:
+        raise CliError(f"{start_label or label}: {exc.detail}") from None
+    except ValueError as exc:
+        raise CliError(f"{start_label or label}: {exc}") from None
+    refused = variant_refusal(player, chess960)
+    player.close()
+    if refused:
+        raise CliError(f"{label}: {refused}")
+
+
+def pgn_writer(path: str | None) -> PgnWriter | None:
+    """The PGN file the games go to (None without one); one line if it cannot be written."""
+    from plies.arena.pgn import PgnWriter
+
+    if not path:
+        return None
+    try:
+        return PgnWriter(path)
+    except OSError as exc:
+        raise cannot_write(path, exc) from None

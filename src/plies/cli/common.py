@@ -80,12 +80,3 @@ def check_minimum(args: argparse.Namespace, least: Mapping[str, int]) -> None:
             raise CliError(f"{flag} must not be negative, not {value}")
         raise CliError(f"{flag} must be at least {minimum}, not {value}")
 
-
-def path_finding(body: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
-    """Run ``body``; a path-finding error (a bad map, cell or algorithm) becomes a CliError."""
-    from plies.pathfinding.errors import PathfindingError
-
-    try:
-        return body(args)
-    except PathfindingError as exc:
-        raise CliError(str(exc)) from None

@@ -11,10 +11,17 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError, Command, path_finding
+from plies.cli import path_search
+from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
+    from PIL.Image import Image
+
     from plies.pathfinding.grid import Cell, Grid
+    from plies.pathfinding.result import SearchResult
+
+_PANEL_PX = 360
+"""A picture's largest side in pixels on a sheet of several."""
 
 
 COMMAND = Command("maze", __doc__)
@@ -33,11 +40,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for the generator")
     p.add_argument("--from", dest="start", metavar="X,Y", help="start cell (x = column)")
     p.add_argument("--to", dest="goal", metavar="X,Y", help="goal cell")
-    p.add_argument("--algorithm", default="all", metavar="NAME|all",
-                   help="dfs, bfs, iddfs, ucs, greedy, astar, bidirectional, jps, "
-                        "a comma-separated list, or all (default)")
-    p.add_argument("--heuristic", default="auto",
-                   help="manhattan, octile, euclidean or zero (default: the tightest one)")
+    path_search.add_search_options(
+        p, "dfs, bfs, iddfs, ucs, greedy, astar, bidirectional, jps",
+        "manhattan, octile, euclidean or zero (default: the tightest one)",
+    )
     p.add_argument("--diagonal", action=argparse.BooleanOptionalAction, default=None,
                    help="allow diagonal moves (default: yes for .map files, no otherwise)")
     p.add_argument("--engine", choices=("auto", "compiled", "python"), default="auto",
@@ -107,25 +113,19 @@ def load_grid(args: argparse.Namespace) -> tuple[Grid, Cell | None, Cell | None,
     return grid, None, None, f"{w}x{h} random grid, density {density:g}"
 
 
+@path_search.path_finding
 def run(args: argparse.Namespace) -> int:
     """Build the grid, run the algorithms, print the table and write pictures."""
-    return path_finding(_run, args)
-
-
-def _run(args: argparse.Namespace) -> int:
-    """The body of ``run``; path-finding errors become one-line CLI errors there."""
     from plies.compile_notice import compile_notice
-    from plies.pathfinding.algorithms import run_algorithm, select, unsupported
+    from plies.pathfinding.algorithms import Algorithm, run_algorithm
     from plies.pathfinding.compiled import COMPILED_ALGORITHMS, searcher_for
     from plies.pathfinding.endpoints import default_endpoints
     from plies.pathfinding.grid_problem import GridProblem
     from plies.pathfinding.mazefile import save_maze
-    from plies.pathfinding.report import format_table, result_row
-    from plies.pathfinding.result import SearchResult
+    from plies.pathfinding.render.grid_picture import draw_grid
+    from plies.pathfinding.report import format_table
 
-    algorithms = select(args.algorithm)
-    if not algorithms:
-        raise CliError("--algorithm names no algorithm")
+    algorithms = path_search.chosen_algorithms(args)
     grid, start, goal, description = load_grid(args)
     if (args.start is None or args.goal is None) and (start is None or goal is None):
         default_start, default_goal = default_endpoints(grid)
@@ -146,34 +146,33 @@ def _run(args: argparse.Namespace) -> int:
     )
     if not problem.heuristic_admissible:
         print(f"note: {problem.heuristic_name} overestimates here: A* may miss the cheapest path")
-    explicit = args.algorithm.strip().lower() != "all"
     engine = args.engine
     if engine == "auto":
         # Pictures are drawn from the readable versions (what the explanations follow).
         engine = "python" if (args.png or args.gif or args.show) else "compiled"
     print(f"engine: {engine}" + (" (readable Python versions, used for pictures)"
                                  if engine == "python" else " (numba kernels)"))
-    results: list[tuple[str, SearchResult[Any]]] = []
-    rows: list[list[str]] = []
-    for alg in algorithms:
-        reason = unsupported(alg, problem)
-        if reason is not None:
-            if explicit:
-                raise CliError(f"{alg.name} cannot run here: {reason}")
-            rows.append([alg.name, f"n/a ({reason})", "", "", "", ""])
-            continue
+
+    def search(alg: Algorithm) -> SearchResult[Any]:
+        """One algorithm's search, its kernel compiled or loaded first, outside the timing."""
         if engine == "compiled" and alg.name in COMPILED_ALGORITHMS:
-            # Compile (first run) or load the kernel outside the timed run.
             with compile_notice("compiling the path-finding kernels (first run only)..."):
                 searcher_for(grid).run(alg.name, start, goal, problem.heuristic_name)
-        result = run_algorithm(alg, problem, engine=engine)
-        results.append((alg.name, result))
-        rows.append(result_row(alg.name, result))
+        return run_algorithm(alg, problem, engine=engine)
+
+    results, rows = path_search.search_all(args, algorithms, problem, search)
     print(format_table(rows))
     if args.show:
         _show(grid, results, start, goal)
     if args.png:
-        _png(args.png, grid, results, start, goal, description)
+
+        def draw(result: SearchResult[Any], small: bool) -> Image:
+            """The grid with what one search did; smaller on a sheet of several."""
+            if small:
+                return draw_grid(grid, result, start, goal, max_px=_PANEL_PX)
+            return draw_grid(grid, result, start, goal)
+
+        path_search.write_picture(args.png, results, draw, description)
         print(f"wrote {args.png}")
     if args.gif:
         from plies.pathfinding.render.animation import save_gif
@@ -197,24 +196,3 @@ def _show(grid: Grid, results: list[tuple[str, Any]], start: Cell, goal: Cell) -
     for name, result in results:
         console.print(f"[bold]{name}[/bold]")
         console.print(render_text(grid, result, start, goal), end="", soft_wrap=True)
-
-
-def _png(path: str, grid: Grid, results: list[tuple[str, Any]], start: Cell, goal: Cell,
-         description: str) -> None:
-    """Write one picture, or a sheet when there are several results."""
-    from plies.pathfinding.algorithms import get_algorithm
-    from plies.pathfinding.render.grid_picture import draw_grid
-    from plies.pathfinding.render.sheet import Panel, compose, result_lines
-
-    try:
-        if len(results) == 1:
-            draw_grid(grid, results[0][1], start, goal).save(path, format="PNG")
-            return
-        panels = [
-            Panel(draw_grid(grid, r, start, goal, max_px=360), get_algorithm(n).title,
-                  result_lines(r))
-            for n, r in results
-        ]
-        compose(panels, heading=description).save(path, format="PNG")
-    except OSError as exc:
-        raise CliError(f"{path}: {exc.strerror or exc}") from None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from plies.cli.common import CliError, Command, path_finding
+from plies.cli.common import CliError, Command, check_minimum
+from plies.cli.path_search import path_finding
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,11 +51,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the set R times and keep each query's fastest time (default 1)")
     p.add_argument("--buckets", action=argparse.BooleanOptionalAction, default=True,
                    help="print the per-bucket tables (default yes)")
-
-
-def run(args: argparse.Namespace) -> int:
-    """Load the map and scenarios, run every algorithm, print the tables."""
-    return path_finding(_run, args)
 
 
 def _algorithms(spec: str, grid: Grid) -> list[str]:
@@ -135,8 +131,9 @@ def _row(label: str, optimal: int, count: int, seconds: Any, expanded: Any) -> l
     return cells
 
 
-def _run(args: argparse.Namespace) -> int:
-    """The body of ``run``; path-finding errors become one-line CLI errors there."""
+@path_finding
+def run(args: argparse.Namespace) -> int:
+    """Load the map and scenarios, run every algorithm, print the tables."""
     import time
     from pathlib import Path
 
@@ -148,13 +145,10 @@ def _run(args: argparse.Namespace) -> int:
     from plies.pathfinding.report import format_seconds, format_table
     from plies.pathfinding.scenario import check_against_map, load_scenarios
 
-    if args.repeat < 1:
-        raise CliError(f"--repeat must be at least 1, got {args.repeat}")
+    check_minimum(args, {"repeat": 1, "limit": 1})
     grid = load_map(args.map)
     scenarios = load_scenarios(args.scen)
     if args.limit is not None:
-        if args.limit < 1:
-            raise CliError(f"--limit must be at least 1, got {args.limit}")
         scenarios = scenarios[: args.limit]
     if not scenarios:
         raise CliError(f"{args.scen}: no scenarios")

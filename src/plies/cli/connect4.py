@@ -30,12 +30,12 @@ COMMAND = Command("connect4", __doc__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``plies connect4``."""
-    parser.add_argument("--play", action="store_true", help="play a game (the default)")
-    solve = parser.add_mutually_exclusive_group()
-    solve.add_argument("--solve", metavar="MOVES",
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--play", action="store_true", help="play a game (the default)")
+    modes.add_argument("--solve", metavar="MOVES",
                        help="solve the position reached by these columns (e.g. 4453); the first "
                        "few discs can take from seconds to minutes")
-    solve.add_argument("--solve-file", metavar="FILE", type=Path,
+    modes.add_argument("--solve-file", metavar="FILE", type=Path,
                        help="solve every 'MOVES SCORE' line of FILE ('#' lines skipped); "
                        "report solved N/M, mean time and positions per second")
     parser.add_argument("--generic", action="store_true",

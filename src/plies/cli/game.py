@@ -34,69 +34,77 @@ COMMAND = Command(
     "plies.games.Game: play it at the console, solve a state, compare the search algorithms on "
     "it, or check that it keeps the protocol. " + _SPEC_HELP[0].upper() + _SPEC_HELP[1:] + ".",
 )  # fmt: skip
+_PLAY = Command("play", """play the game at the console against a search.
+
+    Play against the computer: the board is the game's render; choose an action by its number
+    in the list or by its text. 'help' lists them again, 'quit' stops.""")
+_SOLVE = Command("solve", """the value of a state and every best action.
+
+    Search every first action with alpha-beta and a transposition table: the value for the
+    player to move and every action that reaches it. Without --depth or --time the value is
+    exact (proven); with them it may be a heuristic guess, and the output says which.""")
+_COMPARE = Command("compare", """every search algorithm on the same states.
+
+    Search the same states with minimax, negamax, alpha-beta (plain, ordered, with a table),
+    iterative deepening and MCTS, and print a table: best action, value, nodes, cutoffs,
+    table hits, time and principal variation.""")
+_CHECK = Command("check", """random playouts that look for protocol breaches.
+
+    Play seeded random games and report every breach of the Game protocol with the state that
+    shows it: an empty action list before the end, result changing its input, utility outside
+    [-1, 1], evaluate outside (-1, 1), key unequal for equal states, a method raising, a game
+    that does not end within --max-plies. Exit status 1 on any breach.""")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``plies game``."""
+    """The four actions, each on the game SPEC, with their options."""
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for command, options, run in ((_PLAY, _play_options, _play),
+                                  (_SOLVE, _solve_options, _solve),
+                                  (_COMPARE, _compare_options, _compare),
+                                  (_CHECK, _check_options, _check)):  # fmt: skip
+        action = command.add_to(actions, options, run)
+        action.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
 
-    play = actions.add_parser("play", help="play the game at the console against a search",
-                              description="Play against the computer: the board is the game's "
-                              "render; choose an action by its number in the list or by its "
-                              "text. 'help' lists them again, 'quit' stops.")
-    play.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
-    play.add_argument("--opponent", default="alphabeta", metavar="ALGORITHM[:OPTIONS]",
-                      help=f"the computer: one of {', '.join(OPPONENTS)}, with options "
-                      "depth=N, time=SECONDS, playouts=N, seed=N (e.g. mcts:playouts=500,seed=1; "
-                      "default alphabeta, iterative deepening for 1 s a move)")
-    play.add_argument("--first", choices=("human", "ai"), default="human",
-                      help="who moves first (default human)")
-    play.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
-    play.set_defaults(func=_play)
 
-    solve = actions.add_parser("solve", help="the value of a state and every best action",
-                               description="Search every first action with alpha-beta and a "
-                               "transposition table: the value for the player to move and "
-                               "every action that reaches it. Without --depth or --time the "
-                               "value is exact (proven); with them it may be a heuristic "
-                               "guess, and the output says which.")
-    solve.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
-    solve.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
-    solve.add_argument("--depth", type=int, default=None, help="search at most this many plies")
-    solve.add_argument("--time", type=float, default=None,
-                       help="deepen one ply at a time for at most this many seconds")
-    solve.add_argument("--json", action="store_true",
-                       help='print {"value": v, "best_actions": [...], "nodes": n, ...}')
-    solve.set_defaults(func=_solve)
+def _play_options(p: argparse.ArgumentParser) -> None:
+    """The computer's search, who starts, and the start state."""
+    p.add_argument("--opponent", default="alphabeta", metavar="ALGORITHM[:OPTIONS]",
+                   help=f"the computer: one of {', '.join(OPPONENTS)}, with options "
+                   "depth=N, time=SECONDS, playouts=N, seed=N (e.g. mcts:playouts=500,seed=1; "
+                   "default alphabeta, iterative deepening for 1 s a move)")
+    p.add_argument("--first", choices=("human", "ai"), default="human",
+                   help="who moves first (default human)")
+    p.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
 
-    compare = actions.add_parser("compare", help="every search algorithm on the same states",
-                                 description="Search the same states with minimax, negamax, "
-                                 "alpha-beta (plain, ordered, with a table), iterative deepening "
-                                 "and MCTS, and print a table: best action, value, nodes, "
-                                 "cutoffs, table hits, time and principal variation.")
-    compare.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
-    compare.add_argument("--state", default=None, metavar="ACTIONS", help=_STATE_HELP)
-    compare.add_argument("--depth", default=None,
-                         help=f"search depth in plies, or 'end' (defaults: tictactoe end, "
-                         f"connect4 5, chess 2, other games {_COMPARE_DEPTH})")
-    compare.add_argument("--playouts", type=int, default=None,
-                         help=f"MCTS playouts (default {_COMPARE_PLAYOUTS}; chess 20)")
-    compare.add_argument("--seed", type=int, default=1, help="MCTS seed (default 1)")
-    compare.set_defaults(func=_compare)
 
-    check = actions.add_parser("check", help="random playouts that look for protocol breaches",
-                               description="Play seeded random games and report every breach "
-                               "of the Game protocol with the state that shows it: an empty "
-                               "action list before the end, result changing its input, utility "
-                               "outside [-1, 1], evaluate outside (-1, 1), key unequal for "
-                               "equal states, a method raising, a game that does not end within "
-                               "--max-plies. Exit status 1 on any breach.")
-    check.add_argument("spec", metavar="SPEC", help=_SPEC_HELP)
-    check.add_argument("--playouts", type=int, default=200, help="random games (default 200)")
-    check.add_argument("--seed", type=int, default=1, help="seed of the random games (default 1)")
-    check.add_argument("--max-plies", type=int, default=1000,
-                       help="a game longer than this counts as never ending (default 1000)")
-    check.set_defaults(func=_check)
+def _solve_options(p: argparse.ArgumentParser) -> None:
+    """The state, the search's limits and the output."""
+    p.add_argument("--state", default="", metavar="ACTIONS", help=_STATE_HELP)
+    p.add_argument("--depth", type=int, default=None, help="search at most this many plies")
+    p.add_argument("--time", type=float, default=None,
+                   help="deepen one ply at a time for at most this many seconds")
+    p.add_argument("--json", action="store_true",
+                   help='print {"value": v, "best_actions": [...], "nodes": n, ...}')
+
+
+def _compare_options(p: argparse.ArgumentParser) -> None:
+    """The state (default: the built-in games' named positions), depth and playouts."""
+    p.add_argument("--state", default=None, metavar="ACTIONS", help=_STATE_HELP)
+    p.add_argument("--depth", default=None,
+                   help=f"search depth in plies, or 'end' (defaults: tictactoe end, "
+                   f"connect4 5, chess 2, other games {_COMPARE_DEPTH})")
+    p.add_argument("--playouts", type=int, default=None,
+                   help=f"MCTS playouts (default {_COMPARE_PLAYOUTS}; chess 20)")
+    p.add_argument("--seed", type=int, default=1, help="MCTS seed (default 1)")
+
+
+def _check_options(p: argparse.ArgumentParser) -> None:
+    """How many random games, their seed and their length cap."""
+    p.add_argument("--playouts", type=int, default=200, help="random games (default 200)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random games (default 1)")
+    p.add_argument("--max-plies", type=int, default=1000,
+                   help="a game longer than this counts as never ending (default 1000)")
 
 
 def load(spec: str) -> TextGame[Any, Any]:

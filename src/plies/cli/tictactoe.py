@@ -32,9 +32,9 @@ COMMAND = Command("tictactoe", __doc__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the options of ``plies tictactoe``."""
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--play", action="store_true", help="play a game (the default)")
-    mode.add_argument("--solve", action="store_true", help="solve the game and count its tree")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--play", action="store_true", help="play a game (the default)")
+    modes.add_argument("--solve", action="store_true", help="solve the game and count its tree")
     parser.add_argument("--size", default="3x3", help="board as COLUMNSxROWS (default 3x3)")
     parser.add_argument("--k", type=int, default=None, help="marks in a row to win (default 3)")
     add_player_arguments(

@@ -64,6 +64,15 @@ class Command(NamedTuple):
         return parser
 
 
+def add_fitting_arguments(p: argparse.ArgumentParser, out: str, init: str) -> None:
+    """The arguments of the commands that fit weights to positions (train, tune): the position
+    files, ``--out`` (``out`` says what is written) and ``--init`` (``init`` says from what it
+    starts)."""
+    p.add_argument("data", nargs="+", metavar="DATA", help="position files")
+    p.add_argument("--out", required=True, metavar="PATH", help=out)
+    p.add_argument("--init", metavar="PATH", help=init)
+
+
 def cannot_write(path: object, exc: OSError) -> CliError:
     """The one-line error for a file that cannot be written."""
     return CliError(f"cannot write {path}: {exc.strerror or exc}")
@@ -79,4 +88,3 @@ def check_minimum(args: argparse.Namespace, least: Mapping[str, int]) -> None:
         if minimum == 0:
             raise CliError(f"{flag} must not be negative, not {value}")
         raise CliError(f"{flag} must be at least {minimum}, not {value}")
-

@@ -13,6 +13,7 @@ def progress_bar(
     console: Console,
     label: str,
     extra: str | None = None,
+    *,
     quiet: bool = False,
     transient: bool = False,
 ) -> Progress:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from plies.cli.common import CliError, Command
+from plies.cli.common import CliError, Command, add_fitting_arguments, cannot_write, check_minimum
 
 if TYPE_CHECKING:
     from plies.learn.train.network import Network
@@ -60,105 +60,55 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options of ``plies train``."""
     from plies.learn.train.features import KING_LAYOUTS
 
-    p.add_argument("data", nargs="+", metavar="DATA", help="position files")
-    p.add_argument("--out", required=True, metavar="PATH", help="net file to write (.npz)")
-    p.add_argument(
-        "--hidden", type=int, default=128, metavar="H", help="accumulator width (default 128)"
-    )
-    p.add_argument(
-        "--buckets",
-        type=int,
-        default=8,
-        metavar="B",
-        help="output buckets, chosen by the number of pieces on the board (default 8; "
-        "1: a single output; at most 32)",
-    )
-    p.add_argument(
-        "--king-buckets",
-        type=int,
-        choices=sorted(KING_LAYOUTS),
-        metavar="K",
-        help="king buckets (HalfKA-style, mirrored; format 2): 4 = a1-c1, d1, rank 2, "
-        "ranks 3-8 of the own king, files e-h mirrored (default: none, format 1)",
-    )
-    p.add_argument(
-        "--epochs", type=int, default=12, metavar="N", help="passes over the data (default 12)"
-    )
-    p.add_argument(
-        "--lr",
-        type=float,
-        default=0.008,
-        metavar="X",
-        help="Adam's start rate, cosine-decayed to 2%% of it by the end (default 0.008, "
-        "the best of the rates tried with --decay 0.3)",
-    )
-    p.add_argument(
-        "--batch", type=int, default=4096, metavar="N", help="positions per step (default 4096)"
-    )
-    p.add_argument(
-        "--wdl",
-        type=float,
-        default=0.1,
-        metavar="F",
-        help=(
-            "weight of the game result in the target, the rest the score (default 0.1, "
-            "which played strongest in games; losses under different values do not compare)"
-        ),
-    )
-    p.add_argument(
-        "--val",
-        type=float,
-        default=0.02,
-        metavar="F",
-        help="share of games held out whole for validation, so no game sits on both "
-        "sides; games are told apart by file, move number, result and piece count "
-        "(default 0.02)",
-    )
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="start weights and shuffles")
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        metavar="N",
-        help="threads sharing each batch (default 1; a given count gives the same net "
-        "for the same seed)",
-    )
-    p.add_argument(
-        "--decay",
-        type=float,
-        default=0.3,
-        metavar="D",
-        help="AdamW weight decay: each step shrinks every weight by lr * D of itself "
-        "(default 0.3)",
-    )
-    p.add_argument(
-        "--mirror",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="each epoch, train on a random half of the positions mirrored left to right "
-        "(files a-h swapped; the net does not see castling rights, so their value holds; "
-        "more positions for the same data) (default on)",
-    )
-    p.add_argument(
-        "--init",
-        metavar="PATH",
-        help="start from this net file (its H, buckets and king buckets win over --hidden, "
+    add_fitting_arguments(
+        p, "net file to write (.npz)",
+        "start from this net file (its H, buckets and king buckets win over --hidden, "
         "--buckets and --king-buckets; --king-buckets turns a net without them into that "
         "layout)",
-    )
-    p.add_argument(
-        "--residual",
-        action="store_true",
-        help="train a residual net: a correction added to the handcrafted evaluation "
-        "(which the file records; the engine then evaluates with their sum)",
-    )
-    p.add_argument(
-        "--hce",
-        action="store_true",
-        help="also print the handcrafted evaluation's loss on the validation positions "
-        "(same target): as it is (sigmoid(eval / 400), what --residual starts from) and with "
-        "its scale fit to them, for comparison",
-    )
+    )  # fmt: skip
+    p.add_argument("--hidden", type=int, default=128, metavar="H",
+                   help="accumulator width (default %(default)s)")
+    p.add_argument("--buckets", type=int, default=8, metavar="B",
+                   help="output buckets, chosen by the number of pieces on the board (default "
+                        "%(default)s; 1: a single output; at most 32)")
+    p.add_argument("--king-buckets", type=int, choices=sorted(KING_LAYOUTS), metavar="K",
+                   help="king buckets (HalfKA-style, mirrored; format 2): 4 = a1-c1, d1, "
+                        "rank 2, ranks 3-8 of the own king, files e-h mirrored (default: none, "
+                        "format 1)")
+    p.add_argument("--epochs", type=int, default=12, metavar="N",
+                   help="passes over the data (default %(default)s)")
+    p.add_argument("--lr", type=float, default=0.008, metavar="X",
+                   help="Adam's start rate, cosine-decayed to 2%% of it by the end (default "
+                        "%(default)s, the best of the rates tried with --decay 0.3)")
+    p.add_argument("--batch", type=int, default=4096, metavar="N",
+                   help="positions per step (default %(default)s)")
+    p.add_argument("--wdl", type=float, default=0.1, metavar="F",
+                   help="weight of the game result in the target, the rest the score (default "
+                        "%(default)s, which played strongest in games; losses under different "
+                        "values do not compare)")
+    p.add_argument("--val", type=float, default=0.02, metavar="F",
+                   help="share of games held out whole for validation, so no game sits on "
+                        "both sides; games are told apart by file, move number, result and "
+                        "piece count (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="start weights and shuffles")
+    p.add_argument("--threads", type=int, default=1, metavar="N",
+                   help="threads sharing each batch (default %(default)s; a given count gives "
+                        "the same net for the same seed)")
+    p.add_argument("--decay", type=float, default=0.3, metavar="D",
+                   help="AdamW weight decay: each step shrinks every weight by lr * D of itself "
+                        "(default %(default)s)")
+    p.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=True,
+                   help="each epoch, train on a random half of the positions mirrored left to "
+                        "right (files a-h swapped; the net does not see castling rights, so "
+                        "their value holds; more positions for the same data) (default on)")
+    p.add_argument("--residual", action="store_true",
+                   help="train a residual net: a correction added to the handcrafted "
+                        "evaluation (which the file records; the engine then evaluates with "
+                        "their sum)")
+    p.add_argument("--hce", action="store_true",
+                   help="also print the handcrafted evaluation's loss on the validation "
+                        "positions (same target): as it is (sigmoid(eval / 400), what "
+                        "--residual starts from) and with its scale fit to them, for comparison")
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
 
 
@@ -166,9 +116,7 @@ def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
     from plies.core.netfile import MAX_BUCKETS
 
-    for name in ("hidden", "epochs", "batch", "threads", "buckets"):
-        if getattr(args, name) < 1:
-            raise CliError(f"--{name} must be at least 1")
+    check_minimum(args, dict.fromkeys(("hidden", "epochs", "batch", "threads", "buckets"), 1))
     if args.buckets > MAX_BUCKETS:
         raise CliError(f"--buckets must be at most {MAX_BUCKETS}")
     if not args.lr > 0.0:
@@ -316,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         save_network(args.out, outcome.best, kind)
     except OSError as exc:
-        raise CliError(f"{args.out}: cannot write ({exc.strerror or exc})") from None
+        raise cannot_write(args.out, exc) from None
     final = loss(data, target, checked, outcome.best, base)
     if args.residual and outcome.best_epoch == 0 and outcome.history:
         if args.init:

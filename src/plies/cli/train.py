@@ -12,8 +12,6 @@ import argparse
 import time
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from plies.cli.common import CliError, Command, add_fitting_arguments, cannot_write, check_minimum
 
 if TYPE_CHECKING:
@@ -58,8 +56,6 @@ COMMAND = Command("train", __doc__, epilog=_EPILOG)
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options of ``plies train``."""
-    from plies.learn.train.features import KING_LAYOUTS
-
     add_fitting_arguments(
         p, "net file to write (.npz)",
         "start from this net file (its H, buckets and king buckets win over --hidden, "
@@ -71,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--buckets", type=int, default=8, metavar="B",
                    help="output buckets, chosen by the number of pieces on the board (default "
                         "%(default)s; 1: a single output; at most 32)")
-    p.add_argument("--king-buckets", type=int, choices=sorted(KING_LAYOUTS), metavar="K",
+    p.add_argument("--king-buckets", type=_king_layout, metavar="K",
                    help="king buckets (HalfKA-style, mirrored; format 2): 4 = a1-c1, d1, "
                         "rank 2, ranks 3-8 of the own king, files e-h mirrored (default: none, "
                         "format 1)")
@@ -112,6 +108,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="print only the summary")
 
 
+def _king_layout(text: str) -> int:
+    """A --king-buckets value, one of the layouts offered (looked up only when it is given)."""
+    from plies.learn.train.features import KING_LAYOUTS
+
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if count not in KING_LAYOUTS:
+        offered = ", ".join(str(k) for k in sorted(KING_LAYOUTS))
+        raise argparse.ArgumentTypeError(f"invalid choice: {count} (choose from {offered})")
+    return count
+
+
 def _check(args: argparse.Namespace) -> None:
     """Reject impossible option values with one clear line."""
     from plies.core.netfile import MAX_BUCKETS
@@ -139,6 +149,7 @@ def _kings(net: Network) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Read, split, train, write the best net; 130 after Ctrl-C (the best net still written)."""
+    import numpy as np
     from rich.console import Console
 
     from plies.cli.progress import progress_bar

@@ -30,10 +30,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line
+from harness import STOCKFISH, bench_figures, children_cpu, clocked, in_turn, machine_line
 
-_NODES = re.compile(r"Nodes searched\s*:\s*(\d+)")
-_NPS = re.compile(r"Nodes/second\s*:\s*(\d+)")
 _CPU = re.compile(r"CPU seconds\s*:\s*([0-9.]+)")
 
 # Run in a child: load the compiled engine, then time ``run_bench`` in CPU seconds.
@@ -68,12 +66,11 @@ class BenchRun:
 
 
 def _parse(engine: str, text: str, wall_s: float, cpu_s: float) -> BenchRun:
-    """Pull ``Nodes searched`` and ``Nodes/second`` out of a bench's output."""
-    nodes = _NODES.search(text)
-    nps = _NPS.search(text)
-    if nodes is None or nps is None:
+    """Pull the node count and nodes/second out of a bench's output."""
+    figures = bench_figures(text)
+    if figures is None:
         raise RuntimeError(f"{engine} bench printed no totals:\n{text[-2000:]}")
-    return BenchRun(engine, int(nodes.group(1)), int(nps.group(1)), wall_s, cpu_s)
+    return BenchRun(engine, *figures, wall_s, cpu_s)
 
 
 def run_plies(depth: int) -> BenchRun:

@@ -129,17 +129,25 @@ def bench_command(engine: str) -> list[str]:
     return [engine, "bench"]
 
 
+def bench_figures(text: str) -> tuple[int, int] | None:
+    """The nodes and nodes per second a ``bench`` printed (Stockfish's, Ethereal's or
+    plies' wording), or None if it printed neither."""
+    for nodes_re, nps_re in _BENCH_PATTERNS:
+        nodes, nps = nodes_re.search(text), nps_re.search(text)
+        if nodes and nps:
+            return int(nodes.group(1)), int(nps.group(1))
+    return None
+
+
 def bench_speed(engine: str, timeout_s: float = 600.0) -> BenchSpeed:
     """Run ``engine``'s own bench (one thread, its defaults) and read its speed."""
     proc = subprocess.run(bench_command(engine), capture_output=True, text=True,
                           timeout=timeout_s, stdin=subprocess.DEVNULL, check=False)
-    text = proc.stdout + proc.stderr
-    for nodes_re, nps_re in _BENCH_PATTERNS:
-        nodes, nps = nodes_re.search(text), nps_re.search(text)
-        if nodes and nps:
-            name = PLIES if engine == PLIES else os.path.basename(engine)
-            return BenchSpeed(name, int(nodes.group(1)), int(nps.group(1)))
-    raise RuntimeError(f"no bench figures in the output of {' '.join(bench_command(engine))}")
+    figures = bench_figures(proc.stdout + proc.stderr)
+    if figures is None:
+        raise RuntimeError(f"no bench figures in the output of {' '.join(bench_command(engine))}")
+    name = PLIES if engine == PLIES else os.path.basename(engine)
+    return BenchSpeed(name, *figures)
 
 
 def installed(path: str) -> bool:

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from plies.board.squares import FILE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
-    from plies.board.board import Board
+    from plies.board.state import BoardState
 
 
-def _grid(board: Board, unicode: bool, orientation: Color) -> str:
+def _grid(board: BoardState, unicode: bool, orientation: Color) -> str:
     """Rows of the board seen from ``orientation``, each labelled with its rank."""
     files = range(8) if orientation == WHITE else range(7, -1, -1)
     ranks = range(7, -1, -1) if orientation == WHITE else range(8)
@@ -29,11 +29,11 @@ def _grid(board: Board, unicode: bool, orientation: Color) -> str:
     return "\n".join(lines)
 
 
-def unicode_board(board: Board, orientation: Color = WHITE) -> str:
+def unicode_board(board: BoardState, orientation: Color = WHITE) -> str:
     """The board with Unicode chess figures."""
     return _grid(board, True, orientation)
 
 
-def ascii_board(board: Board, orientation: Color = WHITE) -> str:
+def ascii_board(board: BoardState, orientation: Color = WHITE) -> str:
     """The board with FEN letters and dots."""
     return _grid(board, False, orientation)

@@ -19,18 +19,18 @@ from plies.board.squares import (
 )
 
 if TYPE_CHECKING:
-    from plies.board.board import Board
+    from plies.board.state import BoardState
 
 _SAN_RE = re.compile(r"^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
 
 
-def _piece_type(board: Board, move: Move) -> int:
+def _piece_type(board: BoardState, move: Move) -> int:
     """Type of the piece on the move's from-square (0 if empty)."""
     piece = board.piece_at(move.from_square)
     return 0 if piece is None else piece.piece_type
 
 
-def san(board: Board, move: Move) -> str:
+def san(board: BoardState, move: Move) -> str:
     """SAN of a legal move, with ``+`` for check and ``#`` for mate."""
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move: {move.uci()} in {board.fen()}")
@@ -77,7 +77,7 @@ def san(board: Board, move: Move) -> str:
     return text
 
 
-def parse_san(board: Board, text: str) -> Move:
+def parse_san(board: BoardState, text: str) -> Move:
     """The legal move a SAN string names; IllegalMoveError if none or several."""
     cleaned = text.strip().rstrip("+#!?")
     if cleaned in ("O-O", "0-0", "O-O-O", "0-0-0"):
@@ -112,7 +112,7 @@ def parse_san(board: Board, text: str) -> Move:
     return candidates[0]
 
 
-def variation_san(board: Board, moves: Iterable[Move]) -> str:
+def variation_san(board: BoardState, moves: Iterable[Move]) -> str:
     """A line of legal moves in SAN with move numbers, starting from ``board``."""
     scratch = board.copy()
     parts: list[str] = []

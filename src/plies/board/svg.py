@@ -17,8 +17,8 @@ import chess.svg
 from plies.board.squares import square, square_name
 
 if TYPE_CHECKING:
-    from plies.board.board import Board
     from plies.board.move import Move
+    from plies.board.state import BoardState
 
 #: Side of one square in SVG units (the piece drawings are this size).
 SQUARE = 45
@@ -64,7 +64,10 @@ def square_origin(sq: int, flipped: bool) -> tuple[int, int]:
 
 
 def render_board(
-    board: Board, flipped: bool = False, last_move: Move | None = None, standalone: bool = False
+    board: BoardState,
+    flipped: bool = False,
+    last_move: Move | None = None,
+    standalone: bool = False,
 ) -> str:
     """The position as an SVG string: last move and a king in check highlighted.
 

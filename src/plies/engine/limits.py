@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from plies.board import Move
+if TYPE_CHECKING:
+    # For annotations only: the UCI parser reads ``go`` into a ``Limit`` before the board
+    # (and numba under it) has loaded.
+    from plies.board import Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ import pytest
 from tests.uci.harness import Harness
 
 from plies.options import OPTIONS
-from plies.uci.loop import limit_for
 from plies.uci.protocol import Go, parse_command
+from plies.uci.search import limit_for
 
 
 @pytest.fixture(scope="module")

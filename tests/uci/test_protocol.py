@@ -4,24 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from plies.engine import Limit
 from plies.uci.protocol import (
     MAX_NUMBER,
     Bench,
     Debug,
-    Display,
-    Eval,
     Go,
-    Help,
-    IsReady,
-    PonderHit,
     Position,
-    Quit,
-    Register,
     SetOption,
-    Stop,
-    Uci,
-    UciNewGame,
     UciParseError,
+    Word,
     parse_command,
 )
 
@@ -29,26 +21,19 @@ from plies.uci.protocol import (
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("uci", Uci()),
-        ("isready", IsReady()),
-        ("ucinewgame", UciNewGame()),
-        ("stop", Stop()),
-        ("ponderhit", PonderHit()),
-        ("quit", Quit()),
-        ("d", Display()),
-        ("eval", Eval()),
-        ("help", Help()),
-        ("register later", Register()),
+        *((word.value, word) for word in Word),
+        ("register later", Word.REGISTER),
         ("debug on", Debug(True)),
         ("debug off", Debug(False)),
         ("bench", Bench(None)),
         ("bench 7", Bench(7)),
-        ("  isready  \t", IsReady()),
-        ("uci extra tokens", Uci()),
+        ("  isready  \t", Word.ISREADY),
+        ("uci extra tokens", Word.UCI),
     ],
 )
 def test_simple_commands(line: str, expected: object) -> None:
-    """Commands without arguments parse to their dataclass; surrounding blanks are ignored."""
+    """Commands without arguments parse to their word (trailing tokens and surrounding blanks
+    ignored), the others to their dataclass."""
     assert parse_command(line) == expected
 
 
@@ -97,31 +82,30 @@ def test_go_with_every_parameter() -> None:
         "go wtime 300000 btime 290000 winc 2000 binc 1000 movestogo 20 depth 12 nodes 5000 "
         "movetime 1500 mate 3 searchmoves e2e4 d2d4 infinite ponder"
     )
-    assert cmd == Go(
-        wtime=300000, btime=290000, winc=2000, binc=1000, movestogo=20, depth=12, nodes=5000,
-        movetime=1500, mate=3, infinite=True, ponder=True, searchmoves=("e2e4", "d2d4"),
-    )  # fmt: skip
+    limit = Limit(depth=12, nodes=5000, movetime=1500, wtime=300000, btime=290000, winc=2000,
+                  binc=1000, movestogo=20, mate=3, infinite=True)  # fmt: skip
+    assert cmd == Go(limit, ponder=True, searchmoves=("e2e4", "d2d4"))
 
 
 def test_go_defaults_and_limits() -> None:
     """A bare ``go`` has no limit; a clock or a depth is a limit."""
     bare = parse_command("go")
     assert bare == Go()
-    assert isinstance(bare, Go) and not bare.has_limit
+    assert isinstance(bare, Go) and bare.limit.is_unbounded()
     depth = parse_command("go depth 3")
-    assert isinstance(depth, Go) and depth.has_limit and depth.depth == 3
+    assert isinstance(depth, Go) and not depth.limit.is_unbounded() and depth.limit.depth == 3
 
 
 def test_go_accepts_negative_clocks_and_zero_movestogo() -> None:
     """Some GUIs send a negative clock or ``movestogo 0``; neither is an error."""
     cmd = parse_command("go wtime -50 btime 1000 movestogo 0")
-    assert cmd == Go(wtime=-50, btime=1000, movestogo=None)
+    assert cmd == Go(Limit(wtime=-50, btime=1000, movestogo=None))
 
 
 def test_go_ignores_unknown_tokens_but_reports_them() -> None:
     """Unknown words are skipped (and listed) so the rest of the command still counts."""
     cmd = parse_command("go foo depth 4 bar")
-    assert cmd == Go(depth=4, ignored=("foo", "bar"))
+    assert cmd == Go(Limit(depth=4), ignored=("foo", "bar"))
 
 
 def test_go_perft_and_perft_alias() -> None:

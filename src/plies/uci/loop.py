@@ -1,20 +1,13 @@
-"""The one UCI loop: reads commands, keeps the position, drives the engine, prints replies.
+"""The one UCI loop: reads commands, keeps the position and options, prints replies.
 
-A reader thread reads lines into a queue; the main thread dispatches them;
-the engine searches in its own thread and reports through callbacks that
-print ``info`` and ``bestmove`` via the locked :class:`Output`.  Long extra
-commands (``perft``, ``bench``) run as background jobs (``plies.uci.jobs``),
-so while anything runs ``isready`` is answered and ``stop``/``quit`` act at
-once.  Every command runs inside a guard, so a malformed line or an
-unexpected error becomes an ``info string`` and the loop carries on with its
-state intact.
-
-The engine is created and compiled in a background thread as soon as the
-loop starts; ``isready`` (and anything that needs the engine) waits for it.
-Even the board is imported lazily, so ``uci`` is answered at once while
-numba loads.
-A search started with ``go infinite`` or ``go ponder`` holds its
-``bestmove`` until ``stop`` (or ``ponderhit``), as the protocol demands.
+A reader thread reads lines into a queue; the main thread dispatches them.  The
+search in flight (and the long extra commands, ``perft`` and ``bench``, run as
+jobs) is :mod:`plies.uci.search`'s, so while anything runs ``isready`` is answered
+and ``stop``/``quit`` act at once.  The engine is built and compiled in the
+background from the start (:mod:`plies.uci.startup`); even the board is imported
+lazily, so ``uci`` is answered at once while numba loads.  Every command runs
+inside a guard, so a malformed line or an unexpected error becomes an
+``info string`` and the loop carries on with its state intact.
 """
 
 from __future__ import annotations
@@ -23,19 +16,14 @@ import contextlib
 import queue
 import threading
 import time
-import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import plies
-from plies.compile_notice import compile_wait_notice
 from plies.options import (
     CHESS960,
     CLEAR_HASH,
-    HASH,
     LOOP_OPTIONS,
-    MOVE_OVERHEAD,
     NET_OPTIONS,
     OPTIONS,
     SHOW_WDL,
@@ -48,80 +36,34 @@ from plies.options import (
 )
 from plies.uci.book import UciBook
 from plies.uci.channel import Output, OverlongLine
-from plies.uci.jobs import Canceller, Job
-from plies.uci.lines import bestmove_line, info_line
+from plies.uci.jobs import Canceller
 from plies.uci.net import net_status
 from plies.uci.protocol import (
     COMMAND_NAMES,
     Bench,
     Command,
-    Debug,
-    Display,
-    Eval,
     Go,
-    Help,
-    IsReady,
-    PonderHit,
     Position,
-    Quit,
-    Register,
     SetOption,
-    Stop,
-    Uci,
-    UciNewGame,
     UciParseError,
+    Word,
     parse_command,
 )
+from plies.uci.search import InFlight
+from plies.uci.startup import EngineFactory, EngineStartup, QuitError
 
 if TYPE_CHECKING:
-    from plies.board import Board, Move
-    from plies.engine import Engine, Info, Limit, SearchResult
+    from plies.board import Board
+    from plies.engine import Engine
 
 ENGINE_NAME = f"plies {plies.__version__}"
 ENGINE_AUTHOR = "The plies developers"
 
-# After this long without the engine being ready, ``isready`` says why it waits.
-COMPILE_NOTICE_DELAY_S = 1.0
-
-# How long to wait for a stopped search's callback before reporting it ourselves.
-STOP_GRACE_S = 10.0
-
 # A ``go`` read this soon after ``position`` was sent with it: its clock started then.
 POSITION_GO_GAP_S = 0.1
 
-# How often a wait for the engine's compile looks whether ``quit`` arrived.
-QUIT_POLL_S = 0.05
-
-EngineFactory = Callable[[int], "Engine"]
-
 # What the reader thread queues: a line, the time it was read and its number; None at the end.
 _Inbox = queue.Queue[tuple[str | OverlongLine, float, int] | None]
-
-
-class _QuitError(Exception):
-    """``quit`` arrived while a command was waiting for the engine: leave now."""
-
-
-@dataclass
-class _Search:
-    """One ``go``: its root position, whether ``bestmove`` is held back, and its outcome."""
-
-    board: Board
-    infinite: bool
-    hold: bool
-    result: SearchResult | None = None
-    done: bool = False
-    reported: threading.Event = field(default_factory=threading.Event)
-
-
-def _default_factory(hash_mb: int) -> Engine:
-    """Create the real engine."""
-    from plies.engine import Engine
-
-    with warnings.catch_warnings():
-        # The loop reports an unusable default net itself, as one ``info string``.
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return Engine(hash_mb)
 
 
 class UciLoop:
@@ -139,16 +81,10 @@ class UciLoop:
         self.options = OPTIONS + TUNE_OPTIONS if tune else OPTIONS
         """The options declared in reply to ``uci`` and accepted by ``setoption``."""
         self.values: dict[str, OptionValue] = {o.name: o.default for o in self.options}
-        self._factory = engine_factory or _default_factory
-        self._engine: Engine | None = None
-        self._engine_error: BaseException | None = None
-        self._ready = threading.Event()
-        # Set by the warm-up thread when the engine is not in the compile cache yet.
-        self._compiling = threading.Event()
-        self._warm_thread: threading.Thread | None = None
-        self._search: _Search | None = None
-        self._job: Job | None = None
-        self._state_lock = threading.Lock()
+        self._startup = EngineStartup(out, self.values, engine_factory)
+        self._in_flight = InFlight(
+            out, self.engine, lambda: self._startup.started, lambda: self.values[SHOW_WDL.name]
+        )
         self.book = UciBook()
         self._quit_line: int | None = None
         self._line_number = -1
@@ -183,54 +119,21 @@ class UciLoop:
 
     def start_engine(self) -> None:
         """Create and compile the engine in a background thread (once)."""
-        if self._warm_thread is not None:
-            return
-        self._warm_thread = threading.Thread(target=self._warm_up, name="uci-warm-up", daemon=True)
-        self._warm_thread.start()
-
-    def _warm_up(self) -> None:
-        """Thread body: build the engine and compile its search."""
-        try:
-            # ``warm_up`` compiles (or loads) the board's part first, then the search.
-            from plies.engine import prewarm
-
-            if prewarm.cache_is_cold():
-                self._compiling.set()
-            hash_mb = self.values[HASH.name]
-            engine = self._factory(hash_mb if isinstance(hash_mb, int) else HASH.spin_default())
-            if engine.net_notice is not None:
-                self.out.info_string(shorten(engine.net_notice, 300))
-            engine.set_option(MOVE_OVERHEAD.name, self.values[MOVE_OVERHEAD.name])
-            engine.warm_up()
-            self._engine = engine
-        except BaseException as exc:  # reported on first use; the loop itself keeps going
-            self._engine_error = exc
-        finally:
-            self._ready.set()
+        self._startup.start()
 
     @property
     def warming_up(self) -> bool:
         """True while the background compile is still running."""
-        return self._warm_thread is not None and self._warm_thread.is_alive()
+        return self._startup.running
 
     def engine(self) -> Engine:
         """The ready engine, waiting for compilation (with a notice) if needed."""
-        self.start_engine()
-        if not self._ready.wait(COMPILE_NOTICE_DELAY_S):
-            told = False
-            while not self._ready.wait(QUIT_POLL_S):
-                if not told and self._compiling.is_set():
-                    self.out.info_string(compile_wait_notice())
-                    told = True
-                if self._quit_line is not None and self._quit_line == self._line_number + 1:
-                    # ``quit`` is the very next command: nothing asked before it is
-                    # left to answer, so leave now (a piped script still runs to its end).
-                    raise _QuitError
-        if self._engine is None:
-            err = self._engine_error
-            reason = f"{type(err).__name__}: {err}" if err is not None else "unknown error"
-            raise RuntimeError(f"the engine failed to start: {reason}")
-        return self._engine
+        return self._startup.wait(self._quit_is_next)
+
+    def _quit_is_next(self) -> bool:
+        """Whether ``quit`` is the very next command: nothing asked before it is left to
+        answer, so a wait for the engine may leave now (a piped script still runs to its end)."""
+        return self._quit_line is not None and self._quit_line == self._line_number + 1
 
     # -- the loop ---------------------------------------------------------------
 
@@ -273,7 +176,7 @@ class UciLoop:
         starts later and the queued ``stop`` ends it.
         """
         with contextlib.suppress(Exception):  # the main thread's own stop reports problems
-            self.stop()
+            self._in_flight.stop()
 
     def handle(self, line: str, received: float | None = None) -> bool:
         """Handle one line (read at ``received``); False when the loop should end.  Never raises."""
@@ -297,7 +200,7 @@ class UciLoop:
         self._clock_start = received if isinstance(command, Position) else None
         try:
             return self.dispatch(command)
-        except _QuitError:
+        except QuitError:
             return False
         except Exception as exc:  # the guard: one bad command never ends the engine
             self.out.info_string(f"error: {type(exc).__name__}: {shorten(str(exc), 200)}")
@@ -305,49 +208,38 @@ class UciLoop:
 
     def dispatch(self, command: Command) -> bool:
         """Run one parsed command; False for ``quit``."""
-        if isinstance(command, Quit):
+        if command is Word.QUIT:
             return False
-        if isinstance(command, Go):
+        if isinstance(command, Word):
+            self._words[command]()
+        elif isinstance(command, Go):
             self.go(command)
         elif isinstance(command, Position):
             self.position(command)
-        elif isinstance(command, IsReady):
-            # readyok always follows: a GUI waiting for it must never hang, even if
-            # the engine failed to start (that failure is reported as info string).
-            # A search or job in flight does not delay it.
-            try:
-                self.engine()
-            except _QuitError:
-                raise
-            except Exception as exc:
-                self.out.info_string(f"error: {type(exc).__name__}: {shorten(str(exc), 200)}")
-            self.out.send("readyok")
-        elif isinstance(command, Stop):
-            self.stop()
-        elif isinstance(command, PonderHit):
-            self.ponderhit()
-        elif isinstance(command, Uci):
-            self.uci()
-        elif isinstance(command, UciNewGame):
-            self.finish_search()
-            self.engine().new_game()
         elif isinstance(command, SetOption):
             self.setoption(command)
-        elif isinstance(command, Display):
-            self.display()
-        elif isinstance(command, Eval):
-            self.evaluate()
         elif isinstance(command, Bench):
             self.bench(command)
-        elif isinstance(command, Help):
-            self.out.info_string("commands: " + " ".join(COMMAND_NAMES))
-        elif isinstance(command, Debug | Register):
-            pass
-        return True
+        return True  # ``debug``: accepted and ignored
+
+    @property
+    def _words(self) -> dict[Word, Callable[[], None]]:
+        """What each command without arguments does (``quit`` ends the loop before)."""
+        return {
+            Word.UCI: self.uci,
+            Word.ISREADY: self.isready,
+            Word.REGISTER: lambda: None,  # plies needs no registration
+            Word.UCINEWGAME: self.new_game,
+            Word.STOP: self._in_flight.stop,
+            Word.PONDERHIT: self._in_flight.ponderhit,
+            Word.DISPLAY: self.display,
+            Word.EVAL: self.evaluate,
+            Word.HELP: lambda: self.out.info_string("commands: " + " ".join(COMMAND_NAMES)),
+        }
 
     def shutdown(self) -> None:
         """Stop and wait for any search (its ``bestmove`` is still printed) or job."""
-        self.finish_search()
+        self._in_flight.finish()
 
     # -- commands ----------------------------------------------------------------
 
@@ -357,6 +249,23 @@ class UciLoop:
         lines += [o.declaration() for o in self.options]
         lines.append("uciok")
         self.out.send_block(lines)
+
+    def isready(self) -> None:
+        """``readyok`` once the engine is ready; a search or job in flight does not delay it."""
+        # readyok always follows: a GUI waiting for it must never hang, even if the
+        # engine failed to start (that failure is reported as info string).
+        try:
+            self.engine()
+        except QuitError:
+            raise
+        except Exception as exc:
+            self.out.info_string(f"error: {type(exc).__name__}: {shorten(str(exc), 200)}")
+        self.out.send("readyok")
+
+    def new_game(self) -> None:
+        """``ucinewgame``: the engine forgets what it learnt in the last game."""
+        self._in_flight.finish()
+        self.engine().new_game()
 
     def position(self, command: Position) -> None:
         """Set the position; stop at the first illegal move; keep the old one on a bad FEN."""
@@ -403,161 +312,8 @@ class UciLoop:
         if command.ignored:
             words = " ".join(shorten(t, 20) for t in command.ignored[:5])
             self.out.info_string(f"go: ignored unknown token(s) {words}")
-        self.finish_search()
-        board = self.board.copy()
-        hold = command.infinite or command.ponder
-        search = _Search(board, infinite=command.infinite, hold=hold)
-        legal = board.legal_moves
-        if not legal:
-            # A finished game: nothing to search; report it like a search that ended.
-            mate = board.is_check()
-            self.out.send("info depth 0 score " + ("mate 0" if mate else "cp 0"))
-            with self._state_lock:
-                self._search = search
-            self._search_done(search, None)
-            return
-        book_move = None if hold or command.searchmoves else self.book.move(board)
-        if book_move is not None:  # played at once, without a search
-            self.out.info_string(f"book move {book_move.uci()}")
-            with self._state_lock:
-                self._search = search
-            self._search_done(search, None, fallback=book_move)
-            return
-        searchmoves = self._searchmoves(board, command.searchmoves)
-        try:
-            engine = self.engine()
-            limit = limit_for(command)
-            with self._state_lock:
-                self._search = search
-            engine.start(
-                board,
-                limit,
-                on_info=self._on_info,
-                on_done=lambda result: self._search_done(search, result),
-                searchmoves=searchmoves,
-                ponder=command.ponder,
-                started_at=received,
-            )
-        except Exception:
-            # No search is running: answer anyway so a GUI waiting for bestmove moves on.
-            with self._state_lock:
-                search.hold = False
-                self._search = search
-            self._search_done(search, None, fallback=legal[0])
-            raise
-
-    def _searchmoves(self, board: Board, texts: tuple[str, ...]) -> list[Move] | None:
-        """The legal moves among ``searchmoves`` (None: search everything)."""
-        from plies.board import IllegalMoveError
-
-        if not texts:
-            return None
-        moves: list[Move] = []
-        for text in texts:
-            move: Move | None
-            try:
-                move = board.parse_uci(text)  # e1h1 or e1g1 for castling, as in ``position``
-            except (IllegalMoveError, ValueError):
-                move = None
-            if move is None:
-                self.out.info_string(f"searchmoves: {shorten(text)!r} is not legal here, skipped")
-            elif move not in moves:
-                moves.append(move)
-        if not moves:
-            self.out.info_string("searchmoves: no legal move given, searching all moves")
-            return None
-        return moves
-
-    def _on_info(self, info: Info) -> None:
-        """Search-thread callback: print one iteration."""
-        self.out.send(info_line(info, show_wdl=self.values[SHOW_WDL.name] is True))
-
-    def _search_done(
-        self, search: _Search, result: SearchResult | None, fallback: Move | None = None
-    ) -> None:
-        """Search-thread callback: remember the result; print it unless it is held."""
-        with self._state_lock:
-            search.result = result
-            search.done = True
-            if search.hold:
-                return
-        self._report(search, fallback)
-
-    def _report(self, search: _Search, fallback: Move | None = None) -> None:
-        """Print ``bestmove`` once per search."""
-        with self._state_lock:
-            if search.reported.is_set():
-                return
-            search.reported.set()
-        best, ponder = fallback, None
-        result = search.result
-        if result is not None:
-            best, ponder = result.best_move, result.ponder_move
-            if ponder is None and result.info is not None and len(result.info.pv) > 1:
-                ponder = result.info.pv[1]
-        legal = search.board.legal_moves
-        if best is not None and best not in legal:
-            # Never hand a GUI an illegal move: that loses the game on the spot.
-            self.out.info_string(f"engine returned illegal move {best.uci()}; playing a legal one")
-            best, ponder = legal[0], None
-        if best is None and legal:
-            best = legal[0]
-        self.out.send(bestmove_line(search.board, best, ponder))
-
-    def _release(self, search: _Search, keep_infinite: bool) -> None:
-        """Lift the hold on ``bestmove`` (for ``stop``, or ``ponderhit`` unless infinite)."""
-        with self._state_lock:
-            search.hold = search.infinite if keep_infinite else False
-            ready = search.done and not search.hold
-        if ready:
-            self._report(search)
-
-    def stop(self) -> None:
-        """End the search or job in flight; its ``bestmove`` is printed when it has stopped."""
-        job = self._job
-        if job is not None:
-            job.cancel()
-        search = self._search
-        if search is None or search.reported.is_set():
-            return
-        if self._engine is not None and not search.done:
-            self._engine.stop()
-        self._release(search, keep_infinite=False)
-
-    def ponderhit(self) -> None:
-        """The ponder move was played: the search now counts (and may end on its own)."""
-        search = self._search
-        if search is None or search.reported.is_set():
-            return
-        if self._engine is not None and not search.done:
-            self._engine.ponderhit()
-        self._release(search, keep_infinite=True)
-
-    def finish_search(self) -> None:
-        """Stop any search or job, wait for it, and make sure its ``bestmove`` went out."""
-        job = self._job
-        if job is not None:
-            job.cancel()
-            job.wait()
-            self._job = None
-        search = self._search
-        if search is None:
-            return
-        if not search.reported.is_set():
-            self.stop()
-        if self._engine is not None:
-            # Even after ``bestmove`` went out the search thread may still be
-            # returning from its callback; the engine takes no new search until then.
-            self._engine.wait()
-        if not search.reported.wait(STOP_GRACE_S):
-            # The engine ended without calling back: report what it returned.
-            with self._state_lock:
-                search.done = True
-                search.hold = False
-            self._report(search)
-        with self._state_lock:
-            if self._search is search:
-                self._search = None
+        self._in_flight.finish()
+        self._in_flight.go(self.board.copy(), command, self.book, received)
 
     def setoption(self, command: SetOption) -> None:
         """Check and apply an option; a bad name or value changes nothing."""
@@ -578,7 +334,7 @@ class UciLoop:
                 return
             self.values[option.name] = value
             return
-        self.finish_search()
+        self._in_flight.finish()
         engine = self.engine()
         if option in LOOP_OPTIONS:
             pass  # read by the loop (``go ponder`` drives pondering; WDL is printed here)
@@ -618,27 +374,27 @@ class UciLoop:
         """Print the static evaluation (and its terms, when the core offers them)."""
         from plies.uci.evaluation import evaluation_lines
 
-        self.finish_search()
+        self._in_flight.finish()
         self.out.send_block(evaluation_lines(self.engine(), self.board))
 
     def perft(self, depth: int) -> None:
         """Divide-style perft from the current position, as a job ``stop`` can end."""
         from plies.uci.perft import stoppable_divide
 
-        self.finish_search()
+        self._in_flight.finish()
         board = self.board.copy()
 
         def body(canceller: Canceller) -> None:
             """Count and print (what was counted, if stopped)."""
             self.out.send_block(stoppable_divide(board, depth, canceller).lines())
 
-        self._start_job("perft", body)
+        self._in_flight.start_job("perft", body)
 
     def bench(self, command: Bench) -> None:
         """Run the bench as a job ``stop`` can end; print its signature and speed."""
         from plies.uci.bench import DEFAULT_DEPTH, bench_lines, run_bench
 
-        self.finish_search()
+        self._in_flight.finish()
         net = self.engine().net  # (waiting for compilation, not charged to the bench)
         depth = command.depth or DEFAULT_DEPTH
         if net is not None:
@@ -653,44 +409,4 @@ class UciLoop:
                 )
             self.out.send_block(bench_lines(result))
 
-        self._start_job("bench", body)
-
-    def _start_job(self, name: str, body: Callable[[Canceller], None]) -> None:
-        """Run ``body`` in the background; an error in it becomes an ``info string``."""
-
-        def guarded(canceller: Canceller) -> None:
-            """The job's thread: never lets an exception escape silently."""
-            try:
-                body(canceller)
-            except Exception as exc:
-                self.out.info_string(f"{name} failed: {type(exc).__name__}: {shorten(str(exc))}")
-
-        self._job = Job(name, guarded)
-
-
-def limit_for(command: Go) -> Limit:
-    """The engine :class:`Limit` of a ``go`` command (clocks clamped to sane values)."""
-    from plies.engine import Limit
-
-    def clock(ms: int | None) -> int | None:
-        """A remaining time of at least 1 ms (GUIs may send 0 or the overdraft)."""
-        return None if ms is None else max(1, ms)
-
-    def inc(ms: int | None) -> int | None:
-        """An increment of at least 0 ms."""
-        return None if ms is None else max(0, ms)
-
-    # A ``go`` without any limit (bare ``go``, ``go ponder``) runs until ``stop``.
-    infinite = command.infinite or not command.has_limit
-    return Limit(
-        depth=command.depth,
-        nodes=command.nodes,
-        movetime=command.movetime,
-        wtime=clock(command.wtime),
-        btime=clock(command.btime),
-        winc=inc(command.winc),
-        binc=inc(command.binc),
-        movestogo=command.movestogo,
-        mate=command.mate,
-        infinite=infinite,
-    )
+        self._in_flight.start_job("bench", body)

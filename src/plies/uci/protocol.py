@@ -8,8 +8,10 @@ message the loop sends back as ``info string``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 
+from plies.engine.limits import Limit
 from plies.options import MAX_NUMBER, OptionError, read_int, shorten
 from plies.uci.bench import MAX_BENCH_DEPTH
 
@@ -30,14 +32,23 @@ MAX_PERFT_DEPTH = 12
 """The deepest ``perft`` (depth 12 from the start is 6e16 leaves: stop ends it)."""
 
 
-
 class UciParseError(ValueError):
     """A line that is not a well-formed UCI command; the message is one line."""
 
 
-@dataclass(frozen=True)
-class Uci:
-    """``uci``: identify the engine and list its options."""
+class Word(Enum):
+    """A command without arguments (trailing tokens are ignored, as UCI asks)."""
+
+    UCI = "uci"  # identify the engine and list its options
+    ISREADY = "isready"  # answer readyok once the engine is compiled and idle enough
+    REGISTER = "register"  # plies needs no registration: accepted and ignored
+    UCINEWGAME = "ucinewgame"  # the next search belongs to a new game
+    STOP = "stop"  # end the current search and print its bestmove
+    PONDERHIT = "ponderhit"  # the expected move was played: the ponder search goes on for real
+    QUIT = "quit"  # stop any search and leave
+    DISPLAY = "d"  # print the board, its FEN and key (an extra)
+    EVAL = "eval"  # print the static evaluation of the current position (an extra)
+    HELP = "help"  # list the commands understood (an extra)
 
 
 @dataclass(frozen=True)
@@ -45,21 +56,6 @@ class Debug:
     """``debug [on|off]``: accepted and ignored (plies has no debug output)."""
 
     on: bool = True
-
-
-@dataclass(frozen=True)
-class IsReady:
-    """``isready``: answer ``readyok`` once the engine is compiled and idle enough."""
-
-
-@dataclass(frozen=True)
-class Register:
-    """``register ...``: plies needs no registration; accepted and ignored."""
-
-
-@dataclass(frozen=True)
-class UciNewGame:
-    """``ucinewgame``: the next search belongs to a new game."""
 
 
 @dataclass(frozen=True)
@@ -72,41 +68,15 @@ class Position:
 
 @dataclass(frozen=True)
 class Go:
-    """``go ...``: every UCI search parameter (times in milliseconds), or ``perft``."""
+    """``go ...``: the search's limits as sent (times in milliseconds), or ``perft``."""
 
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    movetime: int | None = None
-    mate: int | None = None
-    infinite: bool = False
+    limit: Limit = field(default_factory=Limit)
+    """Every limit the line gave (clocks as sent: the loop clamps them)."""
     ponder: bool = False
     searchmoves: tuple[str, ...] = ()
     perft: int | None = None
     ignored: tuple[str, ...] = ()
     """Tokens the parser did not understand (reported, then skipped)."""
-
-    @property
-    def has_limit(self) -> bool:
-        """True if anything bounds the search (a clock, depth, nodes, time or mate)."""
-        return any(
-            v is not None
-            for v in (self.wtime, self.btime, self.depth, self.nodes, self.movetime, self.mate)
-        )
-
-
-@dataclass(frozen=True)
-class Stop:
-    """``stop``: end the current search and print its ``bestmove``."""
-
-
-@dataclass(frozen=True)
-class PonderHit:
-    """``ponderhit``: the opponent played the expected move; the ponder search goes on for real."""
 
 
 @dataclass(frozen=True)
@@ -118,36 +88,13 @@ class SetOption:
 
 
 @dataclass(frozen=True)
-class Quit:
-    """``quit``: stop any search and leave."""
-
-
-@dataclass(frozen=True)
-class Display:
-    """``d``: print the board, its FEN and key (a debugging extra)."""
-
-
-@dataclass(frozen=True)
-class Eval:
-    """``eval``: print the static evaluation of the current position (an extra)."""
-
-
-@dataclass(frozen=True)
 class Bench:
     """``bench [depth]``: search the bench positions and print nodes and speed (an extra)."""
 
     depth: int | None = None
 
 
-@dataclass(frozen=True)
-class Help:
-    """``help``: list the commands understood (an extra)."""
-
-
-Command = (
-    Uci | Debug | IsReady | Register | UciNewGame | Position | Go | Stop | PonderHit
-    | SetOption | Quit | Display | Eval | Bench | Help
-)  # fmt: skip
+Command = Word | Debug | Position | Go | SetOption | Bench
 
 # The integer parameters of ``go`` and the range each accepts; a value outside
 # rejects the command with an ``info string`` naming the range.  Clocks and
@@ -167,25 +114,13 @@ _GO_INTEGERS: dict[str, tuple[int, int]] = {
 _GO_FLAGS = frozenset({"infinite", "ponder"})
 _GO_KEYWORDS = frozenset(_GO_INTEGERS) | _GO_FLAGS | {"searchmoves"}
 
-# Commands that take no arguments; trailing tokens are ignored like UCI asks.
-_SIMPLE: dict[str, Command] = {
-    "uci": Uci(),
-    "isready": IsReady(),
-    "ucinewgame": UciNewGame(),
-    "stop": Stop(),
-    "ponderhit": PonderHit(),
-    "quit": Quit(),
-    "d": Display(),
-    "eval": Eval(),
-    "help": Help(),
-    "register": Register(),
-}
-
 COMMAND_NAMES: tuple[str, ...] = (
     "uci", "debug", "isready", "setoption", "register", "ucinewgame", "position",
     "go", "stop", "ponderhit", "quit", "d", "eval", "bench", "perft", "help",
 )  # fmt: skip
 """Every command word the parser knows, in the order ``help`` lists them."""
+
+_WORDS = frozenset(w.value for w in Word)
 
 
 def parse_int(text: str, what: str, minimum: int = -MAX_NUMBER) -> int:
@@ -213,9 +148,8 @@ def parse_command(line: str) -> Command | None:
     if not tokens:
         return None
     word, args = tokens[0], tokens[1:]
-    simple = _SIMPLE.get(word)
-    if simple is not None:
-        return simple
+    if word in _WORDS:
+        return Word(word)
     if word == "position":
         return _parse_position(args)
     if word == "go":
@@ -280,23 +214,12 @@ def _parse_go(args: list[str]) -> Go:
         else:
             ignored.append(token)
             i += 1
-    return Go(
-        wtime=values.get("wtime"),
-        btime=values.get("btime"),
-        winc=values.get("winc"),
-        binc=values.get("binc"),
-        # movestogo 0 is sent by some GUIs for "no moves-to-go": treat as absent.
-        movestogo=values.get("movestogo") or None,
-        depth=values.get("depth"),
-        nodes=values.get("nodes"),
-        movetime=values.get("movetime"),
-        mate=values.get("mate"),
-        infinite="infinite" in flags,
-        ponder="ponder" in flags,
-        searchmoves=tuple(searchmoves),
-        perft=values.get("perft"),
-        ignored=tuple(ignored),
-    )
+    # movestogo 0 is sent by some GUIs for "no moves-to-go": treat as absent.
+    if not values.get("movestogo"):
+        values.pop("movestogo", None)
+    perft = values.pop("perft", None)
+    limit = Limit(infinite="infinite" in flags, **values)
+    return Go(limit, "ponder" in flags, tuple(searchmoves), perft, tuple(ignored))
 
 
 def _parse_setoption(args: list[str]) -> SetOption:

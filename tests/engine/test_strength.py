@@ -15,6 +15,9 @@ WIN_QUEEN = "3q2k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 1"
 # White's queen on d4 is attacked by the pawn on e5: every queen move saves it,
 # everything else loses it.
 SAVE_QUEEN = "rnb1kbnr/pppp1ppp/8/4p3/3Q4/8/PPP1PPPP/RNB1KBNR w KQkq - 0 3"
+# No clock: the level's node budget ends a limited search, so the same seed plays the same
+# move on a fast, a slow or a busy machine.
+UNTIMED = Limit()
 
 
 def test_budget_grows_and_choice_sharpens_with_elo() -> None:
@@ -36,10 +39,10 @@ def test_never_throws_the_queen_away(engine: Engine, elo: int) -> None:
         for seed in range(3):
             engine.seed(seed)
             engine.new_game()
-            best = engine.search(Board(WIN_QUEEN), Limit(movetime=5000)).best_move
+            best = engine.search(Board(WIN_QUEEN), UNTIMED).best_move
             assert best == Move.from_uci("d1d8")
             board = Board(SAVE_QUEEN)
-            move = engine.search(board, Limit(movetime=5000)).best_move
+            move = engine.search(board, UNTIMED).best_move
             assert move is not None and move.from_square == Move.from_uci("d4a4").from_square
     finally:
         engine.limit_strength = False
@@ -53,7 +56,7 @@ def test_weak_levels_vary_and_respect_the_budget(engine: Engine) -> None:
     try:
         for seed in range(8):
             engine.seed(seed)
-            result = engine.search(Board(), Limit(movetime=5000))
+            result = engine.search(Board(), UNTIMED)
             assert result.info is not None
             assert result.info.nodes <= 3 * strength_for(MIN_ELO).nodes
             chosen.add(result.best_move)

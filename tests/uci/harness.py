@@ -6,11 +6,10 @@ import io
 import time
 
 import chess
+from tests.waiting import HANG_S
 
 from plies.uci.channel import Output
 from plies.uci.loop import UciLoop
-
-WAIT_S = 120.0
 
 
 class Harness:
@@ -39,7 +38,7 @@ class Harness:
     def until(self, prefix: str) -> list[str]:
         """Lines up to the first one starting with ``prefix`` (waiting for the search thread)."""
         got: list[str] = []
-        deadline = time.monotonic() + WAIT_S
+        deadline = time.monotonic() + HANG_S
         while time.monotonic() < deadline:
             text = self.stream.getvalue()
             end = text.rfind("\n") + 1

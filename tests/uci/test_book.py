@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
+from tests.uci.conftest import START_TIMEOUT_S, UCI_COMMAND
 from tests.uci.harness import Harness
-
-UCI_COMMAND = [sys.executable, "-m", "plies", "uci"]
 
 
 class Loop(Harness):
@@ -90,7 +88,7 @@ def test_bad_book_file_keeps_the_old_book(loop: Loop, small_book: Path, tmp_path
 def test_python_chess_plays_the_book_then_searches(small_book: Path) -> None:
     """Through python-chess against ``plies uci``: book moves (weighted), then a search."""
     env = dict(os.environ, PYTHONIOENCODING="utf-8")
-    engine = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND, timeout=600, env=env)
+    engine = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND, timeout=START_TIMEOUT_S, env=env)
     try:
         assert engine.options["OwnBook"].default is False
         assert engine.options["BookMode"].var == ["weighted", "best"]

@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 import chess
-
-if TYPE_CHECKING:
-    from conftest import RawUci
+from tests.uci.conftest import REPLY_TIMEOUT_S, RawUci
 
 SEED = 2026
 STEPS = 160
-# A hang detector, not a timing: generous for a loaded shared machine.
-PROMPT_S = 15.0
 
 _JUNK_WORDS = (
     "go depth 99999999999999999999999999", "go depth 0", "go depth -5", "go depth 128",
@@ -131,12 +126,12 @@ class Fuzzer:
         """The process lives and answers ``isready`` promptly."""
         assert self.uci.proc.poll() is None, f"plies uci died after {self.commands} commands"
         self.send("isready")
-        self.uci.expect("readyok", PROMPT_S)
+        self.uci.expect("readyok")
 
     def check_position(self) -> None:
         """``d`` shows the expected position."""
         self.send("d")
-        lines = self.uci.expect("Fen:", PROMPT_S)
+        lines = self.uci.expect("Fen:")
         shown = lines[-1].split(":", 1)[1].split()
         assert shown[:4] == self.board.fen().split()[:4], f"after {self.commands} commands"
 
@@ -159,7 +154,7 @@ class Fuzzer:
                 self.position_moves()  # applies to the next search, not this one
             else:
                 self.send("isready")
-                self.uci.expect("readyok", PROMPT_S)
+                self.uci.expect("readyok")
         self.send("stop")
         self._expect_legal_bestmove(root)
 
@@ -167,18 +162,18 @@ class Fuzzer:
         """``go perft 2`` counts what python-chess counts, or a long perft that stop ends."""
         if self.rng.random() < 0.5:
             self.send("go perft 2")
-            lines = self.uci.expect("Nodes searched:", PROMPT_S)
+            lines = self.uci.expect("Nodes searched:")
             count = int(lines[-1].split(":")[1])
             assert count == sum(1 for _ in _leaves(self.board, 2)), f"at {self.board.fen()}"
         else:
             self.send("go perft 9", "isready")
-            self.uci.expect("readyok", PROMPT_S)
+            self.uci.expect("readyok")
             self.send("stop")
-            self.uci.expect("Nodes searched:", PROMPT_S)
+            self.uci.expect("Nodes searched:")
 
     def _expect_legal_bestmove(self, board: chess.Board) -> None:
         """Wait for ``bestmove`` and check it against ``board``."""
-        line = self.uci.expect("bestmove", PROMPT_S)[-1]
+        line = self.uci.expect("bestmove")[-1]
         text = line.split()[1]
         if not any(board.legal_moves):
             assert text == "0000"
@@ -240,5 +235,5 @@ def test_end_of_input_mid_search_exits_cleanly(spawn_uci: Callable[[], RawUci]) 
     uci.expect("info depth 1")
     assert uci.proc.stdin is not None
     uci.proc.stdin.close()
-    uci.expect("bestmove", PROMPT_S)
-    assert uci.proc.wait(PROMPT_S) == 0
+    uci.expect("bestmove")
+    assert uci.proc.wait(REPLY_TIMEOUT_S) == 0

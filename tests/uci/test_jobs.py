@@ -8,46 +8,40 @@ only detect a hang); plus the bounds on numbers and ``go nodes`` over threads.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 import chess
 import pytest
+from tests.uci.conftest import REPLY_TIMEOUT_S, RawUci
 
 from plies.uci.jobs import Canceller
 from plies.uci.perft import stoppable_divide
-
-if TYPE_CHECKING:
-    from conftest import RawUci
-
-# Bounds a hang, not a speed: a loaded machine may be slow, a wedged loop never answers.
-PROMPT_S = 20.0
 
 
 def test_long_perft_answers_isready_and_stops(shared_uci: RawUci) -> None:
     """``go perft 9`` (hours): ``isready`` and ``d`` answered, ``stop`` prints a partial count."""
     shared_uci.send("position startpos", "go perft 9", "isready")
-    got = shared_uci.expect("readyok", PROMPT_S)
+    got = shared_uci.expect("readyok")
     assert not any(line.startswith("Nodes searched") for line in got)
     shared_uci.send("d")
-    shared_uci.expect("Fen:", PROMPT_S)
+    shared_uci.expect("Fen:")
     shared_uci.send("stop")
-    got = shared_uci.expect("Nodes searched", PROMPT_S)
+    got = shared_uci.expect("Nodes searched")
     assert any(line.startswith("perft stopped after") for line in got)
 
 
 def test_perft_alias_is_stoppable_too(shared_uci: RawUci) -> None:
     """``perft 9`` (the shorthand) behaves the same; a new ``go`` ends it and then searches."""
     shared_uci.send("position startpos", "perft 9", "go depth 1")
-    got = shared_uci.expect("bestmove", PROMPT_S)
+    got = shared_uci.expect("bestmove")
     assert any(line.startswith("perft stopped after") for line in got)
 
 
 def test_long_bench_answers_isready_and_stops(shared_uci: RawUci) -> None:
     """``bench 60``: ``isready`` answered during it; ``stop`` ends it with the totals so far."""
     shared_uci.send("bench 60", "isready")
-    shared_uci.expect("readyok", PROMPT_S)
+    shared_uci.expect("readyok")
     shared_uci.send("stop")
-    got = shared_uci.expect("Nodes/second", PROMPT_S)
+    got = shared_uci.expect("Nodes/second")
     assert any("bench stopped after" in line for line in got)
 
 
@@ -56,7 +50,7 @@ def test_quit_during_a_perft_exits_at_once(raw_uci: RawUci) -> None:
     raw_uci.send("go perft 9", "isready")
     raw_uci.expect("readyok")  # the perft was read and runs (isready is answered during it)
     raw_uci.send("quit")
-    assert raw_uci.proc.wait(timeout=PROMPT_S) == 0
+    assert raw_uci.proc.wait(timeout=REPLY_TIMEOUT_S) == 0
 
 
 @pytest.mark.parametrize(
@@ -77,7 +71,7 @@ def test_numbers_out_of_range_are_refused_in_one_line(
 ) -> None:
     """An out-of-range number: one ``info string`` naming the range, nothing started."""
     shared_uci.send(line, "isready")
-    got = shared_uci.expect("readyok", PROMPT_S)
+    got = shared_uci.expect("readyok")
     assert any(x.startswith("info string") and words in x for x in got), got
     assert not any(x.startswith(("bestmove", "Nodes")) for x in got)
 
@@ -85,7 +79,7 @@ def test_numbers_out_of_range_are_refused_in_one_line(
 def test_go_nodes_bounds_two_threads(shared_uci: RawUci) -> None:
     """``Threads 2`` and ``go nodes 20000``: no info line reports more than 20000 nodes."""
     shared_uci.send("setoption name Threads value 2", "position startpos", "go nodes 20000")
-    got = shared_uci.expect("bestmove", PROMPT_S)
+    got = shared_uci.expect("bestmove")
     shared_uci.send("setoption name Threads value 1")
     counts = [int(x.split(" nodes ")[1].split()[0]) for x in got if " nodes " in x]
     assert counts and max(counts) <= 20000

@@ -66,7 +66,6 @@ def test_bad_eval_file_is_refused_in_one_line(net_file: Path, tmp_path: Path) ->
     uci = RawUci()
     try:
         uci.ready()
-        uci.drain(0.05)
         broken = tmp_path / "broken.npz"
         broken.write_text("not a net", encoding="utf-8")
         for path in (tmp_path / "absent.npz", broken):
@@ -148,7 +147,6 @@ def test_python_chess_plays_with_a_king_bucketed_net(tmp_path: Path) -> None:
     uci = RawUci()
     try:
         uci.ready()
-        uci.drain(0.05)
         uci.send(f"setoption name EvalFile value {path}")
         (line,) = uci.ready()[:-1]
         assert line == f"info string evaluation: net {path} (hidden 32, 4 king buckets, " \

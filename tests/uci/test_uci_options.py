@@ -7,7 +7,7 @@ import sys
 
 import chess
 import chess.engine
-from tests.uci.conftest import RawUci
+from tests.uci.conftest import REPLY_TIMEOUT_S, RawUci
 
 # White wins the black queen with Rxd8+ (the king has luft on h7).
 WIN_QUEEN = "3q2k1/5pp1/7p/8/8/8/5PPP/3R2K1 w - - 0 1"
@@ -155,5 +155,5 @@ def test_declared_range_is_the_engines() -> None:
         strength.MIN_ELO, strength.MAX_ELO, strength.DEFAULT_ELO)
     probe = "import sys, plies.uci.loop; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True, timeout=60)
+                         check=True, timeout=REPLY_TIMEOUT_S)
     assert out.stdout.strip() == "False"

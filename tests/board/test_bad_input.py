@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 
 import chess
 import pytest
@@ -169,6 +170,16 @@ def _snapshot(board: Board) -> tuple[str, list[Move], int]:
     return board.fen(), list(board.move_stack), board.zobrist_key()
 
 
+def _all_refused(board: Board, *attempts: Callable[[], object]) -> None:
+    """Each attempt raises a one-line IllegalMoveError and leaves ``board`` as it was."""
+    before = _snapshot(board)
+    for attempt in attempts:
+        with pytest.raises(IllegalMoveError) as info:
+            attempt()
+        assert _one_line(str(info.value))
+        assert _snapshot(board) == before
+
+
 # (fen, uci) pairs whose move is illegal there, each for a different reason.
 ILLEGAL_UCI = [
     (START, "e2e5"),  # too far
@@ -196,22 +207,14 @@ GARBAGE_UCI = ["", "e2", "e2e", "hello", "e2e4qq", "i1i2", "e0e1", "e2e4x", "e2-
 def test_illegal_move_is_refused(fen: str, uci: str) -> None:
     """push, push_uci and parse_uci refuse an illegal move and change nothing."""
     board = Board(fen)
-    before = _snapshot(board)
-    with pytest.raises(IllegalMoveError):
-        board.push_uci(uci)
-    assert _snapshot(board) == before
-    with pytest.raises(IllegalMoveError):
-        board.parse_uci(uci)
-    assert _snapshot(board) == before
+    _all_refused(board, lambda: board.push_uci(uci), lambda: board.parse_uci(uci))
     try:
         move = Move.from_uci(uci)
     except IllegalMoveError:
         return  # e.g. a king promotion may already be refused as a move value
     assert not board.is_legal(move)
     assert move not in board.legal_moves
-    with pytest.raises(IllegalMoveError):
-        board.push(move)
-    assert _snapshot(board) == before
+    _all_refused(board, lambda: board.push(move))
 
 
 @pytest.mark.parametrize("uci", GARBAGE_UCI)
@@ -221,11 +224,7 @@ def test_garbage_uci_is_refused(uci: str) -> None:
         Move.from_uci(uci)
     board = Board()
     board.push_uci("d2d4")
-    before = _snapshot(board)
-    with pytest.raises(IllegalMoveError) as info:
-        board.push_uci(uci)
-    assert _one_line(str(info.value))
-    assert _snapshot(board) == before
+    _all_refused(board, lambda: board.push_uci(uci))
 
 
 @pytest.mark.parametrize(
@@ -250,13 +249,7 @@ def test_garbage_uci_is_refused(uci: str) -> None:
 def test_illegal_san_is_refused(fen: str, san: str) -> None:
     """push_san and parse_san refuse illegal, ambiguous or garbled SAN; nothing changes."""
     board = Board(fen)
-    before = _snapshot(board)
-    with pytest.raises(IllegalMoveError):
-        board.push_san(san)
-    assert _snapshot(board) == before
-    with pytest.raises(IllegalMoveError):
-        board.parse_san(san)
-    assert _snapshot(board) == before
+    _all_refused(board, lambda: board.push_san(san), lambda: board.parse_san(san))
 
 
 def test_refused_move_after_history_keeps_history() -> None:
@@ -264,13 +257,8 @@ def test_refused_move_after_history_keeps_history() -> None:
     board = Board()
     for uci in ("e2e4", "e7e5", "g1f3"):
         board.push_uci(uci)
-    before = _snapshot(board)
     for bad in ("e1e2", "zz", "Nf3"):
-        with pytest.raises(IllegalMoveError):
-            board.push_uci(bad)
-        with pytest.raises(IllegalMoveError):
-            board.push_san(bad)
-    assert _snapshot(board) == before
+        _all_refused(board, lambda: board.push_uci(bad), lambda: board.push_san(bad))  # noqa: B023
     assert board.pop().uci() == "g1f3"
 
 
@@ -296,12 +284,7 @@ def test_board_from_fen_has_no_history_to_pop() -> None:
 def test_move_value_refuses_bad_squares() -> None:
     """A Move built in code is checked too: an illegal one is refused by push."""
     board = Board()
-    before = _snapshot(board)
-    with pytest.raises(IllegalMoveError):
-        board.push(Move(E2, E8))
-    with pytest.raises(IllegalMoveError):
-        board.push(Move(E7, E8, QUEEN))
-    assert _snapshot(board) == before
+    _all_refused(board, lambda: board.push(Move(E2, E8)), lambda: board.push(Move(E7, E8, QUEEN)))
 
 
 def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:

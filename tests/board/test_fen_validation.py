@@ -10,11 +10,10 @@ move is generated, by the board and through ``plies uci``.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import chess
 import pytest
+from tests.uci.conftest import run_script
 
 from plies import Board, Engine, Limit
 from plies.board import InvalidFenError, perft
@@ -116,16 +115,7 @@ def test_uci_position_fen_refuses_the_crafted_fen() -> None:
     """``position fen`` with the crafted FEN or huge clocks keeps the start position."""
     huge = "4k3/8/8/8/8/8/8/4K3 w - - 99999999999999999999999 1"
     script = f"uci\nposition fen {CRAFTED}\nposition fen {huge}\nisready\ngo depth 2\nisready\n"
-    proc = subprocess.run(
-        [sys.executable, "-m", "plies", "uci"],
-        input=script + "quit\n",
-        capture_output=True,
-        text=True,
-        timeout=1200,  # a cold cache compiles the search first
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    lines = proc.stdout.splitlines()
+    lines = run_script(script + "quit\n")
     assert any("invalid fen" in line and "27 white pieces" in line for line in lines), lines
     assert any("invalid fen" in line and "halfmove clock" in line for line in lines), lines
     assert lines.count("readyok") == 2

@@ -24,6 +24,15 @@ START_TIMEOUT_S = 600.0
 REPLY_TIMEOUT_S = HANG_S  # a reply may wait for a compile (``eval`` compiles its trace)
 
 
+def run_script(script: str) -> list[str]:
+    """Run ``plies uci`` on ``script`` to its end (the end of input quits); its output lines.
+    The process must exit with status 0."""
+    proc = subprocess.run(UCI_COMMAND, input=script, capture_output=True, text=True,
+                          timeout=START_TIMEOUT_S, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
 class RawUci:
     """``plies uci`` driven line by line: write raw text, read replies with timeouts."""
 
@@ -77,21 +86,6 @@ class RawUci:
             self.seen.append(line)
             if line.startswith(prefix):
                 return got
-
-    def drain(self, seconds: float) -> list[str]:
-        """Collect whatever arrives within ``seconds``."""
-        got: list[str] = []
-        deadline = time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            got.append(line)
-            self.seen.append(line)
-        return got
 
     def ready(self, timeout: float = START_TIMEOUT_S) -> list[str]:
         """``isready`` and wait for ``readyok``."""
@@ -153,9 +147,10 @@ def shared_process() -> Iterator[RawUci]:
 def shared_uci(shared_process: RawUci) -> RawUci:
     """The module's process, idle and with its earlier output read (alive, or the test fails)."""
     assert shared_process.proc.poll() is None, "plies uci died in an earlier test"
-    shared_process.send("stop")
+    # ``ucinewgame`` returns once any search or job has stopped and printed its last line,
+    # so ``readyok`` comes after everything the earlier test started, on any machine.
+    shared_process.send("stop", "ucinewgame")
     shared_process.ready(REPLY_TIMEOUT_S)
-    shared_process.drain(0.05)
     return shared_process
 
 

@@ -6,27 +6,16 @@ import os
 import queue
 import re
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import chess
 import chess.engine
-
-TIMEOUT_S = 600  # a first run compiles the engine (one to two minutes on a loaded machine)
-
-
-def _talk(script: str) -> list[str]:
-    """Run ``plies uci`` on ``script`` (ending with ``quit``); its output lines."""
-    proc = subprocess.run([sys.executable, "-m", "plies", "uci"], input=script,
-                          capture_output=True, text=True, timeout=TIMEOUT_S,
-                          check=False)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout.splitlines()
+from tests.uci.conftest import START_TIMEOUT_S, UCI_COMMAND, run_script
 
 
 def test_go_right_after_start_without_isready() -> None:
-    lines = _talk("uci\nposition startpos moves e2e4\ngo depth 4\nisready\nquit\n")
+    lines = run_script("uci\nposition startpos moves e2e4\ngo depth 4\nisready\nquit\n")
     assert lines.index("uciok") < len(lines) - 1
     best = [ln for ln in lines if ln.startswith("bestmove ")]
     assert len(best) == 1, lines
@@ -38,8 +27,8 @@ def test_go_right_after_start_without_isready() -> None:
 
 def test_python_chess_pings_and_plays_at_once() -> None:
     mate_in_one = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
-    engine = chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "plies", "uci"],
-                                                 timeout=TIMEOUT_S)  # fmt: skip
+    engine = chess.engine.SimpleEngine.popen_uci(UCI_COMMAND,
+                                                 timeout=START_TIMEOUT_S)  # fmt: skip
     try:
         engine.ping()  # isready: waits for the engine to load (or compile)
         result = engine.play(mate_in_one, chess.engine.Limit(depth=3))
@@ -52,7 +41,7 @@ def test_python_chess_pings_and_plays_at_once() -> None:
 def _until_ready(env: dict[str, str]) -> list[str]:
     """Start ``plies uci``, send ``uci`` and ``isready``; the lines up to the first
     ``info string`` or ``readyok``, whichever comes first (then the process is ended)."""
-    proc = subprocess.Popen([sys.executable, "-m", "plies", "uci"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen(UCI_COMMAND, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, env=env)  # fmt: skip
     assert proc.stdin is not None and proc.stdout is not None
     lines: queue.Queue[str] = queue.Queue()
@@ -63,7 +52,7 @@ def _until_ready(env: dict[str, str]) -> list[str]:
         proc.stdin.write("uci\nisready\n")
         proc.stdin.flush()
         while not seen or not seen[-1].startswith(("info string", "readyok")):
-            seen.append(lines.get(timeout=TIMEOUT_S))
+            seen.append(lines.get(timeout=START_TIMEOUT_S))
     finally:
         proc.kill()
         proc.wait()

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import chess
 import chess.engine
-import pytest
-from tests.uci.conftest import RawUci, open_engine
+from tests.uci.conftest import RawUci
 
 # White mates only by castling queen-side: king b1 to c1, rook a1 to d1 (Chess960: b1a1).
 CASTLING_MATE = "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1"
@@ -19,16 +16,6 @@ WINGS = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
 CORNERS = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
 
 
-@pytest.fixture(scope="module")
-def engine960() -> Iterator[chess.engine.SimpleEngine]:
-    """``plies uci`` through python-chess's client, for Chess960 boards."""
-    engine = open_engine()
-    try:
-        yield engine
-    finally:
-        engine.quit()
-
-
 def test_option_declared(raw_uci: RawUci) -> None:
     """``uci`` declares UCI_Chess960 as a check, off by default."""
     raw_uci.send("uci")
@@ -36,29 +23,29 @@ def test_option_declared(raw_uci: RawUci) -> None:
     assert "option name UCI_Chess960 type check default false" in lines
 
 
-def test_castling_mate_found_by_python_chess_client(engine960: chess.engine.SimpleEngine) -> None:
+def test_castling_mate_found_by_python_chess_client(uci_engine: chess.engine.SimpleEngine) -> None:
     """python-chess turns UCI_Chess960 on by itself; the only mate (castling) is played."""
     board = chess.Board(CASTLING_MATE, chess960=True)
-    result = engine960.play(board, chess.engine.Limit(depth=4))
+    result = uci_engine.play(board, chess.engine.Limit(depth=4))
     assert result.move == chess.Move.from_uci("b1a1")
     assert board.san(result.move) == "O-O-O#"
-    info = engine960.analyse(board, chess.engine.Limit(depth=4))
+    info = uci_engine.analyse(board, chess.engine.Limit(depth=4))
     assert info["pv"][0] == chess.Move.from_uci("b1a1")
     assert info["score"].white().mate() == 1
 
 
-def test_game_from_a_960_start(engine960: chess.engine.SimpleEngine) -> None:
+def test_game_from_a_960_start(uci_engine: chess.engine.SimpleEngine) -> None:
     """A short game from a Chess960 start: every move and PV legal on python-chess's 960 board."""
     board = chess.Board(START_0, chess960=True)
     for _ in range(16):
         if board.is_game_over():
             break
-        info = engine960.analyse(board, chess.engine.Limit(depth=3))
+        info = uci_engine.analyse(board, chess.engine.Limit(depth=3))
         line = board.copy()
         for move in info.get("pv", []):
             assert move in line.legal_moves, f"{move} in {line.fen()}"
             line.push(move)
-        result = engine960.play(board, chess.engine.Limit(depth=3))
+        result = uci_engine.play(board, chess.engine.Limit(depth=3))
         assert result.move in board.legal_moves
         board.push(result.move)
 

@@ -121,11 +121,6 @@ class UciLoop:
         """Create and compile the engine in a background thread (once)."""
         self._startup.start()
 
-    @property
-    def warming_up(self) -> bool:
-        """True while the background compile is still running."""
-        return self._startup.running
-
     def engine(self) -> Engine:
         """The ready engine, waiting for compilation (with a notice) if needed."""
         return self._startup.wait(self._quit_is_next)

@@ -87,11 +87,6 @@ class EngineStartup:
             self._ready.set()
 
     @property
-    def running(self) -> bool:
-        """True while the background compile is still running."""
-        return self._thread is not None and self._thread.is_alive()
-
-    @property
     def started(self) -> Engine | None:
         """The engine if it is ready now, without waiting (None: not yet, or it failed)."""
         return self._engine

@@ -117,11 +117,12 @@ def variation_san(board: BoardState, moves: Iterable[Move]) -> str:
     scratch = board.copy()
     parts: list[str] = []
     for i, move in enumerate(moves):
+        text = san(scratch, move)
         if scratch.turn == WHITE:
-            parts.append(f"{scratch.fullmove_number}. {scratch.san(move)}")
+            parts.append(f"{scratch.fullmove_number}. {text}")
         elif i == 0:
-            parts.append(f"{scratch.fullmove_number}...{scratch.san(move)}")
+            parts.append(f"{scratch.fullmove_number}...{text}")
         else:
-            parts.append(scratch.san(move))
+            parts.append(text)
         scratch.push(move)
     return " ".join(parts)

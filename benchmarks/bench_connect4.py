@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import machine_line
+from harness import clocked, machine_line
 from plies.games.connect4_solver import Connect4Solver, generic_score, parse_moves
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "connect4"
@@ -44,9 +43,9 @@ Outcome = tuple[int, int, float, float]
 
 def timed(func: Callable[[], tuple[int, int]]) -> Outcome:
     """Run ``func`` (-> score, nodes) and add its wall and CPU seconds."""
-    start, start_cpu = time.perf_counter(), time.process_time()
-    score, nodes = func()
-    return score, nodes, time.perf_counter() - start, time.process_time() - start_cpu
+    run = clocked(func)
+    score, nodes = run.value
+    return score, nodes, run.wall, run.cpu
 
 
 def measure(

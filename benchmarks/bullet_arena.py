@@ -21,10 +21,9 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from harness import STOCKFISH, MatchTally, machine_line, plies_player, tally_pgn
+from harness import STOCKFISH, MatchTally, clocked, machine_line, plies_player, tally_pgn
 from plies.arena.clock import TimeControl
 
 
@@ -50,9 +49,7 @@ def run_pairing(
     if nice:
         command = ["nice", "-n", str(nice), *command]
     print("$", " ".join(command), flush=True)
-    start = time.perf_counter()
-    subprocess.run(command, check=False)
-    return time.perf_counter() - start
+    return clocked(lambda: subprocess.run(command, check=False)).wall
 
 
 def report(name: str, tally: MatchTally, wall_s: float) -> None:

@@ -22,7 +22,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from harness import (
     PLIES,
     STOCKFISH,
     MatchTally,
+    clocked,
     faults_line,
     load_average,
     load_text,
@@ -126,9 +126,8 @@ def main() -> int:
         cmd = command(args, pgn)
         print("$", " ".join(cmd), flush=True)
         before = load_average()
-        start = time.perf_counter()
-        proc = subprocess.run(cmd, check=False)
-        wall = time.perf_counter() - start
+        played = clocked(lambda: subprocess.run(cmd, check=False))
+        proc, wall = played.value, played.wall
         after = load_average()
         if not pgn.exists():
             print(f"plies arena failed (exit {proc.returncode}) before any game", file=sys.stderr)

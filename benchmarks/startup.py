@@ -122,12 +122,12 @@ def time_install(root: Path) -> tuple[float, float, Path]:
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in _RUN_ENV}
-    cpu, start = children_cpu(), time.perf_counter()
-    subprocess.run(
+    cpu = children_cpu()
+    install = clocked(lambda: subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "."],
         cwd=project, env=env, check=True, stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    return time.perf_counter() - start, children_cpu() - cpu, python
+    ))  # fmt: skip
+    return install.wall, children_cpu() - cpu, python
 
 
 def environment(src: Path, cache: Path) -> dict[str, str]:

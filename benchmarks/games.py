@@ -22,9 +22,10 @@ import argparse
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from harness import clocked, in_turn, machine_line
+from harness import clocked, in_turn, machine_line, ratio_text
 from plies.games.alphabeta import alphabeta
 from plies.games.connect4 import Connect4
 from plies.games.mcts import mcts
@@ -64,27 +65,46 @@ def counted_calls(owner: Any, name: str, search: Callable[[], object]) -> int:
     return calls
 
 
-def row(name: str, value: float, nodes: int, seconds: float) -> str:
-    """Return one table row: who, value found, nodes, seconds, nodes per second."""
-    return f"  {name:34} {value:>7.3f} {nodes:>11,} {seconds:>9.3f} {nodes / seconds:>12,.0f}"
+@dataclass(frozen=True)
+class Row:
+    """One search's line of a table: who, the value found, nodes and CPU seconds."""
+
+    name: str
+    value: float
+    nodes: int
+    seconds: float
+
+    def text(self) -> str:
+        """The row as printed, with nodes per second."""
+        return (f"  {self.name:34} {self.value:>7.3f} {self.nodes:>11,} {self.seconds:>9.3f} "
+                f"{self.nodes / self.seconds:>12,.0f}")
+
+
+def table(rows: list[Row]) -> None:
+    """Print the rows, then how much less CPU time plies (the first) took than each peer."""
+    for r in rows:
+        print(r.text())
+    ours = rows[0].seconds
+    print("  plies faster: " + ", ".join(
+        ratio_text(ours, r.seconds, r.name.split()[0], higher_is_better=False) for r in rows[1:]))
 
 
 # --- plies ---------------------------------------------------------------------------
 
 
-def plies_ttt(repeat: int) -> str:
+def plies_ttt(repeat: int) -> Row:
     """plies's alpha-beta on the whole of tic-tac-toe."""
     game = TicTacToe()
     seconds, result = best_time(lambda: alphabeta(game, game.initial_state()), repeat)
-    return row("plies alphabeta", result.value, result.nodes, seconds)
+    return Row("plies alphabeta", result.value, result.nodes, seconds)
 
 
-def plies_c4(depth: int, repeat: int) -> str:
+def plies_c4(depth: int, repeat: int) -> Row:
     """plies's alpha-beta on the connect-four position, every non-final state scored 0."""
     game = _ZeroConnect4()
     state = play_line(game, C4_LINE)
     seconds, result = best_time(lambda: alphabeta(game, state, depth), repeat)
-    return row(f"plies alphabeta depth {depth}", result.value, result.nodes, seconds)
+    return Row(f"plies alphabeta depth {depth}", result.value, result.nodes, seconds)
 
 
 class _ZeroConnect4(Connect4):
@@ -107,7 +127,7 @@ def plies_mcts(game: Any, simulations: int, repeat: int) -> tuple[float, int]:
 # --- OpenSpiel -----------------------------------------------------------------------
 
 
-def openspiel_alpha_beta(name: str, line: list[int], depth: int, repeat: int) -> str:
+def openspiel_alpha_beta(name: str, line: list[int], depth: int, repeat: int) -> Row:
     """OpenSpiel's Python alpha-beta from the state ``line`` reaches, to ``depth``."""
     import pyspiel
     from open_spiel.python.algorithms import minimax
@@ -129,7 +149,7 @@ def openspiel_alpha_beta(name: str, line: list[int], depth: int, repeat: int) ->
     # Nodes: every call of the recursive helper is one state entered.
     nodes = counted_calls(minimax, "_alpha_beta", search)
     seconds, (value, _) = best_time(search, repeat)
-    return row(f"OpenSpiel alpha_beta_search d{depth}", value, nodes, seconds)
+    return Row(f"OpenSpiel alpha_beta_search d{depth}", value, nodes, seconds)
 
 
 def openspiel_mcts(name: str, simulations: int, repeat: int) -> float:
@@ -154,7 +174,7 @@ def openspiel_mcts(name: str, simulations: int, repeat: int) -> float:
 # --- easyAI --------------------------------------------------------------------------
 
 
-def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> str:
+def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> Row:
     """easyAI's Negamax (alpha-beta) from the position ``moves`` reaches, to ``depth``."""
     import importlib
 
@@ -180,7 +200,7 @@ def easyai_search(game_name: str, moves: list[int], depth: int, repeat: int) -> 
     module = importlib.import_module("easyAI.AI.Negamax")  # the recursion calls its global
     nodes = counted_calls(module, "negamax", search)
     seconds, value = best_time(search, repeat)
-    return row(f"easyAI Negamax d{depth}", value, nodes, seconds)
+    return Row(f"easyAI Negamax d{depth}", value, nodes, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,25 +215,25 @@ def main(argv: list[str] | None = None) -> int:
     header = f"  {'search':34} {'value':>7} {'nodes':>11} {'seconds':>9} {'nodes/s':>12}"
     print("tic-tac-toe, whole game (value for X: 0, a draw)")
     print(header)
-    print(plies_ttt(args.repeat))
-    print(openspiel_alpha_beta("tic_tac_toe", [], 9, args.repeat))
-    print(easyai_search("tictactoe", [], 9, args.repeat))
+    table([plies_ttt(args.repeat), openspiel_alpha_beta("tic_tac_toe", [], 9, args.repeat),
+           easyai_search("tictactoe", [], 9, args.repeat)])
 
     print(f"\nconnect four after {C4_LINE}, depth {args.depth}, non-final states 0")
     print(header)
     columns = [int(c) - 1 for c in C4_LINE.split()]
-    print(plies_c4(args.depth, args.repeat))
-    print(openspiel_alpha_beta("connect_four", columns, args.depth, args.repeat))
-    print(easyai_search("connect4", columns, args.depth, args.repeat))
+    table([plies_c4(args.depth, args.repeat),
+           openspiel_alpha_beta("connect_four", columns, args.depth, args.repeat),
+           easyai_search("connect4", columns, args.depth, args.repeat)])
 
     print(f"\nMCTS from the empty board, {args.simulations:,} playouts a search")
-    print(f"  {'game':14} {'plies s':>9} {'plies /s':>10} {'OpenSpiel s':>12} {'OpenSpiel /s':>13}")
+    print(f"  {'game':14} {'plies s':>9} {'plies /s':>10} {'OpenSpiel s':>12} {'OpenSpiel /s':>13}"
+          f"  plies faster")
     for label, game, name in (("tic-tac-toe", TicTacToe(), "tic_tac_toe"),
                               ("connect four", Connect4(), "connect_four")):
         ours, done = plies_mcts(game, args.simulations, args.repeat)
         theirs = openspiel_mcts(name, args.simulations, args.repeat)
         print(f"  {label:14} {ours:9.3f} {done / ours:10,.0f} {theirs:12.3f} "
-              f"{args.simulations / theirs:13,.0f}")
+              f"{args.simulations / theirs:13,.0f}  {ratio_text(ours, theirs, 'OpenSpiel', False)}")
     return 0
 
 

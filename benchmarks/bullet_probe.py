@@ -68,6 +68,9 @@ def main() -> int:
             p90 = statistics.quantiles(ms, n=10)[8]
             median = statistics.median(ms)
             row.append(f"{name} median {median:5.1f} p90 {p90:5.1f} max {ms[-1]:6.1f}")
+        if "stockfish" in results:
+            medians = [statistics.median(results[n][clock]) for n in ("plies", "stockfish")]
+            row.append(f"median plies/stockfish {medians[0] / medians[1]:.2f}")
         print("  |  ".join(row))
     return 0
 

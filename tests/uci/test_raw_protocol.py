@@ -49,6 +49,17 @@ def _after(*moves: str) -> chess.Board:
     return board
 
 
+def _held_until(uci: RawUci, reported: str, release: str) -> str:
+    """Once a line starts with ``reported``, and after a readyok, no bestmove yet; then
+    ``release`` brings it: the bestmove line."""
+    early = uci.expect(reported)
+    uci.send("isready")
+    early += uci.expect("readyok")
+    assert not any(line.startswith("bestmove") for line in early), early
+    uci.send(release)
+    return uci.expect("bestmove")[-1]
+
+
 def _fen_from_display(lines: list[str]) -> str:
     """The FEN printed by ``d``."""
     fens = [line.split(":", 1)[1].strip() for line in lines if line.startswith("Fen:")]
@@ -104,31 +115,16 @@ def test_infinite_holds_bestmove_until_stop(shared_uci: RawUci) -> None:
     """``go infinite`` prints no bestmove on its own, even in a solved position."""
     shared_uci.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "go infinite depth 3")
     # Depth 3 reported is the search done, on any machine; then readyok, and still no bestmove.
-    early = shared_uci.expect("info depth 3")
-    shared_uci.send("isready")
-    early += shared_uci.expect("readyok")
-    assert not any(line.startswith("bestmove") for line in early), early
-    shared_uci.send("stop")
-    assert shared_uci.expect("bestmove")[-1].startswith("bestmove d1d8")
+    assert _held_until(shared_uci, "info depth 3", "stop").startswith("bestmove d1d8")
     # A finished game under ``go infinite`` also waits for ``stop``.
     shared_uci.send("position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1", "go infinite")
-    early = shared_uci.expect("info depth 0")
-    shared_uci.send("isready")
-    early += shared_uci.expect("readyok")
-    assert not any(line.startswith("bestmove") for line in early), early
-    shared_uci.send("stop")
-    assert shared_uci.expect("bestmove")[-1] == "bestmove 0000"
+    assert _held_until(shared_uci, "info depth 0", "stop") == "bestmove 0000"
 
 
 def test_ponder_holds_bestmove_until_ponderhit(shared_uci: RawUci) -> None:
     """``go ponder`` with a depth: no bestmove until ``ponderhit``, then it comes."""
     shared_uci.send("position startpos moves e2e4 e7e5", "go ponder depth 3 wtime 5000 btime 5000")
-    early = shared_uci.expect("info depth 3")
-    shared_uci.send("isready")
-    early += shared_uci.expect("readyok")
-    assert not any(line.startswith("bestmove") for line in early), early
-    shared_uci.send("ponderhit")
-    best = shared_uci.expect("bestmove")[-1].split()[1]
+    best = _held_until(shared_uci, "info depth 3", "ponderhit").split()[1]
     assert chess.Move.from_uci(best) in _after("e2e4", "e7e5").legal_moves
 
 

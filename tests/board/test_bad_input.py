@@ -7,12 +7,11 @@ wrong, and must leave the board exactly as it was.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 
 import chess
 import pytest
+from tests.cli.runs import one_line_error, plies
 
 from plies.board import (
     QUEEN,
@@ -287,21 +286,10 @@ def test_move_value_refuses_bad_squares() -> None:
     _all_refused(board, lambda: board.push(Move(E2, E8)), lambda: board.push(Move(E7, E8, QUEEN)))
 
 
-def _run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m plies`` with arguments, capturing text output."""
-    return subprocess.run(
-        [sys.executable, "-m", "plies", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 @pytest.fixture(scope="module")
 def warm_cli() -> None:
     """Run the CLI once, so that a first-run compile notice cannot add stderr lines."""
-    proc = _run_cli("perft", "1")
+    proc = plies("perft", "1")
     assert proc.returncode == 0, proc.stderr
 
 
@@ -320,9 +308,6 @@ def warm_cli() -> None:
 )
 def test_cli_perft_bad_arguments(warm_cli: None, args: list[str]) -> None:
     """Bad depth or FEN: exit status 2, exactly one line on stderr, no node count."""
-    proc = _run_cli(*args)
-    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
-    lines = proc.stderr.splitlines()
-    assert len(lines) == 1, proc.stderr
-    assert "error" in lines[0].lower(), lines[0]
+    proc = plies(*args)
+    one_line_error(proc.returncode, proc.stderr, "error")
     assert "Nodes:" not in proc.stdout

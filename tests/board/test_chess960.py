@@ -9,13 +9,12 @@ replayed in lockstep with python-chess in ``test_differential.py``.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import chess
 import numpy as np
 import pytest
+from tests.cli.runs import one_line_error, plies
 from tests.core.test_nnue import random_arrays, write_net
 
 import plies.core as core
@@ -326,17 +325,11 @@ def test_cli_perft_chess960() -> None:
     """``plies perft --chess960 --fen`` counts a suite position; without the flag its
     castling field is refused in one line."""
     _, fen, counts = SUITE[1]
-    proc = subprocess.run(
-        [sys.executable, "-m", "plies", "perft", "2", "--chess960", "--fen", fen, "--divide"],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    proc = plies("perft", "2", "--chess960", "--fen", fen, "--divide")
     assert proc.returncode == 0, proc.stderr
     per_move = dict(line.split(": ") for line in proc.stdout.splitlines() if ": " in line
                     and not line.startswith("Nodes"))  # fmt: skip
     assert {k: int(v) for k, v in per_move.items()} == divide(Board(fen, chess960=True), 2)
     assert f"Nodes: {counts[2]} " in proc.stdout
-    refused = subprocess.run(
-        [sys.executable, "-m", "plies", "perft", "1", "--fen", fen],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert refused.returncode != 0 and "invalid fen castling rights" in refused.stderr
+    refused = plies("perft", "1", "--fen", fen)
+    one_line_error(refused.returncode, refused.stderr, "invalid fen castling rights")

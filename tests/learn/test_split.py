@@ -9,7 +9,8 @@ import chess
 import numpy as np
 import pytest
 
-from plies.learn.split import NO_PLY, game_ids, ply_number, split_rows
+from plies.learn.lines import OK, read_records
+from plies.learn.split import NO_PLY, game_ids, split_rows
 from plies.learn.train.loader import read_dataset
 from plies.learn.tune.dataset import build_features, read_positions
 
@@ -47,15 +48,13 @@ def _truth(games: list[list[str]]) -> np.ndarray:
 
 def test_ply_number_from_the_fen() -> None:
     """Move number and side give the ply; FENs without a usable move number give NO_PLY."""
-    assert ply_number(chess.STARTING_FEN.split()) == 0
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "b", "-", "-", "3", "40"]) == 79
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "1"]) == 0
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-"]) == NO_PLY
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "0"]) == NO_PLY
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "x"]) == NO_PLY
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "\u00b2"]) == NO_PLY
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "999999"]) == 1999996
-    assert ply_number(["8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "9" * 30]) == NO_PLY
+    tails = {"b - - 3 40": 79, "w - - 0 1": 0, "w - -": NO_PLY, "w - - 0 0": NO_PLY,
+             "w - - 0 x": NO_PLY, "w - - 0 \u00b2": NO_PLY, "w - - 0 999999": 1999996,
+             "w - - 0 " + "9" * 30: NO_PLY}  # fmt: skip
+    text = "".join(f"4k3/8/8/8/8/8/8/4K3 {tail} | 0.5\n" for tail in tails)
+    records, status = read_records(np.frombuffer(text.encode(), dtype=np.uint8))
+    assert (status == OK).all()
+    assert records.plies().tolist() == list(tails.values())
 
 
 def test_crafted_move_numbers_read_alike_in_both_readers(tmp_path: Path) -> None:

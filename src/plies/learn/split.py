@@ -14,21 +14,8 @@ NO_PLY = -1
 """The ply of a line whose FEN has no move number (an EPD line, a four-field FEN)."""
 
 MOVE_DIGITS = 6
-"""Longest move number read; longer ones count as none (and cannot overflow an integer)."""
-
-
-def ply_number(fen_fields: list[str]) -> int:
-    """Half-moves since the start of the game (from the FEN's move number and side), or NO_PLY."""
-    if len(fen_fields) < 6 or fen_fields[1] not in ("w", "b"):
-        return NO_PLY
-    number = fen_fields[5]
-    # Six digits at most, as the compiled reader takes: a longer number is no real game's.
-    if not (number.isascii() and number.isdigit()) or len(number) > MOVE_DIGITS:
-        return NO_PLY
-    fullmove = int(number)
-    if fullmove < 1:
-        return NO_PLY
-    return 2 * (fullmove - 1) + (1 if fen_fields[1] == "b" else 0)
+"""Longest move number ``plies.learn.lines`` reads; longer ones count as none (no real game
+has one, and it cannot overflow an integer)."""
 
 
 def game_ids(

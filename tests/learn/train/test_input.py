@@ -11,20 +11,18 @@ import numpy as np
 import pytest
 
 from plies.cli.main import main
-from plies.learn.train.loader import (
+from plies.learn.lines import (
     BAD_BOARD,
     BAD_KINGS,
     BAD_RESULT,
     BAD_SCORE,
     BAD_SIDE,
-    BIG_SCORE,
     BLANK,
     NO_FIELDS,
     OK,
     TOO_MANY_PIECES,
-    parse_buffer,
-    read_dataset,
 )
+from plies.learn.train.loader import BIG_SCORE, NEEDS_SCORE, parse_buffer, read_dataset
 from plies.learn.train.network import load_network
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "train" / "sf-d7-sample.txt"
@@ -34,7 +32,9 @@ CASES = [
     (f"{START} | 35 | 0.5", OK),
     (f"{START} | -12 | 1\r", OK),
     ("   ", BLANK),
-    (f"{START} | 0.5", NO_FIELDS),
+    (f"{START} | 0.5", NEEDS_SCORE),
+    ('4k3/8/8/8/8/8/4P3/4K3 w - - c9 "1-0";', NEEDS_SCORE),
+    ("garbage", NO_FIELDS),
     (f"{START} | 1 | 2 | 0.5", NO_FIELDS),
     ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1 | 0 | 0.5", BAD_BOARD),
     ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 | 0 | 0.5", BAD_BOARD),

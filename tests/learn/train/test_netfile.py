@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import chess
 import numpy as np
 import pytest
 
+import plies.core as core
+from plies.board import Board
+from plies.cli.main import main
 from plies.core.netfile import NetFileError
 from plies.learn.train.kernels import raw_outputs
 from plies.learn.train.loader import read_dataset
@@ -19,6 +24,8 @@ from plies.learn.train.network import (
 )
 
 SAMPLE = Path(__file__).resolve().parents[2] / "data" / "train" / "sf-d7-sample.txt"
+HANG_S = 600.0
+"""Bound on the engine process: only a hang exceeds it (a first run compiles the engine)."""
 
 
 def _spec_eval(fen: str, f: dict[str, np.ndarray]) -> float:
@@ -177,3 +184,30 @@ def test_bad_net_files(tmp_path: Path) -> None:
     ):
         with pytest.raises(NetFileError, match=words):
             load_network(tmp_path / f"{name}.npz")
+
+
+def test_a_trained_net_evaluates_in_the_uci_engine(tmp_path: Path) -> None:
+    """A net ``plies train`` writes is taken by the UCI engine (a real process, EvalFile) and
+    its evaluation is the core's with that net, to the centipawn, on several positions."""
+    path = tmp_path / "net.npz"
+    args = ["train", str(SAMPLE), "--out", str(path), "--hidden", "16", "--epochs", "1",
+            "--buckets", "8", "-q"]  # fmt: skip
+    assert main(args) == 0
+    fens = [line.split("|")[0].strip() for line in SAMPLE.read_text().splitlines()[:6]]
+    commands = ["uci", f"setoption name EvalFile value {path}", "isready"]
+    for fen in fens:
+        commands += [f"position fen {fen}", "eval"]
+    done = subprocess.run(
+        [sys.executable, "-m", "plies", "uci"], input="\n".join([*commands, "quit"]) + "\n",
+        capture_output=True, text=True, timeout=HANG_S, check=True,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert sum(f"Evaluated by: net {path} (hidden 16" in line for line in lines) == len(fens)
+    shown = [line.split()[2] for line in lines if line.startswith("Static evaluation:")]
+    net = core.load_net(path)
+    expected = []
+    for fen in fens:
+        pos = core.copy_position(Board(fen).core_position())
+        core.attach_net(pos, net)
+        expected.append(f"{core.static_evaluate(pos) / 100:+.2f}")
+    assert shown == expected and len(set(shown)) > 1

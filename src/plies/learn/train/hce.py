@@ -7,7 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from plies.learn.train.loader import Dataset, read_bytes
+from plies.learn.lines import read_bytes
+from plies.learn.train.loader import Dataset
 from plies.learn.train.network import SCALE
 
 

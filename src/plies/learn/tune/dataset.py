@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from plies.core.trace import MAX_ENTRIES, trace_placements
-from plies.learn.lines import DataError, read_line
-from plies.learn.split import NO_PLY, game_ids, ply_number
+from plies.learn.lines import NO_SCORE, PROBLEMS, first_problem, read_bytes, read_records
+from plies.learn.split import NO_PLY, game_ids
 
 PHASE_MAX = 24
 SCALE_FULL = 64
@@ -47,36 +46,21 @@ def read_positions(paths: Iterable[str | Path], out: Positions | None = None) ->
     """Read every position of ``paths``; bad lines are counted, a missing file is a DataError."""
     data = Positions() if out is None else out
     for path in paths:
-        try:
-            with Path(path).open(encoding="utf-8", errors="replace") as handle:
-                _read_lines(handle, str(path), data)
-        except OSError as exc:
-            raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        buf, _ = read_bytes(path, whole=True)
+        records, status = read_records(buf)
+        data.placements.extend(records.placements(buf))
+        data.sides.extend(records.sides().tolist())
+        data.results.extend(records.results().tolist())
+        score = records.scores()
+        data.scores.extend(np.where(score == NO_SCORE, np.nan, score).tolist())
+        data.plies.extend(records.plies().tolist())
+        data.sources.extend([data.files] * len(records))
+        bad = int(np.count_nonzero(np.isin(status, list(PROBLEMS))))
+        if bad and not data.first_bad:
+            data.first_bad = first_problem(path, status, PROBLEMS)
+        data.bad += bad
         data.files += 1
     return data
-
-
-def _read_lines(handle: Iterable[str], path: str, data: Positions) -> None:
-    """Append the positions of one open file to ``data``."""
-    for number, line in enumerate(handle, start=1):
-        if not line.strip():
-            continue
-        try:
-            fen, score, result = read_line(line)
-            parts = fen.split()
-            if len(parts) < 2 or parts[1] not in ("w", "b"):
-                raise ValueError("the FEN needs a side to move")
-        except ValueError as exc:
-            data.bad += 1
-            if not data.first_bad:
-                data.first_bad = f"{path}:{number}: {exc}"
-            continue
-        data.placements.append(parts[0])
-        data.sides.append(0 if parts[1] == "w" else 1)
-        data.results.append(result)
-        data.scores.append(math.nan if score is None else float(score))
-        data.plies.append(ply_number(parts))
-        data.sources.append(data.files)
 
 
 @dataclass

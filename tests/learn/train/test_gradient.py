@@ -110,7 +110,7 @@ def test_only_the_positions_bucket_gets_output_gradient() -> None:
         flips = np.zeros(len(rows), dtype=np.int64)
         grads = tuple(np.zeros_like(a) for a in net.arrays())
         batch_gradient(Examples(data.features, data.stm, target, zero), rows, flips, 1.0,
-                       net.arrays(), Params(*grads))  # fmt: skip
+                       net.arrays(), Params(*grads), net.kings())  # fmt: skip
         others = np.arange(8) != bucket
         assert not np.any(grads[2][others]) and not np.any(grads[3][others])
         assert np.any(grads[2][bucket]) and grads[3][bucket] != 0.0
@@ -118,7 +118,7 @@ def test_only_the_positions_bucket_gets_output_gradient() -> None:
                          net.out_bias[bucket : bucket + 1].copy())  # fmt: skip
         alone = tuple(np.zeros_like(a) for a in single.arrays())
         batch_gradient(Examples(data.features, data.stm, target, zero), rows, flips, 1.0,
-                       single.arrays(), Params(*alone))  # fmt: skip
+                       single.arrays(), Params(*alone), single.kings())  # fmt: skip
         assert np.array_equal(alone[2][0], grads[2][bucket])
         assert np.array_equal(alone[0], grads[0]) and np.array_equal(alone[1], grads[1])
 
@@ -146,7 +146,7 @@ def test_mirrored_rows_train_as_mirrored_positions() -> None:
         zero = np.zeros((len(d), 2), dtype=np.float32)
         total = batch_gradient(
             Examples(d.features, d.stm, target, zero), rows, flips, 1.0, net.arrays(),
-            Params(*out),
+            Params(*out), net.kings(),
         )
         return total, out
 

@@ -64,7 +64,7 @@ def test_base_shifts_the_prediction_and_the_gradient() -> None:
     mirrors = np.zeros(len(rows), dtype=np.int64)
     total = batch_gradient(
         Examples(data.features, data.stm, target, base), rows, mirrors, 1.0 / len(rows),
-        net.arrays(), Params(*grads),
+        net.arrays(), Params(*grads), net.kings(),
     )  # fmt: skip
     assert total / len(rows) == pytest.approx(loss(data, target, rows, net, base), rel=1e-12)
     assert total / len(rows) != pytest.approx(loss(data, target, rows, net), rel=1e-3)

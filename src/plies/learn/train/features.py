@@ -80,22 +80,16 @@ def flip_perspective(index: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def king_frame(
-    row: np.ndarray, side: int, mirror: int, king_buckets: np.ndarray, king_mirror: int
+    white: int, black: int, side: int, mirror: int, king_buckets: np.ndarray, king_mirror: int
 ) -> tuple[int, int, int, int]:
-    """Where each perspective's features of a loaded row go: (row offset, file flip) of the
-    side to move, then of the other side. ``mirror`` is the training augmentation (7: files
-    swapped), applied first, so the king mirror sees the position as trained on."""
-    stm_king = 0
-    other_king = 0
-    for j in range(len(row)):
-        f = row[j]
-        if f < 0:
-            break
-        own = (f if side == 0 else flip_perspective(f)) ^ mirror
-        if OWN_KING <= own < OTHER_OFFSET:
-            stm_king = own - OWN_KING
-        elif own >= OTHER_OFFSET + OWN_KING:
-            other_king = flip_perspective(own) - OWN_KING
+    """Where each perspective's features of a loaded row go, given the squares of the White
+    and the Black king (a1 = 0, White's view): (row offset, file flip) of the side to move,
+    then of the other side. ``mirror`` is the training augmentation (7: files swapped),
+    applied first, so the king mirror sees the position as trained on."""
+    # Each side sees its own king from its own end of the board (Black's ranks turned).
+    white ^= mirror
+    black ^= mirror ^ 56
+    stm_king, other_king = (white, black) if side == 0 else (black, white)
     stm_flip = MIRROR_FILES if king_mirror == 1 and stm_king % 8 >= 4 else 0
     other_flip = MIRROR_FILES if king_mirror == 1 and other_king % 8 >= 4 else 0
     return (

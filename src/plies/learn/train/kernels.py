@@ -25,7 +25,14 @@ import numpy as np
 from numba import njit
 
 from plies.core.nnue import bucket
-from plies.learn.train.features import NO_KINGS, flip_perspective, king_frame
+from plies.learn.train.features import (
+    MAX_PIECES,
+    NO_KINGS,
+    OTHER_OFFSET,
+    OWN_KING,
+    flip_perspective,
+    king_frame,
+)
 
 
 class Params(NamedTuple):
@@ -61,50 +68,71 @@ FORMAT_ONE = Kings(NO_KINGS, 0, -1)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _accumulate(
-    row: np.ndarray,
-    side: int,
-    mirror: int,
-    ft_weight: np.ndarray,
-    ft_bias: np.ndarray,
-    kings: Kings,
-    acc_stm: np.ndarray,
-    acc_other: np.ndarray,
-) -> int:
-    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7); the
-    number of pieces."""
+def _feature_rows(
+    row: np.ndarray, side: int, mirror: int, kings: Kings, touched: np.ndarray
+) -> tuple[int, int]:
+    """Write the feature rows one position adds to ``touched`` (int64 [2 * MAX_PIECES, 2]):
+    per entry the side to move's row and the other side's, one entry per piece and one
+    more in the shared block when there is one (files mirrored when ``mirror`` is 7);
+    (entries, pieces). The forward pass sums these rows, the backward pass feeds them."""
     king_buckets, king_mirror, shared = kings
-    acc_stm[:] = ft_bias
-    acc_other[:] = ft_bias
+    # Step 1: each piece as the side to move sees it (as trained), and where the kings are.
     pieces = 0
-    if len(king_buckets) == 0:
-        for j in range(len(row)):
-            f = row[j]
-            if f < 0:
-                break
-            own = (f if side == 0 else flip_perspective(f)) ^ mirror
-            other = flip_perspective(own)
-            acc_stm += ft_weight[own]
-            acc_other += ft_weight[other]
-            pieces += 1
-        return pieces
-    stm_at, stm_flip, other_at, other_flip = king_frame(
-        row, side, mirror, king_buckets, king_mirror
-    )
+    white = 0
+    black = 0
     for j in range(len(row)):
         f = row[j]
         if f < 0:
             break
-        own = (f if side == 0 else flip_perspective(f)) ^ mirror
+        if OWN_KING <= f < OTHER_OFFSET:
+            white = f - OWN_KING
+        elif f >= OTHER_OFFSET + OWN_KING:
+            black = f - OTHER_OFFSET - OWN_KING
+        touched[j, 0] = (f if side == 0 else flip_perspective(f)) ^ mirror
+        pieces += 1
+    stm_at = stm_flip = other_at = other_flip = 0
+    if len(king_buckets):
+        stm_at, stm_flip, other_at, other_flip = king_frame(
+            white, black, side, mirror, king_buckets, king_mirror
+        )
+    # Step 2: each piece's rows in both perspectives' blocks. With a shared block a piece
+    # has entries 2j and 2j + 1: going from the last piece down, every slot written has
+    # been read already.
+    step = 2 if shared >= 0 else 1
+    for j in range(pieces - 1, -1, -1):
+        own = touched[j, 0]
         s = own ^ stm_flip
         o = flip_perspective(own) ^ other_flip
-        acc_stm += ft_weight[stm_at + s]
-        acc_other += ft_weight[other_at + o]
+        at = j * step
+        touched[at, 0] = stm_at + s
+        touched[at, 1] = other_at + o
         if shared >= 0:
-            acc_stm += ft_weight[shared + s]
-            acc_other += ft_weight[shared + o]
-        pieces += 1
-    return pieces
+            touched[at + 1, 0] = shared + s
+            touched[at + 1, 1] = shared + o
+    return pieces * step, pieces
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _accumulate(
+    row: np.ndarray,
+    side: int,
+    mirror: int,
+    net: Params,
+    kings: Kings,
+    acc_stm: np.ndarray,
+    acc_other: np.ndarray,
+    touched: np.ndarray,
+) -> tuple[int, int]:
+    """Fill both accumulators of one position (files mirrored when ``mirror`` is 7) and
+    ``touched`` with the rows summed (``_feature_rows``); (entries, pieces)."""
+    ft_weight = net.ft_weight
+    acc_stm[:] = net.ft_bias
+    acc_other[:] = net.ft_bias
+    entries, pieces = _feature_rows(row, side, mirror, kings, touched)
+    for j in range(entries):
+        acc_stm += ft_weight[touched[j, 0]]
+        acc_other += ft_weight[touched[j, 1]]
+    return entries, pieces
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -131,11 +159,11 @@ def _raw_outputs(
     buckets = len(out_bias)
     acc_stm = np.empty(hidden, dtype=ft_weight.dtype)
     acc_other = np.empty(hidden, dtype=ft_weight.dtype)
+    touched = np.empty((2 * MAX_PIECES, 2), dtype=np.int64)
     out = np.empty(len(rows), dtype=np.float64)
     for i in range(len(rows)):
         r = rows[i]
-        pieces = _accumulate(features[r], stm[r], 0, ft_weight, ft_bias, kings, acc_stm,
-                             acc_other)  # fmt: skip
+        _, pieces = _accumulate(features[r], stm[r], 0, net, kings, acc_stm, acc_other, touched)
         head = bucket(pieces, buckets)
         out[i] = _output(acc_stm, acc_other, out_weight[head], out_bias[head])
     return out
@@ -151,7 +179,7 @@ def raw_outputs(
 
 
 @njit(cache=True, nogil=True)
-def _batch_gradient(
+def batch_gradient(
     data: Examples,
     rows: np.ndarray,
     mirrors: np.ndarray,
@@ -174,7 +202,6 @@ def _batch_gradient(
     features, stm, target, base = data
     ft_weight, ft_bias, out_weight, out_bias = net
     g_ft_weight, g_ft_bias, g_out_weight, g_out_bias = grads
-    king_buckets, king_mirror, shared = kings
     hidden = len(ft_bias)
     buckets = len(out_bias)
     dtype = ft_weight.dtype
@@ -182,13 +209,14 @@ def _batch_gradient(
     acc_other = np.empty(hidden, dtype=dtype)
     d_stm = np.empty(hidden, dtype=dtype)
     d_other = np.empty(hidden, dtype=dtype)
+    touched = np.empty((2 * MAX_PIECES, 2), dtype=np.int64)
     loss = 0.0
     for i in range(len(rows)):
         r = rows[i]
-        side = stm[r]
-        row = features[r]
         mirror = mirrors[i]
-        pieces = _accumulate(row, side, mirror, ft_weight, ft_bias, kings, acc_stm, acc_other)
+        entries, pieces = _accumulate(
+            features[r], stm[r], mirror, net, kings, acc_stm, acc_other, touched
+        )
         head = bucket(pieces, buckets)
         w_out = out_weight[head]
         g_out = g_out_weight[head]
@@ -217,43 +245,7 @@ def _batch_gradient(
                 d_other[k] = 0.0
         g_ft_bias += d_stm
         g_ft_bias += d_other
-        if len(king_buckets) == 0:
-            for j in range(len(row)):
-                f = row[j]
-                if f < 0:
-                    break
-                own = (f if side == 0 else flip_perspective(f)) ^ mirror
-                g_ft_weight[own] += d_stm
-                g_ft_weight[flip_perspective(own)] += d_other
-            continue
-        stm_at, stm_flip, other_at, other_flip = king_frame(
-            row, side, mirror, king_buckets, king_mirror
-        )
-        for j in range(len(row)):
-            f = row[j]
-            if f < 0:
-                break
-            own = (f if side == 0 else flip_perspective(f)) ^ mirror
-            s = own ^ stm_flip
-            o = flip_perspective(own) ^ other_flip
-            g_ft_weight[stm_at + s] += d_stm
-            g_ft_weight[other_at + o] += d_other
-            if shared >= 0:
-                g_ft_weight[shared + s] += d_stm
-                g_ft_weight[shared + o] += d_other
+        for j in range(entries):
+            g_ft_weight[touched[j, 0]] += d_stm
+            g_ft_weight[touched[j, 1]] += d_other
     return loss
-
-
-def batch_gradient(
-    data: Examples,
-    rows: np.ndarray,
-    mirrors: np.ndarray,
-    norm: float,
-    net: Params,
-    grads: Params,
-    kings: Kings = FORMAT_ONE,
-) -> float:
-    """Add norm * d(sum of squared errors)/d(weights) over ``rows`` to ``grads`` (zeroed by the
-    caller); return the sum of squared errors (``_batch_gradient`` says how; ``kings``
-    omitted: a format-1 net)."""
-    return float(_batch_gradient(data, rows, mirrors, norm, net, grads, kings))

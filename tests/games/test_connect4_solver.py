@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tests.cli.test_board_games import run_cli
 
-from plies.cli.main import main
 from plies.games.connect4 import Connect4, Connect4State
-from plies.games.connect4_kernel import GENERATIONS
+from plies.games.connect4_kernel import GENERATIONS, table_state
 from plies.games.connect4_solver import (
     SIZE,
     Connect4Solver,
@@ -147,16 +145,19 @@ def test_null_window_search_finds_every_score() -> None:
         assert len(calls) <= 12  # a linear scan of the 32 scores would need up to 32
 
 
-def test_bad_positions_are_refused_with_a_reason() -> None:
+@pytest.mark.parametrize(
+    ("moves", "reason"),
+    [
+        ("48", r"move 2 .*not a column"),
+        ("1111111", "move 7: column 1 is full"),
+        ("1212121", "already won"),
+        ("12121213", "after the game was won"),
+    ],
+)
+def test_bad_positions_are_refused_with_a_reason(moves: str, reason: str) -> None:
     """Non-columns, full columns and play after a win raise ValueError saying which move."""
-    with pytest.raises(ValueError, match=r"move 2 .*not a column"):
-        parse_moves("48")
-    with pytest.raises(ValueError, match="move 7: column 1 is full"):
-        parse_moves("1111111")
-    with pytest.raises(ValueError, match="already won"):
-        parse_moves("1212121")
-    with pytest.raises(ValueError, match="after the game was won"):
-        parse_moves("12121213")
+    with pytest.raises(ValueError, match=reason):
+        parse_moves(moves)
 
 
 def test_table_generations_isolate_positions(solver: Connect4Solver) -> None:
@@ -165,9 +166,12 @@ def test_table_generations_isolate_positions(solver: Connect4Solver) -> None:
     first = solver.solve(moves, best=False)
     second = solver.solve(moves, best=False)
     assert first.score == second.score and first.nodes == second.nodes > 1
-    solver._generation = GENERATIONS
-    solver.reset()
-    assert solver._generation == 1 and not solver._table.any()
+    table, generation = table_state(solver._tables)
+    assert table.any()
+    for _ in range(GENERATIONS - int(generation) + 1):
+        solver.reset()
+    table, generation = table_state(solver._tables)
+    assert generation == 1 and not table.any()
     assert solver.solve(moves, best=False).nodes == first.nodes
 
 
@@ -193,16 +197,6 @@ def _full_drawn_board() -> str:
             text.append(str(column + 1))
         if state.winner is None:
             return "".join(text)
-
-
-def run_cli(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
-) -> tuple[int, str, str]:
-    """Run ``plies argv`` in-process; return status, stdout, stderr."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    status = main(argv)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def test_cli_solve_prints_score_and_best_columns(

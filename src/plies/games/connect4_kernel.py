@@ -18,16 +18,20 @@ Transposition table: one ``uint64`` array of prime length, an entry per slot::
 
 The generation lets the driver empty the table in O(1) between positions.  One
 array for the table and one for the sorted moves (threat count in bits 56-63 above
-the move's bit) keep the recursive call's arguments few, which is faster than
-separate arrays for keys, bounds, moves and scores.
+the move's bit) are faster than separate arrays for keys, bounds, moves and scores.
+They travel with the generation and the count of positions visited as one
+``Tables`` value (a numba structref), so the recursive call takes the position, the
+window and that one value.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.experimental import structref
 
 from plies.jitcache import install
+from plies.jitstruct import CoreStruct, register
 
 install()  # before the compiled functions below: their cache is keyed on their sources
 
@@ -76,6 +80,66 @@ _H01 = U64(0x0101010101010101)
 _POP_SHIFT = U64(56)
 
 
+@register
+class TablesType(CoreStruct):
+    """numba type of ``Tables``."""
+
+
+class Tables(structref.StructRefProxy):
+    """The solver's memory (Python handle): ``table`` (the transposition table),
+    ``sorted_moves`` (each ply's ordered moves, row = discs played), ``generation`` (the
+    tag of the current position's entries) and ``nodes`` (positions visited). Built and
+    read by the cached functions below: numba's Python-side accessors compile anew in
+    every process."""
+
+    table: np.ndarray
+    sorted_moves: np.ndarray
+    generation: np.uint64
+    nodes: np.int64
+
+
+# numba ships no types: these two calls are untyped.
+structref.define_proxy(  # type: ignore[no-untyped-call]
+    Tables, TablesType, ["table", "sorted_moves", "generation", "nodes"]
+)
+
+
+@njit(cache=True)
+def new_tables(entries: int) -> Tables:
+    """Tables with a transposition table of ``entries`` slots, every page touched now (the
+    first solves should not pay the page faults)."""
+    table = np.zeros(entries, dtype=np.uint64)
+    for i in range(entries):
+        table[i] = ZERO
+    sorted_moves = np.zeros((SIZE + 1, WIDTH), dtype=np.uint64)
+    return Tables(table, sorted_moves, ONE, np.int64(0))  # type: ignore[no-untyped-call]
+
+
+@njit(cache=True)
+def next_generation(tables: Tables) -> None:
+    """Forget every stored position (a new generation; after the last one, a wiped table)
+    and zero the count of positions visited."""
+    tables.generation += ONE
+    if tables.generation > U64(GENERATIONS):
+        table = tables.table
+        for i in range(len(table)):
+            table[i] = ZERO
+        tables.generation = ONE
+    tables.nodes = np.int64(0)
+
+
+@njit(cache=True)
+def visited(tables: Tables) -> int:
+    """Positions visited since the last new generation."""
+    return int(tables.nodes)
+
+
+@njit(cache=True)
+def table_state(tables: Tables) -> tuple[np.ndarray, np.uint64]:
+    """The transposition table and the current generation (to look at, not to write)."""
+    return tables.table, tables.generation
+
+
 @njit(cache=True, inline="always")
 def popcount(b: np.uint64) -> int:
     """Count the set bits of ``b`` (SWAR; numba has no popcount builtin)."""
@@ -120,18 +184,14 @@ def negamax(
     moves: np.int64,
     alpha: np.int64,
     beta: np.int64,
-    table: np.ndarray,
-    generation: np.uint64,
-    sorted_moves: np.ndarray,
-    stats: np.ndarray,
+    tables: Tables,
 ) -> np.int64:
     """Fail-soft negamax score of a position whose mover cannot win at once, in (alpha, beta).
 
-    Scores at or below alpha are upper bounds, at or above beta lower bounds.
-    ``sorted_moves`` holds each ply's ordered moves (row = discs played);
-    ``stats[0]`` counts the positions visited.
+    Scores at or below alpha are upper bounds, at or above beta lower bounds; ``tables``
+    counts the position as visited.
     """
-    stats[0] += 1
+    tables.nodes += 1
     # Step 1: moves that do not hand the opponent a four at once.  Two threats the
     # opponent can play now cannot both be blocked; one must be.
     possible = playable(mask)
@@ -159,6 +219,8 @@ def negamax(
 
     # Step 3: bounds remembered from earlier visits.
     key = current + mask
+    table = tables.table
+    generation = tables.generation
     slot = np.int64(key % U64(table.shape[0]))
     entry = table[slot]
     if (entry & _KEY_MASK) == key and (entry >> _GENERATION_SHIFT) == generation:
@@ -180,6 +242,7 @@ def negamax(
 
     # Step 4: order the moves by how many threats they create; equal counts keep the
     # order of insertion, so the most central of them is searched first.
+    sorted_moves = tables.sorted_moves
     n = 0
     for i in range(WIDTH - 1, -1, -1):
         move = safe & _COLUMN[_ORDER[i]]
@@ -197,8 +260,7 @@ def negamax(
     for k in range(n - 1, -1, -1):
         move = sorted_moves[moves, k] & _MOVE_MASK
         value = -negamax(
-            current ^ mask, mask | move, moves + np.int64(1), -beta, -alpha,
-            table, generation, sorted_moves, stats,
+            current ^ mask, mask | move, moves + np.int64(1), -beta, -alpha, tables
         )
         if value >= beta:
             table[slot] = key | (U64(value + _LOWER_OFFSET) << _BOUND_SHIFT) | tag

@@ -147,19 +147,17 @@ class Connect4Solver:
         """Allocate a table of about ``tt_entries`` entries (rounded down to a prime)."""
         if tt_entries < 2:
             raise ValueError(f"tt_entries must be at least 2, not {tt_entries}")
-        size = _prime_at_most(tt_entries)
+        from plies.games.connect4_kernel import new_tables
+
         self.game = Connect4(WIDTH, HEIGHT)
-        self._table = np.zeros(size, dtype=np.uint64)
-        # Touch every page now: the first solves should not pay the page faults.
-        self._table.fill(0)
-        self._generation = 1
-        self._sorted_moves = np.zeros((SIZE + 1, WIDTH), dtype=np.uint64)
-        self._stats = np.zeros(1, dtype=np.int64)
+        self._tables = new_tables(_prime_at_most(tt_entries))
 
     @property
     def nodes(self) -> int:
         """Positions visited since the last :meth:`reset`."""
-        return int(self._stats[0])
+        from plies.games.connect4_kernel import visited
+
+        return int(visited(self._tables))
 
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) the kernel by solving a late position."""
@@ -168,13 +166,9 @@ class Connect4Solver:
 
     def reset(self) -> None:
         """Forget every stored position (a new generation) and zero the node count."""
-        from plies.games.connect4_kernel import GENERATIONS
+        from plies.games.connect4_kernel import next_generation
 
-        self._generation += 1
-        if self._generation > GENERATIONS:
-            self._table.fill(0)
-            self._generation = 1
-        self._stats[0] = 0
+        next_generation(self._tables)
 
     def window(self, state: Connect4State, alpha: int, beta: int) -> int:
         """Return the fail-soft score of ``state`` searched with the window (alpha, beta)."""
@@ -186,8 +180,7 @@ class Connect4Solver:
         if can_win_now(current, mask):
             return win_score(state.moves)
         value = negamax(
-            current, mask, np.int64(state.moves), np.int64(alpha), np.int64(beta),
-            self._table, np.uint64(self._generation), self._sorted_moves, self._stats,
+            current, mask, np.int64(state.moves), np.int64(alpha), np.int64(beta), self._tables
         )
         return int(value)
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Generic
 
 from plies.games.budget import Meter
-from plies.games.protocol import WIN, Game, Ordering
+from plies.games.protocol import WIN, A, Game, Ordering, S
 from plies.games.result import Line, SearchResult, unroll
 from plies.games.ttable import RESOLVED, Bound, Entry, TranspositionTable
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 #: The depth used for "search to the end": deeper than any game here, shallower than RESOLVED.
 UNLIMITED = 1 << 20

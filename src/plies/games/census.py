@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TypeVar
 
-from plies.games.protocol import Game
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, S
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
+from plies.games.pictures import connect4_svg
 from plies.games.protocol import BaseGame
 
 #: Discs drawn for an empty cell and for players 0 and 1.
@@ -51,8 +52,6 @@ class Connect4State(NamedTuple):
 
     def _repr_svg_(self) -> str:
         """The board as SVG: how Jupyter shows a state."""
-        from plies.games.pictures import connect4_svg
-
         return connect4_svg(self)
 
 

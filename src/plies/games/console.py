@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TextIO, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TextIO
 
-from plies.games.protocol import Game, TextGame
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, S, TextGame
 
 
 class PlayerQuitError(Exception):
     """The person asked to stop (typed ``quit``) or the input ended."""
 
 
+@dataclass(eq=False)
 class ConsolePlayer(Generic[S, A]):
     """Asks a person for moves on ``output`` and reads them from ``input``.
 
@@ -25,26 +24,28 @@ class ConsolePlayer(Generic[S, A]):
     prompt, so the transcript reads like a session.
     """
 
-    def __init__(
-        self,
-        game: TextGame[S, A],
-        name: str = "You",
-        input: TextIO | None = None,
-        output: TextIO | None = None,
-        echo: bool | None = None,
-    ) -> None:
-        """Play ``game``, reading ``input`` (stdin) and writing ``output`` (stdout)."""
-        self.game = game
-        self.name = name
-        self.input = input if input is not None else sys.stdin
-        self.output = output if output is not None else sys.stdout
-        self.echo = echo if echo is not None else not _is_tty(self.input)
+    game: TextGame[S, A]
+    """The game played, which reads and writes its moves as text."""
+    name: str = "You"
+    """Who is asked to move."""
+    input: TextIO = field(default_factory=lambda: sys.stdin)
+    """Where the moves are read."""
+    output: TextIO = field(default_factory=lambda: sys.stdout)
+    """Where the prompts go."""
+    echo: bool | None = None
+    """Whether each line read is written after its prompt (None: when ``input`` is not a
+    terminal)."""
 
-    def __call__(self, game: Game[S, A], state: S) -> A:
-        """Prompt until a legal move is typed and return it (``game`` is the one given)."""
-        text_game = self.game
+    def __post_init__(self) -> None:
+        """Settle ``echo``."""
+        if self.echo is None:
+            self.echo = not _is_tty(self.input)
+
+    def _ask(self, prompt: str) -> str | None:
+        """Prompt until a line is read: its text, or None when the person asked for help
+        (``help``, ``?`` or nothing); PlayerQuitError on ``quit`` or the end of input."""
         while True:
-            self.output.write(f"{self.name} to move (help, quit): ")
+            self.output.write(f"{self.name} to move ({prompt}): ")
             self.output.flush()
             try:
                 line = self.input.readline()
@@ -59,7 +60,14 @@ class ConsolePlayer(Generic[S, A]):
             text = line.strip()
             if text.lower() in ("q", "quit", "exit"):
                 raise PlayerQuitError("quit")
-            if text.lower() in ("", "?", "h", "help"):
+            return None if text.lower() in ("", "?", "h", "help") else text
+
+    def __call__(self, game: Game[S, A], state: S) -> A:
+        """Prompt until a legal move is typed and return it (``game`` is the one given)."""
+        text_game = self.game
+        while True:
+            text = self._ask("help, quit")
+            if text is None:
                 legal = ", ".join(text_game.action_text(a) for a in game.actions(state))
                 self.output.write(f"legal moves: {legal}\n")
                 continue
@@ -86,7 +94,8 @@ def action_label(game: Game[S, A], state: S, action: A) -> str:
     return str(text(action)) if callable(text) else str(action)
 
 
-class MenuPlayer(Generic[S, A]):
+@dataclass(eq=False)
+class MenuPlayer(ConsolePlayer[S, A]):
     """Lists the legal actions by number and reads a number or an action's text.
 
     Works for any game: the list is what a person needs when the game's notation is
@@ -94,22 +103,8 @@ class MenuPlayer(Generic[S, A]):
     :class:`PlayerQuitError`, anything else unreadable gets a one-line reason.
     """
 
-    def __init__(
-        self,
-        game: TextGame[S, A],
-        name: str = "You",
-        input: TextIO | None = None,
-        output: TextIO | None = None,
-        echo: bool | None = None,
-        label: Callable[[Any, Any, Any], str] = action_label,
-    ) -> None:
-        """Play ``game``, reading ``input`` (stdin) and writing ``output`` (stdout)."""
-        self.game = game
-        self.name = name
-        self.input = input if input is not None else sys.stdin
-        self.output = output if output is not None else sys.stdout
-        self.echo = echo if echo is not None else not _is_tty(self.input)
-        self.label = label
+    label: Callable[[Any, Any, Any], str] = action_label
+    """How an action is written in the list (``action_label``: the game's own text)."""
 
     def _menu(self, state: S, actions: Sequence[A]) -> str:
         """Return the numbered list of ``actions``."""
@@ -124,22 +119,8 @@ class MenuPlayer(Generic[S, A]):
         actions = list(game.actions(state))
         self.output.write(f"actions: {self._menu(state, actions)}\n")
         while True:
-            self.output.write(f"{self.name} to move (number or action; help, quit): ")
-            self.output.flush()
-            try:
-                line = self.input.readline()
-            except UnicodeDecodeError:
-                self.output.write("could not read that line as text\n")
-                continue
-            if not line:
-                self.output.write("\n")
-                raise PlayerQuitError("end of input")
-            if self.echo:
-                self.output.write(line if line.endswith("\n") else line + "\n")
-            text = line.strip()
-            if text.lower() in ("q", "quit", "exit"):
-                raise PlayerQuitError("quit")
-            if text.lower() in ("", "?", "h", "help"):
+            text = self._ask("number or action; help, quit")
+            if text is None:
                 self.output.write(f"actions: {self._menu(state, actions)}\n")
                 continue
             for n, action in enumerate(actions, start=1):

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
-
 from plies.games.alphabeta import AlphaBetaSearch
 from plies.games.budget import Budget, BudgetExceededError, Meter
-from plies.games.protocol import WIN, Game, Ordering
+from plies.games.protocol import WIN, A, Game, Ordering, S
 from plies.games.result import SearchResult
 from plies.games.ttable import TranspositionTable
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 def iterative_deepening(

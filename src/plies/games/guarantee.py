@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic
 
-from plies.games.protocol import Game, Player
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, Player, S
 
 
 @dataclass(frozen=True)

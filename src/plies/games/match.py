@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
 
-from plies.games.protocol import Game, Player
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, Player, S
 
 
 def play_game(

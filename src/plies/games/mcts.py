@@ -4,38 +4,31 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import Generic
 
 from plies.games.budget import Budget, Meter, unlimited
-from plies.games.protocol import Game
+from plies.games.protocol import A, Game, S
 from plies.games.result import SearchResult
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 #: The classic UCT exploration constant, for rewards scaled to [0, 1].
 EXPLORATION = math.sqrt(2.0)
 
 
+@dataclass(slots=True, eq=False)
 class _Node(Generic[S, A]):
     """One state in the search tree, with the statistics of the playouts through it."""
 
-    __slots__ = ("action", "children", "mover", "parent", "state", "total", "untried", "visits")
-
-    def __init__(
-        self, state: S, parent: _Node[S, A] | None, action: A | None, mover: int, untried: list[A]
-    ) -> None:
-        """Create a node reached from ``parent`` by ``action``, which ``mover`` played."""
-        self.state = state
-        self.parent = parent
-        self.action = action
-        #: The player who chose ``action``: rewards here are counted for them.
-        self.mover = mover
-        self.untried = untried
-        self.children: list[_Node[S, A]] = []
-        self.visits = 0
-        #: Sum of playout rewards for ``mover``, each in [-1, 1].
-        self.total = 0.0
+    state: S
+    parent: _Node[S, A] | None
+    action: A | None
+    #: The player who chose ``action``: rewards here are counted for them.
+    mover: int
+    untried: list[A]
+    children: list[_Node[S, A]] = field(default_factory=list)
+    visits: int = 0
+    #: Sum of playout rewards for ``mover``, each in [-1, 1].
+    total: float = 0.0
 
     def mean(self) -> float:
         """Return the average reward for ``mover``, in [-1, 1]."""

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TypeVar
 
 from plies.games.budget import Meter
-from plies.games.protocol import WIN, Game, Ordering
+from plies.games.protocol import WIN, A, Game, Ordering, S
 from plies.games.result import Line, SearchResult, unroll
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 def minimax(

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TypeVar
 
-from plies.games.protocol import WIN, Game
+from plies.games.protocol import WIN, A, Game, S
 from plies.games.result import Line, SearchResult, unroll
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 def negamax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResult[A]:

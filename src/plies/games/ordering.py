@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
 
-from plies.games.protocol import Game, Ordering
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, Ordering, S
 
 
 def by_evaluation(game: Game[S, A]) -> Ordering[S, A]:

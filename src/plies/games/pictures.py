@@ -1,17 +1,49 @@
 """SVG pictures of the built-in games' states, for Jupyter's rich display and the docs.
 
 Each picture is self-contained (its own size and colours), so it looks the same inline in
-a notebook, in a rendered page or saved to a file.
+a notebook, in a rendered page or saved to a file. A picture takes what it draws (the
+``Marks`` and ``Discs`` shapes), not a game's own types: the games import this module for
+their ``_repr_svg_``, never the other way round.
 """
 
 from __future__ import annotations
 
 import string
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from plies.games.connect4 import Connect4State
-    from plies.games.tictactoe import TicTacToeState
+
+class Marks(Protocol):
+    """An m,n,k-game board as drawn: cells row by row from the top (0 empty, 1 X, 2 O)."""
+
+    @property
+    def cells(self) -> Sequence[int]:
+        """Every cell, row by row from the top."""
+
+    @property
+    def width(self) -> int:
+        """Columns of the board."""
+
+
+class Discs(Protocol):
+    """A connect-four board as drawn: bitboards in ``plies.games.connect4``'s layout."""
+
+    @property
+    def current(self) -> int:
+        """Discs of the player to move."""
+
+    @property
+    def mask(self) -> int:
+        """All discs."""
+
+    @property
+    def moves(self) -> int:
+        """Discs played so far."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Columns and rows."""
+
 
 #: Side of one cell, in pixels.
 CELL = 40
@@ -24,7 +56,7 @@ _O = "#c0392b"
 _LABEL = 'font-family="sans-serif" font-size="11" fill="#666" text-anchor="middle"'
 
 
-def tictactoe_svg(state: TicTacToeState) -> str:
+def tictactoe_svg(state: Marks) -> str:
     """Draw an m,n,k-game board: X and O in their cells, labelled as people type them."""
     width = state.width
     height = len(state.cells) // width
@@ -63,7 +95,7 @@ def tictactoe_svg(state: TicTacToeState) -> str:
     return "".join(parts)
 
 
-def connect4_svg(state: Connect4State) -> str:
+def connect4_svg(state: Discs) -> str:
     """Draw a connect-four board: a blue frame, X's discs red, O's yellow, columns numbered."""
     width, height = state.size
     bits = height + 1

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from plies.games.alphabeta import alphabeta
 from plies.games.budget import Budget
@@ -11,13 +12,10 @@ from plies.games.deepening import iterative_deepening
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
-from plies.games.protocol import Game, Ordering
+from plies.games.protocol import A, Game, Ordering, S
 from plies.games.result import SearchResult
 from plies.games.solver import Solver
 from plies.games.ttable import TranspositionTable
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 class RandomPlayer:
@@ -32,13 +30,12 @@ class RandomPlayer:
         return self.rng.choice(game.actions(state))
 
 
+@dataclass(eq=False)
 class SearchPlayer:
     """A player that runs a search each turn and keeps its last result for inspection."""
 
-    def __init__(self) -> None:
-        """Start with no search done."""
-        #: The result of the latest search (value, nodes, principal variation...).
-        self.last: SearchResult[Any] | None = None
+    last: SearchResult[Any] | None = field(default=None, init=False, repr=False)
+    """The result of the latest search (value, nodes, principal variation...)."""
 
     def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
         """Search ``state``; subclasses choose how."""
@@ -53,13 +50,12 @@ class SearchPlayer:
         return result.action
 
 
+@dataclass(eq=False)
 class MinimaxPlayer(SearchPlayer):
     """Plain minimax to the end or to ``depth`` plies."""
 
-    def __init__(self, depth: int | None = None) -> None:
-        """Search ``depth`` plies deep (None: to the end)."""
-        super().__init__()
-        self.depth = depth
+    depth: int | None = None
+    """Plies searched (None: to the end)."""
 
     def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
         """Run :func:`~plies.games.minimax.minimax`."""
@@ -74,17 +70,16 @@ class NegamaxPlayer(MinimaxPlayer):
         return negamax(game, state, self.depth)
 
 
+@dataclass(eq=False)
 class AlphaBetaPlayer(SearchPlayer):
     """Alpha-beta to a fixed depth, with optional move ordering and a fresh table per move."""
 
-    def __init__(
-        self, depth: int | None = None, order: Ordering[Any, Any] | None = None, tt: bool = True
-    ) -> None:
-        """Search ``depth`` plies (None: to the end), ordering moves by ``order``."""
-        super().__init__()
-        self.depth = depth
-        self.order = order
-        self.tt = tt
+    depth: int | None = None
+    """Plies searched (None: to the end)."""
+    order: Ordering[Any, Any] | None = None
+    """How moves are ordered (None: the game's order)."""
+    tt: bool = True
+    """Whether each move's search has a transposition table."""
 
     def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
         """Run :func:`~plies.games.alphabeta.alphabeta`."""
@@ -92,40 +87,32 @@ class AlphaBetaPlayer(SearchPlayer):
         return alphabeta(game, state, self.depth, self.order, table)
 
 
+@dataclass(eq=False)
 class DeepeningPlayer(SearchPlayer):
     """Iterative deepening alpha-beta under a budget per move."""
 
-    def __init__(
-        self,
-        budget: Budget | None = None,
-        max_depth: int | None = None,
-        order: Ordering[Any, Any] | None = None,
-    ) -> None:
-        """Search each move within ``budget`` and ``max_depth``, ordering moves by ``order``."""
-        super().__init__()
-        self.budget = budget
-        self.max_depth = max_depth
-        self.order = order
+    budget: Budget | None = None
+    """What each move may spend (None: no limit but ``max_depth``)."""
+    max_depth: int | None = None
+    """Deepest iteration (None: no limit but ``budget``)."""
+    order: Ordering[Any, Any] | None = None
+    """How moves are ordered (None: the game's order)."""
 
     def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
         """Run :func:`~plies.games.deepening.iterative_deepening`."""
         return iterative_deepening(game, state, self.budget, self.max_depth, self.order)
 
 
+@dataclass(eq=False)
 class MCTSPlayer(SearchPlayer):
     """Monte Carlo tree search (UCT) with a playout count and/or budget per move."""
 
-    def __init__(
-        self,
-        iterations: int | None = 1000,
-        budget: Budget | None = None,
-        rng: random.Random | None = None,
-    ) -> None:
-        """Run ``iterations`` playouts (and/or stop at ``budget``) drawing from ``rng``."""
-        super().__init__()
-        self.iterations = iterations
-        self.budget = budget
-        self.rng = rng if rng is not None else random.Random()
+    iterations: int | None = 1000
+    """Playouts per move (None: as many as ``budget`` allows)."""
+    budget: Budget | None = None
+    """What each move may spend (None: ``iterations`` alone)."""
+    rng: random.Random = field(default_factory=random.Random)
+    """Where the playouts draw from (seed it for repeatable games)."""
 
     def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
         """Run :func:`~plies.games.mcts.mcts`."""
@@ -190,5 +177,5 @@ def make_player(
         if playouts is None and seconds is None:
             playouts = 1000
         budget = Budget(movetime_ms=round(seconds * 1000)) if seconds is not None else None
-        return MCTSPlayer(playouts, budget, rng)
+        return MCTSPlayer(playouts, budget, rng if rng is not None else random.Random())
     raise ValueError(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic
 
-A = TypeVar("A")
+from plies.games.protocol import A
 
 
 @dataclass(frozen=True)

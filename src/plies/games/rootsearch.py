@@ -9,15 +9,12 @@ between their subtrees are searched once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic
 
 from plies.games.alphabeta import UNLIMITED, AlphaBetaSearch
 from plies.games.budget import Budget, BudgetExceededError, Meter, unlimited
-from plies.games.protocol import WIN, Game, Ordering
+from plies.games.protocol import WIN, A, Game, Ordering, S
 from plies.games.ttable import TranspositionTable
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from html import escape
-from typing import TypeVar
 
-from plies.games.protocol import WIN, Game
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import WIN, A, Game, S
 
 #: The algorithms :func:`search_tree` can record.
 ALGORITHMS = ("minimax", "alphabeta")

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from plies.games.console import ConsolePlayer, PlayerQuitError, action_label
 from plies.games.match import play_game
 from plies.games.players import SearchPlayer
-from plies.games.protocol import WIN, Player, TextGame
+from plies.games.protocol import WIN, A, Player, S, TextGame
 from plies.games.result import SearchResult
-
-S = TypeVar("S")
-A = TypeVar("A")
 
 
 def describe_value(value: float, exact: bool) -> str:

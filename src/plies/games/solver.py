@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import Generic
 
-from plies.games.protocol import Game
-
-S = TypeVar("S")
-A = TypeVar("A")
+from plies.games.protocol import A, Game, S
 
 
 class Solver(Generic[S, A]):

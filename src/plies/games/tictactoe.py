@@ -8,6 +8,7 @@ from itertools import compress
 from operator import not_
 from typing import NamedTuple
 
+from plies.games.pictures import tictactoe_svg
 from plies.games.protocol import BaseGame
 
 #: Marks drawn for an empty cell and for players 0 and 1.
@@ -34,8 +35,6 @@ class TicTacToeState(NamedTuple):
 
     def _repr_svg_(self) -> str:
         """The board as SVG: how Jupyter shows a state."""
-        from plies.games.pictures import tictactoe_svg
-
         return tictactoe_svg(self)
 
 

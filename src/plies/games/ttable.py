@@ -5,9 +5,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic
 
-A = TypeVar("A")
+from plies.games.protocol import A
 
 #: The depth stored for a value that did not depend on any depth cutoff: it holds at any depth.
 RESOLVED = 1 << 30

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from tests.games.playouts import random_play, random_states
 
 from plies.games.alphabeta import alphabeta
 from plies.games.connect4 import Connect4, Connect4State
@@ -136,11 +137,7 @@ def test_heuristic_sees_threats_and_the_centre() -> None:
     assert game.evaluate(centre, 0) > game.evaluate(edge, 0)
     rng = random.Random(7)
     for _ in range(200):
-        state = game.initial_state()
-        for _ in range(rng.randrange(30)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
+        state = random_play(game, rng, 0, 30)
         assert -1 < game.evaluate(state, 0) < 1
 
 
@@ -156,15 +153,7 @@ def test_small_boards_are_solvable() -> None:
 def test_winning_cells_match_trying_every_column() -> None:
     """The bitboard threat finder agrees with playing each column and looking for four."""
     game = Connect4()
-    rng = random.Random(31)
-    for _ in range(150):
-        state = game.initial_state()
-        for _ in range(rng.randrange(1, 30)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
-        if game.is_terminal(state):
-            continue
+    for state in random_states(game, 150, 31, 1, 30):
         ready = game.winning_cells(state.current, state.mask) & game.playable_cells(state.mask)
         column = (1 << game.height) - 1
         found = {c for c in range(game.width) if ready & (column << (c * (game.height + 1)))}

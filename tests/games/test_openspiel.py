@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
@@ -10,26 +9,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 minimax = pytest.importorskip("open_spiel.python.algorithms.minimax")
 
+from tests.games.playouts import random_states  # noqa: E402
+
 from plies.games.alphabeta import alphabeta  # noqa: E402
 from plies.games.check import check_game  # noqa: E402
 from plies.games.openspiel import OpenSpielGame  # noqa: E402
 from plies.games.rootsearch import root_values  # noqa: E402
 from plies.games.ttable import TranspositionTable  # noqa: E402
-
-
-def reachable(game: OpenSpielGame, count: int, seed: int) -> list[Any]:
-    """Return the initial state and ``count`` more non-terminal states from seeded random play."""
-    rng = random.Random(seed)
-    states = [game.initial_state()]
-    while len(states) <= count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(1, 6)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
-        if not game.is_terminal(state):
-            states.append(state)
-    return states
 
 
 def every_state(game: OpenSpielGame) -> list[Any]:
@@ -49,7 +35,7 @@ def every_state(game: OpenSpielGame) -> list[Any]:
 @pytest.mark.parametrize(
     ("spec", "states"),
     [
-        ("tic_tac_toe", lambda g: reachable(g, 30, seed=4)),
+        ("tic_tac_toe", lambda g: [g.initial_state(), *random_states(g, 30, 4, 1, 6)]),
         ("nim(pile_sizes=1;2;3)", every_state),
         ("nim(pile_sizes=2;3;4,is_misere=false)", every_state),
     ],

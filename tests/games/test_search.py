@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Sequence
 from typing import NamedTuple
 
 import pytest
+from tests.games.playouts import random_states
 
 from plies.games.alphabeta import alphabeta
 from plies.games.budget import Budget
@@ -19,21 +19,6 @@ from plies.games.protocol import BaseGame, Game
 from plies.games.result import SearchResult
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 from plies.games.ttable import TranspositionTable
-
-
-def random_states(game: Game[TicTacToeState, int], count: int, seed: int) -> list[TicTacToeState]:
-    """Return ``count`` non-terminal positions reached by seeded random play."""
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        state = game.initial_state()
-        for _ in range(rng.randrange(2, 7)):
-            if game.is_terminal(state):
-                break
-            state = game.result(state, rng.choice(game.actions(state)))
-        if not game.is_terminal(state):
-            out.append(state)
-    return out
 
 
 def follow(
@@ -65,7 +50,7 @@ def test_full_tree_minimax_visits_every_node_of_tictactoe() -> None:
 def test_alphabeta_agrees_with_minimax_at_a_fraction_of_the_nodes() -> None:
     """Same value everywhere; alpha-beta cheaper, a table cheaper still."""
     game = TicTacToe()
-    for state in random_states(game, 12, seed=5):
+    for state in random_states(game, 12, 5, 2, 7):
         plain = minimax(game, state)
         nega = negamax(game, state)
         ab = alphabeta(game, state)
@@ -83,13 +68,7 @@ def test_alphabeta_agrees_with_minimax_at_a_fraction_of_the_nodes() -> None:
 def test_depth_limited_searches_agree_on_heuristic_values() -> None:
     """At a depth cutoff all three return the same (heuristic) value of connect four."""
     game = Connect4()
-    rng = random.Random(11)
-    for _ in range(6):
-        state = game.initial_state()
-        for _ in range(rng.randrange(0, 12)):
-            state = game.result(state, rng.choice(game.actions(state)))
-        if game.is_terminal(state):
-            continue
+    for state in random_states(game, 6, 11, 0, 12):
         plain = minimax(game, state, depth=3)
         nega = negamax(game, state, depth=3)
         ab = alphabeta(game, state, depth=3)

@@ -111,15 +111,19 @@ def test_files_that_cannot_serve(tmp_path: Path) -> None:
         load_game(str(two))
 
 
-def test_openspiel_spec_refusals() -> None:
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("openspiel:kuhn_poker", "imperfect information, chance moves"),
+        ("openspiel:no_such_game", "OpenSpiel cannot load it"),
+        ("openspiel:", "needs a game name"),
+    ],
+)
+def test_openspiel_spec_refusals(spec: str, reason: str) -> None:
     """OpenSpiel games the protocol cannot express are refused in one line."""
     pytest.importorskip("pyspiel")
-    with pytest.raises(GameSpecError, match="imperfect information, chance moves"):
-        load_game("openspiel:kuhn_poker")
-    with pytest.raises(GameSpecError, match="OpenSpiel cannot load it"):
-        load_game("openspiel:no_such_game")
-    with pytest.raises(GameSpecError, match="needs a game name"):
-        load_game("openspiel:")
+    with pytest.raises(GameSpecError, match=reason):
+        load_game(spec)
 
 
 def test_play_line_reads_the_games_own_notation() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.cli.test_board_games import run_cli
+from tests.cli.runs import RunCli
 
 from plies.games.connect4 import Connect4, Connect4State
 from plies.games.connect4_kernel import GENERATIONS, table_state
@@ -199,35 +199,31 @@ def _full_drawn_board() -> str:
             return "".join(text)
 
 
-def test_cli_solve_prints_score_and_best_columns(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_cli_solve_prints_score_and_best_columns(cli: RunCli) -> None:
     """``--solve``: 'score: N', its meaning and the best columns; --generic agrees."""
     moves, score = read_set("pons_sample.txt", 2)[1]
-    status, out, _ = run_cli(monkeypatch, capsys, ["connect4", "--solve", moves])
+    status, out, _ = cli(["connect4", "--solve", moves])
     assert status == 0
     assert f"score: {score}\n" in out
     assert score == 1 and len(moves) % 2 == 0
     assert "meaning: X wins with its disc number 21 (X to move)\n" in out
     assert "best columns: 2 6\n" in out
     assert "positions per second:" in out
-    status, out, _ = run_cli(monkeypatch, capsys, ["connect4", "--solve", moves, "--generic"])
+    status, out, _ = cli(["connect4", "--solve", moves, "--generic"])
     assert status == 0 and f"score: {score}\n" in out
     for argv in (["--solve", "4x"], ["--generic"]):
-        status, out, err = run_cli(monkeypatch, capsys, ["connect4", *argv])
+        status, out, err = cli(["connect4", *argv])
         assert status == 2 and out == "" and len(err.strip().splitlines()) == 1
 
 
-def test_cli_solve_file_counts_reports_and_flags_errors(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_cli_solve_file_counts_reports_and_flags_errors(cli: RunCli, tmp_path: Path) -> None:
     """``--solve-file``: solved N/M, timings; a wrong score and bad lines are named, status 1."""
     good = read_set("end_easy.txt", 5)
     lines = ["# a comment", *(f"{m} {s}" for m, s in good), "", f"{good[0][0]} {good[0][1] + 1}",
              "junk", "99999 0"]
     path = tmp_path / "set.txt"
     path.write_text("\n".join(lines) + "\n")
-    status, out, err = run_cli(monkeypatch, capsys, ["connect4", "--solve-file", str(path)])
+    status, out, err = cli(["connect4", "--solve-file", str(path)])
     assert status == 1
     assert "solved: 5/8\n" in out
     assert "mean time:" in out and "positions per second:" in out
@@ -235,9 +231,7 @@ def test_cli_solve_file_counts_reports_and_flags_errors(
     assert "set.txt:9: not 'MOVES SCORE'" in err and "set.txt:10: bad position" in err
     good_path = tmp_path / "good.txt"
     good_path.write_text("".join(f"{m} {s}\n" for m, s in good))
-    status, out, _ = run_cli(monkeypatch, capsys, ["connect4", "--solve-file", str(good_path)])
+    status, out, _ = cli(["connect4", "--solve-file", str(good_path)])
     assert status == 0 and "solved: 5/5\n" in out
-    status, out, err = run_cli(
-        monkeypatch, capsys, ["connect4", "--solve-file", str(tmp_path / "missing.txt")]
-    )
+    status, out, err = cli(["connect4", "--solve-file", str(tmp_path / "missing.txt")])
     assert status == 2 and "cannot read" in err and len(err.strip().splitlines()) == 1

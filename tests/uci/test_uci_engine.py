@@ -6,7 +6,7 @@ import time
 
 import chess
 import chess.engine
-from tests.waiting import HANG_S, wait_until
+from tests.waiting import wait_until
 
 import plies
 
@@ -106,18 +106,16 @@ def test_getting_mated_is_a_negative_mate(uci_engine: chess.engine.SimpleEngine)
     assert info["score"].relative == chess.engine.Mate(-1)
 
 
-def test_stop_ends_an_infinite_analysis_quickly(uci_engine: chess.engine.SimpleEngine) -> None:
+def test_stop_ends_an_infinite_analysis(uci_engine: chess.engine.SimpleEngine) -> None:
     """``go infinite`` runs until ``stop``; the answer then comes."""
     board = chess.Board()
     with uci_engine.analysis(board) as analysis:
         wait_until(lambda: analysis.info.get("depth", 0) >= 3, "depth 3 reported")
-        start = time.perf_counter()
         analysis.stop()
+        # Bounded, unlike python-chess's wait(): an ignored stop fails here instead of hanging.
+        wait_until(lambda: not analysis.would_block(), "bestmove after stop")
         best = analysis.wait()
-        waited = time.perf_counter() - start
     assert best.move in board.legal_moves
-    # Typically a few milliseconds: only a stop that is ignored reaches the bound.
-    assert waited < HANG_S, f"stop took {waited:.2f} s"
 
 
 def test_ponder_hit_and_miss(uci_engine: chess.engine.SimpleEngine) -> None:

@@ -1,5 +1,4 @@
-"""The ``Board`` users meet: a :class:`BoardState` that also reads and writes moves (UCI, SAN),
-draws itself (text, SVG) and converts to and from python-chess."""
+"""The ``Board`` users meet: the state plus move text (UCI, SAN), pictures and python-chess."""
 
 from __future__ import annotations
 
@@ -112,7 +111,7 @@ class Board(BoardState):
 
     def to_chess(self) -> chess.Board:
         """The equivalent python-chess board, move history included."""
-        import chess
+        import chess  # only a caller who converts pays for loading python-chess
 
         board = chess.Board(self._root_fen, chess960=self.chess960)
         for move in self.move_stack:

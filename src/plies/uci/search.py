@@ -1,5 +1,9 @@
-"""The search or long job in flight: started, its ``bestmove`` held or released, stopped,
-and reported exactly once, whatever thread gets there first."""
+"""The search or job in flight: started, its ``bestmove`` held or released, reported once.
+
+Whatever thread gets there first (the search's callback, ``stop`` read by the reader
+thread, the main thread finishing the search before the next command) prints it; the
+others find it printed.
+"""
 
 from __future__ import annotations
 

@@ -114,7 +114,7 @@ def main() -> None:
     verdicts = {o.fen: oracle.get_wdl(chess.Board(o.fen)) for o in starts}  # None: no referee
     args.games = 2 * len(starts)
     settings = GameSettings(nodes=args.nodes, adjudication=Adjudication(max_moves=args.max_moves))
-    run = run_match(players(args.path), args, starts, Console(highlight=False),
+    run = run_match(players(args.path), args, starts, Console(highlight=False, soft_wrap=True),
                     event="plies syzygy match", settings=settings)
     sides: dict[str, Counter[str]] = {WITH: Counter(), WITHOUT: Counter()}
     for record in run.records:

@@ -33,7 +33,7 @@ def test_allocate_gives_zeroed_power_of_two_rows(megabytes: int) -> None:
 @njit(cache=False)
 def _store_prefetch_probe(table: Table, key: np.uint64) -> tuple[bool, int, int]:
     """Store an entry, prefetch its bucket, and probe it back: (hit, move, score)."""
-    store(table, key, np.int64(0), np.int64(1234), np.int64(56), np.int64(3),
+    store(table, key, np.int64(1234), np.int64(56), np.int64(3),
           np.int64(BOUND_EXACT), np.int64(1), np.int64(10))  # fmt: skip
     prefetch(table, key)
     prefetch(table, key ^ np.uint64(0xFFFFFFFFFFFFFFFF))

@@ -11,6 +11,8 @@
     best_nodes    nodes spent under the best move of the last root search
     root_nodes    nodes spent by the last root search (their ratio says how
                   settled the best move is: see ``plies.engine.timeman``)
+    root_ply      the root position's ply (a node's distance from the root is
+                  ``pos.ply - root_ply``)
 
 The engine's thread sets ``stop`` with ``set_stop`` while the search runs in a
 ``nogil`` thread, which polls it at every node.
@@ -27,6 +29,7 @@ from plies.jitstruct import CoreStruct, register
 
 INFO_FIELDS = (
     "nodes", "seldepth", "stop", "node_limit", "age", "root_updated", "best_nodes", "root_nodes",
+    "root_ply",
 )
 
 
@@ -46,7 +49,7 @@ structref.define_proxy(SearchInfo, SearchInfoType, list(INFO_FIELDS))
 def new_info() -> SearchInfo:
     """A block with every field zero."""
     zero = 0
-    return SearchInfo(zero, zero, zero, zero, zero, zero, zero, zero)
+    return SearchInfo(zero, zero, zero, zero, zero, zero, zero, zero, zero)
 
 
 @njit(cache=True)

@@ -239,6 +239,12 @@ def make_null(pos: Position) -> None:
     pos.undo[ply, UNDO_PENDING] = 1
 
 
+@njit(cache=True, inline="always")
+def after_null(pos: Position) -> bool:
+    """Whether the move that led here was a null move (its undo record holds move 0)."""
+    return pos.ply > 0 and pos.undo[pos.ply - 1, UNDO_MOVE] == 0
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def unmake_null(pos: Position) -> None:
     """Undo ``make_null``."""

@@ -41,7 +41,7 @@ from plies.core.encoding import (
     is_promotion,
 )
 from plies.core.info import SearchInfo
-from plies.core.makemove import make_move, make_null, unmake_move, unmake_null
+from plies.core.makemove import after_null, make_move, make_null, unmake_move, unmake_null
 from plies.core.movegen import gen_moves
 from plies.core.movepick import (
     UNDERPROMOTION,
@@ -74,6 +74,7 @@ from plies.core.tt import (
     Table,
     prefetch,
     probe,
+    score_to_tt,
     store,
 )
 from plies.params import (
@@ -130,6 +131,21 @@ def _update_pv(stack: SearchStack, ply: int, m: int) -> None:
     for k in range(ply + 1, end):
         pv[ply, k] = pv[ply + 1, k]
     pv_len[ply] = max(end, ply + 1)
+
+
+@njit(cache=True, inline="always")
+def _take_score(
+    stack: SearchStack, ply: int, m: int, score: int, best: int, alpha: int, best_move: int
+) -> tuple[int, int, int]:
+    """Take in move ``m``'s score: the node's best score, alpha and best move after it (a
+    move that raises alpha becomes this ply's PV)."""
+    if score > best:
+        best = score
+        if score > alpha:
+            alpha = score
+            best_move = m
+            _update_pv(stack, ply, m)
+    return best, alpha, best_move
 
 
 @njit(cache=True, inline="always")
@@ -202,7 +218,8 @@ def _qsearch(
         stand = tt_eval if hit and tt_eval != NO_EVAL else static_eval.evaluate(pos)
         if stand >= beta:
             if not hit:
-                store(table, key, ply, zero, stand, zero, np.int64(BOUND_LOWER), info.age, stand)
+                store(table, key, zero, score_to_tt(stand, ply), zero, np.int64(BOUND_LOWER),
+                      info.age, stand)  # fmt: skip
             return stand
         best = stand
         if stand > alpha:
@@ -231,18 +248,13 @@ def _qsearch(
         unmake_move(pos)
         if info.stop:
             return 0
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                best_move = m
-                _update_pv(stack, ply, m)
-                if alpha >= beta:
-                    break
+        best, alpha, best_move = _take_score(stack, ply, m, score, best, alpha, best_move)
+        if alpha >= beta:
+            break
 
     # Step 5: store the result.
     bound = _bound(best, alpha, beta, old_alpha)
-    store(table, key, ply, best_move, best, zero, bound, info.age, stand)
+    store(table, key, best_move, score_to_tt(best, ply), zero, bound, info.age, stand)
     return best
 
 
@@ -301,24 +313,25 @@ def _tb_cut(
         score, bound = TB_WIN - ply, BOUND_LOWER
     else:
         score, bound = 2 * wdl * draw, BOUND_EXACT
-    store(table, key, ply, np.int64(0), score, min(MAX_PLY - 1, depth + 6), bound, info.age,
-          np.int64(NO_EVAL))  # fmt: skip
+    store(table, key, np.int64(0), score_to_tt(score, ply), min(MAX_PLY - 1, depth + 6), bound,
+          info.age, np.int64(NO_EVAL))  # fmt: skip
     return score
 
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _negamax(
     pos: Position, stack: SearchStack, table: Table, info: SearchInfo,
-    depth: int, alpha: int, beta: int, ply: int, allow_null: bool, known_check: int,
+    depth: int, alpha: int, beta: int, known_check: int,
 ) -> int:  # fmt: skip
     """Principal-variation search below the root; returns a fail-soft score.
 
     ``known_check``: 1 or 0 if the caller knows whether the side to move is in check
-    (the parent tests every move it makes for check anyway), else -1.
+    (the parent tests every move it makes for check anyway), else -1. Like Stockfish,
+    the node reads its distance from the root and whether a null move may follow off
+    the position and the stack instead of taking them as arguments.
     """
-    yes = np.bool_(True)
-    no = np.bool_(False)
     unknown = np.int64(-1)
+    ply = pos.ply - info.root_ply
     stack.pv_len[ply] = ply
     if depth <= 0:
         return _qsearch(pos, stack, table, info, alpha, beta, ply, known_check)
@@ -369,13 +382,16 @@ def _negamax(
         # Step 4: reverse futility pruning.
         if reverse_futility(params, static, beta, depth, improving):
             return static
-        # Step 5: null move: if passing still fails high, a real move will too.
-        r = null_move_reduction(params, pos, static, beta, depth) if allow_null else 0
+        # Step 5: null move: if passing still fails high, a real move will too (never
+        # two passes in a row, nor in a singular-extension search).
+        r = 0
+        if excluded == 0 and not after_null(pos):
+            r = null_move_reduction(params, pos, static, beta, depth)
         if r > 0:
             stack.played[ply] = 0
             make_null(pos)
             score = -_negamax(pos, stack, table, info, depth - 1 - r, -beta, -beta + 1,
-                              ply + 1, no, unknown)  # fmt: skip
+                              unknown)  # fmt: skip
             unmake_null(pos)
             if info.stop:
                 return 0
@@ -399,8 +415,7 @@ def _negamax(
             and (tt_bound & BOUND_LOWER) != 0 and abs(tt_score) < MATE_BOUND):  # fmt: skip
         s_beta = tt_score - params[SINGULAR_MARGIN] * depth
         stack.excluded[ply] = tt_move
-        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, ply, no,
-                         known)  # fmt: skip
+        score = _negamax(pos, stack, table, info, (depth - 1) // 2, s_beta - 1, s_beta, known)
         stack.excluded[ply] = 0
         stack.pv_len[ply] = ply
         if info.stop:
@@ -460,32 +475,26 @@ def _negamax(
             # already extended as singular).
             new_depth += safe_check(pos, m)
         if searched == 0:
-            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1, yes,
-                              child_check)  # fmt: skip
+            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, child_check)
         else:
             # Step 11: late-move reductions, then a null window, then the full window.
             r = reduction(stack, depth, searched, (gives_check, noisy, order),
                           (pv_node, improving), new_depth)  # fmt: skip
             score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
-                              ply + 1, yes, child_check)  # fmt: skip
+                              child_check)  # fmt: skip
             if score > alpha and r > 0:
                 score = -_negamax(pos, stack, table, info, new_depth, -alpha - 1, -alpha,
-                                  ply + 1, yes, child_check)  # fmt: skip
+                                  child_check)  # fmt: skip
             if score > alpha and score < beta:
-                score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, ply + 1,
-                                  yes, child_check)  # fmt: skip
+                score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha,
+                                  child_check)  # fmt: skip
         unmake_move(pos)
         if info.stop:
             return 0
         searched += 1
-        if score > best:
-            best = score
-            if score > alpha:
-                alpha = score
-                best_move = m
-                _update_pv(stack, ply, m)
-                if alpha >= beta:
-                    break
+        best, alpha, best_move = _take_score(stack, ply, m, score, best, alpha, best_move)
+        if alpha >= beta:
+            break
         if not noisy and n_quiets < QUIETS_PER_PLY:
             stack.quiets[ply, n_quiets] = m
             n_quiets += 1
@@ -500,7 +509,7 @@ def _negamax(
     if excluded != 0:
         return best
     bound = _bound(best, alpha, beta, old_alpha)
-    store(table, key, ply, best_move, best, depth, bound, info.age, static)
+    store(table, key, best_move, score_to_tt(best, ply), depth, bound, info.age, static)
     return best
 
 
@@ -530,9 +539,8 @@ def _search_root(
     alpha. A stopped search returns early; its partial result is only trusted
     for moves whose scores were completed.
     """
-    one = np.int64(1)
-    yes = np.bool_(True)
     root_moves = stack.root_moves
+    info.root_ply = pos.ply
     stack.pv_len[0] = 0
     info.root_updated = 0
     info.best_nodes = 0
@@ -549,11 +557,11 @@ def _search_root(
         known = np.int64(1) if gives_check else np.int64(0)
         child = depth - 1 + (safe_check(pos, m) if gives_check else 0)
         if i == 0:
-            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, known)
+            score = -_negamax(pos, stack, table, info, child, -beta, -alpha, known)
         else:
-            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, one, yes, known)
+            score = -_negamax(pos, stack, table, info, child, -alpha - 1, -alpha, known)
             if score > alpha and score < beta and not info.stop:
-                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, one, yes, known)
+                score = -_negamax(pos, stack, table, info, child, -beta, -alpha, known)
         unmake_move(pos)
         if info.stop:
             break
@@ -571,7 +579,7 @@ def _search_root(
                 break
     if not info.stop and stack.pv_len[0] > 0:
         bound = BOUND_LOWER if best >= beta else BOUND_EXACT
-        store(table, pos.keys[pos.ply], np.int64(0), stack.pv[0, 0], best, depth, bound, info.age,
+        store(table, pos.keys[pos.ply], stack.pv[0, 0], best, depth, bound, info.age,
               stack.evals[0])  # fmt: skip
     info.root_nodes = info.nodes - start_nodes
     return best

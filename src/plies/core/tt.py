@@ -156,7 +156,6 @@ def probe(table: Table, key: np.uint64, ply: int) -> tuple[bool, int, int, int, 
 def store(
     table: Table,
     key: np.uint64,
-    ply: int,
     move: int,
     score: int,
     depth: int,
@@ -164,7 +163,10 @@ def store(
     age: int,
     static: int,
 ) -> None:
-    """Record a search result (and static eval), keeping the old best move if none is given."""
+    """Record a search result (and static eval), keeping the old best move if none is given.
+
+    ``score`` is as stored: a mate score made relative to this node by ``score_to_tt``.
+    """
     slots = table.slots
     base = np.int64(key & U64(slots.shape[0] - 2))
     slot = base + 1
@@ -189,7 +191,7 @@ def store(
         stored = static + _EVAL_BIAS
     data = (
         (move & 0xFFFF)
-        | ((score_to_tt(score, ply) + 32768) << 16)
+        | ((score + 32768) << 16)
         | ((depth + 1) << 32)
         | (bound << 40)
         | ((age & 0xFF) << 42)

@@ -134,7 +134,7 @@ class Tablebase:
         if self._tables is None:
             a = self.linked()
             self._tables = new_tables(a.addresses, a.keys, a.entries, a.rows, a.pairs,
-                                      a.symlen, a.base, *new_scratch())  # fmt: skip
+                                      a.symlen, a.base)  # fmt: skip
         if moves is None and limits is None:
             return self._tables
         own_moves, own_limits = new_scratch()

@@ -69,6 +69,7 @@ class Tables(structref.StructRefProxy):
 structref.define_proxy(Tables, TablesType, list(TABLES_FIELDS))
 
 
+@njit(cache=True)
 def new_scratch() -> tuple[np.ndarray, np.ndarray]:
     """A thread's ``moves`` and ``limits`` (all 0: no probing by the search)."""
     return (np.zeros((MOVE_ROWS + 1, MAX_MOVES), dtype=np.int64),
@@ -78,10 +79,10 @@ def new_scratch() -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def new_tables(
     addresses: np.ndarray, keys: np.ndarray, entries: np.ndarray, rows: np.ndarray,
-    pairs: np.ndarray, symlen: np.ndarray, base: np.ndarray, moves: np.ndarray,
-    limits: np.ndarray,
+    pairs: np.ndarray, symlen: np.ndarray, base: np.ndarray,
 ) -> Tables:  # fmt: skip
-    """Tables over linked arrays (``plies.syzygy.tablebase``) and a thread's scratch."""
+    """Tables over linked arrays (``plies.syzygy.tablebase``) with scratch of their own."""
+    moves, limits = new_scratch()
     return Tables(addresses, keys, entries, rows, pairs, symlen, base, moves, limits)
 
 

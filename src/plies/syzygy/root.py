@@ -34,8 +34,9 @@ ranks (as Stockfish counts them), and every probe of every search thread.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -48,15 +49,22 @@ from plies.syzygy.dtz import probe_root_dtz, probe_root_wdl
 from plies.syzygy.tablebase import Tablebase
 from plies.syzygy.tables import MAX_PROBE_MEN, PROBE_ROOM, TB_HITS, Tables
 
-if TYPE_CHECKING:
-    from plies.engine.state import SearchArrays
-
 MAX_DTZ = 1 << 18
 """A rank above any DTZ, so that the kinds of outcome never mix (Stockfish's value)."""
 _WARM_FEN = "8/8/8/4k3/8/8/8/K7 w - - 0 1"
 """A position whose probes load the compiled prober (no table needed)."""
 _WDL_RANK = (-MAX_DTZ, -MAX_DTZ + 101, 0, MAX_DTZ - 101, MAX_DTZ)
 """Root rank of a move by the WDL (index ``wdl + 2``) it leaves, when DTZ is unknown."""
+
+
+class ProbingThread(Protocol):
+    """A search thread as the tables see it (the engine's ``SearchArrays``): it takes the
+    tables with their limits, and counts its probes in ``tb_limits[TB_HITS]``."""
+
+    tb_limits: np.ndarray
+
+    def attach_tables(self, tablebase: Tablebase | None, limits: list[int]) -> None:
+        """Search probing ``tablebase`` (None: none) under ``limits`` (men, depth, rule50)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +165,7 @@ class Tablebases:
         else:
             raise ValueError(f"unknown option {name!r}")
 
-    def attach(self, threads: list[SearchArrays]) -> None:
+    def attach(self, threads: Sequence[ProbingThread]) -> None:
         """Give each search thread the tables and the current options (or no tables)."""
         men = self.cardinality
         tablebase = self.tablebase if men > 0 else None
@@ -170,7 +178,7 @@ class Tablebases:
         """Root moves probed by the last ``rank_root``."""
         return int(self._root_limits[TB_HITS])
 
-    def search_hits(self, threads: list[SearchArrays]) -> int:
+    def search_hits(self, threads: Sequence[ProbingThread]) -> int:
         """Probes answered so far in this search: at the root and by every thread."""
         return self.root_hits + sum(int(a.tb_limits[TB_HITS]) for a in threads)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import chess
 
@@ -68,3 +69,14 @@ def _try_en_passant(board: chess.Board, rng: random.Random) -> None:
     board.set_piece_at(target, chess.Piece(chess.PAWN, them))
     board.set_piece_at(side_sq, chess.Piece(chess.PAWN, board.turn))
     board.ep_square = ep
+
+
+def en_passant_positions(count: int, seed: int) -> Iterator[chess.Board]:
+    """``count`` random KPvKP positions in which an en-passant capture is legal."""
+    rng = random.Random(seed)
+    seen = 0
+    while seen < count:
+        board = random_position("KPvKP", rng, swap=False)
+        if board.has_legal_en_passant():
+            seen += 1
+            yield board

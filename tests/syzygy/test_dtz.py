@@ -8,12 +8,10 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import pytest
-from tests.syzygy.positions import random_position
+from tests.syzygy.data import DATA, copy_tables
+from tests.syzygy.positions import en_passant_positions, random_position
 
 from plies.syzygy.tablebase import Tablebase
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
 
 
 @pytest.fixture(scope="module")
@@ -44,20 +42,15 @@ def test_random_positions_agree(
 def test_en_passant_positions_agree(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
     """KPvKP positions with a legal en-passant capture: the root merges its value in."""
     tb, ref = bundled
-    rng = random.Random(17)
-    seen = 0
-    while seen < 150:
-        board = random_position("KPvKP", rng, swap=False)
-        if board.has_legal_en_passant():
-            seen += 1
-            assert tb.probe_dtz(board) == ref.probe_dtz(board), board.fen()
+    for board in en_passant_positions(150, seed=17):
+        assert tb.probe_dtz(board) == ref.probe_dtz(board), board.fen()
 
 
-def test_missing_dtz_table_matches_python_chess(
-    bundled: tuple[Tablebase, chess.syzygy.Tablebase],
-) -> None:
-    """KQvKR has a WDL table but no DTZ table here: draws and won captures are still known."""
-    tb, ref = bundled
+def test_missing_dtz_table_matches_python_chess(tmp_path: Path) -> None:
+    """KQvKR with its WDL table but no DTZ table: draws and won captures are still known."""
+    names = ["KQvKR.rtbw", "KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz"]
+    holed = str(copy_tables(names, tmp_path))
+    tb, ref = Tablebase(holed), chess.syzygy.open_tablebase(holed)
     rng = random.Random(3)
     answers = []
     for i in range(200):
@@ -78,12 +71,9 @@ def test_known_values(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None
 
 
 @pytest.mark.slow
-def test_every_table_thousand() -> None:
+def test_every_table_thousand(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
     """1,000 random positions of every 3- and 4-man DTZ table agree with python-chess."""
-    if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} not present")
-    tb = Tablebase(str(SHARED))
-    ref = chess.syzygy.open_tablebase(str(SHARED))
+    tb, ref = bundled
     assert len(tb.names(dtz=True)) == 35
     for name in tb.names(dtz=True):
         assert _agree(tb, ref, name, 1000, seed=sum(map(ord, name))) == 1000
@@ -114,10 +104,7 @@ def _reference_root(ref: chess.syzygy.Tablebase, board: chess.Board) -> dict[str
 
 @pytest.mark.parametrize("name", ["KQvK", "KRvK", "KPvK", "KPvKP"])
 def test_root_move_dtz(bundled: tuple[Tablebase, chess.syzygy.Tablebase], name: str) -> None:
-    """Every legal root move's DTZ matches python-chess's probes of the position after it.
-
-    KPvKP promotions reach tables not bundled (KRvKP...): both then know nothing.
-    """
+    """Every legal root move's DTZ matches python-chess's probes of the position after it."""
     tb, ref = bundled
     rng = random.Random(sum(map(ord, name)) + 1)
     for i in range(40):
@@ -146,12 +133,9 @@ def test_root_mate_scores_one(bundled: tuple[Tablebase, chess.syzygy.Tablebase])
 
 
 @pytest.mark.slow
-def test_root_moves_every_table() -> None:
+def test_root_moves_every_table(bundled: tuple[Tablebase, chess.syzygy.Tablebase]) -> None:
     """Root-move DTZ of 100 random positions of every 3- and 4-man table equals python-chess's."""
-    if not SHARED.is_dir():
-        pytest.skip(f"{SHARED} not present")
-    tb = Tablebase(str(SHARED))
-    ref = chess.syzygy.open_tablebase(str(SHARED))
+    tb, ref = bundled
     for name in tb.names(dtz=True):
         rng = random.Random(sum(map(ord, name)) + 2)
         for i in range(100):

@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import chess
 import pytest
+from tests.syzygy.data import DATA, copy_tables
 from tests.syzygy.positions import random_position
 
 from plies.syzygy.format import P_DATA, P_INDEXTABLE
 from plies.syzygy.tablebase import Tablebase, TableError, read_table, split_path
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
-
-
-def _copy(names: list[str], into: Path) -> Path:
-    """Copy bundled table files into ``into`` (writable copies)."""
-    into.mkdir(parents=True, exist_ok=True)
-    for name in names:
-        shutil.copyfile(DATA / name, into / name)
-    return into
 
 
 def _probe_many(tb: Tablebase, name: str, count: int) -> list[int | None]:
@@ -42,8 +32,8 @@ def test_split_path_uses_the_platform_separator() -> None:
 
 def test_several_directories(tmp_path: Path) -> None:
     """Tables from every directory of the path are used together."""
-    one = _copy(["KQvK.rtbw"], tmp_path / "one")
-    two = _copy(["KRvK.rtbw"], tmp_path / "two")
+    one = copy_tables(["KQvK.rtbw"], tmp_path / "one")
+    two = copy_tables(["KRvK.rtbw"], tmp_path / "two")
     tb = Tablebase(os.pathsep.join([str(one), str(two)]))
     assert tb.problems == []
     assert tb.names() == ["KQvK", "KRvK"]
@@ -53,7 +43,7 @@ def test_several_directories(tmp_path: Path) -> None:
 
 def test_missing_directory_is_reported(tmp_path: Path) -> None:
     """A directory that does not exist is a problem line; the others still load."""
-    good = _copy(["KQvK.rtbw"], tmp_path / "good")
+    good = copy_tables(["KQvK.rtbw"], tmp_path / "good")
     tb = Tablebase(os.pathsep.join([str(tmp_path / "nowhere"), str(good)]))
     assert len(tb.problems) == 1 and "nowhere" in tb.problems[0]
     assert tb.names() == ["KQvK"]
@@ -82,7 +72,7 @@ def test_bad_file_is_reported_and_skipped(
     tmp_path: Path, name: str, content: bytes, message: str
 ) -> None:
     """Wrong size, magic bytes or name: one clear problem line, the table is not used."""
-    _copy(["KRvK.rtbw"], tmp_path)
+    copy_tables(["KRvK.rtbw"], tmp_path)
     (tmp_path / name).write_bytes(content)
     tb = Tablebase(str(tmp_path))
     assert tb.names() == ["KRvK"]
@@ -110,7 +100,7 @@ def test_garbage_after_the_magic_never_crashes(tmp_path: Path, seed: int) -> Non
     size = (DATA / "KQvKR.rtbw").stat().st_size
     body = bytes(rng.randrange(256) for _ in range(size - 4))
     (tmp_path / "KQvKR.rtbw").write_bytes(bytes((0x71, 0xE8, 0x23, 0x5D)) + body)
-    _copy(["KQvK.rtbw", "KRvK.rtbw"], tmp_path)
+    copy_tables(["KQvK.rtbw", "KRvK.rtbw"], tmp_path)
     tb = Tablebase(str(tmp_path))
     if "KQvKR" in tb.names():
         answers = _probe_many(tb, "KQvKR", 300)
@@ -132,7 +122,7 @@ def test_corrupt_blocks_never_crash(tmp_path: Path, seed: int) -> None:
     for i in range(lo, len(data)):
         data[i] = rng.randrange(256)
     (tmp_path / "KQvKR.rtbw").write_bytes(bytes(data))
-    _copy(["KQvK.rtbw", "KRvK.rtbw"], tmp_path)
+    copy_tables(["KQvK.rtbw", "KRvK.rtbw"], tmp_path)
     tb = Tablebase(str(tmp_path))
     assert tb.names() == ["KQvK", "KQvKR", "KRvK"]
     answers = _probe_many(tb, "KQvKR", 300)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import chess
 import numpy as np
 from numba import njit
+from tests.syzygy.data import DATA
 from tests.syzygy.positions import random_position
 
 from plies.board import Board
@@ -18,8 +18,6 @@ from plies.syzygy.dtz import probe_dtz
 from plies.syzygy.probe import has_move_but_ep, probe_wdl
 from plies.syzygy.tablebase import Tablebase
 from plies.syzygy.tables import Tables
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
 
 @njit(cache=True)

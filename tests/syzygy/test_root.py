@@ -9,15 +9,13 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import pytest
+from tests.syzygy.data import DATA
 from tests.syzygy.positions import random_position
 
 from plies import Board, Engine, Limit
 from plies.board.board import core_to_move
 from plies.core import MAX_PLY
 from plies.syzygy.root import TB_WIN, Tablebases
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "syzygy"
 
 
 @pytest.fixture(scope="module")
@@ -91,12 +89,7 @@ def test_kept_moves_match_python_chess(
         if board.is_game_over():
             continue
         board.halfmove_clock = rng.choice([0, 0, 30, 70, 90]) if not board.ep_square else 0
-        try:
-            values = root_dtz(board, oracle)
-        except chess.syzygy.MissingTableError:  # a promotion into a table not bundled
-            mine = Board(board.fen())
-            assert tables.rank_root(mine, [int(m) for m in mine.core_legal()]) is None
-            continue
+        values = root_dtz(board, oracle)
         kept, score = kept_moves(tables, Board(board.fen()))
         assert kept == expected_kept(values), (board.fen(), values)
         best = next(values[u] for u in kept)
@@ -300,10 +293,9 @@ def test_engine_holds_the_drawn_rook_against_bishop(
 
 @pytest.mark.slow
 def test_engine_mates_with_bishop_and_knight(
-    full_set: tuple[Engine, chess.syzygy.Tablebase],
+    engine: Engine, oracle: chess.syzygy.Tablebase
 ) -> None:
     """KBNvK, a long win, mated within its DTZ against the longest defence."""
-    engine, oracle = full_set
     fen = "8/8/8/4k3/8/8/8/KBN5 w - - 0 1"
     board = play_out(engine, oracle, fen, chess.WHITE, 200, Limit(depth=5))
     assert board.is_checkmate(), board.fen()
@@ -311,24 +303,13 @@ def test_engine_mates_with_bishop_and_knight(
     assert len(board.move_stack) <= oracle.probe_dtz(chess.Board(fen)) + 1 <= 100
 
 
-@pytest.fixture(scope="module")
-def full_set() -> tuple[Engine, chess.syzygy.Tablebase]:
-    """An engine and python-chess over the shared 3-4-man set (every WDL and DTZ table)."""
-    if not (SHARED / "KQvKR.rtbz").exists():
-        pytest.skip("needs the shared 3-4-man set")
-    e = Engine(hash_mb=16)
-    e.set_option("SyzygyPath", str(SHARED))
-    return e, chess.syzygy.open_tablebase(str(SHARED))
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["KQvK", "KRvK", "KRvKB", "KPvK", "KQvKR", "KPvKP", "KBNvK"])
 def test_engine_keeps_the_outcome_of_random_positions(
-    full_set: tuple[Engine, chess.syzygy.Tablebase], name: str
+    engine: Engine, oracle: chess.syzygy.Tablebase, name: str
 ) -> None:
     """30 random positions per ending (engine to move), played against python-chess's
     DTZ-best replies: every win is won within the fifty-move rule, no draw is lost."""
-    engine, oracle = full_set
     rng = random.Random(len(name) * 31)
     played = 0
     while played < 30:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from tests.syzygy.data import DATA
+
 from plies.board import Board
 from plies.syzygy.tablebase import Tablebase
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
 
 def test_board_probes(tmp_path: Path) -> None:
@@ -20,5 +20,5 @@ def test_board_probes(tmp_path: Path) -> None:
     dtz = tb.probe_dtz(won)
     assert dtz is not None and 0 < dtz <= 100
     assert tb.probe_wdl(Board("8/8/8/4k3/8/8/8/K7 b - - 0 1")) == 0
-    assert tb.probe_wdl(Board("8/8/8/4k3/8/8/8/KRR5 w - - 0 1")) is None
+    assert tb.probe_wdl(Board("8/8/8/4k3/8/8/8/KRRR4 w - - 0 1")) is None  # 5 men
     assert tb.probe_dtz(Board()) is None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
+from tests.syzygy.data import DATA
 from tests.syzygy.positions import random_position
 
 from plies.core.encoding import NO_SQUARE
@@ -15,8 +15,6 @@ from plies.core.position import new_position
 from plies.syzygy.dtz import probe_dtz
 from plies.syzygy.probe import probe_wdl, set_position
 from plies.syzygy.tablebase import Tablebase, board_arrays
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "syzygy"
 
 
 def test_threads_with_own_scratch_agree() -> None:

@@ -273,18 +273,29 @@ def _encode_rest(row: np.ndarray, slot: int, pos: np.ndarray, men: int, start: i
     return idx
 
 
+@njit(cache=True, inline="always")
+def _flip(pos: np.ndarray, men: int, mask: int) -> None:
+    """Mirror the first ``men`` squares of ``pos``: files (``mask`` 7) or ranks (0x38)."""
+    for i in range(men):
+        pos[i] ^= mask
+
+
+@njit(cache=True, inline="always")
+def _left_half(pos: np.ndarray, men: int) -> None:
+    """Mirror the files of the first ``men`` squares if the first stands on files e-h."""
+    if pos[0] & 4:
+        _flip(pos, men, 7)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     """Index of a pawnless position whose men (table order) are in ``pos``; -1 for no index."""
     men = row[T_MEN]
     enc = row[T_ENC]
     # Bring the first man into the a1-d1-d4 triangle, then under the diagonal.
-    if pos[0] & 4:
-        for i in range(men):
-            pos[i] ^= 7
+    _left_half(pos, men)
     if pos[0] & 0x20:
-        for i in range(men):
-            pos[i] ^= 0x38
+        _flip(pos, men, 0x38)
     i = 0
     while i < men and _offdiag(pos[i]) == 0:
         i += 1
@@ -328,10 +339,8 @@ def encode_piece(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
 def encode_pawn(row: np.ndarray, slot: int, pos: np.ndarray) -> int:
     """Index of a position with pawns whose men (table order, leading pawn first) are in ``pos``."""
     men = row[T_MEN]
+    _left_half(pos, men)
     lead = row[T_LEAD]
-    if pos[0] & 4:
-        for i in range(men):
-            pos[i] ^= 7
     for i in range(1, lead):
         for j in range(i + 1, lead):
             if PTWIST[pos[i]] < PTWIST[pos[j]]:

@@ -18,13 +18,13 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import popcount
-from plies.core.encoding import FLAG_EP, PAWN, is_capture, kind_of, move_flag, move_from
+from plies.core.encoding import PAWN, is_capture, kind_of, move_from
 from plies.core.makemove import make_move, unmake_move
 from plies.core.movegen import gen_moves
 from plies.core.position import Position, in_check
 from plies.syzygy.decode import probe_table
 from plies.syzygy.format import MAX_MEN
-from plies.syzygy.probe import has_move_but_ep, resolve, room, wdl_of
+from plies.syzygy.probe import best_en_passant, has_move_but_ep, resolve, room, wdl_of
 from plies.syzygy.tables import DTZ_LEVELS, PROBE_PLIES, TB_HITS, Tables
 
 _WDL_TO_DTZ = np.array([-1, -101, 0, 101, 1], dtype=np.int64)
@@ -150,20 +150,9 @@ def dtz_of(tables: Tables, pos: Position) -> tuple[int, int]:
         return 0, 0
     if pos.ep >= 64:
         return v, 1
-    eps = tables.moves[PROBE_PLIES]
-    n = gen_moves(pos, eps, True)
-    best = -3
-    for i in range(n):
-        m = eps[i]
-        if not is_capture(m) or move_flag(m) != FLAG_EP:
-            continue
-        make_move(pos, m)
-        v0, status = resolve(tables, pos, np.int64(0), np.int64(-2), np.int64(2))
-        unmake_move(pos)
-        if status == 0:
-            return 0, 0
-        if -v0 > best:
-            best = -v0
+    best, ok = best_en_passant(tables, pos, np.int64(PROBE_PLIES), np.int64(0))
+    if not ok:
+        return 0, 0
     if best == -3:
         return v, 1
     v1 = _WDL_TO_DTZ[best + 2]

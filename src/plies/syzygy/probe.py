@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from plies.core.bits import lsb, popcount
-from plies.core.encoding import FLAG_EP, NO_PIECE, NO_SQUARE, PAWN, is_capture, move_flag, move_to
+from plies.core.encoding import FLAG_EP, NO_PIECE, NO_SQUARE, PAWN, is_capture, move_flag
 from plies.core.makemove import make_move, unmake_move
 from plies.core.movegen import gen_moves
 from plies.core.position import Position
@@ -85,6 +85,30 @@ def has_move_but_ep(pos: Position, moves: np.ndarray) -> bool:
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def best_en_passant(tables: Tables, pos: Position, moves_row: int, row: int) -> tuple[int, int]:
+    """The best WDL the side to move reaches by capturing en passant (-3: it cannot), and 1,
+    or (0, 0) if a capture leads where the tables cannot tell.
+
+    The moves are listed in ``tables.moves[moves_row]``; each capture's position resolves
+    its own captures from row ``row`` on.
+    """
+    moves = tables.moves[moves_row]
+    n = gen_moves(pos, moves, True)
+    best = -3
+    for i in range(n):
+        m = moves[i]
+        if move_flag(m) != FLAG_EP:
+            continue
+        make_move(pos, m)
+        v, status = resolve(tables, pos, row, np.int64(-2), np.int64(2))
+        unmake_move(pos)
+        if status == 0:
+            return 0, 0
+        best = max(best, -v)
+    return best, 1
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def probe_wdl(tables: Tables, pos: Position) -> tuple[int, int]:
     """WDL (-2..2) of ``pos`` for the side to move, and 1, or (0, 0) if it cannot be probed.
 
@@ -103,20 +127,9 @@ def wdl_of(tables: Tables, pos: Position) -> tuple[int, int]:
         return 0, 0
     if pos.ep >= 64 or pos.squares[pos.ep] != NO_PIECE:
         return v, 1
-    moves = tables.moves[0]
-    n = gen_moves(pos, moves, True)
-    best = -3
-    for i in range(n):
-        m = moves[i]
-        if move_flag(m) != FLAG_EP or move_to(m) != pos.ep:
-            continue
-        make_move(pos, m)
-        v0, status = resolve(tables, pos, np.int64(1), np.int64(-2), np.int64(2))
-        unmake_move(pos)
-        if status == 0:
-            return 0, 0
-        if -v0 > best:
-            best = -v0
+    best, ok = best_en_passant(tables, pos, np.int64(0), np.int64(1))
+    if not ok:
+        return 0, 0
     if best > -3:
         if best >= v:
             v = best

@@ -15,6 +15,7 @@ is the from-scratch version; tests check that both always agree.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from plies.board import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
@@ -144,27 +145,18 @@ def is_endgame(queens: tuple[int, int], minors: tuple[int, int], rooks: tuple[in
     return all(not (queens[c] and (rooks[c] or minors[c] > 1)) for c in (WHITE, BLACK))
 
 
+@dataclass(slots=True, eq=False)
 class EvalState:
-    """Running evaluation terms of a position, updated move by move."""
+    """Running evaluation terms of a position, updated move by move: per colour, the
+    material+square sum of the non-king pieces, the king's square, the counts of queens,
+    minors and rooks, and whether it has castled."""
 
-    __slots__ = ("castled", "kings", "minors", "queens", "rooks", "sums")
-
-    def __init__(
-        self,
-        sums: list[int],
-        kings: list[int],
-        queens: list[int],
-        minors: list[int],
-        rooks: list[int],
-        castled: list[bool],
-    ) -> None:
-        """Store the terms: per colour, the material+square sum of non-king pieces and counts."""
-        self.sums = sums
-        self.kings = kings
-        self.queens = queens
-        self.minors = minors
-        self.rooks = rooks
-        self.castled = castled
+    sums: list[int]
+    kings: list[int]
+    queens: list[int]
+    minors: list[int]
+    rooks: list[int]
+    castled: list[bool]
 
     @classmethod
     def from_board(cls, board: Board, castled: tuple[bool, bool] = (False, False)) -> EvalState:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 import chess
 import numpy as np
 import pytest
+from tests.core.positions import random_game_fens
 
 from plies.board import Board
 from plies.core import evaluate as ev
@@ -40,25 +39,6 @@ def terms(fen: str) -> np.ndarray:
     out = np.zeros(ev.N_TERMS, dtype=np.int64)
     ev.evaluate_terms(Board(fen).core_position(), out)
     return out
-
-
-def random_game_fens(games: int, seed: int) -> list[str]:
-    """Positions from seeded random games, biased toward captures so all phases appear."""
-    rng = random.Random(seed)
-    fens = []
-    for _ in range(games):
-        board = chess.Board()
-        for _ in range(rng.randrange(20, 160)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            captures = [m for m in moves if board.is_capture(m)]
-            pool = captures if captures and rng.random() < 0.5 else moves
-            board.push(rng.choice(pool))
-            if rng.random() < 0.15:
-                fens.append(board.fen())
-        fens.append(board.fen())
-    return fens
 
 
 FENS = random_game_fens(40, seed=7)

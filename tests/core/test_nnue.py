@@ -115,7 +115,7 @@ def net(net_arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFact
     return core.load_net(write_net(tmp_path_factory.mktemp("net") / "random.npz", net_arrays))
 
 
-def _position(fen: str, net: core.Net) -> core.Position:
+def net_position(fen: str, net: core.Net) -> core.Position:
     """An owned position of ``fen`` carrying ``net``."""
     pos = core.copy_position(Board(fen).core_position())
     core.attach_net(pos, net)
@@ -137,7 +137,7 @@ def test_incremental_accumulators_equal_a_refresh(
     evaluated = 0
     for fen in FENS:
         for _ in range(2):
-            pos = _position(fen, net)
+            pos = net_position(fen, net)
             board = chess.Board(fen)
             core.net_output(pos)  # the refresh at ply 0, as the search root does
             line: list[int] = []
@@ -196,7 +196,7 @@ def test_eval_matches_the_float_reference_on_many_positions(
         if not board.is_valid():
             continue
         sides.add(board.turn)
-        q = core.net_output(_position(board.fen(), net))
+        q = core.net_output(net_position(board.fen(), net))
         assert abs(reference(board, net_arrays) - q) <= TOLERANCE_CP, fen
     assert sides == {chess.WHITE, chess.BLACK}
 
@@ -211,7 +211,7 @@ def test_off_grid_weights_round_to_the_nearest_step(tmp_path: Path) -> None:
     assert np.array_equal(loaded.ft_weight, np.rint(arrays["ft_weight"] * netfile.QA))
     grid = dict(arrays, ft_weight=(loaded.ft_weight / netfile.QA).astype(np.float32))
     board = chess.Board(FENS[1])
-    q = core.net_output(_position(FENS[1], loaded))
+    q = core.net_output(net_position(FENS[1], loaded))
     assert abs(reference(board, grid) - q) <= TOLERANCE_CP
 
 
@@ -220,8 +220,8 @@ def test_colour_mirror_gets_the_same_eval(net: core.Net) -> None:
     for fen in FENS:
         board = chess.Board(fen)
         mirrored = board.mirror()
-        a = _position(board.fen(), net)
-        b = _position(mirrored.fen(), net)
+        a = net_position(board.fen(), net)
+        b = net_position(mirrored.fen(), net)
         assert core.net_output(a) == core.net_output(b)
         assert core.static_evaluate(a) == core.static_evaluate(b)
 
@@ -241,7 +241,7 @@ def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
         assert board.fen() == Board(fen).fen()  # the board's own position was not touched
     # The net, not the classical evaluation, gave the static evaluation.
     board = Board(FENS[1])
-    assert engine.evaluate(board) == core.static_evaluate(_position(FENS[1], net))
+    assert engine.evaluate(board) == core.static_evaluate(net_position(FENS[1], net))
     engine.set_option("UseNet", "false")
     assert engine.evaluate(board) == core.evaluate_position(board.core_position())
 
@@ -313,7 +313,7 @@ def test_residual_net_adds_its_output_to_the_classical_evaluation(
     for fen in FENS:
         board = Board(fen)
         for m in [None, *core.legal_moves(board.core_position())[:3]]:
-            pos = _position(fen, residual)
+            pos = net_position(fen, residual)
             if m is not None:
                 core.push_move(pos, int(m))
             classical = int(core.evaluate_position(pos))
@@ -340,7 +340,7 @@ WRONG_BISHOP_FENS = (
 def test_residual_correction_cannot_make_a_bare_king_the_winner(fen: str) -> None:
     """A residual net's correction that would put a side that cannot win ahead keeps
     only 1/16 of itself: these known draws stay near zero with the packaged net."""
-    pos = _position(fen, core.load_net(netfile.DEFAULT_NET))
+    pos = net_position(fen, core.load_net(netfile.DEFAULT_NET))
     classical = int(core.evaluate_position(pos))
     assert abs(classical) <= 40  # the classical evaluation knows the draw
     assert abs(core.static_evaluate(pos)) <= 40, (classical, core.net_output(pos))
@@ -382,7 +382,7 @@ def test_residual_sum_divides_only_a_correction_toward_a_side_that_cannot_win(
     net = _residual(random_arrays(100 + seed), tmp_path, f"r{seed}.npz")
     seen = set()
     for fen in KNIGHT_AGAINST_PAWN_FENS:
-        pos = _position(fen, net)
+        pos = net_position(fen, net)
         classical = int(core.evaluate_position(pos))
         output = core.net_output(pos)
         expected, divided = reference_residual_sum(chess.Board(fen), classical, output)
@@ -470,7 +470,7 @@ def test_bucketed_net_matches_the_float_reference_in_every_bucket(tmp_path: Path
         pieces = len(board.piece_map())
         bucket = min((pieces - 2) // 4, 7)
         used.add(bucket)
-        q = core.net_output(_position(board.fen(), net))
+        q = core.net_output(net_position(board.fen(), net))
         assert abs(reference(board, arrays) - q) <= TOLERANCE_CP, board.fen()
         # The same net with this bucket's weights moved to another bucket's place.
         other = (bucket + 3) % 8
@@ -481,7 +481,7 @@ def test_bucketed_net_matches_the_float_reference_in_every_bucket(tmp_path: Path
     assert np.median(wrong_gaps) > 50.0  # a wrong bucket would be caught
     # Captures change the bucket along a line; incremental accumulators, fresh bucket.
     rng = random.Random(3)
-    pos = _position(FENS[1], net)
+    pos = net_position(FENS[1], net)
     board = chess.Board(FENS[1])
     core.net_output(pos)
     buckets_seen = set()
@@ -512,10 +512,10 @@ def test_single_output_files_evaluate_as_before(
             for name, arrays in (("one", one), ("eight", eight))]  # fmt: skip
     assert [n.buckets for n in nets] == [1, 8]
     for board in _thinned_boards(9, 40):
-        q = core.net_output(_position(board.fen(), net))
-        assert [core.net_output(_position(board.fen(), n)) for n in nets] == [q, q]
-        assert core.static_evaluate(_position(board.fen(), nets[1])) == core.static_evaluate(
-            _position(board.fen(), net))
+        q = core.net_output(net_position(board.fen(), net))
+        assert [core.net_output(net_position(board.fen(), n)) for n in nets] == [q, q]
+        assert core.static_evaluate(net_position(board.fen(), nets[1])) == core.static_evaluate(
+            net_position(board.fen(), net))
 
 
 def test_bad_bucket_shapes_raise_one_line_errors(tmp_path: Path) -> None:

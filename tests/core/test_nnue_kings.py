@@ -16,6 +16,7 @@ from tests.core.test_nnue import (
     FENS,
     HIDDEN,
     TOLERANCE_CP,
+    net_position,
     random_arrays,
     reference_output,
     write_net,
@@ -90,13 +91,6 @@ def net(arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory)
     return core.load_net(write_net(tmp_path_factory.mktemp("kings") / "kings.npz", arrays))
 
 
-def _position(fen: str, net: core.Net) -> core.Position:
-    """An owned position of ``fen`` carrying ``net``."""
-    pos = core.copy_position(Board(fen).core_position())
-    core.attach_net(pos, net)
-    return pos
-
-
 def _king_boards(seed: int, count: int) -> list[chess.Board]:
     """Legal positions with both kings on random squares and random pieces taken off."""
     rng = random.Random(seed)
@@ -142,7 +136,7 @@ def test_king_net_matches_the_float_reference(tmp_path: Path, mirror: int) -> No
     seen = set()
     gaps = []
     for board in _king_boards(3, 150):
-        q = core.net_output(_position(board.fen(), net))
+        q = core.net_output(net_position(board.fen(), net))
         assert abs(reference(board, arrays) - q) <= TOLERANCE_CP, board.fen()
         ks = board.king(board.turn)
         ks = ks if board.turn == chess.WHITE else ks ^ 56
@@ -166,7 +160,7 @@ def test_lazy_accumulators_follow_king_moves_and_unmakes(
     changes = 0
     checked = 0
     for fen in (*FENS, "8/8/3k4/8/2p5/8/3KP3/8 w - - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"):
-        pos = _position(fen, net)
+        pos = net_position(fen, net)
         board = chess.Board(fen)
         core.net_output(pos)
         for _step in range(250):
@@ -212,7 +206,7 @@ def test_equal_buckets_without_mirror_evaluate_as_format_one(tmp_path: Path) -> 
     four = core.load_net(write_net(tmp_path / "four.npz", kings))
     rng = random.Random(9)
     for fen in FENS:
-        a, b = _position(fen, one), _position(fen, four)
+        a, b = net_position(fen, one), net_position(fen, four)
         assert core.net_output(a) == core.net_output(b)
         for _ply in range(40):
             moves = [int(m) for m in core.legal_moves(a)]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
-import chess
 import numpy as np
+from tests.core.positions import random_game_fens
 
 from plies.board import Board
 from plies.core import weights
@@ -25,17 +24,7 @@ def _fens() -> list[str]:
     for name in ("perft/perftsuite.epd", "perft/standard.epd"):
         text = (DATA / name).read_text(encoding="utf-8")
         fens += [line.split(";")[0].strip() for line in text.splitlines() if line.strip()]
-    rng = random.Random(5)
-    for _ in range(60):
-        board = chess.Board()
-        for _ in range(rng.randrange(10, 200)):
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            captures = [m for m in moves if board.is_capture(m)]
-            board.push(rng.choice(captures if captures and rng.random() < 0.5 else moves))
-            if rng.random() < 0.12:
-                fens.append(board.fen())
+    fens += random_game_fens(60, seed=5, plies=(10, 200), keep=0.12, final=False)
     sample = (DATA / "tune" / "selfplay-sample.txt").read_text(encoding="utf-8")
     fens += [line.split("|")[0].strip() for line in sample.splitlines() if line.strip()]
     return fens

@@ -217,38 +217,35 @@ class _Shape:
 
     def factors_piece(self, norm: list[int], order: int) -> tuple[list[int], int]:
         """Index multipliers of a pawnless order and the index count."""
-        factor = [0] * MAX_MEN
-        n = 64 - norm[0]
-        f, i, k = 1, norm[0], 0
-        while i < self.men or k == order:
-            if k == order:
-                factor[0] = f
-                f *= int(PIVFAC[self.enc])
-            else:
-                factor[i] = f
-                f *= binomial.py_func(n, norm[i])
-                n -= norm[i]
-                i += norm[i]
-            k += 1
-        return factor, f
+        return self._factors(norm, norm[0], {order: (0, int(PIVFAC[self.enc]))})
 
     def factors_pawn(
         self, norm: list[int], order: int, order2: int, file: int
     ) -> tuple[list[int], int]:
         """Index multipliers of an order with pawns for file group ``file``; the index count."""
-        factor = [0] * MAX_MEN
-        i = norm[0]
+        lead = norm[0]
+        first = lead
+        groups = {}
         if order2 < 0x0F:
-            i += norm[i]
-        n = 64 - i
-        f, k = 1, 0
-        while i < self.men or k in (order, order2):
-            if k == order:
-                factor[0] = f
-                f *= int(PFACTOR[norm[0] - 1, file])
-            elif k == order2:
-                factor[norm[0]] = f
-                f *= binomial.py_func(48 - norm[0], norm[norm[0]])
+            first += norm[lead]
+            groups[order2] = (lead, binomial.py_func(48 - lead, norm[lead]))
+        groups[order] = (0, int(PFACTOR[lead - 1, file]))
+        return self._factors(norm, first, groups)
+
+    def _factors(
+        self, norm: list[int], first: int, groups: dict[int, tuple[int, int]]
+    ) -> tuple[list[int], int]:
+        """Index multipliers and the index count of an order: a leading group (by its
+        place in the order: its factor slot and placements) multiplies in at its turn,
+        the runs of men from ``first`` on share the squares left."""
+        factor = [0] * MAX_MEN
+        n = 64 - first
+        f, i, k = 1, first, 0
+        while i < self.men or k in groups:
+            if k in groups:
+                slot, placements = groups[k]
+                factor[slot] = f
+                f *= placements
             else:
                 factor[i] = f
                 f *= binomial.py_func(n, norm[i])

@@ -185,6 +185,8 @@ def _piece_moves(
         b &= b - ONE
         n = _add_targets(out, n, frm, KNIGHT_ATTACKS[frm] & move_mask, enemy, count_only)
     own_queens = bb[piece_code(us, QUEEN)]
+    # Bishop and rook lines each get their own loop: a shared one would branch on the
+    # slider kind for every piece in the generator's hottest loop.
     b = bb[piece_code(us, BISHOP)] | own_queens
     while b:
         frm = lsb(b)

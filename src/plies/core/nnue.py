@@ -86,6 +86,8 @@ def king_view(pos: Position, persp: int) -> int:
     return square_view(pos.king_map, persp, lsb(pos.pieces[piece_code(persp, KING)]))
 
 
+# One kernel per move shape (quiet move, capture, castling), not one loop over a list of
+# features: each is a single fused pass over the row that LLVM vectorises, per node.
 @njit(cache=True, nogil=True, _nrt=False)
 def add_sub(acc: np.ndarray, ply: int, w: np.ndarray, views: tuple[int, int],
             added: tuple[int, int], removed: tuple[int, int]) -> None:  # fmt: skip

@@ -9,7 +9,7 @@ from pathlib import Path
 import chess
 import chess.syzygy
 import pytest
-from tests.syzygy.data import DATA
+from tests.syzygy.data import DATA, copy_tables
 from tests.syzygy.positions import random_position
 
 from plies import Board, Engine, Limit
@@ -144,9 +144,12 @@ def test_positions_outside_the_tables_are_left_alone(tables: Tablebases) -> None
 
 
 def test_wdl_ranks_when_the_dtz_table_is_missing(
-    tables: Tablebases, oracle: chess.syzygy.Tablebase
+    tmp_path: Path, oracle: chess.syzygy.Tablebase
 ) -> None:
-    """KQvKR has no DTZ table here: the winning moves are those python-chess's WDL says win."""
+    """KQvKR without its DTZ table: the winning moves are those python-chess's WDL says win."""
+    names = ["KQvKR.rtbw", "KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz"]
+    tables = Tablebases()
+    tables.set_path(str(copy_tables(names, tmp_path)))
     fen = "8/8/3k4/8/8/2r5/8/KQ6 w - - 0 1"
     board = chess.Board(fen)
     winning = set()

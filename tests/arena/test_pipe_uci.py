@@ -165,7 +165,8 @@ def test_close_leaves_no_process() -> None:
     """``close`` after a normal ``quit`` and after a hang both end the process."""
     for mode in ("none", "hang"):
         player = _toy(mode)
-        process = player._process
+        assert player._process is not None
+        process = player._process.process
         assert process is not None
         if mode == "hang":
             with pytest.raises(PlayerError):

@@ -14,7 +14,6 @@ import chess
 
 from plies.agents.mind import action_chess_move
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
-from plies.agents.process import LineProcess
 from plies.agents.process_player import ProcessPlayer
 
 
@@ -35,36 +34,22 @@ class MindProgramPlayer(ProcessPlayer):
 
     def __init__(self, name: str, command: list[str]) -> None:
         """Start the program now, so a command that cannot run fails before any game."""
-        self.name = name
-        self.command = command
-        self._process: LineProcess | None = None
+        super().__init__(name, command)
         self._start()
 
     def _start(self) -> None:
         """Launch the program in its own process group."""
-        try:
-            self._process = LineProcess(self.command)
-        except OSError as exc:
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        self._launch(self.command)
         self.healthy = True
-
-    @property
-    def pid(self) -> int | None:
-        """The running process's id, None while there is none."""
-        return None if self._process is None else self._process.pid
 
     def new_game(self, seed: int | None) -> None:
         """Start a fresh program if the last one broke (the protocol has no new-game line)."""
-        if self._process is None or not self.healthy:
-            self._kill()
-            self._start()
+        self._restart_if_broken()
 
     def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
         """Send the FEN, read one action within the timeout and turn it into a move."""
-        process = self._process
-        if process is None:
-            raise PlayerError("crash", "the program is not running")
         with self._faults(request.timeout_s):
+            process = self._running()
             process.send(board.fen())
             answer = process.read_line(request.timeout_s)
             return resolve_action(board, answer)

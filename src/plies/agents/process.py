@@ -15,7 +15,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 
 class ProcessGoneError(Exception):
@@ -97,6 +97,24 @@ class LineProcess:
             self._buffer += chunk
         raw, self._buffer = self._buffer.split(b"\n", 1)
         return raw.decode(errors="replace").rstrip("\r")
+
+    def lines(self, timeout_s: float | None) -> Iterator[str]:
+        """The lines the process prints (stripped), all within ``timeout_s`` from now."""
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                yield self.read_line(left).strip()
+            except NoReplyError:
+                raise NoReplyError(f"no answer within {timeout_s:g}s") from None
+
+    def read_until(self, last: str, timeout_s: float | None) -> list[str]:
+        """The lines up to the first that is ``last`` or starts with ``last`` and a space."""
+        found: list[str] = []
+        lines = self.lines(timeout_s)
+        while not found or not (found[-1] == last or found[-1].startswith(last + " ")):
+            found.append(next(lines))
+        return found
 
     def _exit_text(self) -> str:
         """Why the output ended: the exit status or signal, when the process has gone."""

@@ -9,7 +9,8 @@ sends the player's goodbye line (or just closes its input) and then makes sure i
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 from plies.agents.player import Player, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
@@ -24,7 +25,53 @@ class ProcessPlayer(Player):
     #: The line that asks the process to quit; None: closing its input is the cue.
     goodbye: str | None = None
 
-    _process: LineProcess | None = None
+    def __init__(self, name: str, command: Sequence[str]) -> None:
+        """A player called ``name`` that will run ``command`` (started by :meth:`_start`)."""
+        self.name = name
+        self.command = list(command)
+        self._process: LineProcess | None = None
+
+    def _start(self) -> None:
+        """Start the process and make it ready to play (PlayerError('start') if it is not)."""
+        raise NotImplementedError
+
+    def _launch(self, command: Sequence[str], **kwargs: Any) -> LineProcess:
+        """Start ``command`` as this player's process; PlayerError('start') if it cannot run."""
+        try:
+            self._process = LineProcess(command, **kwargs)
+        except OSError as exc:
+            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
+        return self._process
+
+    @contextlib.contextmanager
+    def _starting(self, what: str = "did not start") -> Iterator[None]:
+        """Around a handshake: a silent or dead process is PlayerError('start'), and any
+        failure (a refused option, Ctrl-C) leaves no process behind."""
+        try:
+            yield
+        except (NoReplyError, ProcessGoneError) as exc:
+            self._kill()
+            raise PlayerError("start", f"{self.name} {what}: {exc}") from None
+        except BaseException:
+            self._kill()
+            raise
+
+    def _running(self) -> LineProcess:
+        """The process; ProcessGoneError while there is none."""
+        if self._process is None:
+            raise ProcessGoneError("the process is not running")
+        return self._process
+
+    @property
+    def pid(self) -> int | None:
+        """The running process's id, None while there is none."""
+        return None if self._process is None else self._process.pid
+
+    def _restart_if_broken(self) -> None:
+        """Start a fresh process if the last one broke (or there is none)."""
+        if self._process is None or not self.healthy:
+            self._kill()
+            self._start()
 
     @contextlib.contextmanager
     def _faults(self, timeout_s: float | None) -> Iterator[None]:
@@ -60,3 +107,17 @@ class ProcessPlayer(Player):
         process, self._process = self._process, None
         if process is not None:
             process.close(self.goodbye, grace_s=CLOSE_GRACE_S)
+
+
+class EngineProcessPlayer(ProcessPlayer):
+    """An outside engine (UCI or xboard) in its child process: options to set at the start,
+    the name it gives itself, and ``quit`` to leave."""
+
+    goodbye = "quit"
+
+    def __init__(self, name: str, command: Sequence[str], options: Mapping[str, str]) -> None:
+        """An engine called ``name`` run by ``command``, to be started with ``options``."""
+        super().__init__(name, command)
+        self.options = dict(options)
+        self.engine_name = ""
+        """The name the engine gives itself (empty until it has started)."""

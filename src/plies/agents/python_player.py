@@ -19,7 +19,7 @@ from typing import Any
 import chess
 
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
-from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.process import NoReplyError, ProcessGoneError
 from plies.agents.process_player import ProcessPlayer
 
 # How long a child may take to import the mind and the compiled board (a first run compiles).
@@ -46,13 +46,13 @@ class PythonMindPlayer(ProcessPlayer):
         ``kind`` is 'file' (``target`` a path) or 'module' (a dotted module name);
         ``search_path`` comes before this process's ``sys.path`` in the child's.
         """
-        self.name = name
+        super().__init__(name, [sys.executable, "-m", "plies.agents.mind_child", kind, target,
+                                attr])
         self.kind = kind
         self.target = target
         self.attr = attr
         self.search_path = tuple(search_path)
         self.title = ""
-        self._process: LineProcess | None = None
         self._board: chess.Board | None = None
         self._sent: list[chess.Move] = []
         self._root = ""
@@ -60,13 +60,7 @@ class PythonMindPlayer(ProcessPlayer):
 
     def _start(self) -> None:
         """Start the child and wait until it has loaded the mind (PlayerError('start') if not)."""
-        command = [sys.executable, "-m", "plies.agents.mind_child", self.kind, self.target,
-                   self.attr]
-        try:
-            process = LineProcess(command, env=child_env(self.search_path))
-        except OSError as exc:
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
-        self._process = process
+        self._launch(self.command, env=child_env(self.search_path))
         try:
             hello = self._receive(LOAD_TIMEOUT_S)
         except NoReplyError:
@@ -85,8 +79,7 @@ class PythonMindPlayer(ProcessPlayer):
 
     def _receive(self, timeout_s: float | None) -> dict[str, Any]:
         """One JSON message from the child."""
-        assert self._process is not None
-        line = self._process.read_line(timeout_s)
+        line = self._running().read_line(timeout_s)
         try:
             message = json.loads(line)
         except ValueError:
@@ -97,27 +90,17 @@ class PythonMindPlayer(ProcessPlayer):
 
     def _ask(self, request: dict[str, Any], timeout_s: float | None) -> dict[str, Any]:
         """Send ``request`` and return the answer; faults become PlayerError (child killed)."""
-        process = self._process
-        if process is None:
-            raise PlayerError("crash", "the mind's process is not running")
         with self._faults(timeout_s):
-            process.send(json.dumps(request))
+            self._running().send(json.dumps(request))
             answer = self._receive(timeout_s)
         if "error" in answer:
             self._kill()
             raise PlayerError(str(answer.get("kind", "crash")), str(answer["error"]))
         return answer
 
-    @property
-    def pid(self) -> int | None:
-        """The running process's id, None while there is none."""
-        return None if self._process is None else self._process.pid
-
     def new_game(self, seed: int | None) -> None:
         """Start a fresh child if the last one broke, and let the mind reset."""
-        if self._process is None or not self.healthy:
-            self._kill()
-            self._start()
+        self._restart_if_broken()
         self._board = None
         try:
             self._ask({"op": "new", "seed": seed}, LOAD_TIMEOUT_S)

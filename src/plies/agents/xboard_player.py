@@ -18,8 +18,8 @@ import re
 import chess
 
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
-from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
-from plies.agents.process_player import ProcessPlayer
+from plies.agents.process import NoReplyError
+from plies.agents.process_player import EngineProcessPlayer
 
 # How long an engine may take to list its features after ``protover 2`` (the protocol's
 # own rule: an engine that says nothing in 2 s is a version 1 engine).
@@ -48,19 +48,13 @@ def parse_post(line: str) -> tuple[int, int] | None:
         return None
 
 
-class XboardPlayer(ProcessPlayer):
+class XboardPlayer(EngineProcessPlayer):
     """An xboard/CECP engine driven in ``force`` mode, one ``go`` per move."""
-
-    goodbye = "quit"
 
     def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
         """Start the engine and apply ``options`` (``option NAME=VALUE``); PlayerError('start')."""
-        self.name = name
-        self.command = command
-        self.options = options
-        self.engine_name = ""
+        super().__init__(name, command, options)
         self.features: dict[str, str] = {}
-        self._process: LineProcess | None = None
         self._board: chess.Board | None = None
         self._sent: list[chess.Move] = []
         self._ping = 0
@@ -68,11 +62,8 @@ class XboardPlayer(ProcessPlayer):
 
     def _start(self) -> None:
         """Launch the engine, read its features and set the options."""
-        try:
-            self._process = LineProcess(self.command)
-        except OSError as exc:
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
-        try:
+        self._launch(self.command)
+        with self._starting():
             self._send("xboard", "protover 2")
             self._read_features()
             declared = self._declared_options()
@@ -81,26 +72,16 @@ class XboardPlayer(ProcessPlayer):
                     raise PlayerError("start", f"{self.name}: no option {key!r}")
                 self._send(f"option {key}={value}")
             self._wait_ready()
-        except (NoReplyError, ProcessGoneError) as exc:
-            self._kill()
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
-        except BaseException:
-            self._kill()
-            raise
         self.engine_name = self.features.get("myname", "") or self.name
         self.healthy = True
 
     def _send(self, *lines: str) -> None:
         """Write ``lines`` to the engine in one go."""
-        if self._process is None:
-            raise ProcessGoneError("the engine is not running")
-        self._process.send("\n".join(lines))
+        self._running().send("\n".join(lines))
 
     def _read(self, timeout_s: float | None) -> str:
         """The engine's next line."""
-        if self._process is None:
-            raise ProcessGoneError("the engine is not running")
-        return self._process.read_line(timeout_s).strip()
+        return self._running().read_line(timeout_s).strip()
 
     def _read_features(self) -> None:
         """Collect ``feature`` lines until ``done=1`` (or ``FEATURE_WAIT_S`` of silence)."""
@@ -145,22 +126,12 @@ class XboardPlayer(ProcessPlayer):
         while self._read(READY_TIMEOUT_S) != f"pong {self._ping}":
             pass
 
-    @property
-    def pid(self) -> int | None:
-        """The running process's id, None while there is none."""
-        return None if self._process is None else self._process.pid
-
     def new_game(self, seed: int | None) -> None:
         """Start a fresh engine if the last one broke; the game itself is set up on move one."""
         self._board = None
-        if self._process is None or not self.healthy:
-            self._kill()
-            self._start()
-        try:
+        self._restart_if_broken()
+        with self._starting("never answered ping"):
             self._wait_ready()
-        except (NoReplyError, ProcessGoneError) as exc:
-            self._kill()
-            raise PlayerError("start", f"{self.name} never answered ping: {exc}") from None
 
     def _setup(self, board: chess.Board) -> list[str]:
         """Commands bringing the engine from where it is to ``board`` (in force mode)."""
@@ -212,21 +183,16 @@ class XboardPlayer(ProcessPlayer):
 
     def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
         """Set the position and the time, ``go``, and read lines until ``move``."""
-        if self._process is None:
-            raise PlayerError("crash", "the engine is not running")
         with self._faults(request.timeout_s):
             self._send(*self._setup(board), *self._time_commands(board, request), "go")
             return self._answer(board, request.timeout_s)
 
     def _answer(self, board: chess.Board, timeout_s: float | None) -> MoveReply:
         """Read the engine's lines up to its move (or resignation)."""
-        import time
-
-        deadline = None if timeout_s is None else time.monotonic() + timeout_s
         depth = score = None
+        lines = self._running().lines(timeout_s)
         while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            line = self._read(left)
+            line = next(lines)
             if line.startswith("move "):
                 move = self._parse_move(board, line[5:].strip())
                 self._sent.append(move)

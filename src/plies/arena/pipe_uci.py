@@ -13,14 +13,11 @@ Standard chess only (it sets no ``UCI_Chess960``).
 from __future__ import annotations
 
 import contextlib
-import os
-import select
 import subprocess
-import threading
-import time
 
 import chess
 
+from plies.agents.process_player import EngineProcessPlayer
 from plies.arena.players import (
     MATE_CP,
     READY_TIMEOUT_S,
@@ -43,50 +40,24 @@ def pipe_player(spec: PlayerSpec) -> Player:
     return spec.create()
 
 
-class _EngineGoneError(Exception):
-    """The engine's output ended: its process exited."""
-
-
-class _NoReplyError(Exception):
-    """The engine printed nothing awaited within the time allowed."""
-
-
-class PipeUciPlayer(Player):
+class PipeUciPlayer(EngineProcessPlayer):
     """A UCI engine driven by ``position``/``go`` over its stdin and stdout."""
 
     def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
         """Start the engine and apply ``options``; a failure raises PlayerError('start')."""
-        self.name = name
-        self.command = command
-        self.options = options
-        self.engine_name = ""
-        self._process: subprocess.Popen[bytes] | None = None
-        self._buffer = b""
+        super().__init__(name, command, options)
         self._root: tuple[chess.Board, str] | None = None
         self._moves: list[str] = []
         self._last: chess.Move | None = None
-        self._lock = threading.Lock()
         self._start()
 
     def _start(self) -> None:
         """Launch the process (own process group: Ctrl-C is the parent's) and configure it."""
-        try:
-            # A process group, not a new session: a session of its own would also put the
-            # engine in its own scheduler autogroup, beyond the reach of the caller's nice.
-            self._process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                process_group=0,
-            )
-        except OSError as exc:
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
-        self._buffer = b""
-        try:
-            self._send("uci")
+        process = self._launch(self.command, stderr=subprocess.DEVNULL)
+        with self._starting():
+            process.send("uci")
             known = set()
-            for line in self._lines_until("uciok", HANDSHAKE_TIMEOUT_S):
+            for line in process.read_until("uciok", HANDSHAKE_TIMEOUT_S):
                 if line.startswith("id name "):
                     self.engine_name = line[8:].strip()
                 elif line.startswith("option name "):
@@ -95,101 +66,30 @@ class PipeUciPlayer(Player):
                 if key.lower() not in known:
                     raise PlayerError("start", f"{self.name}: no option {key!r}")
             for key, value in self.options.items():
-                self._send(f"setoption name {key} value {value}")
-            self._send("isready")
-            refused = refusal(self._lines_until("readyok", READY_TIMEOUT_S))
+                process.send(f"setoption name {key} value {value}")
+            process.send("isready")
+            refused = refusal(process.read_until("readyok", READY_TIMEOUT_S))
             if refused is not None:
                 raise PlayerError("start", f"{self.name}: refused an option: {refused}")
-        except (_EngineGoneError, _NoReplyError, OSError) as exc:
-            self._kill()
-            raise PlayerError("start", f"{self.name} did not start: {exc}") from None
-        except BaseException:  # a refused option, or Ctrl-C: leave no engine behind
-            self._kill()
-            raise
         self.engine_name = self.engine_name or self.name
         self.healthy = True
-
-    def _send(self, line: str) -> None:
-        """Write one command line to the engine."""
-        process = self._process
-        if process is None or process.stdin is None:
-            raise _EngineGoneError("engine is not running")
-        try:
-            process.stdin.write(line.encode() + b"\n")
-            process.stdin.flush()
-        except (BrokenPipeError, ValueError) as exc:  # ValueError: closed by _kill()
-            raise _EngineGoneError("engine process died") from exc
-
-    def _lines_until(self, last: str, timeout_s: float | None) -> list[str]:
-        """The lines the engine prints before one starting with ``last`` (that one included)."""
-        process = self._process
-        if process is None or process.stdout is None:
-            raise _EngineGoneError("engine is not running")
-        fd = process.stdout.fileno()
-        deadline = None if timeout_s is None else time.monotonic() + timeout_s
-        lines: list[str] = []
-        while True:
-            while b"\n" in self._buffer:
-                raw, self._buffer = self._buffer.split(b"\n", 1)
-                line = raw.decode(errors="replace").strip()
-                lines.append(line)
-                if line == last or line.startswith(last + " "):
-                    return lines
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                ready, _, _ = select.select([fd], [], [], wait)
-            except (OSError, ValueError) as exc:  # the descriptor closed by _kill()
-                raise _EngineGoneError("engine process died") from exc
-            if not ready:
-                raise _NoReplyError(f"no {last} within {timeout_s:.1f}s")
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError as exc:
-                raise _EngineGoneError("engine process died") from exc
-            if not chunk:
-                raise _EngineGoneError("engine process died")
-            self._buffer += chunk
-
-    def _kill(self) -> None:
-        """End the process hard; the next game starts a new one."""
-        self.healthy = False
-        with self._lock:
-            process, self._process = self._process, None
-        if process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            process.kill()
-        process.wait()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
 
     def new_game(self, seed: int | None) -> None:
         """Tell the engine a new game starts and wait until it is ready."""
         self._root = None
-        if self._process is None or not self.healthy:
-            self._start()
-        try:
-            self._send("ucinewgame")
-            self._send("isready")
-            self._lines_until("readyok", READY_TIMEOUT_S)
-        except (_EngineGoneError, _NoReplyError) as exc:
-            self._kill()
-            raise PlayerError("start", f"{self.name} never answered isready: {exc}") from None
+        self._restart_if_broken()
+        with self._starting("never answered isready"):
+            process = self._running()
+            process.send("ucinewgame\nisready")
+            process.read_until("readyok", READY_TIMEOUT_S)
 
     def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
         """Send ``position``/``go`` and wait for ``bestmove`` no longer than the timeout."""
-        try:
+        with self._faults(request.timeout_s):
+            process = self._running()
             # One write for both lines: each write wakes the engine.
-            self._send(self._position(board) + "\n" + _go_command(board, request))
-            lines = self._lines_until("bestmove", request.timeout_s)
-        except _NoReplyError:
-            self._kill()
-            raise PlayerError("hang", f"no move within {request.timeout_s:.1f}s") from None
-        except _EngineGoneError as exc:
-            self._kill()
-            raise PlayerError("crash", str(exc)) from None
+            process.send(self._position(board) + "\n" + _go_command(board, request))
+            lines = process.read_until("bestmove", request.timeout_s)
         score_cp, depth = _last_score(lines)
         return MoveReply(_bestmove(lines[-1]), score_cp, depth)
 
@@ -209,25 +109,6 @@ class PipeUciPlayer(Player):
         assert self._root is not None
         start = self._root[1]
         return f"position {start} moves {' '.join(self._moves)}" if stack else f"position {start}"
-
-    def abort(self) -> None:
-        """Kill the engine process: the game in progress is being abandoned."""
-        self.healthy = False
-        process = self._process
-        if process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-
-    def close(self) -> None:
-        """Ask the engine to quit, then make sure the process is gone."""
-        process = self._process
-        if process is None:
-            return
-        with contextlib.suppress(_EngineGoneError, OSError):
-            self._send("quit")
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            process.wait(timeout=1.0)
-        self._kill()
 
 
 def _go_command(board: chess.Board, request: MoveRequest) -> str:

@@ -9,23 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.agents.base import Agent, Budget
+from plies.agents.random_agent import RandomAgent
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
 
 
-class CaptureAgent(Agent):
+class CaptureAgent(RandomAgent):
     """Plays a random capture when one exists, else a random legal move."""
 
     name = "capture"
 
-    def choose(self, board: Board, budget: Budget | None = None) -> Move:
-        """Prefer captures; never the null move while a legal move exists."""
-        moves = board.legal_moves
-        if not moves:
-            from plies.board import Move
-
-            return Move.null()
-        captures = [m for m in moves if board.is_capture(m)]
-        return self.rng.choice(captures or moves)
+    def candidates(self, board: Board, moves: list[Move]) -> list[Move]:
+        """The captures, or every legal move when there is none."""
+        return [m for m in moves if board.is_capture(m)] or moves

@@ -26,4 +26,8 @@ class RandomAgent(Agent):
             from plies.board import Move
 
             return Move.null()
-        return self.rng.choice(moves)
+        return self.rng.choice(self.candidates(board, moves))
+
+    def candidates(self, board: Board, moves: list[Move]) -> list[Move]:
+        """The legal moves to pick from at random: all of them."""
+        return moves

@@ -29,7 +29,10 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plies.agents.base import Agent
 
 #: The name a mind file or module is asked for when the spec names none.
 DEFAULT_NAME = "choose"
@@ -152,6 +155,17 @@ def load_object(kind: str, target: str, name: str) -> object:
         raise LoadError(f"{where} defines no {name}") from None
 
 
+def agent_mind(agent: Agent, name: str) -> LoadedMind:
+    """An Agent instance as a mind: asked with the budget, keeping what it reports."""
+
+    def choose(board: Any, budget: Any) -> tuple[object, Any]:
+        """Ask the agent and keep its report."""
+        agent.last = None
+        return agent.choose(board, budget), agent.last
+
+    return LoadedMind(agent.name or name, agent.reset, choose)
+
+
 def as_mind(obj: object, name: str) -> LoadedMind:
     """Wrap the user's object (a function, a class, an Agent class or instance) as a mind."""
     from plies.agents.base import Agent
@@ -165,14 +179,7 @@ def as_mind(obj: object, name: str) -> LoadedMind:
         if not callable(getattr(instance, "choose", None)):
             raise LoadError(f"class {name} has no choose(board) method")
         if isinstance(instance, Agent):
-            agent = instance
-
-            def agent_choose(board: Any, budget: Any) -> tuple[object, Any]:
-                """Ask the agent, with the budget, and keep what it reports."""
-                agent.last = None
-                return agent.choose(board, budget), agent.last
-
-            return LoadedMind(agent.name or name, agent.reset, agent_choose)
+            return agent_mind(instance, name)
         holder = [instance]
 
         def fresh(seed: int | None) -> None:
@@ -185,14 +192,7 @@ def as_mind(obj: object, name: str) -> LoadedMind:
 
         return LoadedMind(name, fresh, instance_choose)
     if isinstance(obj, Agent):
-        agent_obj = obj
-
-        def given_agent_choose(board: Any, budget: Any) -> tuple[object, Any]:
-            """Ask the agent instance, with the budget."""
-            agent_obj.last = None
-            return agent_obj.choose(board, budget), agent_obj.last
-
-        return LoadedMind(agent_obj.name or name, agent_obj.reset, given_agent_choose)
+        return agent_mind(obj, name)
     method = getattr(obj, "choose", None)
     func = method if callable(method) else obj
     if not callable(func):

@@ -9,31 +9,19 @@ the arena and its callers import them from here.
 
 from __future__ import annotations
 
-from plies.agents.agent_player import AgentPlayer
-from plies.agents.player import MATE_CP, MoveReply, MoveRequest, Player, PlayerError
-from plies.agents.spec import PlayerSpec, SpecError, load_player, parse_player
-from plies.agents.uci_player import (
-    READY_TIMEOUT_S,
-    UciPlayer,
-    configure_checked,
-    refusal,
-    variant_refusal,
-)
-
-__all__ = [
-    "MATE_CP",
-    "READY_TIMEOUT_S",
-    "AgentPlayer",
-    "MoveReply",
-    "MoveRequest",
-    "Player",
-    "PlayerError",
-    "PlayerSpec",
-    "SpecError",
-    "UciPlayer",
-    "configure_checked",
-    "load_player",
-    "parse_player",
-    "refusal",
-    "variant_refusal",
-]
+# Each name is imported "as" itself: the typing convention for a deliberate re-export.
+from plies.agents.agent_player import AgentPlayer as AgentPlayer
+from plies.agents.player import MATE_CP as MATE_CP
+from plies.agents.player import MoveReply as MoveReply
+from plies.agents.player import MoveRequest as MoveRequest
+from plies.agents.player import Player as Player
+from plies.agents.player import PlayerError as PlayerError
+from plies.agents.spec import PlayerSpec as PlayerSpec
+from plies.agents.spec import SpecError as SpecError
+from plies.agents.spec import load_player as load_player
+from plies.agents.spec import parse_player as parse_player
+from plies.agents.uci_player import READY_TIMEOUT_S as READY_TIMEOUT_S
+from plies.agents.uci_player import UciPlayer as UciPlayer
+from plies.agents.uci_player import configure_checked as configure_checked
+from plies.agents.uci_player import refusal as refusal
+from plies.agents.uci_player import variant_refusal as variant_refusal

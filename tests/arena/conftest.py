@@ -25,11 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.waiting import HANG_S
 
 import plies
-
-# How long the nodes may take to come up on a busy 2-core machine.
-START_TIMEOUT_S = 150.0
 
 
 def free_port() -> int:
@@ -167,7 +165,7 @@ def _wait_for_cpus(cluster: Cluster, cpus: int, tmp: Path) -> None:
     """Connect this process to the cluster and wait until the worker node's CPUs show."""
     import ray
 
-    deadline = time.monotonic() + START_TIMEOUT_S
+    deadline = time.monotonic() + HANG_S  # only a node that never comes up
     while time.monotonic() < deadline:
         for proc, name in ((cluster.head, "head"), (cluster.worker, "worker")):
             if proc.poll() is not None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess.pgn
 import pytest
-from tests.waiting import wait_until
+from tests.arena.interrupt import interrupt_when
 
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameRecord, GameSettings
@@ -110,27 +110,27 @@ def _kill_once(pids: object, done: threading.Event) -> object:
     return hook
 
 
-def test_killed_worker_process_loses_only_its_game(cluster: Cluster) -> None:
+def _match_with_a_kill(cluster: Cluster, pids: object, nodes: int) -> MatchResult:
+    """Eight games on the cluster, during which the first process ``pids()`` lists is
+    SIGKILLed: checked to have played every game, replaying at least one."""
     killed = threading.Event()
-    match = _match(8, cluster.address, nodes=3000, max_moves=40,
-                   hook=_kill_once(lambda: cluster.engine_owners("stockfish"), killed))
-    result = run_match(match)
+    result = run_match(_match(8, cluster.address, nodes=nodes, max_moves=40,
+                              hook=_kill_once(pids, killed)))
     assert killed.is_set()
     rounds = sorted(r.round for r in result.records)
     assert rounds == list(range(1, 9)), rounds
     assert result.replays >= 1
+    return result
+
+
+def test_killed_worker_process_loses_only_its_game(cluster: Cluster) -> None:
+    result = _match_with_a_kill(cluster, lambda: cluster.engine_owners("stockfish"), 3000)
     assert not any("crash" in r.reason or "failed" in r.reason for r in result.records)
     assert _games(result) == _games(run_match(_match(8, None, nodes=3000, max_moves=40)))
 
 
 def test_killed_engine_process_is_replayed(cluster: Cluster) -> None:
-    killed = threading.Event()
-    match = _match(8, cluster.address, nodes=4000, max_moves=40,
-                   hook=_kill_once(lambda: cluster.engine_pids("stockfish"), killed))
-    result = run_match(match)
-    assert killed.is_set()
-    assert sorted(r.round for r in result.records) == list(range(1, 9))
-    assert result.replays >= 1
+    result = _match_with_a_kill(cluster, lambda: cluster.engine_pids("stockfish"), 4000)
     assert all(r.termination in ("normal", "adjudication") for r in result.records)
 
 
@@ -228,30 +228,13 @@ def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path
          f"uci:{STOCKFISH}:Hash=8,name=b", "--games", "60", "--nodes", "20000",
          "--random-openings", "4", "--seed", "2", "--pgn", str(out), "--cluster", cluster.address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        # A hang gets every thread's stack on stderr (SIGABRT below) instead of a bare timeout.
+        # A hang gets every thread's stack on stderr (interrupt_when's SIGABRT), not a timeout.
         env={**cluster.env, "COLUMNS": "160", "PYTHONFAULTHANDLER": "1"},
         stdin=subprocess.DEVNULL,
     )
-    try:
-        def two_games_or_end() -> bool:
-            """Two games are on disk, or the match has ended."""
-            return proc.poll() is not None or (
-                out.exists() and out.read_text().count("[Event ") >= 2
-            )
-
-        wait_until(two_games_or_end, "two games finished")
-        assert proc.poll() is None, "the match ended before Ctrl-C: " + proc.communicate()[1]
-        proc.send_signal(signal.SIGINT)
-        try:
-            stdout, stderr = proc.communicate(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.send_signal(signal.SIGABRT)
-            stderr = proc.communicate(timeout=30)[1]
-            raise AssertionError("no exit within 60 s of Ctrl-C:\n" + stderr[-6000:]) from None
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+    stdout, stderr = interrupt_when(
+        proc, lambda: out.exists() and out.read_text().count("[Event ") >= 2, "two games finished"
+    )
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr and "Traceback" not in stderr
     with out.open() as fh:

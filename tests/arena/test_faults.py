@@ -48,21 +48,26 @@ def hangs(board):
         pass
 """
 
-PYTHON_FAULTS = (
-    ("raises", "crash", "abandoned", "ValueError: my bug (faulty.py line 6)"),
-    ("illegal", "illegal", "rules infraction", "returned 'e2e5', not a legal move"),
-    ("garbage", "illegal", "rules infraction", "returned int 42, not a move"),
-    ("dies", "crash", "abandoned", "exited with status 4"),
-    ("hangs", "hang", "abandoned", "no move within 1s"),
-)
-
-PROGRAM_FAULTS = (
-    ("raise", "crash", "abandoned", "exited with status 1"),
-    ("illegal", "illegal", "rules infraction", "is not a legal move"),
-    ("garbage", "illegal", "rules infraction", "answered 'hello there'"),
-    ("die", "crash", "abandoned", "exited with status 3"),
-    ("hang", "hang", "abandoned", "no move within 1s"),
-)
+PROGRAM = f"mind:{sys.executable} {TOY_MIND}"
+#: How each kind of player is given a fault: a Python mind in a file (run in its child
+#: process), a mind program faulting after two good answers.
+SPECS = {"python": "faulty.py:{}", "program": PROGRAM + " {} 2"}
+FAULTS = [
+    pytest.param(SPECS[who].format(mode), fault, termination, words, id=f"{who}-{mode}")
+    for who, mode, fault, termination, words in (
+        ("python", "raises", "crash", "abandoned", "ValueError: my bug (faulty.py line 6)"),
+        ("python", "illegal", "illegal", "rules infraction", "returned 'e2e5', not a legal move"),
+        ("python", "garbage", "illegal", "rules infraction", "returned int 42, not a move"),
+        ("python", "dies", "crash", "abandoned", "exited with status 4"),
+        ("python", "hangs", "hang", "abandoned", "no move within 1s"),
+        ("program", "raise", "crash", "abandoned", "exited with status 1"),
+        ("program", "illegal", "illegal", "rules infraction", "is not a legal move"),
+        ("program", "garbage", "illegal", "rules infraction", "answered 'hello there'"),
+        ("program", "die", "crash", "abandoned", "exited with status 3"),
+        ("program", "hang", "hang", "abandoned", "no move within 1s"),
+    )
+]
+"""(player spec, fault kind, PGN Termination, words of the reason) for every fault."""
 
 
 def _pid_alive(pid: int) -> bool:
@@ -83,35 +88,31 @@ def _lose(player: Player, hangs: bool = False) -> GameRecord:
     return record
 
 
-@pytest.mark.parametrize(("faults", "spec"), [
-    (PYTHON_FAULTS, "faulty.py:{}"),
-    (PROGRAM_FAULTS, f"mind:{sys.executable} {TOY_MIND} {{}} 2"),
-], ids=["python-mind", "mind-program"])
+@pytest.mark.parametrize(("spec", "fault", "termination", "words"), FAULTS)
 def test_every_fault_loses_the_game_and_kills_the_process(
-    faults: tuple[tuple[str, str, str, str], ...], spec: str, tmp_path: Path,
+    spec: str, fault: str, termination: str, words: str, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    for mode, fault, termination, words in faults:
-        player = parse_player(spec.format(mode)).create()
-        try:
-            record = _lose(player, hangs=fault == "hang")
-            pid = player.pid
-            assert not player.healthy
-        finally:
-            player.close()
-        assert (record.fault, record.termination) == (fault, termination), (mode, record.reason)
-        assert words in record.reason, (mode, record.reason)
-        assert pid is None or not _pid_alive(pid)
-        game = to_pgn(record)
-        assert game.headers["Termination"] == termination
-        assert words in game.end().comment or words in game.comment
+    player = parse_player(spec).create()
+    try:
+        record = _lose(player, hangs=fault == "hang")
+        pid = player.pid
+        assert not player.healthy
+    finally:
+        player.close()
+    assert (record.fault, record.termination) == (fault, termination), record.reason
+    assert words in record.reason, record.reason
+    assert pid is None or not _pid_alive(pid)
+    game = to_pgn(record)
+    assert game.headers["Termination"] == termination
+    assert words in game.end().comment or words in game.comment
 
 
 def test_next_game_gets_a_fresh_process(tmp_path: Path) -> None:
     (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
-    for text in (f"{tmp_path / 'faulty.py'}:raises", f"mind:{sys.executable} {TOY_MIND} die 3"):
+    for text in (f"{tmp_path / 'faulty.py'}:raises", f"{PROGRAM} die 3"):
         player = parse_player(text).create()
         try:
             first = player.pid
@@ -126,7 +127,7 @@ def test_next_game_gets_a_fresh_process(tmp_path: Path) -> None:
 def test_a_faulty_mind_loses_its_games_but_the_match_goes_on(tmp_path: Path) -> None:
     (tmp_path / "faulty.py").write_text(FAULTY, encoding="utf-8")
     specs = [parse_player(f"{tmp_path / 'faulty.py'}:hangs"),
-             parse_player(f"mind:{sys.executable} {TOY_MIND} garbage 1"),
+             parse_player(f"{PROGRAM} garbage 1"),
              parse_player("random")]
     match = Match(specs, MatchSettings(games=2, seed=1), QUICK, [Opening(chess.STARTING_FEN)])
     result = match.run()

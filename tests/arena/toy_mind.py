@@ -10,39 +10,31 @@ come first.
 
 from __future__ import annotations
 
-import os
 import random
-import sys
-import threading
 
 import chess
+from toy import commands, cue, misbehave
+
+
+def illegal_action(board: chess.Board) -> str:
+    """An action from an empty square."""
+    empty = next(sq for sq in chess.SQUARES if board.piece_at(sq) is None)
+    return f"{empty},{(empty + 8) % 64}"
 
 
 def main() -> None:
     """Answer one FEN per line until the input ends."""
-    mode = sys.argv[1] if len(sys.argv) > 1 else "none"
-    after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    mode, after = cue()
     rng = random.Random(7)
     answered = 0
-    for line in sys.stdin:
-        board = chess.Board(line.strip())
+    for words in commands():
+        board = chess.Board(" ".join(words))
         if answered >= after and mode != "none":
             if mode == "raise":
                 raise RuntimeError("the toy mind breaks on purpose")
-            if mode == "die":
-                os._exit(3)
-            if mode == "hang":
-                threading.Event().wait()
-            if mode == "garbage":
-                print("hello there", flush=True)
-                continue
-            if mode == "resign":
-                print("0,0", flush=True)
-                continue
-            if mode == "illegal":
-                empty = next(sq for sq in chess.SQUARES if board.piece_at(sq) is None)
-                print(f"{empty},{(empty + 8) % 64}", flush=True)
-                continue
+            misbehave(mode, {"garbage": "hello there", "resign": "0,0",
+                             "illegal": illegal_action(board)}, exit_code=3)
+            continue
         move = rng.choice(list(board.legal_moves))
         print(f"{move.from_square},{move.to_square}", flush=True)
         answered += 1

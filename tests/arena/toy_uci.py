@@ -13,13 +13,12 @@ file ``release`` there before answering (a worker that is slow to start).
 
 from __future__ import annotations
 
-import os
 import random
-import sys
 import time
 from pathlib import Path
 
 import chess
+from toy import commands, misbehave
 
 
 def _wait_at_gate(gate: Path, tickets: int) -> None:
@@ -43,10 +42,7 @@ def main() -> None:
     board = chess.Board()
     gate: Path | None = None
     tickets = 0
-    for raw in sys.stdin:
-        parts = raw.split()
-        if not parts:
-            continue
+    for parts in commands():
         cmd = parts[0]
         if cmd == "uci":
             print("id name ToyUCI")
@@ -87,17 +83,9 @@ def main() -> None:
                     board.push_uci(uci)
         elif cmd == "go":
             if played >= after and mode != "none":
-                if mode == "crash":
-                    os._exit(3)
-                if mode == "hang":
-                    while True:
-                        time.sleep(1)
-                if mode == "illegal":
-                    print("bestmove a1a1", flush=True)
-                    continue
-                if mode == "null":
-                    print("bestmove 0000", flush=True)
-                    continue
+                misbehave(mode, {"illegal": "bestmove a1a1", "null": "bestmove 0000"},
+                          exit_code=3)
+                continue
             move = rng.choice(list(board.legal_moves))
             played += 1
             print("info depth 1 score cp 0 nodes 1 pv " + move.uci())

@@ -9,25 +9,19 @@ many good moves come first.  No ``setboard`` unless MODE is ``setboard``.
 
 from __future__ import annotations
 
-import os
 import random
-import sys
-import threading
 
 import chess
+from toy import commands, cue, misbehave
 
 
 def main() -> None:
     """Speak CECP on stdin/stdout until ``quit``."""
-    mode = sys.argv[1] if len(sys.argv) > 1 else "none"
-    after = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    mode, after = cue()
     rng = random.Random(5)
     board = chess.Board()
     played = 0
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
+    for words in commands():
         cmd = words[0]
         if cmd == "protover":
             setboard = 1 if mode == "setboard" else 0
@@ -43,13 +37,9 @@ def main() -> None:
             print(f"pong {words[1]}", flush=True)
         elif cmd == "go":
             if played >= after and mode not in ("none", "setboard"):
-                if mode == "die":
-                    os._exit(5)
-                if mode == "hang":
-                    threading.Event().wait()
-                reply = {"illegal": "move a1a1", "garbage": "move hello", "resign": "resign",
-                         "claim": "1-0 {I say so}" if board.turn else "0-1 {I say so}"}[mode]
-                print(reply, flush=True)
+                claim = "1-0 {I say so}" if board.turn else "0-1 {I say so}"
+                misbehave(mode, {"illegal": "move a1a1", "garbage": "move hello",
+                                 "resign": "resign", "claim": claim}, exit_code=5)
                 continue
             move = rng.choice(list(board.legal_moves))
             board.push(move)

@@ -4,7 +4,6 @@ a clear JSON error and changes nothing; good input gets the library's own answer
 from __future__ import annotations
 
 import threading
-import time
 import warnings
 from typing import Any
 
@@ -17,6 +16,7 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient, WebSocketTestSession
 
+from tests.waiting import HANG_S
 from tests.web.conftest import BASE_URL
 
 from plies.board import Board, Move
@@ -230,26 +230,13 @@ def test_engine_replies_with_live_info_and_undo(client: TestClient) -> None:
         assert receive_until(ws, "state")["moves"] == []
 
 
-def test_one_search_at_a_time_and_closing_stops_it(client: TestClient) -> None:
-    """A move while the engine thinks is refused; closing the tab ends its search."""
-    before = set(search_threads())
-    with open_tab(client) as ws:
-        receive_until(ws, "state")
-        ws.send_json({"type": "settings", "movetime": 60_000})
-        receive_until(ws, "state")
-        ws.send_json({"type": "move", "uci": "e2e4"})
-        receive_until(ws, "thinking")
-        ws.send_json({"type": "move", "uci": "d2d4"})
-        assert "thinking" in receive_until(ws, "error")["message"]
-        ws.send_json({"type": "go"})
-        assert "already" in receive_until(ws, "error")["message"]
-        ours = set(search_threads()) - before
-        assert len(ours) == 1  # exactly one search for this tab
-    # Below the 60 s the search was given (a search left running reaches it), far above the
-    # milliseconds a stop takes on a loaded machine.
-    for thread in ours:
-        thread.join(timeout=30)
-        assert not thread.is_alive(), "the search outlived its tab"
+def think_until_stopped(ws: Any) -> None:
+    """Ask the tab's engine to think about 1. e4 until Move now; wait until it thinks."""
+    receive_until(ws, "state")
+    ws.send_json({"type": "settings", "infinite": True})
+    receive_until(ws, "state")
+    ws.send_json({"type": "move", "uci": "e2e4"})
+    receive_until(ws, "thinking")
 
 
 def search_threads() -> list[threading.Thread]:
@@ -257,20 +244,37 @@ def search_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "plies-search"]
 
 
-def test_stop_plays_the_best_move_so_far(client: TestClient) -> None:
-    """Move now: the engine stops a long search and plays at once."""
-    with open_tab(client) as ws:
-        receive_until(ws, "state")
-        ws.send_json({"type": "settings", "movetime": 60_000})
-        receive_until(ws, "state")
-        ws.send_json({"type": "move", "uci": "e2e4"})
+def test_one_search_at_a_time_and_closing_stops_it(uncapped_client: TestClient) -> None:
+    """A move while the engine thinks is refused; closing the tab ends its search (which
+    nothing else ends: no cap, no limit)."""
+    before = set(search_threads())
+    with open_tab(uncapped_client) as ws:
+        think_until_stopped(ws)
+        ws.send_json({"type": "move", "uci": "d2d4"})
+        assert "thinking" in receive_until(ws, "error")["message"]
+        ws.send_json({"type": "go"})
+        assert "already" in receive_until(ws, "error")["message"]
+        ours = set(search_threads()) - before
+        assert len(ours) == 1  # exactly one search for this tab
+    for thread in ours:
+        thread.join(timeout=HANG_S)
+        assert not thread.is_alive(), "the search outlived its tab"
+
+
+def test_stop_plays_the_best_move_so_far(uncapped_client: TestClient) -> None:
+    """Move now: the engine stops a search that nothing else ends and plays its move."""
+    before = set(search_threads())
+    with open_tab(uncapped_client) as ws:
+        think_until_stopped(ws)
         receive_until(ws, "info")
-        started = time.monotonic()
+        ours = set(search_threads()) - before
         ws.send_json({"type": "stop"})
-        receive_until(ws, "engine_move")
-        # Below the 60 s it was given (a search that ignores stop reaches it), far above the
-        # milliseconds a stop takes on a loaded machine.
-        assert time.monotonic() - started < 30
+        for thread in ours:
+            thread.join(timeout=HANG_S)
+            assert not thread.is_alive(), "Move now did not stop the search"
+        board = Board()
+        board.push_uci("e2e4")
+        assert board.is_legal(Move.from_uci(receive_until(ws, "engine_move")["uci"]))
 
 
 def test_analysis_of_a_pgn_evaluates_every_position(client: TestClient) -> None:
@@ -325,18 +329,14 @@ def test_analysis_of_a_fen(client: TestClient) -> None:
         assert verdict["best"] == "Rd8#" and verdict["score"] == "#1"
 
 
-def test_status_counts_tabs_and_searches(client: TestClient) -> None:
+def test_status_counts_tabs_and_searches(uncapped_client: TestClient) -> None:
     """/api/status counts the open tabs and their running searches."""
-    assert client.get("/api/status").json()["tabs"] == 0
-    with open_tab(client) as ws:
-        receive_until(ws, "state")
-        ws.send_json({"type": "settings", "movetime": 60_000})
-        receive_until(ws, "state")
-        ws.send_json({"type": "move", "uci": "e2e4"})
-        receive_until(ws, "thinking")
-        status = client.get("/api/status").json()
+    assert uncapped_client.get("/api/status").json()["tabs"] == 0
+    with open_tab(uncapped_client) as ws:
+        think_until_stopped(ws)
+        status = uncapped_client.get("/api/status").json()
         assert status["tabs"] == 1 and status["searching"] == 1
-    status = client.get("/api/status").json()
+    status = uncapped_client.get("/api/status").json()
     assert status["tabs"] == 0 and status["searching"] == 0
 
 

@@ -19,7 +19,7 @@ from plies.web.errors import ApiError
 from plies.web.fields import get_int, get_str
 from plies.web.notation import info_json, pv_san, score_text, white_score
 from plies.web.pgn import MAX_PLIES, MainLine, read_main_line
-from plies.web.runner import Post, SearchRunner
+from plies.web.runner import Post, RunnerSession, SearchRunner
 
 Emit = Callable[[dict[str, Any]], None]
 PgnReader = Callable[[str], Awaitable[MainLine]]
@@ -44,7 +44,7 @@ def movetime_within(requested_ms: int, positions: int, budget_ms: int) -> int:
     return max(MIN_MOVETIME_MS, min(requested_ms, budget_ms // max(1, positions)))
 
 
-class AnalysisSession:
+class AnalysisSession(RunnerSession):
     """One tab's analysis: the positions of a game and the engine going through them.
 
     Positions are kept as FEN strings (about 70 bytes each) with the moves in UCI and
@@ -199,17 +199,3 @@ class AnalysisSession:
                 "move": self.sans[index - 1] if index > 0 else None,
             }
         )
-
-    @property
-    def searching(self) -> bool:
-        """Whether this tab's analysis engine is searching (or waiting for a slot to)."""
-        return self._runner.searching
-
-    @property
-    def running(self) -> bool:
-        """Whether this tab's analysis engine is searching right now."""
-        return self._runner.running
-
-    def close(self) -> None:
-        """The tab has gone: stop any search."""
-        self._runner.cancel()

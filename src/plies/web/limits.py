@@ -22,8 +22,9 @@ class ServerLimits:
     """Searches (chess engines, game searches, path searches) running at once; more wait."""
     max_waiting: int = 64
     """Requests over HTTP that may wait for a search slot; beyond that the answer is busy."""
-    search_cap_ms: int = 60_000
-    """Longest any chess search runs, a depth-only one included."""
+    search_cap_ms: int | None = 60_000
+    """Longest any chess search runs, a depth-only or an until-stopped one included (None: no
+    cap, for a server only you use: a tab's search "until Move now" then runs until stopped)."""
     analysis_budget_ms: int = 300_000
     """Engine time for a whole analysis: a long game gets less time per position."""
     game_search_s: float = 10.0

@@ -18,7 +18,7 @@ from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
 from plies.web.opponent import Opponent
-from plies.web.runner import Post, SearchRunner
+from plies.web.runner import Post, RunnerSession, SearchRunner
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -121,7 +121,7 @@ def castling_aliases(board: Board) -> dict[str, str]:
     return aliases
 
 
-class PlaySession:
+class PlaySession(RunnerSession):
     """One tab's game: the board, which side the engine plays, and its search."""
 
     def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None,
@@ -220,11 +220,13 @@ class PlaySession:
         self.send_state()
 
     def _settings(self, message: dict[str, Any]) -> None:
-        """Think time per move (ms) or depth; applies from the next search."""
+        """Think time per move (ms), depth, or until Move now; applies from the next search."""
         movetime = get_optional_int(message, "movetime", 10, MAX_MOVETIME_MS)
         depth = get_optional_int(message, "depth", 1, MAX_DEPTH)
-        if movetime is None and depth is None:
-            raise ApiError("give a movetime (ms) or a depth")
+        if get_bool(message, "infinite"):
+            movetime, depth = None, None
+        elif movetime is None and depth is None:
+            raise ApiError("give a movetime (ms), a depth or infinite: true")
         self.movetime_ms, self.depth = movetime, depth
         self.send_state()
 
@@ -288,9 +290,14 @@ class PlaySession:
 
     # -- the engine ----------------------------------------------------------------
 
+    @property
+    def until_stopped(self) -> bool:
+        """Whether the engine thinks until Move now (or the server's cap), not to a limit."""
+        return self.movetime_ms is None and self.depth is None
+
     def limit(self) -> Limit:
         """The limit each engine move gets."""
-        return Limit(movetime=self.movetime_ms, depth=self.depth)
+        return Limit(movetime=self.movetime_ms, depth=self.depth, infinite=self.until_stopped)
 
     def _maybe_think(self) -> None:
         """Start the engine if it is its turn and the game goes on."""
@@ -304,7 +311,9 @@ class PlaySession:
     def _think(self) -> None:
         """Start searching the current position (or ask the configured opponent)."""
         if self.opponent is not None:
-            self.opponent.ask(self.game.board.copy(), self.movetime_ms, self.depth,
+            # A configured player cannot be told to move now: it gets the default time instead.
+            movetime = DEFAULT_MOVETIME_MS if self.until_stopped else self.movetime_ms
+            self.opponent.ask(self.game.board.copy(), movetime, self.depth,
                               self._game, self._on_reply)
             self._emit({"type": "thinking", "thinking": True})
             return
@@ -390,14 +399,9 @@ class PlaySession:
         """Whether this game's engine is searching (or waiting for a slot to)."""
         return self._runner.searching or (self.opponent is not None and self.opponent.busy)
 
-    @property
-    def running(self) -> bool:
-        """Whether this game's engine is searching right now."""
-        return self._runner.running
-
     def close(self) -> None:
         """The tab has gone: stop any search, close a configured opponent."""
-        self._runner.cancel()
+        super().close()
         if self.opponent is not None:
             self.opponent.close()
 

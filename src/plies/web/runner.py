@@ -5,7 +5,8 @@ lives on the event loop's thread, so every callback is handed over with ``post``
 ``loop.call_soon_threadsafe``) and dropped on arrival when the game has moved on
 (a newer search, an undo, a closed tab): each search carries a generation number.
 
-Every search is capped in time (a depth alone could run for hours) and, when the
+Every search is capped in time unless the server is run without a cap (a depth alone could
+run for hours) and, when the
 runner is given the server's :class:`~plies.web.slots.SearchSlots`, waits for a slot.
 """
 
@@ -29,8 +30,10 @@ CAP_MS = 60_000
 HURRY_MS = 50
 
 
-def capped(limit: Limit, cap_ms: int) -> Limit:
-    """``limit`` with a move time of at most ``cap_ms`` (set when it had none)."""
+def capped(limit: Limit, cap_ms: int | None) -> Limit:
+    """``limit`` with a move time of at most ``cap_ms`` (set when it had none; None: no cap)."""
+    if cap_ms is None:
+        return limit
     movetime = cap_ms if limit.movetime is None else min(limit.movetime, cap_ms)
     return dataclasses.replace(limit, movetime=movetime, infinite=False)
 
@@ -39,7 +42,7 @@ class SearchRunner:
     """Owns one engine; starts, stops and forgets searches for one session."""
 
     def __init__(
-        self, post: Post, slots: SearchSlots | None = None, cap_ms: int = CAP_MS
+        self, post: Post, slots: SearchSlots | None = None, cap_ms: int | None = CAP_MS
     ) -> None:
         """Create the runner (searches wait for ``slots``); the engine is built on first use."""
         self._post = post
@@ -160,3 +163,18 @@ class SearchRunner:
         if self._lease is not None:
             self._lease.release()
             self._lease = None
+
+
+class RunnerSession:
+    """A tab's session with a search runner of its own: whether it runs, and closing."""
+
+    _runner: SearchRunner
+
+    @property
+    def running(self) -> bool:
+        """Whether this session's engine is searching right now."""
+        return self._runner.running
+
+    def close(self) -> None:
+        """The tab has gone: stop any search."""
+        self._runner.cancel()

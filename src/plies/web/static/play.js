@@ -125,7 +125,7 @@ function showState(s) {
   board.dataset.fen = s.fen;
   board.dataset.thinking = String(s.thinking);
   board.dataset.plies = String(s.moves.length);
-  board.dataset.level = s.depth ? `d${s.depth}` : `t${s.movetime}`;
+  board.dataset.level = s.depth ? `d${s.depth}` : s.movetime ? `t${s.movetime}` : "inf";
   board.dataset.engineSide = s.engine;
   board.dataset.chess960 = String(s.chess960);
   let text = s.outcome ? `Game over: ${s.outcome}` : `${s.turn === "white" ? "White" : "Black"} to move`;
@@ -202,7 +202,8 @@ window.addEventListener("DOMContentLoaded", () => {
   $("#fen-load").onclick = () => send("play", { type: "fen", fen: $("#fen-input").value, chess960: $("#start").value !== "standard" });
   $("#level").onchange = () => {
     const v = $("#level").value, n = parseInt(v.slice(1), 10);
-    send("play", v[0] === "t" ? { type: "settings", movetime: n } : { type: "settings", depth: n });
+    send("play", v === "inf" ? { type: "settings", infinite: true }
+      : v[0] === "t" ? { type: "settings", movetime: n } : { type: "settings", depth: n });
   };
   $("#pgn-copy").onclick = () => {
     navigator.clipboard.writeText($("#pgn").value).catch(() => showError("copy failed: select the text and copy it"));

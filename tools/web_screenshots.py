@@ -12,13 +12,16 @@ import argparse
 import sys
 from pathlib import Path
 
+from plies.web.browser import (
+    launch_chromium,
+    open_page,
+    play_against_engine,
+    play_cells,
+    race_paths,
+    set_level,
+)
 from plies.web.launch import start_serve
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 # Legal's mate: a queen sacrifice, so the evaluation graph has something to show.
 PGN = "1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0"
 
@@ -34,15 +37,11 @@ def main() -> int:
     process, url = start_serve(0.5)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            browser = launch_chromium(p)
             page = browser.new_page(viewport={"width": 1100, "height": 760})
-            page.goto(url + "#play")
-            page.wait_for_selector("body[data-engine=ready]")
-            page.select_option("#level", "t500")
-            for plies, (a, b) in enumerate((("e2", "e4"), ("g1", "f3"), ("b1", "c3")), 1):
-                page.click(f'#board rect[data-square="{a}"]')
-                page.click(f'#board rect[data-square="{b}"]')
-                page.wait_for_selector(f"#board[data-plies='{2 * plies}'][data-thinking=false]")
+            open_page(page, url, "play")
+            set_level(page, "t500")
+            play_against_engine(page, [("e2", "e4"), ("g1", "f3"), ("b1", "c3")])
             page.click('#board rect[data-square="f1"]')
             page.screenshot(path=str(out / "web-play.png"))
 
@@ -57,24 +56,17 @@ def main() -> int:
             page.screenshot(path=str(out / "web-analyse.png"))
 
             page.goto(url + "#paths")
-            page.wait_for_function("document.querySelector('#p-alg-a').options.length > 0")
             page.fill("#p-width", "41")
             page.fill("#p-height", "25")
             page.select_option("#p-method", "prim")
             page.click("#p-maze")
-            page.select_option("#p-alg-a", "astar")
-            page.select_option("#p-alg-b", "bfs")
-            page.click("#p-run")
-            page.wait_for_selector("#stats-a:not(:empty)")
-            page.click("#p-finish")
+            race_paths(page, "astar", "bfs")
             page.screenshot(path=str(out / "web-paths.png"))
 
             page.goto(url + "#games")
             page.select_option("#g-ai", "-1")
             page.click("#g-new")
-            for cell in (4, 0, 8):
-                page.click(f'#g-board button[data-cell="{cell}"]')
-                page.wait_for_selector(f'#g-board button[data-cell="{cell}"]:not([data-mark="."])')
+            play_cells(page, [4, 0, 8])
             page.click("#g-solve")
             page.wait_for_selector("#g-solution[data-verdict]")
             page.screenshot(path=str(out / "web-games.png"))

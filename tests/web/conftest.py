@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import threading
@@ -26,20 +25,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pytest
 from tests.waiting import HANG_S
 
+from plies.web.browser import CHROMIUM, chromium_path, launch_chromium
+
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
 
 T = TypeVar("T")
 #: Where the in-process app believes it is served (a loopback address its guard accepts).
 BASE_URL = "http://127.0.0.1:8000"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 #: A cold first run compiles the chess engine (about a minute, more on a busy machine).
 READY_TIMEOUT_S = 600.0
-START_TIMEOUT_S = 60.0
 
 
 def _missing_browser() -> str | None:
@@ -48,7 +43,7 @@ def _missing_browser() -> str | None:
         import playwright.sync_api  # noqa: F401
     except ImportError:
         return "Playwright for Python is not installed (pip install -e '.[dev]')"
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+    if chromium_path() is None:
         return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
     return None
 
@@ -123,7 +118,7 @@ def running_server(command: list[str], log: Path, wait_ready: bool = True) -> It
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
         assert process.stdout is not None
-        deadline = time.monotonic() + START_TIMEOUT_S
+        deadline = time.monotonic() + HANG_S
         url = None
         while url is None and time.monotonic() < deadline:
             line = process.stdout.readline()
@@ -175,32 +170,53 @@ def browser() -> Iterator[Any]:
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
-    executable = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
 
 
-@pytest.fixture()
-def page(browser: Any, server: Server) -> Iterator[Any]:
-    """A fresh page (its own tab, its own game) on the server; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+@contextlib.contextmanager
+def new_tab(browser: Any, **options: Any) -> Iterator[Any]:
+    """A fresh page in a context of its own (``options`` for the context); page errors fail
+    the test."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, **options)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.set_default_timeout(90_000)  # generous: a loaded machine, a first compile of a search
+    tab.set_default_timeout(HANG_S * 1000)  # any one step: only a hang reaches it
     yield tab
     context.close()
     assert not errors, f"JavaScript errors: {errors}"
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    """The app in process with its lifespan (engine warm-up) running, one per test module."""
+@pytest.fixture()
+def page(browser: Any, server: Server) -> Iterator[Any]:
+    """A fresh page (its own tab, its own game) on the server."""
+    with new_tab(browser) as tab:
+        yield tab
+
+
+def in_process(limits: dict[str, Any]) -> contextlib.AbstractContextManager[TestClient]:
+    """The app in process with the given limits, its lifespan (engine warm-up) running."""
     from starlette.testclient import TestClient
 
     from plies.web.app import create_app
+    from plies.web.limits import ServerLimits
 
-    with TestClient(create_app(), base_url=BASE_URL) as test_client:
+    return TestClient(create_app(ServerLimits(**limits)), base_url=BASE_URL)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The app in process with the default limits, one per test module."""
+    with in_process({}) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def uncapped_client() -> Iterator[TestClient]:
+    """The app in process without a cap on search time: a search until Move now ends only
+    when it is stopped, so a test sees what stops it."""
+    with in_process({"search_cap_ms": None}) as test_client:
         yield test_client

@@ -6,45 +6,26 @@ that the suite stays quick; the fixture waits for the server's engine to be read
 
 from __future__ import annotations
 
-import json
 import re
-import time
-import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.waiting import HANG_S
+from tests.waiting import wait_until
+from tests.web.conftest import Server, app_server, get_json
 
 from plies.board import Board, Move
 from plies.games import Solver, TicTacToe
 from plies.pathfinding import Grid, GridProblem, load_map, run_algorithm
-
-
-def open_page(page: Any, server: Any, name: str) -> None:
-    """Open one page of the app and wait until the engine is ready."""
-    page.goto(server.url + "#" + name)
-    page.wait_for_selector("body[data-engine=ready]")
-
-
-def click_square(page: Any, name: str) -> None:
-    """Click a square of the Play board."""
-    page.click(f'#board rect[data-square="{name}"]')
-
-
-def set_level(page: Any, level: str) -> None:
-    """Choose a level (``d3``: depth 3, ``t500``: 500 ms) and wait until the server has it."""
-    page.select_option("#level", level)
-    page.wait_for_selector(f"#board[data-level='{level}']")
-
-
-def wait_plies(page: Any, plies: int) -> None:
-    """Wait until the Play board shows ``plies`` moves and the engine is idle."""
-    page.wait_for_function(
-        "n => { const b = document.querySelector('#board');"
-        " return b.dataset.plies === String(n) && b.dataset.thinking === 'false'; }",
-        arg=plies,
-    )
+from plies.web.browser import (
+    click_square,
+    open_page,
+    play_cells,
+    race_paths,
+    set_level,
+    wait_plies,
+)
 
 
 def test_server_binds_to_localhost(server: Any) -> None:
@@ -54,7 +35,7 @@ def test_server_binds_to_localhost(server: Any) -> None:
 
 def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
     """Click and drag moves; the engine answers legally with a live info line; undo works."""
-    open_page(page, server, "play")
+    open_page(page, server.url, "play")
     page.wait_for_selector('#board rect[data-square="e2"]')
     set_level(page, "d3")
     click_square(page, "e2")
@@ -70,12 +51,7 @@ def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
     assert page.get_attribute("#board", "data-fen") == board.fen()
 
     # The second move by dragging the knight from g1 to f3.
-    g1 = page.locator('#board rect[data-square="g1"]').bounding_box()
-    f3 = page.locator('#board rect[data-square="f3"]').bounding_box()
-    page.mouse.move(g1["x"] + g1["width"] / 2, g1["y"] + g1["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(f3["x"] + f3["width"] / 2, f3["y"] + f3["height"] / 2, steps=5)
-    page.mouse.up()
+    drag(page, "g1", "f3")
     wait_plies(page, 4)
     moves = page.locator("#moves li").all_inner_texts()
     assert moves[0].startswith("e4") and moves[1].startswith("Nf3")
@@ -91,16 +67,26 @@ def test_play_a_short_game_by_clicking(page: Any, server: Any) -> None:
     assert page.locator("#an-moves span[data-index]").count() == 2
 
 
-def test_fen_promotion_choice_and_bad_fen(page: Any, server: Any) -> None:
-    """Load a FEN, promote to a knight through the dialog; a broken FEN changes nothing."""
-    open_page(page, server, "play")
-    set_level(page, "d3")
-    fen = "8/P6k/7p/8/8/8/8/K7 w - - 0 1"
+def load_fen(page: Any, fen: str) -> None:
+    """Ask the Play page to set up ``fen``."""
     page.fill("#fen-input", fen)
     page.click("#fen-load")
+
+
+def new_game_numbered(page: Any, number: str) -> None:
+    """Ask the Play page for a new game from Chess960 start position ``number``."""
+    page.fill("#start-number", number)
+    page.click("#new")
+
+
+def test_fen_promotion_choice_and_bad_fen(page: Any, server: Any) -> None:
+    """Load a FEN, promote to a knight through the dialog; a broken FEN changes nothing."""
+    open_page(page, server.url, "play")
+    set_level(page, "d3")
+    fen = "8/P6k/7p/8/8/8/8/K7 w - - 0 1"
+    load_fen(page, fen)
     page.wait_for_selector(f'#board[data-fen="{fen}"]')
-    page.fill("#fen-input", "8/8/8 w - - 0 1")
-    page.click("#fen-load")
+    load_fen(page, "8/8/8 w - - 0 1")
     page.wait_for_selector("#error:not([hidden])")
     assert "FEN" in page.inner_text("#error")
     assert page.get_attribute("#board", "data-fen") == fen
@@ -115,7 +101,7 @@ def test_fen_promotion_choice_and_bad_fen(page: Any, server: Any) -> None:
 
 def test_each_tab_has_its_own_game(browser: Any, page: Any, server: Any) -> None:
     """A second tab starts from the start position, whatever the first has played."""
-    open_page(page, server, "play")
+    open_page(page, server.url, "play")
     page.select_option("#engine-side", "none")
     page.click("#new")
     page.wait_for_selector("#board[data-engine-side=none]")
@@ -125,7 +111,7 @@ def test_each_tab_has_its_own_game(browser: Any, page: Any, server: Any) -> None
     wait_plies(page, 1)
     other = browser.new_page()
     try:
-        open_page(other, server, "play")
+        open_page(other, server.url, "play")
         other.wait_for_selector("#board[data-plies='0']")
         assert page.get_attribute("#board", "data-plies") == "1"
     finally:
@@ -155,7 +141,7 @@ def draw_cells(page: Any, cells: list[tuple[int, int]]) -> None:
 
 def test_astar_on_a_drawn_maze_matches_the_library(page: Any, server: Any) -> None:
     """Draw walls by dragging, run A* and BFS side by side; counts match the library's."""
-    open_page(page, server, "paths")
+    open_page(page, server.url, "paths")
     width, height = 15, 9
     page.fill("#p-width", str(width))
     page.fill("#p-height", str(height))
@@ -163,14 +149,7 @@ def test_astar_on_a_drawn_maze_matches_the_library(page: Any, server: Any) -> No
     walls = [(4, y) for y in range(0, height - 1)] + [(9, y) for y in range(1, height)]
     draw_cells(page, walls[: height - 1])
     draw_cells(page, walls[height - 1 :])
-    page.wait_for_function("document.querySelector('#p-alg-a').options.length > 0")
-    page.select_option("#p-alg-a", "astar")
-    page.select_option("#p-alg-b", "bfs")
-    page.click("#p-run")
-    page.wait_for_selector("#stats-a:not(:empty)")
-    page.click("#p-finish")
-    page.wait_for_selector("#stats-a[data-done=true]")
-    page.wait_for_selector("#stats-b[data-done=true]")
+    race_paths(page, "astar", "bfs")
 
     rows = ["".join("#" if (x, y) in walls else "." for x in range(width)) for y in range(height)]
     problem = GridProblem(Grid.from_rows(rows), (0, 0), (width - 1, height - 1))
@@ -190,16 +169,9 @@ def new_game(page: Any) -> None:
     page.wait_for_selector("#g-board[data-busy=false][data-moves='']")
 
 
-def play_cells(page: Any, cells: list[int]) -> None:
-    """Click tic-tac-toe cells in order, waiting for each to show its mark."""
-    for i, cell in enumerate(cells):
-        page.click(f'#g-board button[data-cell="{cell}"]')
-        page.wait_for_selector(f'#g-board button[data-cell="{cell}"][data-mark="{"XO"[i % 2]}"]')
-
-
 def test_tictactoe_positions_are_solved(page: Any, server: Any) -> None:
     """Set up positions by clicking; Solve shows the exact solver's verdict and best moves."""
-    open_page(page, server, "games")
+    open_page(page, server.url, "games")
     page.select_option("#g-ai", "-1")
     game = TicTacToe()
     solver = Solver(game)
@@ -221,7 +193,7 @@ def test_tictactoe_positions_are_solved(page: Any, server: Any) -> None:
 
 def test_computer_answers_with_node_counts(page: Any, server: Any) -> None:
     """Against the computer (O), a click brings its reply and the search's node count."""
-    open_page(page, server, "games")
+    open_page(page, server.url, "games")
     page.select_option("#g-ai", "1")
     new_game(page)
     page.click('#g-board button[data-cell="0"]')
@@ -232,7 +204,7 @@ def test_computer_answers_with_node_counts(page: Any, server: Any) -> None:
 
 def test_analyse_a_game(page: Any, server: Any) -> None:
     """A pasted PGN is evaluated position by position, graphed, and can be stepped through."""
-    open_page(page, server, "analyse")
+    open_page(page, server.url, "analyse")
     page.fill("#an-pgn", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
     page.select_option("#an-movetime", "100")
     page.click("#an-run")
@@ -248,7 +220,7 @@ def test_analyse_a_game(page: Any, server: Any) -> None:
 
 def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
     """A click on a column drops a disc; the computer answers in a legal column."""
-    open_page(page, server, "games")
+    open_page(page, server.url, "games")
     page.select_option("#g-game", "connect4")
     page.fill("#g-depth", "4")
     page.select_option("#g-ai", "1")
@@ -264,7 +236,7 @@ def test_connect_four_against_alpha_beta(page: Any, server: Any) -> None:
 
 def test_playing_black_flips_the_board_and_the_engine_opens(page: Any, server: Any) -> None:
     """With the engine on White, the board turns round and the engine makes the first move."""
-    open_page(page, server, "play")
+    open_page(page, server.url, "play")
     set_level(page, "d3")
     page.select_option("#engine-side", "white")
     page.click("#new")
@@ -280,19 +252,13 @@ ROOMS_MAP = Path(__file__).resolve().parents[1] / "data" / "pathfinding" / "room
 
 def test_moving_ai_map_astar_beside_jump_point_search(page: Any, server: Any) -> None:
     """Load a Moving AI map; A* and JPS (diagonal moves) find the library's cost."""
-    open_page(page, server, "paths")
+    open_page(page, server.url, "paths")
     page.wait_for_function("document.querySelector('#p-alg-a').options.length > 0")
     page.set_input_files("#p-map", str(ROOMS_MAP))
     grid = load_map(ROOMS_MAP)
     page.wait_for_selector(f"#grid-a[data-width='{grid.width}'][data-height='{grid.height}']")
     page.check("#p-diagonal")
-    page.select_option("#p-alg-a", "astar")
-    page.select_option("#p-alg-b", "jps")
-    page.click("#p-run")
-    page.wait_for_selector("#stats-b:not(:empty)")
-    page.click("#p-finish")
-    page.wait_for_selector("#stats-a[data-done=true]")
-    page.wait_for_selector("#stats-b[data-done=true]")
+    race_paths(page, "astar", "jps")
     free = grid.free_cells()
     ordered = sorted(free, key=lambda c: (c[1], c[0]))  # the page starts at the first free
     problem = GridProblem(grid.with_diagonal(True), ordered[0], ordered[-1])  # cell, ends at last
@@ -303,25 +269,33 @@ def test_moving_ai_map_astar_beside_jump_point_search(page: Any, server: Any) ->
 
 def server_status(server: Any) -> dict[str, Any]:
     """The server's /api/status answer."""
-    with urllib.request.urlopen(server.url + "api/status", timeout=HANG_S) as response:
-        status: dict[str, Any] = json.loads(response.read())
+    status: dict[str, Any] = get_json(server.url + "api/status")
     return status
 
 
-def test_closing_a_tab_stops_its_search(browser: Any, server: Any) -> None:
-    """A tab closed while its engine thinks leaves no search running on the server."""
+@pytest.fixture(scope="module")
+def uncapped_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server without a cap on search time: a search until Move now runs until stopped."""
+    log = tmp_path_factory.mktemp("uncapped") / "stderr.log"
+    with app_server({"search_cap_ms": None}, log) as running:
+        yield running
+
+
+def test_closing_a_tab_stops_its_search(browser: Any, uncapped_server: Server) -> None:
+    """A tab closed while its engine thinks until Move now (no cap, so nothing else can end
+    the search) leaves no search running on the server."""
     tab = browser.new_page()
-    open_page(tab, server, "play")
-    set_level(tab, "t10000")
+    open_page(tab, uncapped_server.url, "play")
+    set_level(tab, "inf")
     click_square(tab, "e2")
     click_square(tab, "e4")
     tab.wait_for_selector("#board[data-thinking=true]")
-    assert server_status(server)["searching"] >= 1
+    wait_until(lambda: server_status(uncapped_server)["searching"] == 1, "the search starts")
     tab.close()
-    deadline = time.monotonic() + 30
-    while server_status(server)["searching"] > 0:
-        assert time.monotonic() < deadline, "the closed tab's search is still running"
-        time.sleep(0.1)
+    # A closed tab leaves the count of tabs' searches at once; the slot its search holds is
+    # free only once the search has ended.
+    wait_until(lambda: server_status(uncapped_server)["slots_busy"] == 0,
+               "the closed tab's search stops")
 
 
 def drag(page: Any, start: str, end: str) -> None:
@@ -337,21 +311,18 @@ def drag(page: Any, start: str, end: str) -> None:
 def test_chess960_start_and_castling_by_dragging_the_king(page: Any, server: Any) -> None:
     """A Chess960 game from a numbered start; castling by dragging the king onto its rook,
     and (king on e1) two squares over; a bad number is refused and changes nothing."""
-    open_page(page, server, "play")
+    open_page(page, server.url, "play")
     page.select_option("#engine-side", "none")
     page.select_option("#start", "number")
-    page.fill("#start-number", "0")
-    page.click("#new")
+    new_game_numbered(page, "0")
     start = Board.from_chess960_pos(0).fen()
     page.wait_for_selector(f'#board[data-fen="{start}"][data-chess960=true]')
-    page.fill("#start-number", "960")
-    page.click("#new")
+    new_game_numbered(page, "960")
     page.wait_for_selector("#error:not([hidden])")
     assert "0-959" in page.inner_text("#error")
     assert page.get_attribute("#board", "data-fen") == start
     fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
-    page.fill("#fen-input", fen)
-    page.click("#fen-load")
+    load_fen(page, fen)
     page.wait_for_selector(f'#board[data-fen="{fen}"]')
     drag(page, "e1", "h1")
     wait_plies(page, 1)

@@ -11,32 +11,28 @@ from typing import Any
 
 import chess.pgn
 import pytest
-from tests.web.conftest import Server, running_server
+from tests.web.conftest import Server, new_tab, running_server
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 
 
 @pytest.fixture(scope="module")
 def arena_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``plies serve`` offering a random mover, a capturer and an outside UCI engine."""
+    """``plies serve`` offering a random mover, a capturer and two outside UCI engines: one
+    that answers at once, one that plays a move a game and then never answers again."""
     log = tmp_path_factory.mktemp("serve-arena") / "stderr.log"
     command = [sys.executable, "-m", "plies", "serve", "--port", "0", "--player", "random",
-               "--player", "capture", "--player", f"uci:{sys.executable} {TOY}:name=toy"]
+               "--player", "capture", "--player", f"uci:{sys.executable} {TOY}:name=toy",
+               "--player", f"uci:{sys.executable} {TOY}:Mode=hang,After=1,name=stalling"]
     with running_server(command, log) as running:
         yield running
 
 
 @pytest.fixture()
 def tab(browser: Any, arena_server: Server) -> Iterator[Any]:
-    """A fresh page on the arena server; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_timeout(90_000)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors: {errors}"
+    """A fresh page on the arena server (downloads allowed)."""
+    with new_tab(browser, accept_downloads=True) as page:
+        yield page
 
 
 def test_a_league_is_watched_to_its_end(tab: Any, arena_server: Server) -> None:
@@ -69,18 +65,22 @@ def test_a_league_is_watched_to_its_end(tab: Any, arena_server: Server) -> None:
 
 def test_a_bad_choice_shows_one_line_and_a_run_can_be_stopped(tab: Any,
                                                              arena_server: Server) -> None:
+    """Starting with one player is refused in one line; a run that cannot end by itself
+    stops when Stop is pressed."""
     tab.goto(arena_server.url + "#arena")
     tab.wait_for_selector("#ar-players input[data-name=toy]")
     tab.check("#ar-players input[data-name=random]")
     tab.click("#ar-start")  # one player only
     tab.wait_for_selector("#error:not([hidden])")
     assert "at least two" in tab.text_content("#error")
-    tab.check("#ar-players input[data-name=toy]")
+    # Every game stalls on the engine's second move until its minute on the clock is gone:
+    # the run cannot end by itself before any wait of this test would fail.
+    tab.check("#ar-players input[data-name=stalling]")
     tab.fill("#ar-games", "100")
-    tab.select_option("#ar-limit", "m100")
+    tab.select_option("#ar-limit", "c60+0.5")
     tab.click("#ar-start")
     tab.wait_for_selector("#ar-status[data-running=true]")
-    tab.wait_for_function("Number(document.querySelector('#ar-board').dataset.plies) > 0")
+    tab.wait_for_function("Number(document.querySelector('#ar-board').dataset.plies) > 1")
     tab.click("#ar-stop")
     tab.wait_for_selector("#ar-status[data-running=false]")
     assert int(tab.get_attribute("#ar-status", "data-played")) < 100

@@ -55,6 +55,12 @@ class _Live:
     to_move_since: float = 0.0
 
 
+def _forwarded(attr: str, doc: str) -> Any:
+    """A property reading and writing ``attr`` of the wrapped player (``self.inner``)."""
+    return property(lambda self: getattr(self.inner, attr),
+                    lambda self, value: setattr(self.inner, attr, value), doc=doc)
+
+
 class _Watched(Player):
     """A player whose every move is reported to the run (for the live board)."""
 
@@ -63,25 +69,8 @@ class _Watched(Player):
         self.inner = inner
         self.run = run
 
-    @property  # type: ignore[override]
-    def name(self) -> str:
-        """The inner player's name."""
-        return self.inner.name
-
-    @name.setter
-    def name(self, value: str) -> None:
-        """Rename the inner player."""
-        self.inner.name = value
-
-    @property  # type: ignore[override]
-    def healthy(self) -> bool:
-        """Whether the inner player can play on."""
-        return self.inner.healthy
-
-    @healthy.setter
-    def healthy(self, value: bool) -> None:
-        """Mark the inner player healthy or not."""
-        self.inner.healthy = value
+    name = _forwarded("name", "The inner player's name.")
+    healthy = _forwarded("healthy", "Whether the inner player can play on.")
 
     def new_game(self, seed: int | None) -> None:
         """Start a game."""

@@ -9,6 +9,7 @@ import threading
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 
 from plies.agents import AGENT_NAMES, FORFEIT, Budget, FunctionAgent, Mind, make_agent, mind_action
 from plies.agents.mind import action_move, move_action, parse_action
@@ -42,7 +43,8 @@ QUICK_OPTIONS: dict[str, dict[str, str | int]] = {
     "alphabeta": {"depth": 2},
     "engine": {"depth": 3},
 }
-ANSWER_TIMEOUT = 120.0
+#: The bound on any one answer of a mind: only a hang reaches it.
+ANSWER_TIMEOUT = HANG_S
 
 
 def assert_legal_in_python_chess(fen: str, action: str) -> chess.Move:

@@ -11,6 +11,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 from rich.console import Console
+from tests.waiting import HANG_S
 
 from plies.agents import make_agent
 from plies.board import Board
@@ -24,7 +25,7 @@ def play(stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
     """Run ``plies play`` with ``stdin`` piped in."""
     return subprocess.run(
         [sys.executable, "-m", "plies", "play", *args],
-        input=stdin, capture_output=True, text=True, timeout=120, env=ENV,
+        input=stdin, capture_output=True, text=True, timeout=HANG_S, env=ENV,
     )
 
 

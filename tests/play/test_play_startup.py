@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.waiting import HANG_S
+
 # A fresh, empty numba cache: everything the engine needs would have to be compiled.
 # No compile workers: the test ends the game long before they would finish.
-WAIT_S = 60
 
 
 def _compiled(cache: Path, name: str) -> bool:
@@ -50,4 +51,4 @@ def test_board_and_first_move_need_no_compiled_code(tmp_path: Path) -> None:
         assert after and after[0].split()[5] == "(P)", rows  # then on e4, marked as the last move
     finally:
         proc.kill()
-        proc.wait(timeout=WAIT_S)
+        proc.wait(timeout=HANG_S)

@@ -7,7 +7,6 @@ import io
 import json
 import random
 import sys
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import Any
 
 import chess.pgn
 import pytest
+from tests.waiting import wait_until
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
 pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
@@ -28,8 +28,6 @@ from plies.web.app import create_app
 
 BASE_URL = "http://127.0.0.1:8000"
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
-#: Generous: a loaded machine; runs end on their own long before this.
-DEADLINE_S = 120.0
 
 
 @pytest.fixture(scope="module")
@@ -42,16 +40,18 @@ def client() -> Iterator[TestClient]:
 
 
 def wait_finished(client: TestClient) -> dict[str, Any]:
-    """Poll the state until the run has finished; return its run part."""
-    deadline = time.monotonic() + DEADLINE_S
-    while True:
-        run = client.get("/api/arena/state").json()["run"]
-        if run is not None and not run["running"]:
-            return run
-        assert time.monotonic() < deadline, "the run did not finish"
-        # The server answers its status while a run is being played.
+    """Wait until the run has finished (the server answering its status all along); return
+    its run part."""
+
+    def finished() -> bool:
+        """The run has ended; the server still answers its status while one is played."""
         assert client.get("/api/status").status_code == 200
-        time.sleep(0.05)
+        run = client.get("/api/arena/state").json()["run"]
+        return run is not None and not run["running"]
+
+    wait_until(finished, "the run finishes")
+    run: dict[str, Any] = client.get("/api/arena/state").json()["run"]
+    return run
 
 
 def test_players_are_offered_by_index(client: TestClient) -> None:

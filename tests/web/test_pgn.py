@@ -7,6 +7,7 @@ import asyncio
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 from tests.web.conftest import run_async
 
 from plies.web.pgn import MainLineVisitor, PgnError, read_main_line
@@ -71,7 +72,7 @@ def test_a_slow_pgn_is_cut_off_and_the_next_one_is_read() -> None:
             await asyncio.to_thread(workers.warm)
             with pytest.raises(PgnError, match="too long to read"):
                 await workers.read("1. e4 (1. d4 " + "{}" * 1000 + ") *")
-            workers.timeout_s = 60.0
+            workers.timeout_s = HANG_S  # only a hang reaches it
             line = await workers.read("1. e4 e5 *")
             assert line.sans == ("e4", "e5")
         finally:

@@ -18,7 +18,6 @@ import os
 import socket
 import struct
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ import pytest
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 httpx = pytest.importorskip("httpx", reason="httpx is not installed (pip install -e '.[dev]')")
 websockets_client = pytest.importorskip("websockets.sync.client")
-from tests.waiting import HANG_S  # noqa: E402
+from tests.waiting import HANG_S, wait_until  # noqa: E402
 from tests.web.conftest import Server, app_server  # noqa: E402
 from websockets.exceptions import InvalidStatus  # noqa: E402
 
@@ -39,10 +38,6 @@ LIMITS = {
     "outbox_bytes": 300_000,
     "pgn_timeout_s": 60.0,
 }
-#: The most ``/api/status`` may take while another client misbehaves: generous, so that only
-#: a server held by that client's work fails (a send that waits for the slow reader blocks
-#: for good), never a server on a loaded machine.
-STATUS_WITHIN_S = 10.0
 #: The bound on waiting for any one reply: only a hang reaches it.
 REPLY_TIMEOUT_S = HANG_S
 TOKEN = "a-test-token-made-for-this-run"
@@ -85,13 +80,13 @@ def open_tab(server: Server, **kwargs: Any) -> Any:
 
 
 class StatusWatch:
-    """Polls ``/api/status`` in a thread; records the slowest answer and every answer."""
+    """Polls ``/api/status`` in a thread; records every answer, and every failure (an error
+    status, or no answer within ``REPLY_TIMEOUT_S``: only a stalled server takes that long)."""
 
     def __init__(self, server: Server, every_s: float = 0.02) -> None:
         """Start polling ``server``."""
         self.url = server.url + "api/status"
         self.every_s = every_s
-        self.slowest = 0.0
         self.answers: list[dict[str, Any]] = []
         self.failures: list[str] = []
         self._stop = threading.Event()
@@ -100,16 +95,17 @@ class StatusWatch:
     def _run(self) -> None:
         """Poll until stopped, over one kept-alive connection."""
         with httpx.Client(timeout=REPLY_TIMEOUT_S) as client:
-            client.get(self.url)  # connect once before timing
             while not self._stop.is_set():
-                started = time.perf_counter()
-                response = client.get(self.url)
-                self.slowest = max(self.slowest, time.perf_counter() - started)
+                try:
+                    response = client.get(self.url)
+                except httpx.HTTPError as exc:
+                    self.failures.append(f"no answer: {exc!r}")
+                    return
                 if response.status_code != 200:
                     self.failures.append(response.text)
                 else:
                     self.answers.append(response.json())
-                time.sleep(self.every_s)
+                self._stop.wait(self.every_s)
 
     def __enter__(self) -> StatusWatch:
         """Start."""
@@ -231,9 +227,7 @@ def test_hostile_pgns_are_bounded_and_status_keeps_answering(live: Server) -> No
                 receive(ws, "analysis_done", "analyse")
             ws.send(json.dumps({"channel": "analyse", "type": "analyse", "pgn": too_long}))
             assert "more than 1000 plies" in receive(ws, "error", "analyse")["message"]
-    assert not watch.failures
-    assert len(watch.answers) > 10
-    assert watch.slowest < STATUS_WITHIN_S, f"/api/status took {watch.slowest * 1000:.0f} ms"
+    assert not watch.failures and watch.answers
 
 
 def test_a_slow_reader_is_disconnected_and_status_keeps_answering(live: Server) -> None:
@@ -248,12 +242,8 @@ def test_a_slow_reader_is_disconnected_and_status_keeps_answering(live: Server) 
                 sock.sendall(request)
             except OSError:
                 break  # the server has closed the connection
-        deadline = time.monotonic() + REPLY_TIMEOUT_S
-        while status(live).json()["tabs"] != 0:
-            assert time.monotonic() < deadline, "the slow reader was never disconnected"
-            time.sleep(0.05)
-    assert not watch.failures
-    assert watch.slowest < STATUS_WITHIN_S, f"/api/status took {watch.slowest * 1000:.0f} ms"
+        wait_until(lambda: status(live).json()["tabs"] == 0, "the slow reader disconnected")
+    assert not watch.failures and watch.answers
     assert "did not read" in Path(live.log).read_text()
 
 
@@ -280,10 +270,7 @@ def test_depth_only_settings_still_end_by_the_cap(live: Server) -> None:
 def test_sixteen_tabs_searching_stay_within_the_slots(live: Server) -> None:
     """Sixteen tabs start a search at once: at most two engines run, the rest wait, and
     every tab gets its move."""
-    deadline = time.monotonic() + REPLY_TIMEOUT_S
-    while status(live).json()["tabs"] != 0:  # tabs of earlier tests have gone
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_until(lambda: status(live).json()["tabs"] == 0, "the tabs of earlier tests gone")
     with contextlib.ExitStack() as stack:
         tabs = [stack.enter_context(open_tab(live)) for _ in range(16)]
         for ws in tabs:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess.pgn
 import pytest
-from tests.arena.interrupt import interrupt_when
+from tests.cli.runs import ctrl_c_when
 
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameRecord, GameSettings
@@ -228,11 +228,11 @@ def test_cli_ctrl_c_keeps_the_finished_games_in_order(cluster: Cluster, tmp_path
          f"uci:{STOCKFISH}:Hash=8,name=b", "--games", "60", "--nodes", "20000",
          "--random-openings", "4", "--seed", "2", "--pgn", str(out), "--cluster", cluster.address],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        # A hang gets every thread's stack on stderr (interrupt_when's SIGABRT), not a timeout.
+        # A hang gets every thread's stack on stderr (ctrl_c_when's SIGABRT), not a timeout.
         env={**cluster.env, "COLUMNS": "160", "PYTHONFAULTHANDLER": "1"},
         stdin=subprocess.DEVNULL,
     )
-    stdout, stderr = interrupt_when(
+    stdout, stderr = ctrl_c_when(
         proc, lambda: out.exists() and out.read_text().count("[Event ") >= 2, "two games finished"
     )
     assert proc.returncode == 130, stderr

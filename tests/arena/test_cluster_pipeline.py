@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import chess.pgn
 import pytest
+from tests.cli.runs import sprt_wdl
 
 import plies
 from plies.arena.cluster import ClusterError
@@ -98,18 +99,6 @@ def test_datagen_replays_the_game_of_a_killed_worker(cluster: Cluster) -> None:
     assert got == want
 
 
-def pairs_and_wdl(out: str) -> tuple[list[int], tuple[int, int, int]]:
-    """The pairs scoring 0, 1/2 ... 2 points and the new build's W-D-L that ``plies sprt``
-    printed, checked to agree on the new build's points."""
-    counts = re.search(r"2 points: (\d+) / (\d+) / (\d+) / (\d+) / (\d+)", out)
-    wdl = re.search(r"W-D-L \(new\): (\d+)-(\d+)-(\d+)", out)
-    assert counts is not None and wdl is not None, out
-    pairs = [int(c) for c in counts.groups()]
-    w, d, losses = (int(x) for x in wdl.groups())
-    assert sum(i * 0.5 * c for i, c in enumerate(pairs)) == w + 0.5 * d
-    return pairs, (w, d, losses)
-
-
 # Slow (the verdict test below covers the same plumbing in the default run).
 @pytest.mark.slow
 def test_sprt_option_sets_on_the_cluster_to_the_game_cap(
@@ -122,8 +111,7 @@ def test_sprt_option_sets_on_the_cluster_to_the_game_cap(
     out, err = capsys.readouterr()
     assert "no verdict" in out
     assert "6 games, 3 complete pairs" in out
-    pairs, wdl = pairs_and_wdl(out)
-    assert sum(pairs) == 3 and sum(wdl) == 6
+    assert sum(sprt_wdl(out, 3)) == 6
     assert "cluster: 6 games counted, 0 replayed" in out and "0 started but not counted" in out
     assert re.search(r"cluster: (2 workers|1 of 2 workers took part)", err), err
     with pgn.open() as fh:

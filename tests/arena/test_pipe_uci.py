@@ -93,7 +93,9 @@ def test_toy_game_and_its_faults() -> None:
     good = _toy()
     assert good.engine_name == "ToyUCI"
     opening = Opening(chess.STARTING_FEN, ("e2e4",), "test")
-    settings = GameSettings(movetime_ms=5, move_timeout_s=10.0)
+    # A depth, not a move time: a move time would also set each move's timeout to about a
+    # second, which a busy machine may miss.
+    settings = GameSettings(depth=1, move_timeout_s=HANG_S)
     try:
         record = play_game(good, good, opening, settings, seed=1)
         assert record.finished and record.moves and record.moves[0].score_cp == 0

@@ -22,7 +22,7 @@ from plies.arena.players import AgentPlayer, Player, PlayerError
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
-SHORT = GameSettings(depth=1, move_timeout_s=60.0, adjudication=Adjudication(max_moves=12))
+SHORT = GameSettings(depth=1, move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=12))
 
 
 def _game(white: Player, black: Player, settings: GameSettings = SHORT) -> GameRecord:
@@ -215,7 +215,10 @@ def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
              ("die", "crash", "exited with status 5"), ("hang", "hang", "no move within 1s"),
              ("claim", "illegal", "claimed '1-0 {I say so}'"), ("resign", "", "resigns"))
     for mode, fault, words in cases:
-        engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} {mode} 2").create()
+        # The engine that hangs does so at once: a move it made first would have to meet the
+        # timeout no hang can meet.
+        good = 0 if fault == "hang" else 2
+        engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} {mode} {good}").create()
         try:
             settings = quick if fault == "hang" else patient
             record = _game(engine, AgentPlayer("random", "random", {}), settings)
@@ -224,7 +227,7 @@ def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
             engine.close()
         assert (record.result, record.fault) == ("0-1", fault), (mode, record.reason)
         assert words in record.reason, (mode, record.reason)
-        assert len(record.moves) == 4
+        assert len(record.moves) == 2 * good
 
 
 def test_xboard_options_and_set_up_positions() -> None:

@@ -116,7 +116,7 @@ def run_uci_worker(off: str | None, warm: bool) -> int:
         return 0
     from plies.cli.uci import run
 
-    return run(argparse.Namespace())
+    return run(argparse.Namespace(tune=False))  # plies uci without --tune
 
 
 def worker_env(off: str | None) -> dict[str, str]:
@@ -460,7 +460,7 @@ def ablation_match(args: argparse.Namespace) -> int:
         f"per move, paired random 6-ply openings"
     )
     args.concurrency = 1
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
     for off in terms:
         run = run_match([spec(None), spec(off)], args, openings, out, indent="    ",
                         event="plies evaluation ablation", settings=settings)

@@ -12,6 +12,7 @@ from types import ModuleType
 
 import chess
 import pytest
+from tests.waiting import HANG_S
 
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
@@ -22,7 +23,7 @@ from plies.board import Board, Move
 MINDS = Path(__file__).resolve().parents[2] / "examples" / "minds"
 JAVAC = shutil.which("javac")
 JAVA = shutil.which("java")
-SHORT = GameSettings(depth=1, adjudication=Adjudication(max_moves=8))
+SHORT = GameSettings(depth=1, move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=8))
 
 
 def _module(name: str) -> ModuleType:
@@ -88,7 +89,7 @@ def _mates(board: Board, move: Move) -> bool:
 def test_java_mind_compiles_and_plays(tmp_path: Path) -> None:
     assert JAVAC is not None and JAVA is not None
     subprocess.run([JAVAC, "-d", str(tmp_path), str(MINDS / "java" / "CaptureMind.java")],
-                   check=True, timeout=300)
+                   check=True, timeout=HANG_S)
     mind = parse_player(f"mind:{JAVA} -cp {tmp_path} CaptureMind").create()
     try:
         for seed in (1, 2):

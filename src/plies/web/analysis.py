@@ -19,9 +19,8 @@ from plies.web.errors import ApiError
 from plies.web.fields import get_int, get_str
 from plies.web.notation import info_json, pv_san, score_text, white_score
 from plies.web.pgn import MAX_PLIES, MainLine, read_main_line
-from plies.web.runner import Post, RunnerSession, SearchRunner
+from plies.web.runner import Emit, Post, RunnerSession, SearchRunner
 
-Emit = Callable[[dict[str, Any]], None]
 PgnReader = Callable[[str], Awaitable[MainLine]]
 
 DEFAULT_MOVETIME_MS = 300
@@ -61,8 +60,7 @@ class AnalysisSession(RunnerSession):
         budget_ms: int = BUDGET_MS,
     ) -> None:
         """An empty analysis; ``emit`` sends JSON to the tab, ``read_pgn`` reads a PGN."""
-        self._emit = emit
-        self._runner = runner if runner is not None else SearchRunner(post)
+        super().__init__(emit, post, runner)
         self._read_pgn = read_pgn
         self.budget_ms = budget_ms
         self.fens: list[str] = [START_FEN]

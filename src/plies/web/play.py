@@ -18,9 +18,7 @@ from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
 from plies.web.opponent import Opponent
-from plies.web.runner import Post, RunnerSession, SearchRunner
-
-Emit = Callable[[dict[str, Any]], None]
+from plies.web.runner import Emit, Post, RunnerSession, SearchRunner
 
 #: Think time per move the page starts with, in milliseconds.
 DEFAULT_MOVETIME_MS = 1000
@@ -131,9 +129,7 @@ class PlaySession(RunnerSession):
         ``opponents`` (name, spec) are the server's configured players the tab may play
         instead of the plies engine.
         """
-        self._emit = emit
-        self._post = post
-        self._runner = runner if runner is not None else SearchRunner(post)
+        super().__init__(emit, post, runner)
         self.opponents = list(opponents)
         self.opponent: Opponent | None = None
         """The configured player playing the engine's side (None: the plies engine)."""

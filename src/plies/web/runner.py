@@ -21,6 +21,7 @@ from plies.engine import Engine, Info, Limit, SearchResult
 from plies.web.slots import Lease, SearchSlots, Ticket
 
 Post = Callable[[Callable[[], None]], None]
+Emit = Callable[[dict[str, Any]], None]
 
 #: Transposition table per browser tab, in MB: small, since a tab may open several.
 HASH_MB = 8
@@ -166,9 +167,15 @@ class SearchRunner:
 
 
 class RunnerSession:
-    """A tab's session with a search runner of its own: whether it runs, and closing."""
+    """A tab's session with a search runner of its own: what it sends the tab, whether its
+    engine runs, and closing."""
 
-    _runner: SearchRunner
+    def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None) -> None:
+        """``emit`` sends JSON to the tab; searches run on ``runner`` (or a new one, whose
+        callbacks come back through ``post``)."""
+        self._emit = emit
+        self._post = post
+        self._runner = runner if runner is not None else SearchRunner(post)
 
     @property
     def running(self) -> bool:

@@ -1,17 +1,20 @@
-"""Compiled loops that run many queries on one grid, timing each one.
+"""The compiled entries Python calls: one query (``search``) or many, timed (``batch``).
 
-One call per batch instead of one per query keeps the per-query overhead to
-the search itself plus two reads of the cycle counter (``seconds`` holds
-cycles until the caller rescales them).  ``queries`` is an int64 array of
-``(start, goal)`` rows; costs are ``inf`` where there is no path.  Each query
-runs under a fresh generation, so no array is cleared between queries; a
-query whose open list overflows grows it and runs again.  The run must not
-record (``plan`` with ``record`` off).
+Both run each query under a fresh generation, so no array is cleared between
+queries, and run it again with a doubled open list when the list overflowed;
+``search`` also runs it again with a larger order buffer when the recording
+did not fit.  The algorithm is a number (``BEST_FIRST_SEARCH`` ...); ``fwd``
+is the scratch space of one-sided searches, ``bwd`` the backward side of the
+bidirectional one (one-sided searches may pass ``fwd`` again).
+
+``batch`` keeps the per-query overhead to the search itself plus two reads
+of the cycle counter: ``queries`` is an int64 array of ``(start, goal)``
+rows, and row ``q`` of ``answers`` gets the cost (``inf`` where there is no
+path), the cells expanded and the cycles taken (the caller rescales them to
+seconds).  The run must not record (``plan`` with ``record`` off).
 """
 
 from __future__ import annotations
-
-import math
 
 from numba import njit
 
@@ -20,83 +23,53 @@ from .bidirectional import search_bidirectional
 from .breadth_first import search_breadth_first
 from .common import FOUND, OVERFLOWED
 from .cycles import clock as _clock
-from .jump_point import search_jump_point
-from .state import grow_queue, order_room
+from .state import COST, EXPANDED, STATUS, grow_queue, order_room
 
-BEST_FIRST_SEARCH, JUMP_POINT_SEARCH, BREADTH_FIRST_SEARCH = 0, 1, 2
-"""Which one-sided search ``search_one_sided`` and ``batch_one_sided`` run."""
+BEST_FIRST_SEARCH, JUMP_POINT_SEARCH, BREADTH_FIRST_SEARCH, BIDIRECTIONAL_SEARCH = range(4)
+"""Which kernel ``search`` and ``batch`` run."""
 
-
-@njit(cache=True, inline="always")
-def _one_sided(algorithm, terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """One search of the chosen one-sided algorithm under a fresh generation."""
-    side.gen += 1
-    if algorithm == BEST_FIRST_SEARCH:
-        search_best_first(terrain, side, run, start, goal)
-    elif algorithm == JUMP_POINT_SEARCH:
-        search_jump_point(terrain, side, run, start, goal)
-    else:
-        search_breadth_first(terrain, side, run, start, goal)
+_COST, _EXPANDED, _CYCLES = range(3)
+"""Columns of ``batch``'s answers."""
 
 
 @njit(cache=True)
-def search_one_sided(algorithm, terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """One query of a one-sided search, run again with more room until its open list and
-    its order buffer held it (breadth-first never overflows)."""
+def _solve(algorithm, terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
+    """One query under a fresh generation, again with a doubled open list until it fits."""
     while True:
-        _one_sided(algorithm, terrain, side, run, start, goal)
-        if run.status == OVERFLOWED:
-            grow_queue(side)
-        elif not order_room(run):
+        gen = max(fwd.gen, bwd.gen) + 1
+        fwd.gen = gen
+        bwd.gen = gen
+        if start == goal and algorithm in (BREADTH_FIRST_SEARCH, BIDIRECTIONAL_SEARCH):
+            # These kernels take start != goal: the empty path, nothing expanded.
+            run.answer = (FOUND, 0, 1, 0, goal, 0.0, 0, 0, gen)
+        elif algorithm == BIDIRECTIONAL_SEARCH:
+            search_bidirectional(terrain, fwd, bwd, run, start, goal)
+        elif algorithm == BREADTH_FIRST_SEARCH:
+            search_breadth_first(terrain, fwd, run, start, goal)
+        else:
+            search_best_first(terrain, fwd, run, start, goal, algorithm == JUMP_POINT_SEARCH)
+        if run.answer[STATUS] != OVERFLOWED:
+            return
+        grow_queue(fwd)
+        if algorithm == BIDIRECTIONAL_SEARCH:
+            grow_queue(bwd)
+
+
+@njit(cache=True)
+def search(algorithm, terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
+    """One query, again with a larger order buffer until the recording fitted."""
+    while True:
+        _solve(algorithm, terrain, fwd, bwd, run, start, goal)
+        if not order_room(run):
             return
 
 
 @njit(cache=True)
-def batch_one_sided(  # type: ignore[no-untyped-def]
-    algorithm, terrain, side, run, queries, costs, expanded, seconds,
-):
-    """Best-first (UCS, greedy, A*), jump point or breadth-first search for every query."""
-    g = side.g
+def batch(algorithm, terrain, fwd, bwd, run, queries, answers):  # type: ignore[no-untyped-def]
+    """Every query of ``queries``, each timed; its cost, expansions and cycles to ``answers``."""
     for q in range(queries.shape[0]):
-        start = queries[q, 0]
-        goal = queries[q, 1]
         t0 = _clock()
-        if algorithm == BREADTH_FIRST_SEARCH and start == goal:
-            g[goal] = 0.0
-            run.status = FOUND
-            run.expanded = 0
-        else:
-            _one_sided(algorithm, terrain, side, run, start, goal)
-            while run.status == OVERFLOWED:
-                grow_queue(side)
-                _one_sided(algorithm, terrain, side, run, start, goal)
-        seconds[q] = _clock() - t0
-        costs[q] = g[goal] if run.status == FOUND else math.inf
-        expanded[q] = run.expanded
-
-
-@njit(cache=True)
-def batch_bidirectional(  # type: ignore[no-untyped-def]
-    terrain, fwd, bwd, run, queries, costs, expanded, seconds,
-):
-    """Bidirectional search (Dijkstra or A*) for every query."""
-    for q in range(queries.shape[0]):
-        start = queries[q, 0]
-        goal = queries[q, 1]
-        t0 = _clock()
-        mu = 0.0
-        count = 0
-        if start != goal:
-            while True:
-                fwd.gen = max(fwd.gen, bwd.gen) + 1
-                bwd.gen = fwd.gen
-                search_bidirectional(terrain, fwd, bwd, run, start, goal)
-                if run.status != OVERFLOWED:
-                    break
-                grow_queue(fwd)
-                grow_queue(bwd)
-            mu = run.mu
-            count = run.expanded
-        seconds[q] = _clock() - t0
-        costs[q] = mu
-        expanded[q] = count
+        _solve(algorithm, terrain, fwd, bwd, run, queries[q, 0], queries[q, 1])
+        answers[q, _CYCLES] = _clock() - t0
+        answers[q, _COST] = run.answer[COST]
+        answers[q, _EXPANDED] = run.answer[EXPANDED]

@@ -1,4 +1,4 @@
-"""Compiled best-first search on a grid: uniform cost (Dijkstra), greedy and A*.
+"""Compiled best-first search on a grid: uniform cost (Dijkstra), greedy, A* and jump point.
 
 The same algorithm as the readable ``algorithms.best_first`` and the same
 order: priority ``g_weight * g + h_weight * h`` rounded with ``TIE_SHIFT``,
@@ -9,53 +9,78 @@ on expansion, a closed cell reopened only when a path cheaper by more than
 order and return the same cost; this one does it over arrays with no
 Python object in the loop.
 
+Jump point search is the same loop: only the expansion differs (the jumps
+of ``jump_point.expand_jumps`` instead of the grid's moves), and its keys are
+the raw ``g + octile``, as the readable jump point search orders them.
+
 ``seen[i] == gen`` marks cells whose ``g`` belongs to this search and
 ``closed[i] == gen`` the expanded ones, so a reused workspace needs no reset.
 The search loop is compiled with ``_nrt=False`` (see ``bucket_queue``); the
-entry ``batch.search_one_sided`` (reference counted, as a function called from
-Python must be) grows the open list or the order buffer and runs it again when
-either was too small.
+entries in ``batch`` (reference counted, as a function called from Python
+must be) grow the open list or the order buffer and run it again when either
+was too small.
 """
 
 from __future__ import annotations
+
+import math
 
 from numba import njit
 
 from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
 from .common import FOUND, NO_PATH, OVERFLOWED, TIE_SHIFT, heuristic, heuristic_xy
-from .state import reach_start, relax
+from .jump_point import expand_jumps
+from .state import moves_of, note, reach_start, relax
+
+
+@njit(cache=True, inline="always")
+def _expand_moves(side, moves, ask, aim, c):  # type: ignore[no-untyped-def]
+    """Relax the grid moves out of ``c`` (``moves`` from ``moves_of``, ``ask`` the run's,
+    ``aim`` = (goal, gx, gy)); return how many cells join the open ones."""
+    pw, masks, offsets, steps, move_dx, move_dy, weights, weighted, scale = moves
+    g_weight, h_weight, kind, reopen, _, _ = ask
+    _, gx, gy = aim
+    gc = side.g[c]
+    mask = masks[c]
+    # One division per expansion: neighbours' coordinates come from c's.
+    cx = c % pw
+    cy = c // pw
+    joined_all = 0
+    for i in range(offsets.shape[0]):
+        if not (mask >> i) & 1:
+            continue
+        n = c + offsets[i]
+        ng = gc + steps[i] * weights[n] if weighted else gc + steps[i]
+        joined = relax(side, c, n, ng, reopen)
+        if joined < 0:
+            continue
+        joined_all += joined
+        f = g_weight * ng
+        if h_weight != 0.0:
+            h = heuristic_xy(kind, cx + move_dx[i], cy + move_dy[i], gx, gy)
+            f += h_weight * (scale * h)
+        f = (f + TIE_SHIFT) - TIE_SHIFT
+        push_newest(side, f, n)
+    return joined_all
 
 
 @njit(cache=True, _nrt=False)
-def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """Search from ``start`` to ``goal`` under ``side.gen``; the answers go to ``run``:
-    status FOUND, NO_PATH or OVERFLOWED (the queue was too small)."""
-    pw = terrain.pw
-    weights = terrain.weights
-    masks = terrain.masks
-    offsets = terrain.offsets
-    steps = terrain.steps
-    move_dx = terrain.move_dx
-    move_dy = terrain.move_dy
-    weighted = terrain.weighted
-    scale = terrain.scale
-    g_weight = run.g_weight
-    h_weight = run.h_weight
-    kind = run.kind
-    reopen = run.reopen != 0
-    recording = run.record != 0
+def search_best_first(terrain, side, run, start, goal, jump):  # type: ignore[no-untyped-def]
+    """Search from ``start`` to ``goal`` under ``side.gen`` (by jumps with ``jump``); the
+    answers go to ``run``: status FOUND, NO_PATH or OVERFLOWED (the queue was too small)."""
+    moves = moves_of(terrain)
+    pw = moves[0]
+    ask = run.ask
+    _, h_weight, kind, _, _, recording = ask
     order = run.order
-    room = order.shape[0]
-    g = side.g
     closed = side.closed
     gen = side.gen
     state = side.state
-    gx = goal % pw
-    gy = goal // pw
-    moves = offsets.shape[0]
+    aim = (goal, goal % pw, goal // pw)
     reach_start(side, start)
-    f = h_weight * (scale * heuristic(kind, start, pw, gx, gy)) if h_weight != 0.0 else 0.0
-    f = (f + TIE_SHIFT) - TIE_SHIFT
+    f = h_weight * (terrain.scale * heuristic(kind, start, pw, aim[1], aim[2])) if h_weight else 0.0
+    if not jump:
+        f = (f + TIE_SHIFT) - TIE_SHIFT
     state[LIFO] = 1  # newest first among equal keys, as the readable search
     queue_push(side, f, start)
     open_count = 1
@@ -71,40 +96,20 @@ def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyp
         open_count -= 1
         expanded += 1
         if recording:
-            if recorded < room:
-                order[recorded] = c
-            recorded += 1
+            recorded = note(order, recorded, c)
         if c == goal:
             status = FOUND
             break
-        gc = g[c]
-        mask = masks[c]
-        # One division per expansion: neighbours' coordinates come from c's.
-        cx = c % pw
-        cy = c // pw
-        for i in range(moves):
-            if not (mask >> i) & 1:
-                continue
-            n = c + offsets[i]
-            ng = gc + steps[i] * weights[n] if weighted else gc + steps[i]
-            joined = relax(side, c, n, ng, reopen)
-            if joined < 0:
-                continue
-            open_count += joined
-            f = g_weight * ng
-            if h_weight != 0.0:
-                h = heuristic_xy(kind, cx + move_dx[i], cy + move_dy[i], gx, gy)
-                f += h_weight * (scale * h)
-            f = (f + TIE_SHIFT) - TIE_SHIFT
-            push_newest(side, f, n)
+        if jump:
+            open_count += expand_jumps(terrain, side, aim, c)
+        else:
+            open_count += _expand_moves(side, moves, ask, aim, c)
         if state[OVERFLOW]:
             status = OVERFLOWED
             break
         if open_count > max_frontier:
             max_frontier = open_count
     queue_clear(side)
-    run.status = status
-    run.expanded = expanded
-    run.max_frontier = max_frontier
-    run.recorded = recorded
-    run.gen = gen
+    found = status == FOUND
+    run.answer = (status, expanded, max_frontier, recorded, goal if found else -1,
+                  side.g[goal] if found else math.inf, 0, 0, gen)

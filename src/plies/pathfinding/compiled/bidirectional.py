@@ -35,16 +35,16 @@ from .bucket_queue import (
     queue_push,
 )
 from .common import FOUND, NO_PATH, OVERFLOWED, heuristic
-from .state import grow_queue, order_room
+from .state import moves_of, note, reach_start
 
 
 @njit(cache=True, inline="always")
-def _potential(use, kind, scale, n, pw, ends):  # type: ignore[no-untyped-def]
+def _potential(reduce, n):  # type: ignore[no-untyped-def]
     """Half the difference of the distance estimates to the goal and to the start
-    (``ends``: goal x, goal y, start x, start y)."""
+    (``reduce``: use, heuristic kind, scale, pw, goal x, goal y, start x, start y)."""
+    use, kind, scale, pw, gx, gy, sx, sy = reduce
     if not use:
         return 0.0
-    gx, gy, sx, sy = ends
     to_goal = scale * heuristic(kind, n, pw, gx, gy)
     to_start = scale * heuristic(kind, n, pw, sx, sy)
     return (to_goal - to_start) / 2.0
@@ -60,51 +60,45 @@ def _drop_closed(side, gen):  # type: ignore[no-untyped-def]
         queue_pop(side)
 
 
+@njit(cache=True, inline="always")
+def _reach(mine, other, c, n, nd, sign, reduce):  # type: ignore[no-untyped-def]
+    """Offer ``n`` the cost ``nd`` through ``c`` on side ``mine`` (key ``nd + sign * p``);
+    return (how many cells join mine's open ones, the cost through ``n`` when the other
+    side has reached it, else inf)."""
+    gen = mine.gen
+    g = mine.g
+    seen = mine.seen
+    joined = 0
+    if seen[n] != gen or nd < g[n]:
+        if seen[n] != gen:
+            joined = 1
+            seen[n] = gen
+        elif mine.closed[n] == gen:
+            return 0, math.inf  # consistent keys: a closed cell is already optimal
+        g[n] = nd
+        mine.parent[n] = c
+        push_oldest(mine, nd + sign * _potential(reduce, n), n)
+    if other.seen[n] == gen:
+        return joined, g[n] + other.g[n]
+    return joined, math.inf
+
+
 @njit(cache=True, _nrt=False)
 def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
-    """Search from ``start`` to ``goal`` (start != goal) under ``fwd.gen``; the answers go to
-    ``run``: ``meet`` is -1 when there is no path, ``mu`` the cost, status as
-    ``search_best_first`` gives it."""
-    pw = terrain.pw
-    weights = terrain.weights
-    masks = terrain.masks
-    offsets = terrain.offsets
-    steps = terrain.steps
-    weighted = terrain.weighted
-    scale = terrain.scale
-    use_potential = run.potential != 0
-    kind = run.kind
-    recording = run.record != 0
+    """Search from ``start`` to ``goal`` (start != goal) under ``fwd.gen`` (which ``bwd.gen``
+    equals); the answers go to ``run``: ``meet`` is -1 when there is no path, ``cost`` the
+    cost, status as ``search_best_first`` gives it."""
+    pw, masks, offsets, steps, _, _, weights, weighted, scale = moves_of(terrain)
+    _, _, kind, _, use_potential, recording = run.ask
     order = run.order
-    room = order.shape[0]
     gen = fwd.gen
-    g_f = fwd.g
-    parent_f = fwd.parent
-    seen_f = fwd.seen
-    closed_f = fwd.closed
-    state_f = fwd.state
-    g_b = bwd.g
-    parent_b = bwd.parent
-    seen_b = bwd.seen
-    closed_b = bwd.closed
-    state_b = bwd.state
-    gx = goal % pw
-    gy = goal // pw
-    sx = start % pw
-    sy = start // pw
-    ends = (gx, gy, sx, sy)
-    g_f[start] = 0.0
-    parent_f[start] = -1
-    seen_f[start] = gen
-    g_b[goal] = 0.0
-    parent_b[goal] = -1
-    seen_b[goal] = gen
-    p = _potential(use_potential, kind, scale, start, pw, ends)
-    state_f[LIFO] = 0  # oldest first among equal keys (the readable counter)
-    state_b[LIFO] = 0
-    queue_push(fwd, 0.0 + p, start)
-    p = _potential(use_potential, kind, scale, goal, pw, ends)
-    queue_push(bwd, 0.0 - p, goal)
+    reduce = (use_potential, kind, scale, pw, goal % pw, goal // pw, start % pw, start // pw)
+    reach_start(fwd, start)
+    reach_start(bwd, goal)
+    fwd.state[LIFO] = 0  # oldest first among equal keys (the readable counter)
+    bwd.state[LIFO] = 0
+    queue_push(fwd, 0.0 + _potential(reduce, start), start)
+    queue_push(bwd, 0.0 - _potential(reduce, goal), goal)
     open_f = 1
     open_b = 1
     mu = math.inf
@@ -117,26 +111,22 @@ def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[n
         # Step 1: the smallest key of each side, once closed cells are dropped.
         _drop_closed(fwd, gen)
         _drop_closed(bwd, gen)
-        top_f = fwd.reals[0, SLOT_KEY] if state_f[HEAP_SIZE] > 0 else math.inf
-        top_b = bwd.reals[0, SLOT_KEY] if state_b[HEAP_SIZE] > 0 else math.inf
+        top_f = fwd.reals[0, SLOT_KEY] if fwd.state[HEAP_SIZE] > 0 else math.inf
+        top_b = bwd.reals[0, SLOT_KEY] if bwd.state[HEAP_SIZE] > 0 else math.inf
         if top_f == math.inf or top_b == math.inf or top_f + top_b >= mu:
             break
         # Step 2: expand on the side with fewer open cells.
         forward = open_f <= open_b
-        if forward:
-            c = pop_first(fwd)
-            closed_f[c] = gen
-            open_f -= 1
-        else:
-            c = pop_first(bwd)
-            closed_b[c] = gen
-            open_b -= 1
+        mine = fwd if forward else bwd
+        other = bwd if forward else fwd
+        sign = 1.0 if forward else -1.0
+        c = pop_first(mine)
+        mine.closed[c] = gen
+        joined_all = -1
         expanded += 1
         if recording:
-            if recorded < room:
-                order[recorded] = c
-            recorded += 1
-        gc = g_f[c] if forward else g_b[c]
+            recorded = note(order, recorded, c)
+        gc = mine.g[c]
         mask = masks[c]
         # Step 3: relax the edges; each one that reaches the other side may lower mu.
         for i in range(offsets.shape[0]):
@@ -145,39 +135,16 @@ def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[n
             n = c + offsets[i]
             # Forward steps pay the weight of the cell entered, backward ones that of c.
             nd = gc + (steps[i] * (weights[n] if forward else weights[c]) if weighted else steps[i])
-            if forward:
-                if seen_f[n] != gen or nd < g_f[n]:
-                    if seen_f[n] != gen:
-                        open_f += 1
-                        seen_f[n] = gen
-                    elif closed_f[n] == gen:
-                        continue  # consistent keys: a closed cell is already optimal
-                    g_f[n] = nd
-                    parent_f[n] = c
-                    key = nd + _potential(use_potential, kind, scale, n, pw, ends)
-                    push_oldest(fwd, key, n)
-                if seen_b[n] == gen:
-                    total = g_f[n] + g_b[n]
-                    if total < mu:
-                        mu = total
-                        meet = n
-            else:
-                if seen_b[n] != gen or nd < g_b[n]:
-                    if seen_b[n] != gen:
-                        open_b += 1
-                        seen_b[n] = gen
-                    elif closed_b[n] == gen:
-                        continue
-                    g_b[n] = nd
-                    parent_b[n] = c
-                    key = nd - _potential(use_potential, kind, scale, n, pw, ends)
-                    push_oldest(bwd, key, n)
-                if seen_f[n] == gen:
-                    total = g_b[n] + g_f[n]
-                    if total < mu:
-                        mu = total
-                        meet = n
-        if state_f[OVERFLOW] or state_b[OVERFLOW]:
+            joined, total = _reach(mine, other, c, n, nd, sign, reduce)
+            joined_all += joined
+            if total < mu:
+                mu = total
+                meet = n
+        if forward:
+            open_f += joined_all
+        else:
+            open_b += joined_all
+        if fwd.state[OVERFLOW] or bwd.state[OVERFLOW]:
             status = OVERFLOWED
             break
         if open_f + open_b > max_frontier:
@@ -186,26 +153,4 @@ def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[n
         status = FOUND
     queue_clear(fwd)
     queue_clear(bwd)
-    run.status = status
-    run.meet = meet
-    run.mu = mu
-    run.expanded = expanded
-    run.max_frontier = max_frontier
-    run.recorded = recorded
-    run.gen = gen
-
-
-@njit(cache=True)
-def bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[no-untyped-def]
-    """``search_bidirectional`` under a fresh generation, again with more room until it fits.
-
-    Both sides stamp with the forward side's generation (the backward one follows it)."""
-    while True:
-        fwd.gen = max(fwd.gen, bwd.gen) + 1
-        bwd.gen = fwd.gen
-        search_bidirectional(terrain, fwd, bwd, run, start, goal)
-        if run.status == OVERFLOWED:
-            grow_queue(fwd)
-            grow_queue(bwd)
-        elif not order_room(run):
-            return
+    run.answer = (status, expanded, max_frontier, recorded, meet, mu, 0, 0, gen)

@@ -8,23 +8,21 @@ array of one slot per cell is a proven bound.
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
-from .state import reach_start
+from .common import FOUND, NO_PATH
+from .state import moves_of, note, reach_start
 
 
 @njit(cache=True, _nrt=False)
 def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
     """Search from ``start`` to ``goal`` (start != goal) under ``side.gen``; the answers go to
-    ``run`` (status 1 found, 0 not): ``side.fifo[run.head:run.tail]`` is what still waits."""
-    weights = terrain.weights
-    masks = terrain.masks
-    offsets = terrain.offsets
-    steps = terrain.steps
-    weighted = terrain.weighted
-    recording = run.record != 0
+    ``run`` (status FOUND or NO_PATH): ``side.fifo[head:tail]`` is what still waits."""
+    _, masks, offsets, steps, _, _, weights, weighted, _ = moves_of(terrain)
+    _, _, _, _, _, recording = run.ask
     order = run.order
-    room = order.shape[0]
     g = side.g
     parent = side.parent
     seen = side.seen
@@ -37,15 +35,13 @@ def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-un
     expanded = 0
     max_frontier = 1
     recorded = 0
-    found = 0
-    while head < tail and found == 0:
+    found = NO_PATH
+    while head < tail and found == NO_PATH:
         c = queue[head]
         head += 1
         expanded += 1
         if recording:
-            if recorded < room:
-                order[recorded] = c
-            recorded += 1
+            recorded = note(order, recorded, c)
         gc = g[c]
         mask = masks[c]
         for i in range(offsets.shape[0]):
@@ -58,16 +54,12 @@ def search_breadth_first(terrain, side, run, start, goal):  # type: ignore[no-un
             g[n] = gc + steps[i] * weights[n] if weighted else gc + steps[i]
             parent[n] = c
             if n == goal:
-                found = 1
+                found = FOUND
                 break
             queue[tail] = n
             tail += 1
-        if found == 0 and tail - head > max_frontier:
+        if found == NO_PATH and tail - head > max_frontier:
             max_frontier = tail - head
-    run.status = found
-    run.expanded = expanded
-    run.max_frontier = max_frontier
-    run.recorded = recorded
-    run.head = head
-    run.tail = tail
-    run.gen = gen
+    reached = found == FOUND
+    run.answer = (found, expanded, max_frontier, recorded, goal if reached else -1,
+                  g[goal] if reached else math.inf, head, tail, gen)

@@ -61,13 +61,23 @@ def key_slot(key, mask):  # type: ignore[no-untyped-def]
     return (x ^ (x >> 31)) & mask
 
 
+@njit(cache=True, inline="always")
+def _arrays(side):  # type: ignore[no-untyped-def]
+    """The open list's four arrays: (ints, reals, table, state)."""
+    return side.ints, side.reals, side.table, side.state
+
+
+@njit(cache=True, inline="always")
+def _set_slot(ints, reals, i, key, bucket):  # type: ignore[no-untyped-def]
+    """Put ``bucket``, whose key is ``key``, in slot ``i`` of the heap of keys."""
+    reals[i, SLOT_KEY] = key
+    ints[i, SLOT] = bucket
+
+
 @njit(cache=True, _nrt=False)
 def queue_push(side, key, node):  # type: ignore[no-untyped-def]
     """Add ``node`` under ``key`` (front of its list for a LIFO queue, else back)."""
-    ints = side.ints
-    reals = side.reals
-    table = side.table
-    state = side.state
+    ints, reals, table, state = _arrays(side)
     # Step 1: an entry for the node, from the free list or fresh.
     e = state[FREE_ENTRY]
     if e >= 0:
@@ -123,20 +133,15 @@ def queue_push(side, key, node):  # type: ignore[no-untyped-def]
         p = (i - 1) >> 1
         if reals[p, SLOT_KEY] <= key:
             break
-        reals[i, SLOT_KEY] = reals[p, SLOT_KEY]
-        ints[i, SLOT] = ints[p, SLOT]
+        _set_slot(ints, reals, i, reals[p, SLOT_KEY], ints[p, SLOT])
         i = p
-    reals[i, SLOT_KEY] = key
-    ints[i, SLOT] = b
+    _set_slot(ints, reals, i, key, b)
 
 
 @njit(cache=True, _nrt=False)
 def queue_pop(side):  # type: ignore[no-untyped-def]
     """Remove and return the first node of the smallest key's list (queue not empty)."""
-    ints = side.ints
-    reals = side.reals
-    table = side.table
-    state = side.state
+    ints, reals, table, state = _arrays(side)
     b = ints[0, SLOT]
     e = ints[b, HEAD]
     node = ints[e, NODE]
@@ -183,21 +188,16 @@ def queue_pop(side):  # type: ignore[no-untyped-def]
                 best = left + 1
             if reals[best, SLOT_KEY] >= last_key:
                 break
-            reals[i, SLOT_KEY] = reals[best, SLOT_KEY]
-            ints[i, SLOT] = ints[best, SLOT]
+            _set_slot(ints, reals, i, reals[best, SLOT_KEY], ints[best, SLOT])
             i = best
-        reals[i, SLOT_KEY] = last_key
-        ints[i, SLOT] = last_bucket
+        _set_slot(ints, reals, i, last_key, last_bucket)
     return node
 
 
 @njit(cache=True, _nrt=False)
 def queue_clear(side):  # type: ignore[no-untyped-def]
     """Empty the queue after a search, touching only the table slots still in use."""
-    ints = side.ints
-    reals = side.reals
-    table = side.table
-    state = side.state
+    ints, reals, table, state = _arrays(side)
     mask = table.shape[0] - 1
     for k in range(state[HEAP_SIZE]):
         b = ints[k, SLOT]

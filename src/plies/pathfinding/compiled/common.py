@@ -1,4 +1,4 @@
-"""Small compiled helpers shared by the grid kernels: heuristics, recording, paths.
+"""Small compiled helpers shared by the grid kernels: heuristics and paths.
 
 Every kernel works on the padded layout of ``Grid`` (one blocked border cell
 around the map), where cell ``(x, y)`` is index ``(y + 1) * pw + x + 1`` and
@@ -50,17 +50,6 @@ def heuristic_xy(kind, x, y, gx, gy):  # type: ignore[no-untyped-def]
     if kind == 3:
         return math.sqrt(float(dx * dx + dy * dy))
     return 0.0
-
-
-@njit(cache=True)
-def record(order, count, node):  # type: ignore[no-untyped-def]
-    """Store ``node`` at ``order[count]``, doubling the array when full; return the array."""
-    if count == order.shape[0]:
-        grown = np.empty(max(16, 2 * count), np.int64)
-        grown[:count] = order[:count]
-        order = grown
-    order[count] = node
-    return order
 
 
 @njit(cache=True)

@@ -1,9 +1,10 @@
-"""Compiled jump point search (8-connected, no corner cutting, unit weights).
+"""Compiled jump point search (8-connected, no corner cutting, unit weights): its expansion.
 
 The readable ``algorithms.jump_point`` over arrays: the same pruning rules,
 the same jumps, the same open-list order (raw ``g + octile``, newest first
 among equal keys) and the same reopening margin, so both expand the same
-jump points in the same order.  See that module for the rules.
+jump points in the same order.  See that module for the rules.  The search
+loop around ``expand_jumps`` is best-first search's (``best_first``).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import math
 import numpy as np
 from numba import njit
 
-from .bucket_queue import HEAP_SIZE, LIFO, OVERFLOW, pop_first, push_newest, queue_clear, queue_push
-from .common import FOUND, NO_PATH, OCTILE_K, OVERFLOWED
-from .state import reach_start, relax
+from .bucket_queue import push_newest
+from .common import HEURISTIC_KINDS, heuristic
+from .state import relax
 
 SQRT2 = math.sqrt(2.0)
+OCTILE = HEURISTIC_KINDS["octile"]
 
 # A direction (dx, dy) is the code 3 * (dx + 1) + (dy + 1); a node's directions are
 # codes packed four bits apiece, first tried lowest (no array: the loop allocates nothing).
@@ -85,14 +87,6 @@ def _highest(w):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _octile(i, pw, gx, gy):  # type: ignore[no-untyped-def]
-    """Octile distance from padded ``i`` to ``(gx, gy)``, as the readable search sums it."""
-    dx = abs(i % pw - gx)
-    dy = abs(i // pw - gy)
-    return float(dx + dy) + OCTILE_K * float(dx if dx < dy else dy)
-
-
-@njit(cache=True, inline="always")
 def _direction(dx, dy, k):  # type: ignore[no-untyped-def]
     """Direction ``(dx, dy)`` packed as the ``k``-th of a node's directions."""
     return (3 * (dx + 1) + (dy + 1)) << (4 * k)
@@ -104,167 +98,126 @@ def _sign(v):  # type: ignore[no-untyped-def]
     return (v > 0) - (v < 0)
 
 
-@njit(cache=True, _nrt=False)
-def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
-    """Search from ``start`` to ``goal``; the answers go to ``run`` as ``search_best_first``
-    gives them.  ``parent`` links jump points."""
+@njit(cache=True, inline="always")
+def expand_jumps(terrain, side, aim, c):  # type: ignore[no-untyped-def]
+    """Relax the jump points reached from ``c`` (``aim`` = (goal, gx, gy)) with keys
+    ``g + octile``; return how many cells join the open ones."""
     free = terrain.free
     lines = terrain.lines
     pw = terrain.pw
-    recording = run.record != 0
-    order = run.order
-    room = order.shape[0]
-    g = side.g
-    parent = side.parent
-    closed = side.closed
-    gen = side.gen
-    state = side.state
-    gx = goal % pw
-    gy = goal // pw
-    height = free.shape[0] // pw
-    reach_start(side, start)
-    state[LIFO] = 1  # newest first among equal keys, as the readable search
-    queue_push(side, _octile(start, pw, gx, gy), start)
-    open_count = 1
-    max_frontier = 1
-    expanded = 0
-    recorded = 0
-    status = NO_PATH
-    while state[HEAP_SIZE] > 0:
-        c = pop_first(side)
-        if closed[c] == gen:
-            continue
-        closed[c] = gen
-        open_count -= 1
-        expanded += 1
-        if recording:
-            if recorded < room:
-                order[recorded] = c
-            recorded += 1
-        if c == goal:
-            status = FOUND
-            break
-        gc = g[c]
-        cx = c % pw
-        cy = c // pw
-        # Step 1: the pruned directions, from the direction of travel into c.
-        p = parent[c]
-        count = 0
-        dirs = 0
-        if p < 0:
-            dirs = _ALL_DIRECTIONS
-            count = 8
+    height = terrain.height
+    goal, gx, gy = aim
+    joined_all = 0
+    gc = side.g[c]
+    cx = c % pw
+    cy = c // pw
+    # Step 1: the pruned directions, from the direction of travel into c.
+    p = side.parent[c]
+    count = 0
+    dirs = 0
+    if p < 0:
+        dirs = _ALL_DIRECTIONS
+        count = 8
+    else:
+        dx = _sign(cx - p % pw)
+        dy = _sign(cy - p // pw)
+        if dx != 0 and dy != 0:
+            dirs = _direction(dx, 0, 0) | _direction(0, dy, 1) | _direction(dx, dy, 2)
+            count = 3
         else:
-            dx = _sign(cx - p % pw)
-            dy = _sign(cy - p // pw)
-            if dx != 0 and dy != 0:
-                dirs = _direction(dx, 0, 0) | _direction(0, dy, 1) | _direction(dx, dy, 2)
-                count = 3
+            dirs = _direction(dx, dy, 0)
+            count = 1
+            if dx != 0:
+                back = c - dx
+                for sy in (-1, 1):
+                    if free[c + sy * pw] and not free[back + sy * pw]:
+                        dirs |= _direction(0, sy, count) | _direction(dx, sy, count + 1)
+                        count += 2
             else:
-                dirs = _direction(dx, dy, 0)
-                count = 1
-                if dx != 0:
-                    back = c - dx
-                    for sy in (-1, 1):
-                        if free[c + sy * pw] and not free[back + sy * pw]:
-                            dirs |= _direction(0, sy, count) | _direction(dx, sy, count + 1)
-                            count += 2
-                else:
-                    back = c - dy * pw
-                    for sx in (-1, 1):
-                        if free[c + sx] and not free[back + sx]:
-                            dirs |= _direction(sx, 0, count) | _direction(sx, dy, count + 1)
-                            count += 2
-        # Step 2: jump in each direction and relax the jump point found.
-        for k in range(count):
-            code = (dirs >> (4 * k)) & 15
-            dx = code // 3 - 1
-            dy = code % 3 - 1
-            # The jumps of the readable version, 64 cells at a time (``stop_lines``).
-            n = -1
-            diagonal = dx != 0 and dy != 0
-            cur = c
-            curx = cx
-            cury = cy
-            while True:
-                probes = 1
-                if diagonal:
-                    # A diagonal step needs both orthogonal neighbours free.
-                    nn = cur + dx + dy * pw
-                    if not (free[nn] and free[cur + dx] and free[cur + dy * pw]):
-                        break
-                    cur = nn
-                    curx += dx
-                    cury += dy
-                    if cur == goal:
-                        n = cur
-                        break
-                    probes = 2
-                hit = -1
-                for probe in range(probes):
-                    # A straight probe: along the row (dx) or the column (dy) of cur.
-                    horizontal = (diagonal and probe == 0) or (not diagonal and dx != 0)
-                    if horizontal:
-                        line = cury if dx > 0 else height + cury
-                        pos = curx
-                        step = dx
-                        goal_pos = gx if gy == cury else -1
-                    else:
-                        line = 2 * height + curx if dy > 0 else 2 * height + pw + curx
-                        pos = cury
-                        step = dy
-                        goal_pos = gy if gx == curx else -1
-                    # Scan 64 cells a word for the first stop past pos.
-                    k = pos >> 6
-                    bit = np.uint64(pos & 63)
-                    if step > 0:
-                        w = lines[line, k] & (_ALL_ONES << bit) & ~(_ONE << bit)
-                        while w == _ZERO:
-                            k += 1
-                            w = lines[line, k]
-                        t = (k << 6) + _lowest(w)
-                    else:
-                        w = lines[line, k] & ((_ONE << bit) - _ONE)
-                        while w == _ZERO:
-                            k -= 1
-                            w = lines[line, k]
-                        t = (k << 6) + _highest(w)
-                    if goal_pos >= 0 and ((step > 0 and pos < goal_pos <= t)
-                                          or (step < 0 and t <= goal_pos < pos)):
-                        t = goal_pos
-                    cell = cury * pw + t if horizontal else t * pw + curx
-                    if t != goal_pos and not free[cell]:
-                        continue
-                    hit = cell
+                back = c - dy * pw
+                for sx in (-1, 1):
+                    if free[c + sx] and not free[back + sx]:
+                        dirs |= _direction(sx, 0, count) | _direction(sx, dy, count + 1)
+                        count += 2
+    # Step 2: jump in each direction and relax the jump point found.
+    for k in range(count):
+        code = (dirs >> (4 * k)) & 15
+        dx = code // 3 - 1
+        dy = code % 3 - 1
+        # The jumps of the readable version, 64 cells at a time (``stop_lines``).
+        n = -1
+        diagonal = dx != 0 and dy != 0
+        cur = c
+        curx = cx
+        cury = cy
+        while True:
+            probes = 1
+            if diagonal:
+                # A diagonal step needs both orthogonal neighbours free.
+                nn = cur + dx + dy * pw
+                if not (free[nn] and free[cur + dx] and free[cur + dy * pw]):
                     break
-                if not diagonal:
-                    n = hit
-                    break
-                if hit >= 0:
+                cur = nn
+                curx += dx
+                cury += dy
+                if cur == goal:
                     n = cur
                     break
-            if n < 0:
-                continue
-            ddx = abs(n % pw - cx)
-            ddy = abs(n // pw - cy)
-            ng = gc + (SQRT2 * ddx if ddx != 0 and ddy != 0 else float(ddx + ddy))
-            joined = relax(side, c, n, ng, True)
-            if joined < 0:
-                continue
-            open_count += joined
-            f = ng + _octile(n, pw, gx, gy)
-            push_newest(side, f, n)
-        if state[OVERFLOW]:
-            status = OVERFLOWED
-            break
-        if open_count > max_frontier:
-            max_frontier = open_count
-    queue_clear(side)
-    run.status = status
-    run.expanded = expanded
-    run.max_frontier = max_frontier
-    run.recorded = recorded
-    run.gen = gen
+                probes = 2
+            hit = -1
+            for probe in range(probes):
+                # A straight probe: along the row (dx) or the column (dy) of cur.
+                horizontal = (diagonal and probe == 0) or (not diagonal and dx != 0)
+                if horizontal:
+                    line = cury if dx > 0 else height + cury
+                    pos = curx
+                    step = dx
+                    goal_pos = gx if gy == cury else -1
+                else:
+                    line = 2 * height + curx if dy > 0 else 2 * height + pw + curx
+                    pos = cury
+                    step = dy
+                    goal_pos = gy if gx == curx else -1
+                # Scan 64 cells a word for the first stop past pos.
+                k = pos >> 6
+                bit = np.uint64(pos & 63)
+                if step > 0:
+                    w = lines[line, k] & (_ALL_ONES << bit) & ~(_ONE << bit)
+                    while w == _ZERO:
+                        k += 1
+                        w = lines[line, k]
+                    t = (k << 6) + _lowest(w)
+                else:
+                    w = lines[line, k] & ((_ONE << bit) - _ONE)
+                    while w == _ZERO:
+                        k -= 1
+                        w = lines[line, k]
+                    t = (k << 6) + _highest(w)
+                if goal_pos >= 0 and ((step > 0 and pos < goal_pos <= t)
+                                      or (step < 0 and t <= goal_pos < pos)):
+                    t = goal_pos
+                cell = cury * pw + t if horizontal else t * pw + curx
+                if t != goal_pos and not free[cell]:
+                    continue
+                hit = cell
+                break
+            if not diagonal:
+                n = hit
+                break
+            if hit >= 0:
+                n = cur
+                break
+        if n < 0:
+            continue
+        ddx = abs(n % pw - cx)
+        ddy = abs(n // pw - cy)
+        ng = gc + (SQRT2 * ddx if ddx != 0 and ddy != 0 else float(ddx + ddy))
+        joined = relax(side, c, n, ng, True)
+        if joined < 0:
+            continue
+        joined_all += joined
+        push_newest(side, ng + heuristic(OCTILE, n, pw, gx, gy), n)
+    return joined_all
 
 
 @njit(cache=True)

@@ -13,7 +13,6 @@ searcher (make one searcher per thread).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -29,13 +28,12 @@ from plies.pathfinding.result import SearchResult
 
 from .batch import (
     BEST_FIRST_SEARCH,
+    BIDIRECTIONAL_SEARCH,
     BREADTH_FIRST_SEARCH,
     JUMP_POINT_SEARCH,
-    batch_bidirectional,
-    batch_one_sided,
-    search_one_sided,
+    batch,
+    search,
 )
-from .bidirectional import bidirectional
 from .common import FOUND, HEURISTIC_KINDS, parent_chain
 from .cycles import cycles_now
 from .jump_point import fill_jumps, stop_lines
@@ -56,9 +54,14 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 #: Algorithms a searcher runs: name -> (g weight, h weight, reopen) for the best-first ones.
-BEST_FIRST = {"ucs": (1.0, 0.0, True), "astar": (1.0, 1.0, True), "greedy": (0.0, 1.0, False)}
+BEST_FIRST = {"ucs": (1.0, 0.0, True), "astar": (1.0, 1.0, True), "greedy": (0.0, 1.0, False),
+              "jps": (1.0, 1.0, True)}
+#: The kernel of each algorithm name ``GridSearcher`` accepts.
+KERNELS = {"bfs": BREADTH_FIRST_SEARCH, "ucs": BEST_FIRST_SEARCH, "greedy": BEST_FIRST_SEARCH,
+           "astar": BEST_FIRST_SEARCH, "bidirectional": BIDIRECTIONAL_SEARCH,
+           "bidir-astar": BIDIRECTIONAL_SEARCH, "jps": JUMP_POINT_SEARCH}
 #: Every algorithm name ``GridSearcher`` accepts.
-COMPILED_ALGORITHMS = ("bfs", "ucs", "greedy", "astar", "bidirectional", "bidir-astar", "jps")
+COMPILED_ALGORITHMS = tuple(KERNELS)
 
 _START_CAPACITY = 1024
 
@@ -130,17 +133,18 @@ class GridSearcher:
 
     # -- helpers ----------------------------------------------------------------
 
-    def _backward_side(self) -> _Side:
-        """The second set of scratch arrays, made on first use."""
-        if self._backward is None:
-            self._backward = _Side(self.free.size, self._capacity, fifo=False)
-        return self._backward
-
-    def _stop_lines(self) -> None:
-        """Give the terrain the jump lines (see ``stop_lines``) on first use."""
-        if not self._has_lines:
+    def _sides(self, kernel: int) -> tuple[_Side, _Side]:
+        """The forward and backward scratch space of ``kernel`` (the forward one twice for a
+        one-sided search), and the jump lines (``stop_lines``) for jump point search, each
+        made on first use."""
+        if kernel == JUMP_POINT_SEARCH and not self._has_lines:
             set_lines(self._terrain, stop_lines(self.free, self.pw))
             self._has_lines = True
+        if kernel != BIDIRECTIONAL_SEARCH:
+            return self._forward, self._forward
+        if self._backward is None:
+            self._backward = _Side(self.free.size, self._capacity, fifo=False)
+        return self._forward, self._backward
 
     def _plan(self, algorithm: str, heuristic: str, record: bool) -> None:
         """Set the run's weights, heuristic, reopening and recording for ``algorithm``."""
@@ -214,80 +218,34 @@ class GridSearcher:
     def _run(self, algorithm: str, s: int, t: int, name: str,
              record: bool) -> SearchResult[Cell]:
         """``run`` on padded indices."""
-        if algorithm in BEST_FIRST:
-            return self._best_first(algorithm, s, t, name, record)
-        if algorithm == "jps":
-            return self._jump_point(s, t, record)
-        if algorithm == "bfs":
-            return self._breadth_first(s, t, record)
-        return self._bidirectional(algorithm, s, t, name, record)
-
-    def _best_first(self, algorithm: str, s: int, t: int, heuristic: str,
-                    record: bool) -> SearchResult[Cell]:
-        """UCS, greedy or A* through the compiled best-first kernel."""
-        side = self._forward
-        self._plan(algorithm, heuristic, record)
-        search_one_sided(BEST_FIRST_SEARCH, self._terrain, side.side, self._state, s, t)
-        status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
-        cells = self.grid.lazy_cells(order[:recorded].tolist())
-        if status != FOUND:
-            return SearchResult.failure(algorithm, expanded, max_frontier, cells)
-        path = self._cells(parent_chain(side.parent, s, t))
-        frontier = self._cells(side.frontier(gen)) if record else []
-        return SearchResult(algorithm, path, float(side.g[t]), expanded, max_frontier, cells,
-                            frontier)
-
-    def _jump_point(self, s: int, t: int, record: bool) -> SearchResult[Cell]:
-        """Jump point search through the compiled kernel."""
-        side = self._forward
-        self._stop_lines()
-        self._plan("jps", "octile", record)
-        search_one_sided(JUMP_POINT_SEARCH, self._terrain, side.side, self._state, s, t)
-        status, expanded, max_frontier, recorded, _, _, _, _, gen, order = outcome(self._state)
-        cells = self.grid.lazy_cells(order[:recorded].tolist())
-        if status != FOUND:
-            return SearchResult.failure("jps", expanded, max_frontier, cells)
-        path = self._cells(fill_jumps(parent_chain(side.parent, s, t), self.pw))
-        frontier = self._cells(side.frontier(gen)) if record else []
-        return SearchResult("jps", path, float(side.g[t]), expanded, max_frontier, cells,
-                            frontier)
-
-    def _breadth_first(self, s: int, t: int, record: bool) -> SearchResult[Cell]:
-        """Breadth-first search through the compiled kernel."""
-        if s == t:
+        kernel = KERNELS[algorithm]
+        if s == t and kernel in (BREADTH_FIRST_SEARCH, BIDIRECTIONAL_SEARCH):
+            # As the readable versions answer it: breadth-first leaves the start waiting.
             cell = self.grid.from_padded(s)
-            return SearchResult("bfs", [cell], 0.0, 0, 1, [], [cell])
-        side = self._forward
-        self._plan("bfs", "zero", record)
-        search_one_sided(BREADTH_FIRST_SEARCH, self._terrain, side.side, self._state, s, t)
-        found, expanded, max_frontier, recorded, _, _, head, tail, _, order = outcome(self._state)
+            waiting = [cell] if kernel == BREADTH_FIRST_SEARCH else []
+            return SearchResult(algorithm, [cell], 0.0, 0, 1, [], waiting)
+        fwd, bwd = self._sides(kernel)
+        self._plan(algorithm, name, record)
+        search(kernel, self._terrain, fwd.side, bwd.side, self._state, s, t)
+        answer, order = outcome(self._state)
+        status, expanded, max_frontier, recorded, meet, cost, head, tail, gen = answer
         cells = self.grid.lazy_cells(order[:recorded].tolist())
-        if not found:
-            return SearchResult.failure("bfs", expanded, max_frontier, cells)
-        path = self._cells(parent_chain(side.parent, s, t))
-        waiting = self._cells(side.fifo[head:tail]) if record else []
-        return SearchResult("bfs", path, float(side.g[t]), expanded, max_frontier, cells,
-                            waiting)
-
-    def _bidirectional(self, algorithm: str, s: int, t: int, heuristic: str,
-                       record: bool) -> SearchResult[Cell]:
-        """Bidirectional Dijkstra or A* through the compiled kernel."""
-        if s == t:
-            return SearchResult(algorithm, [self.grid.from_padded(s)], 0.0, 0, 1, [], [])
-        fwd, bwd = self._forward, self._backward_side()
-        self._plan(algorithm, heuristic, record)
-        bidirectional(self._terrain, fwd.side, bwd.side, self._state, s, t)
-        _, expanded, max_frontier, recorded, meet, mu, _, _, gen, order = outcome(self._state)
-        cells = self.grid.lazy_cells(order[:recorded].tolist())
-        if meet < 0:
+        if status != FOUND:
             return SearchResult.failure(algorithm, expanded, max_frontier, cells)
-        ahead = parent_chain(fwd.parent, s, meet)
-        behind = parent_chain(bwd.parent, t, meet)[::-1]
-        path = self._cells(np.concatenate((ahead, behind[1:])))
+        indices = parent_chain(fwd.parent, s, meet)
+        if kernel == JUMP_POINT_SEARCH:
+            indices = fill_jumps(indices, self.pw)
+        elif kernel == BIDIRECTIONAL_SEARCH:
+            indices = np.concatenate((indices, parent_chain(bwd.parent, t, meet)[-2::-1]))
         frontier: list[Cell] = []
-        if record:
-            frontier = self._cells(fwd.frontier(gen)) + self._cells(bwd.frontier(gen))
-        return SearchResult(algorithm, path, float(mu), expanded, max_frontier, cells, frontier)
+        if record and kernel == BREADTH_FIRST_SEARCH:
+            frontier = self._cells(fwd.fifo[head:tail])
+        elif record:
+            frontier = self._cells(fwd.frontier(gen))
+            if kernel == BIDIRECTIONAL_SEARCH:
+                frontier += self._cells(bwd.frontier(gen))
+        return SearchResult(algorithm, self._cells(indices), float(cost), expanded, max_frontier,
+                            cells, frontier)
 
     # -- many queries -------------------------------------------------------------
 
@@ -309,19 +267,18 @@ class GridSearcher:
             raise PathfindingError(f"{len(s)} starts but {len(t)} goals")
         name = self._heuristic(algorithm, heuristic)
         n = len(s)
-        costs = np.full(n, math.inf)
-        expanded = np.zeros(n, np.int64)
-        seconds = np.zeros(n, np.float64)
         queries = np.stack((s, t), axis=1) if n else np.zeros((0, 2), np.int64)
         wall = time.perf_counter()
         rate = _cycles_per_second()
         if ("batch", algorithm) in _WARM:
-            self._batch(algorithm, name, queries, costs, expanded, seconds)
+            answers = self._batch(algorithm, name, queries)
         else:
             with compile_notice(NOTICE):
-                self._batch(algorithm, name, queries, costs, expanded, seconds)
+                answers = self._batch(algorithm, name, queries)
             _WARM.add(("batch", algorithm))
         wall = time.perf_counter() - wall
+        costs, seconds = answers[:, 0].copy(), answers[:, 2].copy()
+        expanded = answers[:, 1].astype(np.int64)
         # The kernels timed each query in processor cycles.
         if rate > 0.0:
             seconds /= rate
@@ -329,21 +286,14 @@ class GridSearcher:
             seconds[:] = wall / max(n, 1)
         return BatchResult(algorithm, costs, expanded, seconds)
 
-    def _batch(self, algorithm: str, heuristic: str, queries: IntArray, costs: FloatArray,
-               expanded: IntArray, seconds: FloatArray) -> None:
-        """One compiled batch call over every query."""
+    def _batch(self, algorithm: str, heuristic: str, queries: IntArray) -> FloatArray:
+        """One compiled batch call over every query: rows of (cost, expanded, cycles)."""
+        kernel = KERNELS[algorithm]
+        fwd, bwd = self._sides(kernel)
         self._plan(algorithm, heuristic, False)
-        fwd = self._forward.side
-        if algorithm in ("bidirectional", "bidir-astar"):
-            batch_bidirectional(self._terrain, fwd, self._backward_side().side, self._state,
-                                queries, costs, expanded, seconds)
-            return
-        if algorithm == "jps":
-            self._stop_lines()
-            kind = JUMP_POINT_SEARCH
-        else:
-            kind = BREADTH_FIRST_SEARCH if algorithm == "bfs" else BEST_FIRST_SEARCH
-        batch_one_sided(kind, self._terrain, fwd, self._state, queries, costs, expanded, seconds)
+        answers = np.zeros((len(queries), 3))
+        batch(kernel, self._terrain, fwd.side, bwd.side, self._state, queries, answers)
+        return answers
 
 
 _RATE: list[float] = []

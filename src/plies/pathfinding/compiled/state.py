@@ -2,7 +2,8 @@
 
 ``Terrain``: the padded grid as arrays (free flags, cell weights, legal-move
 masks), the moves (index offsets, step costs, dx/dy), the jump lines of jump
-point search, and the scalars ``pw`` (padded width), ``weighted``, ``scale``
+point search, and the scalars ``pw`` (padded width), ``height`` (padded
+height), ``weighted``, ``scale``
 (the smallest cell weight, which scales the heuristics).
 
 ``Side``: one search direction's scratch space, reused by every query: costs
@@ -11,11 +12,14 @@ point search, and the scalars ``pw`` (padded width), ``weighted``, ``scale``
 breadth-first FIFO, and ``gen``, the stamp of the current search (a search
 stamps the cells it touches instead of clearing anything).
 
-``Run``: what a search is asked (``g_weight``, ``h_weight``, heuristic
-``kind``, ``reopen``, ``potential`` for bidirectional A*, ``record``) and what it
-answers (``status``, ``expanded``, ``max_frontier``, ``recorded``, ``meet``,
-``mu``, the FIFO's ``head``/``tail``, the ``gen`` it ran under) plus ``order``,
-the recorded expansion order.
+``Run``: what a search is asked, ``ask`` = (``g_weight``, ``h_weight``,
+heuristic ``kind``, ``reopen``, ``potential`` for bidirectional A*,
+``record``), what it answers, ``answer`` = (``status``, ``expanded``,
+``max_frontier``, ``recorded``, ``meet``, ``cost``, the FIFO's ``head`` and
+``tail``, the ``gen`` it ran under), and ``order``, the recorded expansion
+order.  ``meet`` is where the path ends (the goal, or the meeting cell of a
+bidirectional search; -1 without a path).  Each is one tuple, written whole
+by ``plan`` and by each kernel, so no kernel repeats a field list.
 
 They are numba structrefs registered through ``plies.jitstruct``, so the
 search loops (compiled with ``_nrt=False``) read fields and pass them to the
@@ -53,7 +57,7 @@ class Terrain(structref.StructRefProxy):
 
 structref.define_proxy(Terrain, TerrainType, [
     "free", "weights", "masks", "offsets", "steps", "move_dx", "move_dy", "lines",
-    "pw", "weighted", "scale",
+    "pw", "height", "weighted", "scale",
 ])
 
 
@@ -80,11 +84,10 @@ class Run(structref.StructRefProxy):
     """One search's settings and answers (Python handle); see ``new_run`` and ``plan``."""
 
 
-structref.define_proxy(Run, RunType, [
-    "g_weight", "h_weight", "kind", "reopen", "potential", "record",
-    "status", "expanded", "max_frontier", "recorded", "meet", "mu", "head", "tail", "gen",
-    "order",
-])
+structref.define_proxy(Run, RunType, ["ask", "answer", "order"])
+
+STATUS, EXPANDED, MAX_FRONTIER, RECORDED, MEET, COST, HEAD, TAIL, GEN = range(9)
+"""Positions in a run's ``answer``."""
 
 
 @njit(cache=True)
@@ -103,7 +106,15 @@ def new_terrain(free, weights, masks, moves, lines, pw, weighted, scale):  # typ
         offsets[i] = dx + dy * pw
         steps[i] = math.sqrt(2.0) if dx != 0 and dy != 0 else 1.0
     return Terrain(free, weights, masks, offsets, steps, move_dx, move_dy, lines, pw,
-                   weighted, scale)
+                   free.shape[0] // pw, weighted, scale)
+
+
+@njit(cache=True, inline="always")
+def moves_of(terrain):  # type: ignore[no-untyped-def]
+    """What a kernel reads of the terrain to step between cells, read once per search:
+    (pw, masks, offsets, steps, move_dx, move_dy, weights, weighted, scale)."""
+    return (terrain.pw, terrain.masks, terrain.offsets, terrain.steps, terrain.move_dx,
+            terrain.move_dy, terrain.weights, terrain.weighted, terrain.scale)
 
 
 @njit(cache=True)
@@ -169,39 +180,41 @@ def side_arrays(side):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def new_run():  # type: ignore[no-untyped-def]
-    """A run with every setting and answer zero."""
-    zero = 0
-    nothing = 0.0
-    return Run(nothing, nothing, zero, zero, zero, zero, zero, zero, zero, zero, zero, nothing,
-               zero, zero, zero, np.empty(_ORDER_START, np.int64))
+    """A run with every setting and answer zero (``meet`` -1)."""
+    return Run((0.0, 0.0, 0, False, False, False), (0, 0, 0, 0, -1, 0.0, 0, 0, 0),
+               np.empty(_ORDER_START, np.int64))
 
 
 @njit(cache=True)
 def plan(run, g_weight, h_weight, kind, reopen, potential, record):  # type: ignore[no-untyped-def]
     """Set what the next searches do: priority weights, heuristic, reopening, recording."""
-    run.g_weight = g_weight
-    run.h_weight = h_weight
-    run.kind = kind
-    run.reopen = reopen
-    run.potential = potential
-    run.record = record
+    run.ask = (g_weight, h_weight, kind, reopen, potential, record)
 
 
 @njit(cache=True)
 def outcome(run):  # type: ignore[no-untyped-def]
-    """The last search's answers: (status, expanded, max_frontier, recorded, meet, mu, head,
-    tail, gen, order)."""
-    return (run.status, run.expanded, run.max_frontier, run.recorded, run.meet, run.mu,
-            run.head, run.tail, run.gen, run.order)
+    """The last search's answers, ``(status, expanded, max_frontier, recorded, meet, cost,
+    head, tail, gen)``, and its order buffer."""
+    return run.answer, run.order
 
 
 @njit(cache=True)
 def order_room(run):  # type: ignore[no-untyped-def]
     """Grow the order buffer to hold what the last search recorded; True if it had to."""
-    if run.recorded <= run.order.shape[0]:
+    recorded = run.answer[RECORDED]
+    if recorded <= run.order.shape[0]:
         return False
-    run.order = np.empty(max(2 * run.order.shape[0], run.recorded), np.int64)
+    run.order = np.empty(max(2 * run.order.shape[0], recorded), np.int64)
     return True
+
+
+@njit(cache=True, inline="always")
+def note(order, recorded, c):  # type: ignore[no-untyped-def]
+    """Record expanded cell ``c`` as the ``recorded``-th when the order buffer has room; the
+    new count (counted past the room too, so the caller grows the buffer and runs again)."""
+    if recorded < order.shape[0]:
+        order[recorded] = c
+    return recorded + 1
 
 
 @njit(cache=True, inline="always")

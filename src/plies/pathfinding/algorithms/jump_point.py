@@ -18,9 +18,7 @@ straight sub-jumps finds a jump point.  Unit weights only.
 
 from __future__ import annotations
 
-import heapq
 import itertools
-import math
 
 from plies.pathfinding.errors import PathfindingError
 from plies.pathfinding.grid import SQRT2, Cell
@@ -28,8 +26,8 @@ from plies.pathfinding.grid_problem import GridProblem
 from plies.pathfinding.heuristics import SQRT2_MINUS_2
 from plies.pathfinding.result import SearchResult
 
-from .best_first import REOPEN_EPSILON
 from .engine import run_compiled, use_compiled
+from .open_list import OpenList, relax
 
 NAME = "jps"
 
@@ -120,25 +118,12 @@ def jump_point_search(
     g: dict[int, float] = {start: 0.0}
     parent: dict[int, int] = {start: -1}
     closed: set[int] = set()
-    f0 = h(start)
-    heap = [f0]
-    buckets: dict[float, list[int]] = {f0: [start]}
-    open_count = 1
+    waiting = OpenList(h(start), start)
     max_frontier = 1
     expanded = 0
     order: list[int] = []
     found = False
-    while heap:
-        f = heap[0]
-        bucket = buckets[f]
-        c = bucket.pop()
-        if not bucket:
-            del buckets[f]
-            heapq.heappop(heap)
-        if c in closed:
-            continue
-        closed.add(c)
-        open_count -= 1
+    for c in waiting.expansions(closed):
         expanded += 1
         if record:
             order.append(c)
@@ -155,27 +140,9 @@ def jump_point_search(
             ddy = abs(n // pw - cy)
             # Segments are straight or exactly diagonal, so this is their length.
             ng = gc + (SQRT2 * ddx if ddx and ddy else float(ddx + ddy))
-            old = g.get(n, math.inf)
-            if ng >= old:
-                continue
-            if n in closed:
-                if ng >= old - REOPEN_EPSILON * (1.0 + old):
-                    continue
-                closed.discard(n)
-                open_count += 1
-            elif old == math.inf:
-                open_count += 1
-            g[n] = ng
-            parent[n] = c
-            f = ng + h(n)
-            bucket = buckets.get(f)  # type: ignore[assignment]
-            if bucket is None:
-                buckets[f] = [n]
-                heapq.heappush(heap, f)
-            else:
-                bucket.append(n)
-        if open_count > max_frontier:
-            max_frontier = open_count
+            if relax(g, parent, closed, c, n, ng, True):
+                waiting.push(ng + h(n), n)
+        max_frontier = max(max_frontier, len(g) - len(closed))
     cells_order = grid.lazy_cells(order)
     if not found:
         return SearchResult.failure(NAME, expanded, max_frontier, cells_order)

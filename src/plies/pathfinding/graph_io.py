@@ -22,17 +22,7 @@ from typing import Any
 
 from plies.pathfinding.errors import FormatError, PathfindingError
 from plies.pathfinding.graph import Graph
-
-
-def _read_text(path: str | Path) -> str:
-    """The text of ``path``, with one-line errors naming it."""
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError(str(p), None, f"not a text file ({exc.reason})") from None
-    except OSError as exc:
-        raise FormatError(str(p), None, exc.strerror or "cannot read file") from None
+from plies.pathfinding.textfile import read_text
 
 
 def parse_edge_list(text: str, source: str = "<edges>", directed: bool = False) -> Graph:
@@ -150,7 +140,7 @@ def load_graph(path: str | Path, directed: bool | None = None) -> Graph:
 
     ``directed`` overrides what a JSON file says; edge lists default to undirected.
     """
-    text = _read_text(path)
+    text = read_text(path)
     if str(path).lower().endswith(".json"):
         graph = parse_graph_json(text, str(path))
         if directed is not None and directed != graph.directed:

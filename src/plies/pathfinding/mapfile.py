@@ -11,6 +11,7 @@ from pathlib import Path
 
 from plies.pathfinding.errors import FormatError
 from plies.pathfinding.grid import Grid
+from plies.pathfinding.textfile import read_text
 
 PASSABLE = frozenset(".GS")
 BLOCKED = frozenset("@OTW")
@@ -73,14 +74,7 @@ def parse_map(text: str, source: str = "<map>") -> Grid:
 
 def load_map(path: str | Path) -> Grid:
     """Read a ``.map`` file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="ascii")
-    except UnicodeDecodeError as exc:
-        raise FormatError(str(p), None, f"not an ASCII map file ({exc.reason})") from None
-    except OSError as exc:
-        raise FormatError(str(p), None, exc.strerror or "cannot read file") from None
-    return parse_map(text, str(p))
+    return parse_map(read_text(path, "an ASCII map file", "ascii"), str(Path(path)))
 
 
 def format_map(grid: Grid) -> str:

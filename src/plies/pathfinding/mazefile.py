@@ -13,6 +13,7 @@ from pathlib import Path
 
 from plies.pathfinding.errors import FormatError
 from plies.pathfinding.grid import Cell, Grid
+from plies.pathfinding.textfile import read_text
 
 
 @dataclass
@@ -71,14 +72,7 @@ def parse_maze(text: str, source: str = "<maze>", diagonal: bool = False) -> Maz
 
 def load_maze(path: str | Path, diagonal: bool = False) -> Maze:
     """Read a maze file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError(str(p), None, f"not a text maze file ({exc.reason})") from None
-    except OSError as exc:
-        raise FormatError(str(p), None, exc.strerror or "cannot read file") from None
-    return parse_maze(text, str(p), diagonal)
+    return parse_maze(read_text(path, "a text maze file"), str(Path(path)), diagonal)
 
 
 def format_maze(grid: Grid, start: Cell | None = None, goal: Cell | None = None) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from plies.pathfinding.errors import FormatError
 from plies.pathfinding.grid import Cell, Grid
+from plies.pathfinding.textfile import read_text
 
 
 @dataclass(frozen=True)
@@ -105,14 +106,7 @@ def parse_scenarios(text: str, source: str = "<scen>") -> list[Scenario]:
 
 def load_scenarios(path: str | Path) -> list[Scenario]:
     """Read a ``.scen`` file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise FormatError(str(p), None, f"not a text scenario file ({exc.reason})") from None
-    except OSError as exc:
-        raise FormatError(str(p), None, exc.strerror or "cannot read file") from None
-    return parse_scenarios(text, str(p))
+    return parse_scenarios(read_text(path, "a text scenario file"), str(Path(path)))
 
 
 def check_against_map(scenario: Scenario, grid: Grid) -> None:

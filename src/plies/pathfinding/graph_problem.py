@@ -10,10 +10,14 @@ distances (road maps) the scale is 1.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from plies.pathfinding.graph import Graph
 from plies.pathfinding.heuristics import get_heuristic
 from plies.pathfinding.problem import Problem
+
+if TYPE_CHECKING:
+    from plies.pathfinding.result import SearchResult
 
 
 class GraphProblem(Problem[Hashable, Hashable]):
@@ -87,3 +91,11 @@ class GraphProblem(Problem[Hashable, Hashable]):
     def predecessors(self, state: Hashable) -> Iterable[tuple[Hashable, float]]:
         """In-edges as ``(source, weight)``."""
         return self.graph.predecessors(state).items()
+
+    def picture_png(self, result: SearchResult[Any]) -> bytes:
+        """Return ``result`` drawn on the graph as ``plies graph`` draws it, as PNG bytes."""
+        # Imported here: drawing needs Pillow, which searching does not.
+        from plies.pathfinding.render.graph_drawing import draw_graph
+        from plies.pathfinding.render.notebook import png_bytes
+
+        return png_bytes(draw_graph(self.graph, result, self.initial, self.goal))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from plies.pathfinding.grid import DIAGONAL_MOVES, SQRT2, STRAIGHT_MOVES, Cell, Grid
 from plies.pathfinding.heuristics import (
@@ -11,6 +12,9 @@ from plies.pathfinding.heuristics import (
     get_heuristic,
 )
 from plies.pathfinding.problem import Problem
+
+if TYPE_CHECKING:
+    from plies.pathfinding.result import SearchResult
 
 _MOVES = STRAIGHT_MOVES + DIAGONAL_MOVES
 _COSTS = (1.0,) * len(STRAIGHT_MOVES) + (SQRT2,) * len(DIAGONAL_MOVES)
@@ -95,6 +99,14 @@ class GridProblem(Problem[Cell, Cell]):
         w = self.grid.weight(state)
         moves = self._table[self._masks[(y + 1) * self._pw + x + 1]]
         return [((x + m[0], y + m[1]), c * w) for m, c in moves]
+
+    def picture_png(self, result: SearchResult[Any]) -> bytes:
+        """Return ``result`` drawn on the grid as ``plies maze`` draws it, as PNG bytes."""
+        # Imported here: drawing needs Pillow, which searching does not.
+        from plies.pathfinding.render.grid_picture import draw_grid
+        from plies.pathfinding.render.notebook import png_bytes
+
+        return png_bytes(draw_grid(self.grid, result, self.initial, self.goal))
 
     def __repr__(self) -> str:
         """Short description of the problem."""

@@ -12,7 +12,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from plies.pathfinding.result import SearchResult
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A")
@@ -64,6 +67,14 @@ class Problem(ABC, Generic[S, A]):
         """Yield ``(previous_state, step_cost)`` for every step that ends in ``state``."""
         raise NotImplementedError(f"{type(self).__name__} cannot be searched backwards")
         yield  # pragma: no cover - makes this a generator for the type checker
+
+    def picture_png(self, result: SearchResult[Any]) -> bytes | None:
+        """Return ``result`` drawn on this problem as PNG bytes (None: nothing to draw).
+
+        What Jupyter shows for a result (``SearchResult._repr_png_``); grid and
+        graph problems draw what ``plies maze`` and ``plies graph`` draw.
+        """
+        return None
 
 
 @dataclass(slots=True, eq=False)

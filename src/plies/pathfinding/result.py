@@ -37,10 +37,11 @@ class SearchResult(Generic[S]):
     problem: Any = field(default=None, repr=False, compare=False)
 
     def _repr_png_(self) -> bytes | None:
-        """The picture ``plies maze`` or ``plies graph`` draws: how Jupyter shows a result."""
-        from plies.pathfinding.render.notebook import result_png
+        """The picture ``plies maze`` or ``plies graph`` draws: how Jupyter shows a result.
 
-        return result_png(self)
+        The problem draws it, so this module needs nothing from the pictures.
+        """
+        return None if self.problem is None else self.problem.picture_png(self)
 
     @property
     def found(self) -> bool:

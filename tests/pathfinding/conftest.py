@@ -8,10 +8,9 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from tests.pathfinding.cases import DATA
 
 from plies.pathfinding import Graph, Grid
-
-DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
 
 
 @pytest.fixture

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.pathfinding.cases import endpoints, grid_cases
 
 from plies.pathfinding import (
     ALGORITHMS,
@@ -34,20 +32,7 @@ from plies.pathfinding.validate import grid_path_cost, grid_path_problems
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "pathfinding"
 MOVING_AI = ("rooms.map", "arena.map", "den312d.map")
-
-
-def _load_algorithm_cases() -> object:
-    """``grid_cases`` of the algorithm tests (every generated grid the suite has)."""
-    spec = importlib.util.spec_from_file_location("_alg_cases", Path(__file__).parent /
-                                                  "test_algorithms.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["_alg_cases"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-GRID_CASES = _load_algorithm_cases().grid_cases()  # type: ignore[attr-defined]
+GRID_CASES = grid_cases()
 
 
 def same_search(compiled: object, readable: object) -> None:
@@ -62,16 +47,9 @@ def same_search(compiled: object, readable: object) -> None:
     assert sorted(a.frontier) == sorted(b.frontier)  # type: ignore[attr-defined]
 
 
-def pairs(grid: Grid, seed: int, count: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Random start/goal pairs of free cells, reachable or not."""
-    cells = grid.free_cells()
-    rng = random.Random(seed)
-    return [(rng.choice(cells), rng.choice(cells)) for _ in range(count)] if cells else []
-
-
 @pytest.mark.parametrize(("name", "grid"), GRID_CASES, ids=[n for n, _ in GRID_CASES])
 def test_every_kernel_repeats_the_readable_search_on_every_grid(name: str, grid: Grid) -> None:
-    for k, (start, goal) in enumerate(pairs(grid, len(name) * 7919, 4)):
+    for k, (start, goal) in enumerate(endpoints(grid, len(name) * 7919, 4)):
         for heuristic in ("auto", "euclidean", "zero", "manhattan", "octile"):
             problem = GridProblem(grid, start, goal, heuristic)
             for alg in ALGORITHMS.values():
@@ -124,7 +102,7 @@ def test_moving_ai_expansions_match_the_readable_versions(map_name: str) -> None
 def test_paths_are_valid_and_recorded_runs_match_unrecorded_ones() -> None:
     grid = load_map(DATA / "den312d.map")
     searcher = searcher_for(grid)
-    for start, goal in pairs(grid, 3, 6):
+    for start, goal in endpoints(grid, 3, 6):
         for algorithm in COMPILED_ALGORITHMS:
             seen = searcher.run(algorithm, start, goal, record=True)
             quiet = searcher.run(algorithm, start, goal, record=False)
@@ -139,7 +117,7 @@ def test_paths_are_valid_and_recorded_runs_match_unrecorded_ones() -> None:
 def test_a_tiny_open_list_grows_and_gives_the_same_answers() -> None:
     grid = random_grid(60, 45, 0.2, seed=3, diagonal=True)
     roomy, tight = GridSearcher(grid), GridSearcher(grid, queue_capacity=4)
-    queries = pairs(grid, 5, 12)
+    queries = endpoints(grid, 5, 12)
     starts, goals = [a for a, _ in queries], [b for _, b in queries]
     for algorithm in ("ucs", "astar", "bidirectional", "bidir-astar", "jps"):
         a, b = roomy.batch(algorithm, starts, goals), tight.batch(algorithm, starts, goals)
@@ -152,7 +130,7 @@ def test_a_tiny_open_list_grows_and_gives_the_same_answers() -> None:
 def test_batch_agrees_with_single_queries_and_reuse_leaves_no_trace() -> None:
     grid = random_grid(80, 50, 0.3, seed=8)
     searcher = GridSearcher(grid)
-    queries = pairs(grid, 9, 25)
+    queries = endpoints(grid, 9, 25)
     starts, goals = [a for a, _ in queries], [b for _, b in queries]
     for algorithm in COMPILED_ALGORITHMS:
         if algorithm == "jps":
@@ -166,7 +144,7 @@ def test_batch_agrees_with_single_queries_and_reuse_leaves_no_trace() -> None:
 
 def test_default_api_runs_compiled_and_python_is_selectable() -> None:
     grid = random_grid(30, 20, 0.2, seed=1, diagonal=True)
-    problem = GridProblem(grid, *pairs(grid, 2, 1)[0])
+    problem = GridProblem(grid, *endpoints(grid, 2, 1)[0])
     assert searcher_for(grid) is searcher_for(grid)
     same_search(astar_search(problem), astar_search(problem, engine="python"))
     with pytest.raises(PathfindingError, match="unknown engine"):

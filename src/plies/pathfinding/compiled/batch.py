@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .best_first import search_best_first
+from .best_first import search_best_first, search_jump_point
 from .bidirectional import search_bidirectional
 from .breadth_first import search_breadth_first
 from .common import FOUND, OVERFLOWED
@@ -46,8 +46,10 @@ def _solve(algorithm, terrain, fwd, bwd, run, start, goal):  # type: ignore[no-u
             search_bidirectional(terrain, fwd, bwd, run, start, goal)
         elif algorithm == BREADTH_FIRST_SEARCH:
             search_breadth_first(terrain, fwd, run, start, goal)
+        elif algorithm == JUMP_POINT_SEARCH:
+            search_jump_point(terrain, fwd, run, start, goal)
         else:
-            search_best_first(terrain, fwd, run, start, goal, algorithm == JUMP_POINT_SEARCH)
+            search_best_first(terrain, fwd, run, start, goal)
         if run.answer[STATUS] != OVERFLOWED:
             return
         grow_queue(fwd)

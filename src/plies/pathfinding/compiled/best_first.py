@@ -64,8 +64,8 @@ def _expand_moves(side, moves, ask, aim, c):  # type: ignore[no-untyped-def]
     return joined_all
 
 
-@njit(cache=True, _nrt=False)
-def search_best_first(terrain, side, run, start, goal, jump):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def _search(terrain, side, run, start, goal, jump):  # type: ignore[no-untyped-def]
     """Search from ``start`` to ``goal`` under ``side.gen`` (by jumps with ``jump``); the
     answers go to ``run``: status FOUND, NO_PATH or OVERFLOWED (the queue was too small)."""
     moves = moves_of(terrain)
@@ -113,3 +113,19 @@ def search_best_first(terrain, side, run, start, goal, jump):  # type: ignore[no
     found = status == FOUND
     run.answer = (status, expanded, max_frontier, recorded, goal if found else -1,
                   side.g[goal] if found else math.inf, 0, 0, gen)
+
+
+# The loop is inlined into one kernel per expansion with a constant ``jump``, so each
+# compiles to its own loop with no test or trace of the other expansion in it.
+
+
+@njit(cache=True, _nrt=False)
+def search_best_first(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """Uniform cost, greedy or A* as ``run.ask`` says: ``_search`` over the grid's moves."""
+    _search(terrain, side, run, start, goal, False)
+
+
+@njit(cache=True, _nrt=False)
+def search_jump_point(terrain, side, run, start, goal):  # type: ignore[no-untyped-def]
+    """Jump point search: ``_search`` over the jumps of ``expand_jumps``."""
+    _search(terrain, side, run, start, goal, True)

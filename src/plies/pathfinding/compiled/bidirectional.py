@@ -35,7 +35,7 @@ from .bucket_queue import (
     queue_push,
 )
 from .common import FOUND, NO_PATH, OVERFLOWED, heuristic
-from .state import moves_of, note, reach_start
+from .state import cells_of, moves_of, note, reach_start
 
 
 @njit(cache=True, inline="always")
@@ -61,26 +61,53 @@ def _drop_closed(side, gen):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _reach(mine, other, c, n, nd, sign, reduce):  # type: ignore[no-untyped-def]
-    """Offer ``n`` the cost ``nd`` through ``c`` on side ``mine`` (key ``nd + sign * p``);
-    return (how many cells join mine's open ones, the cost through ``n`` when the other
-    side has reached it, else inf)."""
+def _reach(mine, near, far, c, n, nd, sign, reduce):  # type: ignore[no-untyped-def]
+    """Offer ``n`` the cost ``nd`` through ``c`` on side ``mine`` (its ``cells_of`` arrays
+    ``near``, the other side's ``far``), under the key ``nd + sign * potential``; return
+    (how many cells join mine's open ones, the cost through ``n`` when the other side has
+    reached it, else inf)."""
     gen = mine.gen
-    g = mine.g
-    seen = mine.seen
+    g, parent, seen, closed = near
+    far_g, _, far_seen, _ = far
     joined = 0
     if seen[n] != gen or nd < g[n]:
         if seen[n] != gen:
             joined = 1
             seen[n] = gen
-        elif mine.closed[n] == gen:
+        elif closed[n] == gen:
             return 0, math.inf  # consistent keys: a closed cell is already optimal
         g[n] = nd
-        mine.parent[n] = c
+        parent[n] = c
         push_oldest(mine, nd + sign * _potential(reduce, n), n)
-    if other.seen[n] == gen:
-        return joined, g[n] + other.g[n]
+    if far_seen[n] == gen:
+        return joined, g[n] + far_g[n]
     return joined, math.inf
+
+
+@njit(cache=True, inline="always")
+def _expand(mine, near, far, c, forward, moves, reduce):  # type: ignore[no-untyped-def]
+    """Relax the edges out of ``c`` on side ``mine`` (``near`` and ``far`` as for ``_reach``;
+    ``moves`` from ``moves_of``); return (how many cells join mine's open ones, the cheapest
+    connection to the other side found, and the cell it runs through, -1 if none)."""
+    _, masks, offsets, steps, _, _, weights, weighted, _ = moves
+    sign = 1.0 if forward else -1.0
+    gc = near[0][c]
+    mask = masks[c]
+    joined_all = 0
+    best = math.inf
+    meet = -1
+    for i in range(offsets.shape[0]):
+        if not (mask >> i) & 1:
+            continue
+        n = c + offsets[i]
+        # Forward steps pay the weight of the cell entered, backward ones that of c.
+        nd = gc + (steps[i] * (weights[n] if forward else weights[c]) if weighted else steps[i])
+        joined, total = _reach(mine, near, far, c, n, nd, sign, reduce)
+        joined_all += joined
+        if total < best:
+            best = total
+            meet = n
+    return joined_all, best, meet
 
 
 @njit(cache=True, _nrt=False)
@@ -88,11 +115,15 @@ def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[n
     """Search from ``start`` to ``goal`` (start != goal) under ``fwd.gen`` (which ``bwd.gen``
     equals); the answers go to ``run``: ``meet`` is -1 when there is no path, ``cost`` the
     cost, status as ``search_best_first`` gives it."""
-    pw, masks, offsets, steps, _, _, weights, weighted, scale = moves_of(terrain)
+    moves = moves_of(terrain)
+    pw = moves[0]
+    scale = moves[8]
     _, _, kind, _, use_potential, recording = run.ask
     order = run.order
     gen = fwd.gen
     reduce = (use_potential, kind, scale, pw, goal % pw, goal // pw, start % pw, start // pw)
+    cells_f = cells_of(fwd)
+    cells_b = cells_of(bwd)
     reach_start(fwd, start)
     reach_start(bwd, goal)
     fwd.state[LIFO] = 0  # oldest first among equal keys (the readable counter)
@@ -115,35 +146,25 @@ def search_bidirectional(terrain, fwd, bwd, run, start, goal):  # type: ignore[n
         top_b = bwd.reals[0, SLOT_KEY] if bwd.state[HEAP_SIZE] > 0 else math.inf
         if top_f == math.inf or top_b == math.inf or top_f + top_b >= mu:
             break
-        # Step 2: expand on the side with fewer open cells.
-        forward = open_f <= open_b
-        mine = fwd if forward else bwd
-        other = bwd if forward else fwd
-        sign = 1.0 if forward else -1.0
-        c = pop_first(mine)
-        mine.closed[c] = gen
-        joined_all = -1
+        # Step 2: expand on the side with fewer open cells; step 3: relax its edges, each
+        # one that reaches the other side may lower mu.  Two calls with a constant
+        # direction, so each is compiled for its side.
+        if open_f <= open_b:
+            c = pop_first(fwd)
+            cells_f[3][c] = gen
+            joined, total, through = _expand(fwd, cells_f, cells_b, c, True, moves, reduce)
+            open_f += joined - 1
+        else:
+            c = pop_first(bwd)
+            cells_b[3][c] = gen
+            joined, total, through = _expand(bwd, cells_b, cells_f, c, False, moves, reduce)
+            open_b += joined - 1
         expanded += 1
         if recording:
             recorded = note(order, recorded, c)
-        gc = mine.g[c]
-        mask = masks[c]
-        # Step 3: relax the edges; each one that reaches the other side may lower mu.
-        for i in range(offsets.shape[0]):
-            if not (mask >> i) & 1:
-                continue
-            n = c + offsets[i]
-            # Forward steps pay the weight of the cell entered, backward ones that of c.
-            nd = gc + (steps[i] * (weights[n] if forward else weights[c]) if weighted else steps[i])
-            joined, total = _reach(mine, other, c, n, nd, sign, reduce)
-            joined_all += joined
-            if total < mu:
-                mu = total
-                meet = n
-        if forward:
-            open_f += joined_all
-        else:
-            open_b += joined_all
+        if total < mu:
+            mu = total
+            meet = through
         if fwd.state[OVERFLOW] or bwd.state[OVERFLOW]:
             status = OVERFLOWED
             break

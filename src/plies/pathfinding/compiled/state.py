@@ -172,6 +172,12 @@ def queue_capacity(side):  # type: ignore[no-untyped-def]
     return side.ints.shape[0]
 
 
+@njit(cache=True, inline="always")
+def cells_of(side):  # type: ignore[no-untyped-def]
+    """The side's per-cell arrays, read once per search: (g, parent, seen, closed)."""
+    return side.g, side.parent, side.seen, side.closed
+
+
 @njit(cache=True)
 def side_arrays(side):  # type: ignore[no-untyped-def]
     """The arrays Python reads after a search: g, parent, seen, closed and the FIFO."""

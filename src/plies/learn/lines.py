@@ -218,9 +218,10 @@ def _ply(buf: np.ndarray, lo: int, hi: int, side: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _pieces(squares: np.ndarray, row: np.ndarray) -> int:
-    """Write the pieces of ``squares`` to ``row`` in FEN order (rank 8 first, files a-h: the
-    order the trainer sums features in), padded with NO_FEATURE; OK or the fault."""
+def _pieces(squares: np.ndarray, pieces: np.ndarray, at: int) -> int:
+    """Write the pieces of ``squares`` to row ``at`` of ``pieces`` in FEN order (rank 8
+    first, files a-h: the order the trainer sums features in), padded with NO_FEATURE; OK
+    or the fault."""
     count = 0
     kings = 0
     for rank in range(7, -1, -1):
@@ -233,22 +234,23 @@ def _pieces(squares: np.ndarray, row: np.ndarray) -> int:
             kind = p & 7
             if kind == KING:
                 kings += 1 if p < 8 else 100
-            row[count] = (p >> 3) * OTHER_OFFSET + (kind - PAWN) * 64 + rank * 8 + file
+            pieces[at, count] = (p >> 3) * OTHER_OFFSET + (kind - PAWN) * 64 + rank * 8 + file
             count += 1
     if kings != 101:
         return BAD_KINGS
     for j in range(count, MAX_PIECES):
-        row[j] = NO_FEATURE
+        pieces[at, j] = NO_FEATURE
     return OK
 
 
 @njit(cache=True, nogil=True)
 def _line(
-    buf: np.ndarray, lo: int, hi: int, row: np.ndarray, numbers: np.ndarray, spans: np.ndarray,
-    squares: np.ndarray,
+    buf: np.ndarray, lo: int, hi: int, pieces: np.ndarray, numbers: np.ndarray,
+    spans: np.ndarray, at: int, squares: np.ndarray,
 ) -> int:  # fmt: skip
-    """Parse the line buf[lo:hi] into ``row`` (pieces), ``numbers`` and ``spans`` (one row
-    of each); its status. ``squares`` is scratch."""
+    """Parse the line buf[lo:hi] into row ``at`` of ``pieces``, ``numbers`` and ``spans``
+    (indexed, not sliced: a view per line costs reference counting); its status.
+    ``squares`` is scratch."""
     i = lo
     while i < hi and _space(buf[i]):
         i += 1
@@ -273,28 +275,28 @@ def _line(
     status, _, _, board_end = read_placement(buf, i, first, squares)
     if status != PLACEMENT_OK:
         return BAD_BOARD
-    status = _pieces(squares, row)
+    status = _pieces(squares, pieces, at)
     if status != OK:
         return status
-    at = board_end
-    while at < first and _space(buf[at]):
-        at += 1
-    if not (at < first and (at + 1 == first or _space(buf[at + 1]))):
+    k = board_end
+    while k < first and _space(buf[k]):
+        k += 1
+    if not (k < first and (k + 1 == first or _space(buf[k + 1]))):
         return BAD_SIDE
-    if buf[at] == ord("w"):
+    if buf[k] == ord("w"):
         side = 0
-    elif buf[at] == ord("b"):
+    elif buf[k] == ord("b"):
         side = 1
     else:
         return BAD_SIDE
     score = NO_SCORE
-    fen_end = at + 1
+    fen_end = k + 1
     ply = NO_PLY
     if bars:
         fen_end = first
         while _space(buf[fen_end - 1]):
             fen_end -= 1
-        ply = _ply(buf, at + 1, first, side)
+        ply = _ply(buf, k + 1, first, side)
         if bars == 2:
             ok, score = _integer(buf, first + 1, last)
             if not ok:
@@ -302,13 +304,13 @@ def _line(
         half = _half_points(buf, last + 1, hi)
         if half < 0:
             return BAD_RESULT
-    numbers[SIDE] = side
-    numbers[SCORE] = score
-    numbers[HALF_POINTS] = half
-    numbers[PLY] = ply
-    spans[FEN_START] = i
-    spans[BOARD_END] = board_end
-    spans[FEN_END] = fen_end
+    numbers[at, SIDE] = side
+    numbers[at, SCORE] = score
+    numbers[at, HALF_POINTS] = half
+    numbers[at, PLY] = ply
+    spans[at, FEN_START] = i
+    spans[at, BOARD_END] = board_end
+    spans[at, FEN_END] = fen_end
     return OK
 
 
@@ -328,13 +330,31 @@ def _read(
         hi = lo
         while buf[hi] != _NEWLINE:
             hi += 1
-        code = _line(buf, lo, hi, pieces[kept], numbers[kept], spans[kept], squares)
+        code = _line(buf, lo, hi, pieces, numbers, spans, kept, squares)
         status[line] = code
         if code == OK:
             kept += 1
         line += 1
         lo = hi + 1
     return kept
+
+
+@njit(cache=True, nogil=True)
+def _compact(keep: np.ndarray, pieces: np.ndarray, numbers: np.ndarray, spans: np.ndarray) -> int:
+    """Move the rows where ``keep`` is true to the front, in order, in place; how many."""
+    n = 0
+    for i in range(len(keep)):
+        if not keep[i]:
+            continue
+        if n != i:
+            for j in range(pieces.shape[1]):
+                pieces[n, j] = pieces[i, j]
+            for j in range(numbers.shape[1]):
+                numbers[n, j] = numbers[i, j]
+            for j in range(spans.shape[1]):
+                spans[n, j] = spans[i, j]
+        n += 1
+    return n
 
 
 @dataclass
@@ -369,10 +389,18 @@ class Records:
         """Each row's ply by its FEN's move number (NO_PLY without one), int32."""
         return self.numbers[:, PLY]
 
+    def keep(self, rows: np.ndarray) -> Records:
+        """The rows where ``rows`` (bool, one per row) is true, in order: moved within these
+        arrays (no copy of a large file's rows), so this object is spent afterwards."""
+        n = _compact(rows, self.pieces, self.numbers, self.spans)
+        return Records(self.pieces[:n], self.numbers[:n], self.spans[:n])
+
     def placements(self, buf: np.ndarray) -> list[str]:
         """Each row's FEN placement field, read back from ``buf`` (the buffer read)."""
-        raw = buf.tobytes()
-        return [raw[a:b].decode("ascii") for a, b in self.spans[:, [FEN_START, BOARD_END]].tolist()]
+        # A good placement is ASCII: one decode of the whole buffer, then string slices.
+        text = str(buf.data, "latin-1")
+        starts = self.spans[:, FEN_START].tolist()
+        return [text[a:b] for a, b in zip(starts, self.spans[:, BOARD_END].tolist(), strict=True)]
 
 
 def read_records(buf: np.ndarray) -> tuple[Records, np.ndarray]:

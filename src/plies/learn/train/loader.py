@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from plies.learn.lines import (
+    FEN_START,
     NO_FIELDS,
     NO_SCORE,
     OK,
@@ -88,15 +89,15 @@ def parse_buffer(buf: np.ndarray) -> tuple[Dataset, np.ndarray]:
     lines = np.flatnonzero(status == OK)
     status[lines[missing]] = NEEDS_SCORE
     status[lines[big]] = BIG_SCORE
-    keep = np.flatnonzero(~(missing | big))
+    kept = records.keep(~(missing | big))
     data = Dataset(
-        records.pieces[keep],
-        records.sides()[keep],
-        score[keep].astype(np.float32),
-        records.results()[keep],
-        records.spans[keep, 0],
-        np.zeros(len(keep), dtype=np.int16),
-        records.plies()[keep],
+        kept.pieces,
+        kept.sides(),
+        kept.scores().astype(np.float32),
+        kept.results(),
+        kept.spans[:, FEN_START].copy(),
+        np.zeros(len(kept), dtype=np.int16),
+        kept.plies().copy(),
     )
     return data, status
 

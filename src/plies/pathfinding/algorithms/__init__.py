@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from .astar import astar_search
-from .best_first import best_first_search
+from .best_first import (
+    astar_search,
+    best_first_search,
+    greedy_best_first_search,
+    uniform_cost_search,
+)
 from .bidirectional import bidirectional_search
 from .breadth_first import breadth_first_search
 from .depth_first import depth_first_search
-from .greedy import greedy_best_first_search
 from .iterative_deepening import iterative_deepening_search
 from .jump_point import jump_point_search
 from .registry import (
@@ -19,7 +22,6 @@ from .registry import (
     select,
     unsupported,
 )
-from .uniform_cost import uniform_cost_search
 
 __all__ = [
     "ALGORITHMS",

@@ -1,4 +1,10 @@
-"""Generic best-first search over any ``Problem``: the engine behind UCS, greedy and A*.
+"""Best-first search over any ``Problem``, and the three searches made of it: UCS, greedy, A*.
+
+Uniform cost (Dijkstra) orders by the path cost ``g`` and is always optimal;
+greedy best-first by the heuristic alone, fast with a good heuristic but not
+always cheapest (closed nodes are never reopened); A* by ``g + h``, optimal
+with an admissible heuristic.  On grid problems the three run on the
+compiled kernels unless ``engine`` is "python" (see ``engine``).
 
 Nodes are ordered by ``g_weight * g + h`` (h = the problem's heuristic times
 ``h_weight``); among equal priorities the node generated last goes first
@@ -18,6 +24,7 @@ from typing import Any, TypeVar
 from plies.pathfinding.problem import Problem
 from plies.pathfinding.result import SearchResult
 
+from .engine import run_compiled, use_compiled
 from .open_list import OpenList, relax
 
 S = TypeVar("S", bound=Hashable)
@@ -26,6 +33,9 @@ S = TypeVar("S", bound=Hashable)
 # 2**-32 below 2**20), so two sums of the same steps taken in a different
 # order, which differ in the last bits, still count as a tie.
 TIE_SHIFT = 2.0**20
+
+WEIGHTS = {"ucs": (1.0, 0.0, True), "greedy": (0.0, 1.0, False), "astar": (1.0, 1.0, True)}
+"""Each search made of best-first search: (g weight, h weight, reopen closed nodes)."""
 
 
 def best_first_search(
@@ -69,3 +79,30 @@ def best_first_search(
             waiting.push((f + TIE_SHIFT) - TIE_SHIFT, nxt)
         max_frontier = max(max_frontier, len(g) - len(closed))
     return SearchResult.failure(name, expanded, max_frontier, order)
+
+
+def _weighted(name: str, problem: Problem[S, Any], record: bool, engine: str) -> SearchResult[S]:
+    """Run the search ``name`` of ``WEIGHTS``: compiled on grid problems unless ``engine``
+    is "python", else ``best_first_search`` with its weights."""
+    if use_compiled(problem, engine):
+        return run_compiled(name, problem, record)  # type: ignore[arg-type, return-value]
+    g_weight, h_weight, reopen = WEIGHTS[name]
+    return best_first_search(problem, g_weight, h_weight, name, reopen, record)
+
+
+def uniform_cost_search(problem: Problem[S, Any], record: bool = True,
+                        engine: str = "auto") -> SearchResult[S]:
+    """Find a cheapest path by expanding nodes in order of path cost (Dijkstra)."""
+    return _weighted("ucs", problem, record, engine)
+
+
+def greedy_best_first_search(problem: Problem[S, Any], record: bool = True,
+                             engine: str = "auto") -> SearchResult[S]:
+    """Find a path by expanding nodes in order of heuristic value alone (not always cheapest)."""
+    return _weighted("greedy", problem, record, engine)
+
+
+def astar_search(problem: Problem[S, Any], record: bool = True,
+                 engine: str = "auto") -> SearchResult[S]:
+    """Find a cheapest path with A* using the problem's heuristic (admissible: optimal)."""
+    return _weighted("astar", problem, record, engine)

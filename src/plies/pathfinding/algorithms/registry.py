@@ -12,15 +12,13 @@ from plies.pathfinding.grid_problem import GridProblem
 from plies.pathfinding.problem import Problem
 from plies.pathfinding.result import SearchResult
 
-from .astar import astar_search
+from .best_first import astar_search, greedy_best_first_search, uniform_cost_search
 from .bidirectional import bidirectional_search
 from .breadth_first import breadth_first_search
 from .depth_first import depth_first_search
 from .engine import check_engine
-from .greedy import greedy_best_first_search
 from .iterative_deepening import iterative_deepening_search
 from .jump_point import jump_point_search
-from .uniform_cost import uniform_cost_search
 
 #: Default cap on iterative deepening's total expansions, so "all" stays bounded.
 IDDFS_BUDGET = 500_000

@@ -1,4 +1,4 @@
-"""Compiled functions by parameter count: ``python tools/compiled_params.py [--over N] [PATH]``.
+"""Compiled functions by parameter count: ``python tools/compiled_params.py [--over N] [PATH ...]``.
 
 A function counts as compiled when a decorator names ``njit``, ``jit`` or
 ``register_jitable``. The rule the core keeps is one argument per concept:

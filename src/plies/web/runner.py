@@ -179,7 +179,7 @@ class RunnerSession:
 
     @property
     def running(self) -> bool:
-        """Whether this session's engine is searching right now."""
+        """Whether the tab's engine is searching right now."""
         return self._runner.running
 
     def close(self) -> None:

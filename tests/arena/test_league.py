@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from plies.arena.game import GameRecord
-from plies.arena.league import League, LeagueError, slots
+from plies.arena.league import League, LeagueError, slots, stored_settings
 from plies.arena.match import pairings_for, schedule
 from plies.arena.openings import Opening
 
@@ -92,3 +92,18 @@ def test_garbage_inside_the_file_is_an_error_with_its_line(tmp_path: Path) -> No
     path.write_text("hello\n")
     with pytest.raises(LeagueError, match="not a league"):
         League.open(path, {})
+
+
+def test_stored_settings_come_from_the_header_alone(tmp_path: Path) -> None:
+    path = tmp_path / "l.jsonl"
+    assert stored_settings(path) is None  # no league yet
+    league = League.open(path, SETTINGS)
+    league.add_players(["a", "b"])
+    league.close()
+    with path.open("a") as fh:
+        fh.write("not json\n")  # later lines are not read
+    assert stored_settings(path) == SETTINGS
+    other = tmp_path / "notes.jsonl"
+    other.write_text('{"player": "a"}\n')
+    with pytest.raises(LeagueError, match="not a league file"):
+        stored_settings(other)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -158,6 +159,35 @@ def test_league_adds_a_player_and_writes_reports(tmp_path: Path) -> None:
     typo = arena("wizard", *common)
     assert typo.returncode == 2 and "unknown player" in typo.stderr
     assert "wizard" not in league.read_text()
+
+
+def test_league_adds_a_player_under_its_stored_settings(tmp_path: Path) -> None:
+    league = tmp_path / "class.jsonl"
+    first = arena("random", "capture", "--league", str(league), "--depth", "1", "--games", "2",
+                  "--max-moves", "20", "--seed", "3")
+    assert first.returncode == 0, first.stderr
+    header = league.read_text().splitlines()[0]
+    # No limit, no move cap: the league's own depth 1 and 20 moves, not a refusal.
+    second = arena("minimax:depth=1", "--league", str(league), "--games", "2")
+    assert second.returncode == 0, second.stderr
+    assert "2 games played, 4 to play" in second.stderr
+    assert "the league has 6 games" in second.stdout
+    assert league.read_text().splitlines()[0] == header
+    games = [x["game"] for x in _league_lines(league) if "game" in x]
+    new_games = [g for g in games if "minimax:depth=1" in g["pairing"]]  # type: ignore[index]
+    assert len(new_games) == 4
+    for stored in new_games:
+        game = chess.pgn.read_game(io.StringIO(stored["pgn"]))  # type: ignore[index]
+        assert game is not None and len(list(game.mainline_moves())) <= 2 * 20
+    # A setting given that differs from the league's is still refused.
+    refused = arena("--league", str(league), "--max-moves", "30", "--games", "2")
+    one_line_error(refused.returncode, refused.stderr, "max_moves 20", "max_moves 30")
+    # Only a new league (or a match) needs the limit: there is nowhere to read it from.
+    new = arena("random", "capture", "--league", str(tmp_path / "new.jsonl"))
+    one_line_error(new.returncode, new.stderr, "a new league needs a limit", "--depth")
+    assert not (tmp_path / "new.jsonl").exists()
+    match = arena("random", "capture")
+    one_line_error(match.returncode, match.stderr, "needs a limit", "--tc")
 
 
 def test_league_resumes_after_ctrl_c(tmp_path: Path) -> None:

@@ -174,6 +174,32 @@ class League:
             self._fh = None
 
 
+def stored_settings(path: str | Path) -> dict[str, Any] | None:
+    """The settings a league file's games are played under (None when there is no league yet).
+
+    Reads the header line only. LeagueError if the file is unreadable or not a league.
+    """
+    target = Path(path)
+    try:
+        with target.open("rb") as fh:
+            first = fh.readline()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise LeagueError(f"league {target}: cannot read: {exc.strerror or exc}") from None
+    if not first.strip():
+        return None  # an empty file: the league starts with this run
+    try:
+        header = json.loads(first)
+    except ValueError:
+        header = None
+    if (not isinstance(header, dict) or header.get("league") != FORMAT
+            or not isinstance(header.get("settings"), dict)):
+        raise LeagueError(f"league {target}: not a league file (no header line)")
+    settings: dict[str, Any] = header["settings"]
+    return settings
+
+
 def slots(tasks: Sequence[GameTask]) -> list[int]:
     """Each task's game number within its pairing (0, 1, 2... in schedule order)."""
     seen: dict[tuple[int, int], int] = {}

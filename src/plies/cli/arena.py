@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from plies.arena.match import MatchResult
     from plies.arena.players import PlayerSpec
 
+_LIMITS = ("tc", "depth", "nodes", "movetime")
+"""The options limiting a move, by dest: a league file keeps them under the same names."""
+
 _EPILOG = """\
 players:
   random | capture | minimax[:depth=N] | alphabeta[:depth=N] |
@@ -37,10 +40,11 @@ examples:
   plies arena engine uci:/usr/games/stockfish --variant chess960 --tc 5+0.05 --seed 1
 leagues:
   plies arena random capture minimax --league class.jsonl --depth 2 --games 4 --report class.md
-  plies arena alphabeta --league class.jsonl --depth 2 --games 4     add a player: only its games
-  plies arena --league class.jsonl --depth 2 --games 4               resume a stopped league
-  The file keeps the settings (time control or depth/nodes/movetime, variant, adjudication);
-  a run with other settings is refused.  Standings rate every player jointly by maximum
+  plies arena alphabeta --league class.jsonl --games 4     add a player: only its games
+  plies arena --league class.jsonl --games 4               resume a stopped league
+  The file keeps the settings (time control or depth/nodes/movetime, variant, adjudication):
+  a later run plays under them without repeating them, and one asking for others is
+  refused.  Standings rate every player jointly by maximum
   likelihood (the first player = 0) with 95% error bars, and count faults (crash, hang,
   illegal move, failed start).
 Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
@@ -63,10 +67,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="two or more players (see below; with --league, those to add)")
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="games per pairing (each opening twice, colours swapped; default 10)")
-    match_options.add_limit_options(p)
+    # Not required here: a league's file keeps its limit (see _settle).
+    match_options.add_limit_options(p, required=False)
     match_options.add_cluster_options(p, "games played at once, in threads")
     match_options.add_opening_options(p)
     match_options.add_variant_argument(p)
+    p.set_defaults(variant=None)  # standard, or the league's own (see _settle)
     p.add_argument("--pgn", metavar="OUT", help="write every finished game to this PGN file "
                    "(with --league: every game of the league)")
     p.add_argument("--league", metavar="FILE",
@@ -84,16 +90,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gauntlet", action="store_true",
                    help="the first player meets each other player (instead of a round robin)")
     p.add_argument("--event", default="plies arena", help="PGN Event tag")
+    # The defaults (None here) are Adjudication's, or a league's own (see _settle).
     adj = p.add_argument_group("adjudication")
-    adj.add_argument("--resign-moves", type=int, default=0, metavar="N",
+    adj.add_argument("--resign-moves", type=int, metavar="N",
                      help="a side whose own score stays <= -RESIGN_SCORE for N moves loses")
-    adj.add_argument("--resign-score", type=int, default=600, metavar="CP", help="default 600")
-    adj.add_argument("--draw-moves", type=int, default=0, metavar="N",
+    adj.add_argument("--resign-score", type=int, metavar="CP", help="default 600")
+    adj.add_argument("--draw-moves", type=int, metavar="N",
                      help="draw when both scores stay within DRAW_SCORE for N moves each")
-    adj.add_argument("--draw-score", type=int, default=10, metavar="CP", help="default 10")
-    adj.add_argument("--draw-after", type=int, default=40, metavar="MOVE",
+    adj.add_argument("--draw-score", type=int, metavar="CP", help="default 10")
+    adj.add_argument("--draw-after", type=int, metavar="MOVE",
                      help="draw adjudication starts at this move number (default 40)")
-    adj.add_argument("--max-moves", type=int, default=0, metavar="N",
+    adj.add_argument("--max-moves", type=int, metavar="N",
                      help="declare a draw after N moves (0 = never)")
     tim = p.add_argument_group("time")
     tim.add_argument("--time-margin", type=int, default=0, metavar="MS",
@@ -109,6 +116,7 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError("a match needs at least two players")
     if args.league is not None and (args.sprt is not None or args.gauntlet):
         raise CliError("--league plays a round robin: no --sprt or --gauntlet")
+    _settle(args)
     if args.report is not None:
         from plies.arena.standings import report_kind
 
@@ -127,6 +135,38 @@ def _check(args: argparse.Namespace) -> None:
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
     match_options.check(args)
+
+
+def _settle(args: argparse.Namespace) -> None:
+    """Fill in the game settings the command line leaves out: a league's own, from its file,
+    else the defaults; a match or a new league has nowhere to read its limit from."""
+    from dataclasses import asdict
+
+    from plies.arena.game import Adjudication
+
+    stored = _stored_settings(args.league) if args.league is not None else None
+    if all(getattr(args, name) is None for name in _LIMITS):
+        if stored is None:
+            what = "a new league" if args.league is not None else "a match"
+            raise CliError(f"{what} needs a limit per move: --tc, --depth, --nodes or "
+                           "--movetime" + (" (its file keeps it for later runs)"
+                                           if args.league is not None else ""))
+        for name in _LIMITS:
+            setattr(args, name, stored.get(name))
+    defaults: dict[str, object] = {"variant": "standard", **asdict(Adjudication())}
+    for name, default in defaults.items():
+        if getattr(args, name) is None:
+            setattr(args, name, stored.get(name, default) if stored is not None else default)
+
+
+def _stored_settings(path: str) -> dict[str, object] | None:
+    """The settings kept in the league file at ``path`` (None for a new league)."""
+    from plies.arena.league import LeagueError, stored_settings
+
+    try:
+        return stored_settings(path)
+    except LeagueError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _specs(args: argparse.Namespace, texts: Sequence[str],

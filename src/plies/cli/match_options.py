@@ -32,11 +32,13 @@ _BOOK_DEPTH = 8
 """Polyglot book plies per opening unless --book-depth says otherwise."""
 
 
-def add_limit_options(p: argparse.ArgumentParser, default_tc: str | None = None) -> None:
+def add_limit_options(p: argparse.ArgumentParser, default_tc: str | None = None,
+                      required: bool = True) -> None:
     """``--tc``, or a fixed ``--depth``, ``--nodes`` or ``--movetime`` per move instead.
 
-    Without ``default_tc`` one of them must be given."""
-    limit = p.add_mutually_exclusive_group(required=default_tc is None)
+    Without ``default_tc`` one of them must be given, unless not ``required`` (the command
+    then finds the limit elsewhere or says it is missing)."""
+    limit = p.add_mutually_exclusive_group(required=required and default_tc is None)
     tc_help = _TC_HELP if default_tc is None else f"{_TC_HELP} (default {default_tc})"
     limit.add_argument("--tc", default=default_tc, metavar="TC", help=tc_help)
     instead = "" if default_tc is None else " instead"

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 
 import pytest
+from rich.console import Console
+from rich.table import Table
 
+from plies.arena.game import GameRecord
+from plies.arena.match import MatchResult
+from plies.arena.openings import Opening
 from plies.arena.rating import log_likelihood
+from plies.arena.report import pairing_table
 from plies.arena.standings import GameResult, Standings, report_kind
 from plies.arena.stats import Score
 
@@ -97,3 +104,47 @@ def test_report_kind_by_suffix() -> None:
     assert report_kind("x.md") == "markdown" and report_kind("X.HTML") == "html"
     with pytest.raises(ValueError, match=r"must end in \.md or \.html"):
         report_kind("x.txt")
+
+
+def _rendered(tables: list[Table]) -> str:
+    """Rich tables as a wide terminal would show them."""
+    console = Console(width=200, record=True, file=io.StringIO())
+    for table in tables:
+        console.print(table)
+    return console.export_text()
+
+
+def test_an_unbounded_rating_is_not_enough_games_in_every_rendering() -> None:
+    """b lost its two games and c never played: words, not an infinite rating or error bar."""
+    s = Standings(["a", "b", "c"], games("a", "b", "1-0", 2))
+    for text in (s.to_markdown(), s.to_html(), _rendered(s.rich_tables())):
+        assert "not enough games" in text
+        assert "inf" not in text
+    standings = s.to_markdown().split("## Crosstable")[0]
+    md = {line.split(" | ")[1]: line.split(" | ") for line in standings.splitlines()
+          if line.startswith("| ") and line.split(" | ")[1] in "abc"}
+    assert md["a"][9:] == ["+0.0", "anchor |"]
+    assert md["b"][9:] == ["not enough games", " |"]
+
+
+def test_pairing_table_has_faults_and_no_infinite_elo() -> None:
+    names = ["x", "y"]
+    records = []
+    for game, (result, reason) in enumerate([("0-1", "White (x) crashed"),
+                                             ("1-0", "Black (x) hung"),
+                                             ("0-1", "Black mates")]):
+        white, black = (0, 1) if game % 2 == 0 else (1, 0)
+        record = GameRecord(names[white], names[black], Opening(), result=result,
+                            termination="normal", reason=reason,
+                            fault="" if "mates" in reason else "crash")
+        record.white_index, record.black_index = white, black
+        records.append(record)
+    result = MatchResult(names, [(0, 1)], {(0, 1): Score(0, 0, 3)}, records)
+    text = _rendered([pairing_table(result)])
+    head, row = (line for line in text.splitlines()
+                 if "┃" in line or ("│" in line and "x" in line))
+    cells = dict(zip([c.strip() for c in head.strip("┃ ").split("┃")],
+                     [c.strip() for c in row.strip("│ ").split("│")], strict=True))
+    assert cells["Faults"] == "2" and cells["Opp. faults"] == "0"
+    assert cells["Elo"] == "not enough games" and cells["±95%"] == ""
+    assert "inf" not in text

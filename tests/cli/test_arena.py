@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 from tests.cli.runs import ctrl_c_when, one_line_error, plies, start
+from tests.waiting import HANG_S
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 
@@ -55,6 +57,29 @@ def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
 def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str) -> None:
     proc = arena(*args)
     one_line_error(proc.returncode, proc.stderr, message)
+
+
+def test_match_tables_redirected_keep_whole_names_faults_and_no_infinite_elo() -> None:
+    """Two players, one crashing every game, the output going to a pipe with no COLUMNS: the
+    results table shows each name whole, the faults, and words where a rating is unbounded."""
+    crashy = "crashy-engine-with-a-long-name-that-a-narrow-table-would-cut"
+    other = "the-random-mover-with-a-long-name-too"
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "plies", "arena", f"uci:{sys.executable} {TOY}:Mode=crash,"
+         f"After=1,name={crashy}", f"random:name={other}", "--depth", "1", "--games", "2"],
+        capture_output=True, text=True, env=env, timeout=HANG_S)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    table = proc.stdout.split("Game endings")[0]
+    head = next(line for line in table.splitlines() if "Player" in line)
+    row = next(line for line in table.splitlines() if crashy in line)
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    columns = [c.strip() for c in head.strip("┃ ").split("┃")]
+    assert dict(zip(columns, cells, strict=True)) | {"LOS": ""} == {
+        "Player": crashy, "Opponent": other, "Games": "2", "W": "0", "D": "0", "L": "2",
+        "Score": "0.0%", "Elo": "not enough games", "±95%": "", "LOS": "", "Faults": "2",
+        "Opp. faults": "0"}
+    assert "inf" not in proc.stdout
 
 
 def _games_in(path: Path) -> list[chess.pgn.Game]:

@@ -1,38 +1,43 @@
-"""Result tables for a match: per pairing (W/D/L, Elo, error bar, LOS) and endings.
+"""Result tables for a match: per pairing (W/D/L, Elo, error bar, LOS, faults) and endings.
 
 The standings of several players are :mod:`plies.arena.standings`.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from rich.table import Table
 
 from plies.arena.game import GameRecord
 from plies.arena.match import MatchResult
+from plies.arena.standings import NOT_ENOUGH_GAMES, elo_text
 from plies.arena.stats import (
     elo_error,
     elo_from_score,
-    format_elo,
     los,
     sprt_bounds,
 )
 
 
 def pairing_table(result: MatchResult) -> Table:
-    """One row per pairing, from the first-named player's point of view."""
+    """One row per pairing, from the first-named player's point of view: its results, rating
+    and faults, and its opponent's faults."""
     table = Table(title="Results per pairing", title_justify="left")
     for col, justify in (
         ("Player", "left"), ("Opponent", "left"), ("Games", "right"), ("W", "right"),
         ("D", "right"), ("L", "right"), ("Score", "right"), ("Elo", "right"),
-        ("±95%", "right"), ("LOS", "right"),
+        ("±95%", "right"), ("LOS", "right"), ("Faults", "right"), ("Opp. faults", "right"),
     ):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    faults = Counter((r.pairing, r.faulty_index) for r in result.records
+                     if r.faulty_index is not None)
     for (a, b), s in result.scores.items():
         if s.games == 0:
-            table.add_row(result.names[a], result.names[b], "0", "", "", "", "", "", "", "")
+            table.add_row(result.names[a], result.names[b], "0", *[""] * 7, "0", "0")
             continue
+        elo = elo_from_score(s.mean)
         error = elo_error(s)
         table.add_row(
             result.names[a],
@@ -42,9 +47,12 @@ def pairing_table(result: MatchResult) -> Table:
             str(s.draws),
             str(s.losses),
             f"{100 * s.mean:.1f}%",
-            format_elo(elo_from_score(s.mean)),
-            "inf" if error == float("inf") else f"{error:.1f}",
+            elo_text(elo),
+            "" if not math.isfinite(elo) else
+            NOT_ENOUGH_GAMES if math.isinf(error) else f"{error:.1f}",
             f"{100 * los(s):.1f}%",
+            str(faults[(a, b), a]),
+            str(faults[(a, b), b]),
         )
     return table
 

@@ -27,6 +27,10 @@ if TYPE_CHECKING:
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 """The results a finished game can have."""
 
+NOT_ENOUGH_GAMES = "not enough games"
+"""What a table shows for a rating or error bar the games do not bound (a player who won or
+lost every game, or met nobody rated): words, where the figure would be infinite."""
+
 
 @dataclass(frozen=True)
 class GameResult:
@@ -167,12 +171,12 @@ class Standings:
         out = []
         for rank, r in enumerate(self.rows(), 1):
             error = ("anchor" if r.name == anchor else
-                     "" if math.isnan(r.elo) else
-                     "inf" if math.isinf(r.error) else f"{r.error:.0f}")
+                     "" if not math.isfinite(r.elo) else
+                     NOT_ENOUGH_GAMES if math.isinf(r.error) else f"{r.error:.0f}")
             out.append([str(rank), r.name, str(r.games), str(r.wins), str(r.draws),
                         str(r.losses), f"{r.points:g}",
                         f"{100 * r.score:.1f}%" if r.games else "",
-                        str(r.faults), _elo_text(r.elo), error])
+                        str(r.faults), elo_text(r.elo), error])
         return out
 
     def _cross_cells(self) -> tuple[list[str], list[list[str]]]:
@@ -291,9 +295,9 @@ def _sortable(elo: float) -> float:
     return -math.inf if math.isnan(elo) else elo
 
 
-def _elo_text(elo: float) -> str:
-    """A rating for the table ('' when the player could not be rated)."""
-    return "" if math.isnan(elo) else format_elo(elo)
+def elo_text(elo: float) -> str:
+    """A rating for a table, in words when the games do not bound it."""
+    return format_elo(elo) if math.isfinite(elo) else NOT_ENOUGH_GAMES
 
 
 def _md(text: str) -> str:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 _LIMITS = ("tc", "depth", "nodes", "movetime")
 """The options limiting a move, by dest: a league file keeps them under the same names."""
 
+_UNCUT_WIDTH = 10_000
+"""Columns of the output when it is not a terminal: more than any table needs, so rich
+neither cuts a name ("fairym…") nor folds a row to fit an 80-column guess."""
+
 _EPILOG = """\
 players:
   random | capture | minimax[:depth=N] | alphabeta[:depth=N] |
@@ -215,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
             if len(dict.fromkeys(texts)) < 2:
                 raise CliError(f"league {args.league}: a league needs at least two players")
         out = Console()
+        if not out.is_terminal:  # a file or a pipe: tables as wide as their names, never cut
+            out = Console(width=_UNCUT_WIDTH)
         err = Console(stderr=True)
         # Ctrl-C while a player starts or stops is acted on once it has stopped (none left).
         with CtrlC() as ctrl_c, (

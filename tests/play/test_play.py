@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,9 +15,10 @@ from rich.console import Console
 from tests.waiting import HANG_S
 
 from plies.agents import make_agent
+from plies.agents.base import Thought
 from plies.board import Board
 from plies.play.render import render_board
-from plies.play.session import PlaySession, Settings
+from plies.play.session import PlaySession, Settings, thought_line
 
 ENV = {**os.environ, "COLUMNS": "120"}
 
@@ -103,6 +105,26 @@ def test_bad_options_get_one_line() -> None:
         assert proc.returncode == 2
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_every_score_is_labelled_from_whites_side() -> None:
+    """White, the agent, is a queen up; the human, Black, asks for a hint. The agent's
+    line and the hint's are both White's view, so both are clearly positive, and say so."""
+    proc = play("hint\nquit\n", "--agent", "alphabeta:depth=2", "--color", "black",
+                "--time", "0.2", "--fen", "4k3/pppp1ppp/8/8/8/8/PPPP1PPP/3QK3 w - - 0 1")
+    assert proc.returncode == 0, proc.stderr
+    scores = re.findall(r"score (\S+) (\(White's view\))?", proc.stdout)
+    hint = next(line for line in proc.stdout.splitlines() if line.startswith("Hint:"))
+    assert "score " in hint and len(scores) == 2, proc.stdout
+    for value, label in scores:
+        assert label == "(White's view)" and float(value) > 5, proc.stdout
+
+
+def test_a_mate_score_names_the_side_that_mates() -> None:
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1")  # Black to move, mated soon
+    assert thought_line(board, Thought(3, mate_in=-2)).endswith("score White mates in 2")
+    assert thought_line(board, Thought(1, mate_in=1)).endswith("score Black mates in 1")
+    assert thought_line(board, Thought(2, score_cp=300)).endswith("score -3.00 (White's view)")
 
 
 def test_session_in_process_with_hint_flip_and_pgn_file(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ while the agent (the engine) compiles in a background thread; only the agent
 sees a plies board, rebuilt from the game for each of its moves.
 Bad input never costs anything: one line says what was wrong and the prompt
 comes back.  While the agent thinks, its depth, score and expected line are
-shown (live on a terminal, as one summary line otherwise).
+shown (live on a terminal, as one summary line otherwise); every score, the agent's
+and a hint's, is from White's side and says so.
 """
 
 from __future__ import annotations
@@ -59,18 +60,22 @@ _SAN_RE = re.compile(
     r"^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
 )
 
-def format_score(thought: Thought) -> str:
-    """``+0.34`` or ``mate in 3`` / ``mated in 2``, from the thinker's side."""
+def format_score(thought: Thought, mover: chess.Color) -> str:
+    """The score of ``mover``'s search, labelled from White's side whoever searched:
+    ``+0.34 (White's view)``, or ``Black mates in 3``."""
     if thought.mate_in is not None:
         n = thought.mate_in
-        return f"mate in {n}" if n > 0 else f"mated in {-n}"
+        mating = mover if n > 0 else not mover
+        return f"{colour_name(mating)} mates in {abs(n)}"
     if thought.score_cp is None:
         return "?"
-    return f"{thought.score_cp / 100:+.2f}"
+    white_cp = thought.score_cp if mover == chess.WHITE else -thought.score_cp
+    return f"{white_cp / 100:+.2f} (White's view)"
 
 
 def thought_line(board: chess.Board, thought: Thought, max_moves: int = 8) -> str:
-    """``depth 6  score +0.34  line: Nf3 Nc6 Bb5`` (the line in SAN, legal part only)."""
+    """``depth 6  score +0.34 (White's view)  line: Nf3 Nc6 Bb5`` for the side to move in
+    ``board`` (the line in SAN, legal part only)."""
     line = []
     b = board.copy()
     for plies_move in thought.pv[:max_moves]:
@@ -79,7 +84,7 @@ def thought_line(board: chess.Board, thought: Thought, max_moves: int = 8) -> st
             break
         line.append(b.san(move))
         b.push(move)
-    text = f"depth {thought.depth}  score {format_score(thought)}"
+    text = f"depth {thought.depth}  score {format_score(thought, board.turn)}"
     if thought.nodes:
         text += f"  nodes {thought.nodes}"
     if line:
@@ -375,7 +380,7 @@ class PlaySession:
             self.say("No legal moves.")
             return
         move = _to_chess(choice)
-        extra = f" ({thought_line(self.board, hinter.last, 4)})" if hinter.last else ""
+        extra = f"   {thought_line(self.board, hinter.last, 4)}" if hinter.last else ""
         self.say(f"Hint: {self.board.san(move)}{extra}")
 
     def _agent_board(self) -> Board:

@@ -267,3 +267,23 @@ def test_every_shown_command_parses(page: Path) -> None:
             parser.parse_args(shlex.split(command)[1:])
         except SystemExit as exc:
             raise AssertionError(f"{page.name}: {command}") from exc
+
+
+DOCS = ROOT / "docs"
+_INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"', flags=re.M)
+LINK_REACH = 4  # lines either side of an include: the link sits just above its code block
+_INCLUDING = [p for p in sorted(DOCS.rglob("*.md")) if _INCLUDE.search(p.read_text("utf-8"))]
+
+
+@pytest.mark.parametrize("page", _INCLUDING, ids=[p.stem for p in _INCLUDING])
+def test_every_snippet_include_links_to_its_file(page: Path) -> None:
+    """Beside each ``--8<--`` include is a Markdown link to the same file, relative to the
+    page, so the page reads in the repository, where the include is only a placeholder."""
+    lines = page.read_text(encoding="utf-8").splitlines()
+    for i, line in enumerate(lines):
+        match = _INCLUDE.match(line)
+        if match is None:
+            continue
+        target = Path(os.path.relpath(ROOT / match[1], page.parent)).as_posix()
+        near = "\n".join(lines[max(0, i - LINK_REACH) : i + LINK_REACH + 1])
+        assert f"]({target})" in near, f"{page.name} line {i + 1}: no link to {target}"

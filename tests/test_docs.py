@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import io
 import os
@@ -272,7 +273,7 @@ def test_every_shown_command_parses(page: Path) -> None:
 DOCS = ROOT / "docs"
 _INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"', flags=re.M)
 LINK_REACH = 4  # lines either side of an include: the link sits just above its code block
-_INCLUDING = [p for p in sorted(DOCS.rglob("*.md")) if _INCLUDE.search(p.read_text("utf-8"))]
+_INCLUDING = [p for p in sorted(DOCS.rglob("*.md")) if "--8<--" in p.read_text("utf-8")]
 
 
 @pytest.mark.parametrize("page", _INCLUDING, ids=[p.stem for p in _INCLUDING])
@@ -281,9 +282,64 @@ def test_every_snippet_include_links_to_its_file(page: Path) -> None:
     page, so the page reads in the repository, where the include is only a placeholder."""
     lines = page.read_text(encoding="utf-8").splitlines()
     for i, line in enumerate(lines):
-        match = _INCLUDE.match(line)
-        if match is None:
+        if "--8<--" not in line:
             continue
+        match = _INCLUDE.match(line)
+        assert match is not None, f"{page.name} line {i + 1}: not the one include form checked"
         target = Path(os.path.relpath(ROOT / match[1], page.parent)).as_posix()
         near = "\n".join(lines[max(0, i - LINK_REACH) : i + LINK_REACH + 1])
         assert f"]({target})" in near, f"{page.name} line {i + 1}: no link to {target}"
+
+
+API_PAGES = sorted(p for p in (DOCS / "api").glob("*.md") if p.name != "index.md")
+_DIRECTIVE = re.compile(r"^::: (\S+)", flags=re.M)
+
+
+def _top_names(module: str) -> set[str]:
+    """What ``module`` defines, imports or lists in ``__all__`` at top level, and, for a
+    package, its submodules' names (read from the source: nothing is imported)."""
+    path = SRC.parent / module.replace(".", "/")
+    file = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+    if not file.is_file():
+        return set()
+    names = set()
+    if path.is_dir():
+        names = {p.stem for p in path.iterdir() if p.suffix == ".py" or p.is_dir()}
+    for node in ast.parse(file.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                names.update(ast.literal_eval(node.value))
+    return names
+
+
+def _resolves(name: str, modules: list[str]) -> bool:
+    """Whether ``name`` (``plies.x.y``, or relative to one of the page's modules) exists."""
+    bases = [""] if name.startswith("plies.") else [f"{m}." for m in modules]
+    for base in bases:
+        *module, last = f"{base}{name}".split(".")
+        if last in _top_names(".".join(module)):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("page", API_PAGES, ids=[p.stem for p in API_PAGES])
+def test_each_api_page_opens_with_a_table_of_real_names(page: Path) -> None:
+    """Before its first ``:::`` directive an API page has a table of what the module offers,
+    each name one the module's source defines, and says how to read the full reference."""
+    text = page.read_text(encoding="utf-8")
+    modules = _DIRECTIVE.findall(text)
+    assert modules, f"{page.name} documents no module"
+    intro = text[: text.index("\n::: ")]
+    assert any(f"python -m pydoc {m}" in intro for m in modules), page.name
+    rows = _table(intro, "| name |")
+    assert rows, f"{page.name}: no table before the reference"
+    for row in rows:
+        for name in re.findall(r"`([\w.]+)(?:\(\))?`", row[0]):
+            assert _resolves(name, modules), f"{page.name}: no {name} in {modules}"

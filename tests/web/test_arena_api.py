@@ -23,8 +23,10 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     warnings.filterwarnings("ignore", message=".*httpx2")
     from starlette.testclient import TestClient
 
+from plies.agents.registry import AGENT_NAMES
 from plies.arena.players import parse_player
 from plies.web.app import create_app
+from plies.web.arena import ArenaRoom
 
 BASE_URL = "http://127.0.0.1:8000"
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
@@ -55,14 +57,26 @@ def wait_finished(client: TestClient) -> dict[str, Any]:
 
 
 def test_players_are_offered_by_index(client: TestClient) -> None:
+    """The configured players first, then the ladder's rungs they do not repeat."""
     state = client.get("/api/arena/state").json()
-    assert state["players"] == [{"index": 0, "name": "random"}, {"index": 1, "name": "capture"},
-                                {"index": 2, "name": "toy"}]
+    names = ["random", "capture", "toy", "minimax:depth=2", "alphabeta:depth=3",
+             "engine:depth=1", "engine:depth=4", "engine:depth=8", "engine"]
+    assert state["players"] == [{"index": i, "name": n, "builtin": i >= 3}
+                                for i, n in enumerate(names)]
+
+
+def test_a_bare_room_offers_every_agent_of_the_registry() -> None:
+    """Without configured players the ladder is there: every registry agent, weakest first."""
+    players = ArenaRoom([]).players()["players"]
+    assert all(p["builtin"] for p in players)
+    agents = [p["name"].partition(":")[0] for p in players]
+    assert list(dict.fromkeys(agents)) == list(AGENT_NAMES)
+    assert ArenaRoom([]).state()["run"] is None
 
 
 @pytest.mark.parametrize(("body", "message"), [
     ({"players": [0], "depth": 1}, "at least two"),
-    ({"players": [0, 3], "depth": 1}, "no configured player number 3"),
+    ({"players": [0, 99], "depth": 1}, "no player number 99 (the server offers 9"),
     ({"players": ["random", "capture"], "depth": 1}, "list of player numbers"),
     ({"players": ["uci:/bin/sh", 0], "depth": 1}, "list of player numbers"),
     ({"players": [0, 0], "depth": 1}, "once"),
@@ -122,7 +136,7 @@ def test_random_arena_requests_never_break_the_server(client: TestClient) -> Non
         path = rng.choice(["/api/arena/start", "/api/arena/stop"])
         body = random_value(rng) if rng.random() < 0.3 else random_message(rng)
         if isinstance(body, dict) and rng.random() < 0.5:
-            body["players"] = [rng.randint(-1, 3) for _ in range(rng.randint(0, 4))]
+            body["players"] = [rng.randint(-1, 9) for _ in range(rng.randint(0, 4))]
         response = client.post(path, content=json.dumps(body),
                                headers={"Content-Type": "application/json"})
         assert response.status_code in (200, 400, 409), (path, body, response.text)

@@ -3,10 +3,10 @@
 Start a local web server with five pages: Play (a game against the engine, its thinking
 shown live, or against a --player), Analyse (a PGN or FEN, evaluated position by position),
 Paths (draw a maze, watch the searches explore it), Games (tic-tac-toe and connect four
-against the generic searches) and Arena (matches and leagues between the --player players,
-watched live). Needs the 'web' extra: pip install 'plies[web]'. Listens on 127.0.0.1 only,
-unless --host says otherwise; then a token made at launch is required (printed with the
-address).
+against the generic searches) and Arena (matches and leagues between the built-in ladder
+and the --player players, watched live). Needs the 'web' extra: pip install 'plies[web]'.
+Listens on 127.0.0.1 only, unless --host says otherwise; then a token made at launch is
+required (printed with the address).
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--player", action="append", default=[], metavar="SPEC",
         help="a player to offer on the Play and Arena pages, in any form plies arena takes "
              "(e.g. random, minimax:depth=2, uci:/usr/games/stockfish); repeatable. Only these "
-             "run: the page picks among them, it never names code or programs itself",
+             "and the built-in ladder run: the page picks among them, it never names code or "
+             "programs itself",
     )  # fmt: skip
 
 

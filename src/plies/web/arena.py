@@ -1,11 +1,13 @@
-"""The Arena page: matches and leagues between the players the server was started with.
+"""The Arena page: matches and leagues between the built-in ladder and the server's players.
 
-Players come only from the server's command line (``plies serve --player SPEC``); a
-request names them by their index in that list, never by a spec, so nothing a browser
-sends can make the server load code or start a program.  One run at a time plays on a
-thread of its own (one game at a time, so two players never share the machine's cores
-with a third), never on the event loop; the page polls its state: the game being
-played (board, moves, clocks), every finished game, the standings and the PGN.
+The page offers the players the server was started with (``plies serve --player SPEC``)
+and then the built-in ladder (:data:`LADDER`, from a random mover to the engine), so a
+bare ``plies serve`` has players to choose from.  A request names them by their index in
+that list, never by a spec, so nothing a browser sends can make the server load code or
+start a program.  One run at a time plays on a thread of its own (one game at a time, so
+two players never share the machine's cores with a third), never on the event loop; the
+page polls its state: the game being played (board, moves, clocks), every finished game,
+the standings and the PGN.
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ from typing import Any
 
 import chess
 
+from plies.agents.registry import AGENT_NAMES
 from plies.arena.clock import TimeControl
 from plies.arena.game import GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings, unique_names
 from plies.arena.openings import opening_schedule
 from plies.arena.pgn import format_game, to_pgn
-from plies.arena.players import MoveReply, MoveRequest, Player, PlayerSpec
+from plies.arena.players import MoveReply, MoveRequest, Player, PlayerSpec, parse_player
 from plies.arena.report import game_line
 from plies.arena.standings import Standings
 from plies.board import Board, Move
@@ -40,6 +43,21 @@ MAX_TC_S = 600.0
 MAX_PLIES = 600
 """A run's games are drawn after this many moves (each side's), so a run always ends."""
 EVENT = "plies serve arena"
+LADDER: dict[str, tuple[str, ...]] = {
+    "minimax": ("depth=2",),
+    "alphabeta": ("depth=3",),
+    "engine": ("depth=1", "depth=4", "depth=8", ""),
+}
+"""The options of each built-in agent's rungs on the page (an agent not named here: one rung
+with its defaults; "": the engine at the run's limit).  Shallow fixed depths keep every rung
+quick enough to watch: the searches written in Python slow steeply with depth."""
+
+
+def ladder_specs() -> list[PlayerSpec]:
+    """The built-in ladder, weakest first: every agent of the registry at its rungs."""
+    texts = [f"{name}:{options}" if options else name
+             for name in AGENT_NAMES for options in LADDER.get(name, ("",))]
+    return [parse_player(text) for text in texts]
 
 
 @dataclass
@@ -254,18 +272,28 @@ def _sans(board: chess.Board) -> list[str]:
 
 
 class ArenaRoom:
-    """The server's configured players and its one arena run."""
+    """The players the Arena offers (the configured ones, then the ladder) and its one run."""
 
     def __init__(self, specs: Sequence[PlayerSpec]) -> None:
-        """Offer ``specs`` (from the command line) to the page."""
+        """Offer ``specs`` (from the command line), then the ladder rungs they do not repeat."""
         self.specs = list(specs)
-        self.names = unique_names(self.specs)
+        """The configured players (also the Play page's opponents)."""
+        given = {spec.text.strip().lower() for spec in self.specs}
+        ladder = [s for s in ladder_specs() if s.text not in given]
+        self.offered = self.specs + ladder
+        """Every player the Arena offers, by index: the configured ones first."""
+        names = unique_names(self.offered)
+        self.names = names[:len(self.specs)]
+        """The configured players' names (unique_names keeps a prefix's names)."""
+        self.offered_names = names
         self.run: ArenaRun | None = None
         self._lock = threading.Lock()
 
     def players(self, data: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The configured players, by index."""
-        return {"players": [{"index": i, "name": n} for i, n in enumerate(self.names)]}
+        """The players offered, by index; ``builtin`` marks the ladder's."""
+        configured = len(self.specs)
+        return {"players": [{"index": i, "name": n, "builtin": i >= configured}
+                            for i, n in enumerate(self.offered_names)]}
 
     def _chosen(self, data: dict[str, Any]) -> list[int]:
         """The player indices a request names; ApiError unless two or more distinct ones."""
@@ -273,10 +301,10 @@ class ArenaRoom:
         if not isinstance(chosen, list) or not all(
                 isinstance(i, int) and not isinstance(i, bool) for i in chosen):
             raise ApiError("'players' must be a list of player numbers (indices)")
-        bad = [i for i in chosen if not 0 <= i < len(self.specs)]
+        bad = [i for i in chosen if not 0 <= i < len(self.offered)]
         if bad:
-            raise ApiError(f"no configured player number {bad[0]} (the server offers "
-                           f"{len(self.specs)}; players come from plies serve --player)")
+            raise ApiError(f"no player number {bad[0]} (the server offers "
+                           f"{len(self.offered)}, numbered from 0)")
         if len(set(chosen)) != len(chosen):
             raise ApiError("each player may be chosen once")
         if len(chosen) < 2:
@@ -291,7 +319,8 @@ class ArenaRoom:
         with self._lock:
             if self.run is not None and self.run.running:
                 raise ApiError("a run is already being played: stop it first", 409)
-            run = ArenaRun([self.specs[i] for i in chosen], [self.names[i] for i in chosen],
+            run = ArenaRun([self.offered[i] for i in chosen],
+                           [self.offered_names[i] for i in chosen],
                            games, settings, text)
             self.run = run
         run.start()

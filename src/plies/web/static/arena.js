@@ -1,8 +1,8 @@
-// plies serve: the Arena page. Pick configured players, start a match or a league, watch it.
+// plies serve: the Arena page. Pick players, start a match or a league, watch it.
 "use strict";
 
 (() => {
-  const arena = { timer: null, shown: false, players: [] };
+  const arena = { timer: null, shown: false, players: null };  // players: the list drawn, as JSON
 
   // A clock's milliseconds as m:ss.t ("" without a clock).
   function clockText(ms) {
@@ -13,19 +13,35 @@
     return `${m}:${String(s).padStart(2, "0")}.${tenths % 10}`;
   }
 
-  // Offer the configured players as checkboxes (once).
+  // Offer the players as checkboxes, the configured ones apart from the built-in ladder;
+  // drawn again only when the list changes, so the polling keeps the user's ticks.
   function showPlayers(players) {
-    if (arena.players.length === players.length) return;
-    arena.players = players;
+    const key = JSON.stringify(players);
+    if (arena.players === key) return;
+    arena.players = key;
     const box = $("#ar-players");
-    for (const p of players) {
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      input.type = "checkbox";
-      input.value = String(p.index);
-      input.dataset.name = p.name;
-      label.append(input, " " + p.name);
-      box.append(label);
+    const ticked = new Set([...box.querySelectorAll("input:checked")].map((input) => input.value));
+    box.querySelectorAll(".group").forEach((group) => group.remove());
+    for (const [builtin, caption] of [[false, "From --player:"], [true, "Built in:"]]) {
+      const members = players.filter((p) => Boolean(p.builtin) === builtin);
+      if (!members.length) continue;
+      const group = document.createElement("div");
+      group.className = "group";
+      const title = document.createElement("span");
+      title.className = "small";
+      title.textContent = caption;
+      group.append(title);
+      for (const p of members) {
+        const label = document.createElement("label");
+        const input = document.createElement("input");
+        input.type = "checkbox";
+        input.value = String(p.index);
+        input.dataset.name = p.name;
+        input.checked = ticked.has(input.value);
+        label.append(input, " " + p.name);
+        group.append(label);
+      }
+      box.append(group);
     }
     $("#ar-none").hidden = players.length > 0;
   }

@@ -11,6 +11,8 @@ from tests.cli.runs import RunCli, one_line_error, plies
 DATA = Path(__file__).parents[1] / "games" / "data"
 NIM = str(DATA / "nim.py")
 BROKEN = str(DATA / "broken_games.py")
+STICKS = str(DATA / "sticks.py") + ":Sticks"
+PINS = str(DATA / "sticks.py") + ":Pins"
 CONNECT4 = Path(__file__).parents[1] / "data" / "connect4" / "end_easy.txt"
 
 
@@ -111,10 +113,34 @@ def test_play_by_number_and_by_text(cli: RunCli) -> None:
     status, out, _ = cli(argv, script)
     assert status == 0
     assert "actions: 1) (0, 1)  2) (1, 1)" in out
-    assert "not a legal action here: 'zz'; type a number from 1 to" in out
+    assert "(an action or its number; help, quit)" in out
+    assert "not a legal action here: 'zz'; type an action as listed or its number from 1 to" in out
     assert "not a legal action here: '99'" in out
-    assert "player 2 (you) plays (0, 1)" in out
-    assert out.rstrip().endswith("player 1 (computer) wins.")
+    assert "player 1 (you) plays (0, 1)" in out
+    assert out.rstrip().endswith("player 0 (computer) wins.")
+
+
+def test_play_integer_actions_by_their_own_text(cli: RunCli) -> None:
+    """Pins numbered from 0: no menu numbers to mistake for them, and 5 plays pin 5."""
+    status, out, _ = cli(["game", "play", PINS, "--opponent", "perfect"], "5\n")
+    assert status == 0
+    assert "actions: 0  1  2  3  4  5  6\n" in out
+    assert "player 0 (you) to move (an action as listed; help, quit): 5" in out
+    assert "player 0 (you) plays 5\n((0, 1, 2, 3, 4, 7), 1)" in out
+    status, out, _ = cli(["game", "play", PINS, "--opponent", "perfect"], "7\n")
+    assert "not a legal action here: '7'; type an action as listed" in out
+
+
+def test_play_reads_the_games_own_numbers_before_menu_numbers(cli: RunCli) -> None:
+    """Tic-tac-toe reads 5 as cell 5 (b2), so menu numbers take a mark: #2 is c3."""
+    argv = ["game", "play", "tictactoe", "--state", "a3", "--opponent", "perfect"]
+    status, out, _ = cli(argv, "5\n")
+    assert status == 0
+    assert "actions: #1) b3  #2) c3  #3) a2  #4) b2  #5) c2  #6) a1  #7) b1  #8) c1\n" in out
+    assert "player 1 (you) to move (an action or its #number; help, quit): 5" in out
+    assert "player 1 (you) plays b2" in out
+    status, out, _ = cli(argv, "#2\n")
+    assert "player 1 (you) plays c3" in out
 
 
 def test_bad_specs_and_options_are_one_line_status_2(cli: RunCli) -> None:

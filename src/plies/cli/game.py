@@ -36,8 +36,11 @@ COMMAND = Command(
 )  # fmt: skip
 _PLAY = Command("play", """play the game at the console against a search.
 
-    Play against the computer: the board is the game's render; choose an action by its number
-    in the list or by its text. 'help' lists them again, 'quit' stops.""")
+    Play against the computer: the board is the game's render; type an action as the list
+    writes it (or in the game's own notation), or its number in the list. Numbers are plain
+    (3) while no number reads as an action, else marked (#3), and left out when the actions
+    are numbers themselves. Players are 0 (moves first) and 1, as the game protocol numbers
+    them. 'help' lists the actions again, 'quit' stops.""")
 _SOLVE = Command("solve", """the value of a state and every best action.
 
     Search every first action with alpha-beta and a transposition table: the value for the
@@ -159,7 +162,7 @@ def _solve(args: argparse.Namespace) -> int:
             "seconds": round(found.seconds, 6),
         }))
         return 0
-    mover = game.to_move(state) + 1
+    mover = game.to_move(state)
     kind = "proven" if found.exact else "heuristic"
     if found.depth is not None:
         kind += f", depth {found.depth}"
@@ -312,8 +315,9 @@ def _play(args: argparse.Namespace) -> int:
     state = start_state(game, args.state)
     human_seat = game.to_move(state) if args.first == "human" else 1 - game.to_move(state)
     names = ["", ""]
-    names[human_seat] = f"player {human_seat + 1} (you)"
-    names[1 - human_seat] = f"player {2 - human_seat} (computer)"
+    # Named as the Game protocol numbers them, so a game's own messages agree.
+    names[human_seat] = f"player {human_seat} (you)"
+    names[1 - human_seat] = f"player {1 - human_seat} (computer)"
     menu = MenuPlayer(game, names[human_seat])
     players: list[Player[Any, Any]] = [computer, computer]
     players[human_seat] = menu

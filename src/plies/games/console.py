@@ -94,39 +94,107 @@ def action_label(game: Game[S, A], state: S, action: A) -> str:
     return str(text(action)) if callable(text) else str(action)
 
 
+#: How menu numbers may be written, plainest first: ``3``, else ``#3``.
+_NUMBER_MARKS = ("", "#")
+
+
 @dataclass(eq=False)
 class MenuPlayer(ConsolePlayer[S, A]):
-    """Lists the legal actions by number and reads a number or an action's text.
+    """Lists the legal actions by their own text and reads one back, or its menu number.
 
-    Works for any game: the list is what a person needs when the game's notation is
-    new to them. ``help`` lists again, ``quit`` or the end of input raises
-    :class:`PlayerQuitError`, anything else unreadable gets a one-line reason.
+    Works for any game: the list is what a person needs when the game's notation is new
+    to them. What is typed is read as an action first: its text in the list, else the
+    game's own notation. So menu numbers never shadow an action: they are plain (``3``)
+    while no plain number reads as an action, else written ``#3``, and left out when every
+    action is written as a number already (pins 0 to 6, columns 1 to 7). Once a game's
+    numbers change form they keep the new one, so the menu reads the same at every turn.
+    ``help`` lists again, ``quit`` or the end of input raises :class:`PlayerQuitError`,
+    anything else unreadable gets a one-line reason.
     """
 
     label: Callable[[Any, Any, Any], str] = action_label
     """How an action is written in the list (``action_label``: the game's own text)."""
+    mark: str | None = field(default=_NUMBER_MARKS[0], init=False)
+    """What menu numbers are written after (``""``, ``"#"``), or None: no numbers."""
+
+    def _settle_mark(self, state: S, actions: Sequence[A]) -> None:
+        """Move ``mark`` on past every form of menu number that reads as an action here."""
+        if all(self.label(self.game, state, a).isdecimal() for a in actions):
+            self.mark = None
+        while self.mark is not None and any(
+            self._reads(state, actions, f"{self.mark}{n}") for n in range(1, len(actions) + 1)
+        ):
+            later = _NUMBER_MARKS.index(self.mark) + 1
+            self.mark = _NUMBER_MARKS[later] if later < len(_NUMBER_MARKS) else None
+
+    def _reads(self, state: S, actions: Sequence[A], text: str) -> bool:
+        """Return whether ``text`` names an action of ``actions``."""
+        try:
+            self._read(state, actions, text)
+        except ValueError:
+            return False
+        return True
+
+    def _read(self, state: S, actions: Sequence[A], text: str) -> A:
+        """Return the action ``text`` names: its label in the list first, then the game's
+        own notation (tic-tac-toe's cell 5 is b2, whatever its action 5 is), then any other
+        text of it (``action_text``, the action itself, in any case); else ``ValueError``
+        with the game's reason, if it gave one."""
+        from plies.games.spec import match_action
+
+        for action in actions:
+            if text == self.label(self.game, state, action):
+                return action
+        reason = f"not a legal action here: {text!r}"
+        try:
+            action = self.game.parse_action(state, text)
+        except ValueError as exc:
+            reason = str(exc) or reason
+        except Exception:  # a user's parse_action may raise anything at text it cannot read
+            pass
+        else:
+            if action in actions:
+                return action
+            raise ValueError(reason)  # the game read it, as an action not legal here
+        try:
+            return match_action(self.game, state, text)  # type: ignore[no-any-return]
+        except ValueError:
+            raise ValueError(reason) from None
 
     def _menu(self, state: S, actions: Sequence[A]) -> str:
-        """Return the numbered list of ``actions``."""
-        return "  ".join(
-            f"{n}) {self.label(self.game, state, a)}" for n, a in enumerate(actions, start=1)
-        )
+        """Return the list of ``actions``, with their menu numbers if they have any."""
+        labels = [self.label(self.game, state, a) for a in actions]
+        if self.mark is None:
+            return "  ".join(labels)
+        return "  ".join(f"{self.mark}{n}) {text}" for n, text in enumerate(labels, start=1))
+
+    def _number(self, text: str, count: int) -> int | None:
+        """Return the menu number ``text`` is (1 to ``count``), else None."""
+        if self.mark is None or not text.startswith(self.mark):
+            return None
+        digits = text[len(self.mark):]
+        return int(digits) if digits.isdecimal() and 1 <= int(digits) <= count else None
 
     def __call__(self, game: Game[S, A], state: S) -> A:
         """List the actions, then prompt until one is chosen; return it."""
-        from plies.games.spec import read_action
-
         actions = list(game.actions(state))
+        self._settle_mark(state, actions)
         self.output.write(f"actions: {self._menu(state, actions)}\n")
+        if self.mark is None:
+            prompt, hint = "an action as listed", ""
+        else:
+            prompt = f"an action or its {self.mark}number"
+            hint = f" or its number from {self.mark}1 to {self.mark}{len(actions)}"
         while True:
-            text = self._ask("number or action; help, quit")
+            text = self._ask(f"{prompt}; help, quit")
             if text is None:
                 self.output.write(f"actions: {self._menu(state, actions)}\n")
                 continue
-            for n, action in enumerate(actions, start=1):
-                if text == str(n) or text == self.label(self.game, state, action):
-                    return action
             try:
-                return read_action(self.game, state, text)  # type: ignore[no-any-return]
+                return self._read(state, actions, text)
             except ValueError as exc:
-                self.output.write(f"{exc}; type a number from 1 to {len(actions)}\n")
+                reason = str(exc)
+            number = self._number(text, len(actions))
+            if number is not None:
+                return actions[number - 1]
+            self.output.write(f"{reason}; type an action as listed{hint}\n")

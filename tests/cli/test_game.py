@@ -106,6 +106,53 @@ def test_compare_any_game(cli: RunCli) -> None:
     assert all("win" in row for row in values.values())
 
 
+def table(out: str) -> dict[str, list[str]]:
+    """The rows of a compare table by algorithm: best action and value first."""
+    rows = {}
+    for line in out.splitlines():
+        for name in ("minimax", "negamax", "alpha-beta + ordering + TT", "alpha-beta",
+                     "iterative deepening"):
+            if line.startswith(name + "  "):
+                rows.setdefault(name, line[len(name):].split())
+    return rows
+
+
+def test_compare_solves_a_small_game_exactly_by_default(cli: RunCli) -> None:
+    """15 sticks, take 1 to 3: solved within the default budget, so every search runs to
+    the end, proves the win and takes 3 (leaving a multiple of 4)."""
+    status, out, _ = cli(["game", "compare", STICKS, "--playouts", "50"])
+    assert status == 0
+    assert "initial state: solved exactly" in out
+    assert "value for player 0 to move: win; winning actions: 3" in out
+    assert "every action: 1 loss, 2 loss, 3 win" in out
+    rows = table(out)
+    assert len(rows) == 5
+    assert all(row[:2] == ["3", "win"] for row in rows.values()), rows
+
+
+def test_compare_says_in_words_when_values_are_guesses(cli: RunCli) -> None:
+    """No time to solve it: the depth-limited values are called guesses, not results."""
+    status, out, _ = cli(["game", "compare", STICKS, "--time", "0", "--playouts", "50"])
+    assert status == 0
+    assert "initial state: not solved within 0 s" in out
+    assert "a value other than win, loss or draw is a guess" in out
+    status, out, _ = cli(["game", "compare", STICKS, "--depth", "3", "--playouts", "50"])
+    assert status == 0
+    assert "searches stop at depth 3" in out and "is a guess" in out
+
+
+def test_compare_to_the_end_gives_up_at_the_time_limit(cli: RunCli) -> None:
+    """A search that cannot finish in time says so in its row instead of a value."""
+    argv = ["game", "compare", STICKS, "--depth", "end", "--time", "0", "--playouts", "20"]
+    status, out, _ = cli(argv)
+    assert status == 0
+    assert "every search runs to the end of the game (or gives up after 0 s)" in out
+    rows = table(out)
+    assert len(rows) == 5
+    assert all(row[:2] == ["-", "-"] and " ".join(row).endswith("(not finished within 0 s)")
+               for row in rows.values()), rows
+
+
 def test_play_by_number_and_by_text(cli: RunCli) -> None:
     """The menu: a number or an action's text; nonsense explained; a perfect opponent wins."""
     argv = ["game", "play", NIM, "--opponent", "perfect", "--state", "(2, 3)"]
@@ -149,6 +196,8 @@ def test_bad_specs_and_options_are_one_line_status_2(cli: RunCli) -> None:
         ["game", "solve", "nosuchgame"],
         ["game", "check", "missing.py"],
         ["game", "compare", "tictactoe", "--depth", "zero"],
+        ["game", "compare", "tictactoe", "--time", "-1"],
+        ["game", "compare", "tictactoe", "--depth", "3", "--time", "1"],
         ["game", "play", "tictactoe", "--opponent", "oracle"],
         ["game", "play", "tictactoe", "--opponent", "mcts:width=3"],
         ["game", "solve", "tictactoe", "--state", "b2 b2"],

@@ -23,8 +23,11 @@ _STATE_HELP = "start from the state these actions reach (space-separated, as the
 #: The opponents ``play`` offers: the search players of plies.games and two simple ones.
 OPPONENTS = ("alphabeta", "minimax", "negamax", "mcts", "random", "perfect")
 _OPPONENT_OPTIONS = ("depth", "time", "playouts", "seed")
-# Depth of the compare table for games without a default of their own.
+# Depth of the compare table for games without a default of their own, when they cannot be
+# solved within the time allowed.
 _COMPARE_DEPTH = 4
+# Seconds compare may spend solving a game without a default depth of its own.
+_COMPARE_SECONDS = 10.0
 _COMPARE_PLAYOUTS = 1000
 
 
@@ -50,7 +53,10 @@ _COMPARE = Command("compare", """every search algorithm on the same states.
 
     Search the same states with minimax, negamax, alpha-beta (plain, ordered, with a table),
     iterative deepening and MCTS, and print a table: best action, value, nodes, cutoffs,
-    table hits, time and principal variation.""")
+    table hits, time and principal variation. A game without a default depth of its own is
+    first solved exactly if that takes at most --time seconds: then every search runs to the
+    end (each giving up after --time) and the values are proven; else they stop at a depth and
+    the output says that their values are guesses.""")
 _CHECK = Command("check", """random playouts that look for protocol breaches.
 
     Play seeded random games and report every breach of the Game protocol with the state that
@@ -92,11 +98,16 @@ def _solve_options(p: argparse.ArgumentParser) -> None:
 
 
 def _compare_options(p: argparse.ArgumentParser) -> None:
-    """The state (default: the built-in games' named positions), depth and playouts."""
+    """The state (default: the built-in games' named positions), depth, time and playouts."""
     p.add_argument("--state", default=None, metavar="ACTIONS", help=_STATE_HELP)
     p.add_argument("--depth", default=None,
-                   help=f"search depth in plies, or 'end' (defaults: tictactoe end, "
-                   f"connect4 5, chess 2, other games {_COMPARE_DEPTH})")
+                   help="search depth in plies, or 'end' (defaults: tictactoe end, connect4 5, "
+                   "chess 2; other games to the end if they can be solved within --time, else "
+                   f"{_COMPARE_DEPTH})")
+    p.add_argument("--time", type=float, default=None, metavar="SECONDS",
+                   help="how long solving exactly may take, and each search to the end (default "
+                   f"{_COMPARE_SECONDS:g} for games without a default depth; given, the built-in "
+                   "games are tried too)")
     p.add_argument("--playouts", type=int, default=None,
                    help=f"MCTS playouts (default {_COMPARE_PLAYOUTS}; chess 20)")
     p.add_argument("--seed", type=int, default=1, help="MCTS seed (default 1)")
@@ -230,8 +241,15 @@ def _compare(args: argparse.Namespace) -> int:
         state = start_state(game, args.state or "")
         label = "initial state" if not args.state else f"after {args.state}"
         positions, order = [(label, state)], by_evaluation(game)
+    if args.time is not None and args.time < 0:
+        raise CliError(f"--time must be at least 0, not {args.time}")
+    default = gametree.DEFAULT_DEPTH.get(name, _COMPARE_DEPTH)
+    solve = False
     if depth_text is None:
-        depth = gametree.DEFAULT_DEPTH.get(name, _COMPARE_DEPTH)
+        # A built-in game's default depth is what its positions can afford; any other game
+        # is solved if it can be, so that a small one is never judged at a blind depth.
+        depth = default
+        solve = args.time is not None or name not in gametree.DEFAULT_DEPTH
     elif depth_text.strip().lower() == "end":
         depth = None
     else:
@@ -241,12 +259,16 @@ def _compare(args: argparse.Namespace) -> int:
             raise CliError(f"--depth must be a number or 'end', not {depth_text!r}") from None
         if depth < 1:
             raise CliError(f"--depth must be at least 1, not {depth}")
+        if args.time is not None:
+            raise CliError("--time limits searches to the end: give --depth end or no --depth")
+    seconds = args.time if args.time is not None or not solve else _COMPARE_SECONDS
     playouts = args.playouts
     if playouts is None:
         playouts = gametree.DEFAULT_PLAYOUTS.get(name, _COMPARE_PLAYOUTS)
     if playouts < 1:
         raise CliError(f"--playouts must be at least 1, not {playouts}")
-    gametree.compare(args.spec.strip(), game, positions, order, depth, playouts, args.seed)
+    gametree.compare(args.spec.strip(), game, positions, order, depth, playouts, args.seed,
+                     seconds, solve)
     return 0
 
 

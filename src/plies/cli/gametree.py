@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
+    from plies.games.budget import Budget, Meter
     from plies.games.protocol import Ordering, TextGame
     from plies.games.result import SearchResult
+    from plies.games.rootsearch import RootValues
 
 GAMES = ("tictactoe", "connect4", "chess")
 
@@ -30,6 +32,8 @@ DEFAULT_DEPTH: dict[str, int | None] = {"tictactoe": None, "connect4": 5, "chess
 DEFAULT_PLAYOUTS = {"tictactoe": 1000, "connect4": 1000, "chess": 20}
 # Principal variations are cut to this many moves in the table.
 _PV_SHOWN = 6
+# Column widths of the table (the principal variation, last, takes what it needs).
+_WIDTHS = (26, 8, 6, 11, 9, 9, 8)
 
 
 COMMAND = Command("gametree", __doc__)
@@ -80,21 +84,82 @@ def compare(
     depth: int | None,
     playouts: int,
     seed: int,
+    seconds: float | None = None,
+    solve: bool = False,
 ) -> None:
-    """Search each named position with each algorithm and print the table row by row."""
-    algorithms = _algorithms(order, depth, playouts, seed)
+    """Search each named position with each algorithm and print the table row by row.
+
+    With ``solve``, each position is first solved exactly by alpha-beta with a table for
+    at most ``seconds``: if that finishes, every search runs to the end and the table's
+    values are proven; if not, they stop at ``depth`` and the output says they are guesses.
+    ``seconds`` also stops each search that runs to the end.
+    """
     out = sys.stdout
-    limit = "to the end" if depth is None else f"depth {depth}"
-    out.write(f"{title}: {limit}; MCTS {playouts:,} playouts (seed {seed})\n")
-    widths = (26, 8, 6, 11, 9, 9, 8)
+    out.write(f"{title}: MCTS {playouts:,} playouts (seed {seed}); its value is the mean "
+              "playout result, never a proven one\n")
+    if not solve:
+        out.write(f"{_limit_text(depth, seconds)}\n")
     header = ("algorithm", "best", "value", "nodes", "cutoffs", "tt hits", "time s", "pv")
     for name, state in positions:
-        out.write(f"\n{name}\n")
-        out.write(_row(header, widths) + "\n")
-        for label, search in algorithms:
-            result = search(game, state)
-            out.write(_row(_cells(game, label, result), widths) + "\n")
+        out.write(f"\n{name}")
+        searched, limit = depth, None if depth is not None else seconds
+        if solve:
+            found = _solve(game, state, order, seconds)
+            if found.exact:
+                out.write(f": {_solved_text(game, state, found, seconds)}\n")
+                searched, limit = None, seconds
+            else:
+                out.write(f": not solved within {seconds:g} s (alpha-beta with a table "
+                          f"completed depth {found.depth}; a longer --time may solve it)\n")
+            out.write(f"  {_limit_text(searched, limit)}\n")
+        else:
+            out.write("\n")
+        out.write(_row(header, _WIDTHS) + "\n")
+        for label, search in _algorithms(order, searched, playouts, seed, limit):
+            result = _run(search, game, state, limit)
+            out.write(_row(_cells(game, label, result, limit), _WIDTHS) + "\n")
             out.flush()
+
+
+def _limit_text(depth: int | None, seconds: float | None) -> str:
+    """Say how far the searches go and what that makes of their values."""
+    if depth is not None:
+        return (f"searches stop at depth {depth}, so a value other than win, loss or draw is "
+                "a guess (the game's evaluate there, 0 if it has none), not a proven result")
+    stopped = "" if seconds is None else f" (or gives up after {seconds:g} s)"
+    return f"every search runs to the end of the game{stopped}, so its values are proven"
+
+
+def _solve(
+    game: TextGame[Any, Any], state: Any, order: Ordering[Any, Any], seconds: float | None
+) -> RootValues[Any]:
+    """Solve ``state`` exactly within ``seconds`` if possible (``exact`` says whether)."""
+    from plies.games.budget import Budget
+    from plies.games.rootsearch import root_values
+
+    budget = None if seconds is None else Budget(movetime_ms=round(seconds * 1000))
+    return root_values(game, state, None, budget, order)
+
+
+def _solved_text(
+    game: TextGame[Any, Any], state: Any, found: RootValues[Any], seconds: float | None
+) -> str:
+    """Describe an exact solution: the value, the best actions and every action's value."""
+    from plies.games.console import action_label
+    from plies.games.session import describe_value
+
+    value = describe_value(found.value, True)
+    best = " ".join(action_label(game, state, a) for a in found.best_actions)
+    within = "" if seconds is None else f" within {seconds:g} s"
+    text = (f"solved exactly{within} (alpha-beta with a table: {found.nodes:,} nodes, "
+            f"{found.seconds:.3f} s)")
+    if not found.values:
+        return f"{text}\n  the game is over: {value} for player {game.to_move(state)}"
+    kind = {"win": "winning actions", "draw": "drawing actions"}.get(value, "best actions")
+    every = ", ".join(f"{action_label(game, state, a)} {describe_value(v, True)}"
+                      for a, v in found.values)
+    return (f"{text}\n  value for player {game.to_move(state)} to move: {value}; "
+            f"{kind}: {best}\n  every action: {every}")
 
 
 def setup(name: str) -> _Setup:
@@ -137,10 +202,24 @@ def _positions(game: TextGame[Any, Any], lines: dict[str, str]) -> list[tuple[st
     return out
 
 
+@dataclass(frozen=True)
+class _Stopped:
+    """A search that ran out of time before it finished: what it spent."""
+
+    nodes: int
+    seconds: float
+
+
+#: A compared search: ``(game, state, meter) -> result``; the meter may stop it by raising.
+_Search = Callable[[Any, Any, "Meter"], "SearchResult[Any]"]
+
+
 def _algorithms(
-    order: Ordering[Any, Any], depth: int | None, playouts: int, seed: int
-) -> list[tuple[str, Callable[[Any, Any], SearchResult[Any]]]]:
-    """Return the compared searches, each a ``(game, state) -> result`` with a label."""
+    order: Ordering[Any, Any], depth: int | None, playouts: int, seed: int,
+    seconds: float | None = None,
+) -> list[tuple[str, _Search]]:
+    """Return the compared searches, each with a label; iterative deepening and MCTS keep
+    to ``seconds`` their own way (the others by the meter)."""
     from plies.games.alphabeta import alphabeta
     from plies.games.deepening import iterative_deepening
     from plies.games.mcts import mcts
@@ -148,27 +227,59 @@ def _algorithms(
     from plies.games.negamax import negamax
     from plies.games.ttable import TranspositionTable
 
+    budget = _budget(seconds)
     return [
-        ("minimax", lambda g, s: minimax(g, s, depth)),
-        ("negamax", lambda g, s: negamax(g, s, depth)),
-        ("alpha-beta", lambda g, s: alphabeta(g, s, depth)),
-        ("alpha-beta + ordering", lambda g, s: alphabeta(g, s, depth, order)),
+        ("minimax", lambda g, s, m: minimax(g, s, depth, meter=m)),
+        ("negamax", lambda g, s, m: negamax(g, s, depth, m)),
+        ("alpha-beta", lambda g, s, m: alphabeta(g, s, depth, meter=m)),
+        ("alpha-beta + ordering", lambda g, s, m: alphabeta(g, s, depth, order, meter=m)),
         (
             "alpha-beta + ordering + TT",
-            lambda g, s: alphabeta(g, s, depth, order, TranspositionTable()),
+            lambda g, s, m: alphabeta(g, s, depth, order, TranspositionTable(), m),
         ),
-        ("iterative deepening", lambda g, s: iterative_deepening(g, s, None, depth, order)),
+        ("iterative deepening", lambda g, s, m: iterative_deepening(g, s, budget, depth, order)),
         (
             f"MCTS ({playouts:,} playouts)",
-            lambda g, s: mcts(g, s, playouts, rng=random.Random(seed)),
+            lambda g, s, m: mcts(g, s, playouts, rng=random.Random(seed)),
         ),
     ]
 
 
-def _cells(game: TextGame[Any, Any], label: str, result: SearchResult[Any]) -> list[str]:
+def _budget(seconds: float | None) -> Budget | None:
+    """Return the budget of ``seconds`` (None: no limit)."""
+    from plies.games.budget import Budget
+
+    return None if seconds is None else Budget(movetime_ms=round(seconds * 1000))
+
+
+def _run(
+    search: _Search, game: TextGame[Any, Any], state: Any, seconds: float | None
+) -> SearchResult[Any] | _Stopped:
+    """Run one search within ``seconds``: its result, or what it spent if time ran out."""
+    from plies.games.budget import BudgetExceededError, Meter
+
+    meter = Meter(_budget(seconds))
+    try:
+        result = search(game, state, meter)
+    except BudgetExceededError:
+        return _Stopped(meter.nodes, meter.elapsed())
+    # Searching to the end, only a search cut short is unproven (iterative deepening returns
+    # its last finished depth then); MCTS, which proves nothing, counts its playouts.
+    if seconds is not None and not result.exact and not result.iterations:
+        return _Stopped(result.nodes, result.seconds)
+    return result
+
+
+def _cells(
+    game: TextGame[Any, Any], label: str, result: SearchResult[Any] | _Stopped,
+    seconds: float | None = None,
+) -> list[str]:
     """Return the table cells of one search result."""
     from plies.games.session import describe_value
 
+    if isinstance(result, _Stopped):
+        return [label, "-", "-", f"{result.nodes:,}", "-", "-", f"{result.seconds:.3f}",
+                f"(not finished within {seconds:g} s)"]
     best = "-" if result.action is None else game.action_text(result.action)
     pv = " ".join(game.action_text(a) for a in result.pv[:_PV_SHOWN])
     if len(result.pv) > _PV_SHOWN:

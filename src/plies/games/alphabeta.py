@@ -203,18 +203,20 @@ def alphabeta(
     depth: int | None = None,
     order: Ordering[S, A] | None = None,
     tt: TranspositionTable[A] | None = None,
+    meter: Meter | None = None,
 ) -> SearchResult[A]:
     """Search ``state`` by alpha-beta, to the end or ``depth`` plies; same value as minimax.
 
     ``order`` lists the actions in the order to try them (good moves first means more
     cutoffs); ``tt`` stores results by ``game.key`` so that transpositions are searched
-    once. The search window starts at [-1, +1]: nothing beats a proven win.
+    once. The search window starts at [-1, +1]: nothing beats a proven win. ``meter``
+    counts the nodes and may stop the search by raising.
     """
     start = time.perf_counter()
     me = game.to_move(state)
     if game.is_terminal(state):
         return SearchResult(None, game.utility(state, me), exact=True)
-    search = AlphaBetaSearch(game, order, tt)
+    search = AlphaBetaSearch(game, order, tt, meter)
     limit = UNLIMITED if depth is None else depth
     value, pv = search.root(state, limit)
     return SearchResult(

@@ -5,24 +5,31 @@ from __future__ import annotations
 import math
 import time
 
+from plies.games.budget import Meter
 from plies.games.protocol import WIN, A, Game, S
 from plies.games.result import Line, SearchResult, unroll
 
 
-def negamax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResult[A]:
+def negamax(
+    game: Game[S, A], state: S, depth: int | None = None, meter: Meter | None = None
+) -> SearchResult[A]:
     """Search ``state`` by negamax, to the end or ``depth`` plies; same answers as minimax.
 
     A child's value is negated when the turn passes to the opponent (and kept as it is
-    when the same player moves again, so games with extra turns work too).
+    when the same player moves again, so games with extra turns work too). ``meter``
+    counts the nodes and may stop the search by raising.
     """
     start = time.perf_counter()
-    nodes = 0
+    count = meter if meter is not None else Meter(None)
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the value of ``s`` for the player to move there, and its line."""
-        nonlocal nodes, horizon
-        nodes += 1
+        nonlocal horizon
+        if count.watching:
+            count.tick()
+        else:
+            count.nodes += 1
         me = game.to_move(s)
         if game.is_terminal(s):
             return game.utility(s, me), None
@@ -46,7 +53,7 @@ def negamax(game: Game[S, A], state: S, depth: int | None = None) -> SearchResul
         action=pv[0] if pv else None,
         value=v + 0.0,  # turns a negated draw's -0.0 into 0.0
         pv=pv,
-        nodes=nodes,
+        nodes=count.nodes,
         seconds=time.perf_counter() - start,
         depth=len(pv) if depth is None else depth,
         exact=not horizon or abs(v) >= WIN,

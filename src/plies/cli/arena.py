@@ -48,9 +48,8 @@ leagues:
   plies arena --league class.jsonl --games 4               resume a stopped league
   The file keeps the settings (time control or depth/nodes/movetime, variant, adjudication):
   a later run plays under them without repeating them, and one asking for others is
-  refused.  Standings rate every player jointly by maximum
-  likelihood (the first player = 0) with 95% error bars, and count faults (crash, hang,
-  illegal move, failed start).
+  refused.  Standings rate every player jointly by maximum likelihood (the first player = 0)
+  with 95% error bars, and count faults (crash, hang, illegal move, failed start).
 Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
   exit status is 130, and further presses are ignored while engines are stopped.
 cluster (pip install 'plies[cluster]'):
@@ -115,7 +114,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    """Reject impossible option values with one clear line."""
+    """Reject impossible option values with one clear line, once the settings left out are
+    filled in."""
     if len(args.players) < 2 and args.league is None:
         raise CliError("a match needs at least two players")
     if args.league is not None and (args.sprt is not None or args.gauntlet):

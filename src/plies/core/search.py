@@ -441,7 +441,7 @@ def _negamax(
     best = -INF
     best_move = 0
     searched = 0
-    n_quiets = 0
+    n_quiets = np.int64(0)  # not a literal 0: that would compile reward_quiet twice
     old_alpha = alpha
     lmp_limit = (params[LMP_BASE] + depth * depth) // (1 if improving else 2)
     for i in range(n):

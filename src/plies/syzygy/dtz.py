@@ -49,7 +49,7 @@ def _pawn_move(pos: Position, m: int) -> bool:
 @njit(cache=True, nogil=True, _nrt=False)
 def _mated(pos: Position, moves: np.ndarray) -> bool:
     """Whether the side to move (no en passant available) is checkmated (``moves``: scratch)."""
-    return in_check(pos) and gen_moves(pos, moves, False) == 0
+    return in_check(pos) and gen_moves(pos, moves, np.bool_(False)) == 0
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -69,7 +69,7 @@ def _dtz_no_ep(tables: Tables, pos: Position, level: int) -> tuple[int, int]:
     if popcount(pos.pieces[0] | pos.pieces[8]) > MAX_MEN or level + 1 >= DTZ_LEVELS:
         return 0, 0
     mine = tables.moves[PROBE_PLIES + level]
-    n = gen_moves(pos, mine, False)
+    n = gen_moves(pos, mine, np.bool_(False))
     if wdl > 0:
         # A pawn push that keeps the win is a zeroing move now: DTZ 1 (or 101).
         for i in range(n):
@@ -192,7 +192,7 @@ def probe_root_dtz(
         or popcount(pos.pieces[0] | pos.pieces[8]) > MAX_MEN
     ):
         return -1
-    n = gen_moves(pos, out_moves, False)
+    n = gen_moves(pos, out_moves, np.bool_(False))
     for i in range(n):
         m = out_moves[i]
         zeroing = is_capture(m) or _pawn_move(pos, m)
@@ -223,7 +223,7 @@ def probe_root_wdl(
     """
     if out_wdl.shape[0] < out_moves.shape[0] or not room(pos):
         return -1
-    n = gen_moves(pos, out_moves, False)
+    n = gen_moves(pos, out_moves, np.bool_(False))
     for i in range(n):
         make_move(pos, out_moves[i])
         wdl, ok = wdl_of(tables, pos)

@@ -48,7 +48,7 @@ def resolve(tables: Tables, pos: Position, row: int, alpha: int, beta: int) -> t
     if popcount(bbs[0] | bbs[8]) > MAX_PROBE_MEN or row + 1 >= PROBE_PLIES:
         return 0, 0
     moves = tables.moves[row]
-    n = gen_moves(pos, moves, True)
+    n = gen_moves(pos, moves, np.bool_(True))
     for i in range(n):
         m = moves[i]
         if not is_capture(m) or move_flag(m) == FLAG_EP:
@@ -77,7 +77,7 @@ def resolve(tables: Tables, pos: Position, row: int, alpha: int, beta: int) -> t
 @njit(cache=True, nogil=True, _nrt=False)
 def has_move_but_ep(pos: Position, moves: np.ndarray) -> bool:
     """Whether the side to move has a legal move besides en passant (``moves``: scratch)."""
-    n = gen_moves(pos, moves, False)
+    n = gen_moves(pos, moves, np.bool_(False))
     for i in range(n):  # noqa: SIM110 (compiled code: no generator expressions)
         if move_flag(moves[i]) != FLAG_EP:
             return True
@@ -93,7 +93,7 @@ def best_en_passant(tables: Tables, pos: Position, moves_row: int, row: int) -> 
     its own captures from row ``row`` on.
     """
     moves = tables.moves[moves_row]
-    n = gen_moves(pos, moves, True)
+    n = gen_moves(pos, moves, np.bool_(True))
     best = -3
     for i in range(n):
         m = moves[i]

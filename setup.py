@@ -3,7 +3,8 @@
 Everything else about the package is declared in ``pyproject.toml``. A first
 run of the engine otherwise waits for numba to compile it; building the wheel
 (``pip install .``) or the editable install (``pip install -e .``) does that
-once instead, into the ``__pycache__`` folders beside the compiled sources
+once instead (two parts at a time, a line per step on stderr: ``pip install -v``
+shows them), into the ``__pycache__`` folders beside the compiled sources
 (or the user's ``NUMBA_CACHE_DIR``), where every later run finds it. The cache
 is keyed on the sources' contents and on this machine's CPU (``plies.jitcache``),
 so a wheel carried to another kind of CPU just compiles on its first run, as
@@ -33,8 +34,7 @@ def compile_engine(source_root: Path) -> None:
     env = dict(os.environ)  # a NUMBA_CACHE_DIR of the user's is where later runs look too
     path = env.get("PYTHONPATH")
     env["PYTHONPATH"] = str(source_root) if not path else os.pathsep.join([str(source_root), path])
-    command = [sys.executable, "-m", "plies.engine.ahead"]
-    print("plies: compiling the chess engine ahead of its first run...", file=sys.stderr)
+    command = [sys.executable, "-m", "plies.engine.ahead"]  # prints a line per step to stderr
     try:
         subprocess.run(command, env=env, check=True, timeout=COMPILE_TIMEOUT_S)
     except (OSError, subprocess.SubprocessError) as exc:

@@ -44,6 +44,10 @@ def test_cold_engine_compile_stays_within_its_cpu_budget(tmp_path: Path) -> None
     cpu = _children_cpu() - before
     assert done.returncode == 0, done.stderr[-2000:]
     assert any(tmp_path.rglob("*.nbc")), "nothing was cached: the compile did not run cold"
+    # A line per step, which pip shows with -v while it builds the wheel.
+    steps = [line for line in done.stderr.splitlines() if line.startswith("plies: compiling ")]
+    assert len(steps) == 5, done.stderr  # the heading, then steps 1/4 .. 4/4
+    assert all(steps[n].endswith(f"({n}/4)...") for n in range(1, 5)), steps
     measured["cold engine compile, CPU s"] = cpu
     if cpu > COLD_COMPILE_CPU_BUDGET_S:
         pytest.fail(

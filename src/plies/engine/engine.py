@@ -24,7 +24,6 @@ import plies.core as core
 from plies.board import Board, Move
 from plies.compile_notice import compile_notice, compile_wait_notice
 from plies.core import MAX_PLY
-from plies.core.static_eval import net_static
 from plies.engine import prewarm
 from plies.engine.control import SearchClock, SearchThread
 from plies.engine.deepening import Deepening, InfoCallback
@@ -258,33 +257,25 @@ class Engine:
     # -- searching ------------------------------------------------------------
 
     def warm_up(self) -> None:
-        """Compile the search (slow only on the very first run) with a short search.
+        """Compile (or load) the search and every entry point a game reaches, with a short
+        search.
 
-        On a cold cache, worker processes compile the parts below the search
-        meanwhile (``plies.engine.prewarm``), and the search then loads them from
-        the cache; the notice says how long a first run waits.
+        On a cold cache the compile runs in phases, parts of each in a worker process
+        (``plies.engine.prewarm``), and the search then loads them from the cache; the
+        notice says how long a first run waits.
         """
         cold = prewarm.cache_is_cold()
         notice = compile_notice(compile_wait_notice() + "...") if cold else contextlib.nullcontext()
         with notice:
-            with prewarm.in_workers(prewarm.search_jobs() if cold else ()):
-                # What the board and a game's moves use: this process's share.
-                board = Board()
-                move = board.legal_moves[0]
-                board.push(move)
-                board.pop()
-                scratch = Engine(hash_mb=1)
+            if cold:
+                prewarm.compile_in_phases()
+            board = Board()
+            move = board.legal_moves[0]
+            board.push(move)
+            board.pop()
+            scratch = Engine(hash_mb=1)
             scratch.search(board, Limit(depth=3))
-            scratch.evaluate(board)
-            # The net's set-up and evaluation entry points (tiny), so UseNet costs no compile.
-            spare = board.core_position()  # a copy already
-            core.attach_net(spare, None)
-            net_static(spare, 0)  # a pure or residual net's evaluation
-            core.net_output(spare)  # and a residual net's correction alone
-            # Paths a game may reach only later (a table probe from Python for the
-            # ponder move): compiled or loaded now, not on the clock.
-            # Found missing by comparing dispatcher signatures before and after games.
-            scratch._hash_reply(board, move)
+            prewarm.compile_entry_points(board, move, scratch._arrays.table, scratch.net)
 
     def evaluate(self, board: Board) -> int:
         """Static evaluation in centipawns from the side to move (the net's, when in use;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from tests.cli.runs import one_line_error, plies
-from tests.waiting import HANG_S
+from tests.waiting import HANG_S, wait_until
 
 pytest.importorskip("uvicorn", reason="the web extra is not installed (pip install -e '.[web]')")
 
@@ -78,3 +79,59 @@ def test_beyond_loopback_a_token_is_printed_and_required(tmp_path: Path) -> None
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def _start_serve(env: dict[str, str], stderr_path: Path) -> tuple[subprocess.Popen[str], str]:
+    """``plies serve`` on a free port, its stderr going to ``stderr_path``; and its address."""
+    with stderr_path.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "plies", "serve", "--port", "0"],
+            stdout=subprocess.PIPE, stderr=stderr, text=True, env=env,
+        )  # fmt: skip
+    assert process.stdout is not None
+    while True:
+        line = process.stdout.readline()
+        assert line, f"no address printed: {stderr_path.read_text()}"
+        match = re.search(r"listening on (http://\S+/)", line)
+        if match:
+            return process, match.group(1)
+
+
+def test_a_warm_start_does_not_speak_of_compiling(tmp_path: Path) -> None:
+    """With the engine and path kernels in the cache, neither compile notice is printed."""
+    httpx = pytest.importorskip("httpx")
+    from plies.engine import Engine
+    from plies.web.paths import OFFERED
+    from plies.web.readiness import _exercise_paths
+
+    Engine(hash_mb=1).warm_up()
+    _exercise_paths()  # the caches the server loads from are complete
+    stderr_path = tmp_path / "stderr.log"
+    process, url = _start_serve(dict(os.environ), stderr_path)
+    try:
+        wait_until(lambda: "engine ready" in stderr_path.read_text(), "the engine loaded")
+        for name in OFFERED:  # each kernel's first use in the server
+            body = {"rows": ["...", "...", "..."], "start": [0, 0], "goal": [2, 2],
+                    "algorithm": name, "diagonal": name == "jps"}  # fmt: skip
+            answer = httpx.post(f"{url}api/paths/search", json=body, timeout=HANG_S)
+            assert answer.status_code == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=HANG_S)
+    assert "compiling" not in stderr_path.read_text(), stderr_path.read_text()
+
+
+def test_a_cold_start_says_it_compiles(tmp_path: Path) -> None:
+    """With an empty cache the server says that the engine compiles (and is stopped then)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
+           "PLIES_NO_COMPILE_WORKERS": "1"}  # fmt: skip
+    stderr_path = tmp_path / "stderr.log"
+    process, _ = _start_serve(env, stderr_path)
+    try:
+        wait_until(lambda: any(part in stderr_path.read_text()
+                               for part in ("compiling the chess engine", "engine ready")),
+                   "a word on the engine")  # fmt: skip
+    finally:
+        process.terminate()
+        process.wait(timeout=HANG_S)
+    assert "compiling the chess engine (first run only" in stderr_path.read_text()

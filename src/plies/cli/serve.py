@@ -35,7 +35,7 @@ WS_MAX_BYTES = 1 << 20
 #: The server's log lines: time, level, where, what.
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LOG_DATE = "%Y-%m-%d %H:%M:%S"
-#: Say that the engine is compiling only when loading it takes longer than this.
+#: Say that the engine is compiling (never when it only loads) once that takes longer than this.
 NOTICE_AFTER_S = 2.0
 
 
@@ -163,7 +163,8 @@ def _announce(
         print(f"plies serve:           or {url}", flush=True)
     if open_browser:
         webbrowser.open(urls[-1])
-    if not readiness.wait(NOTICE_AFTER_S):
+    readiness.decided.wait()
+    if readiness.compiling.is_set() and not readiness.wait(NOTICE_AFTER_S):
         print(
             "plies serve: compiling the chess engine (first run only, about a minute); "
             "the page shows when it is ready",

@@ -31,16 +31,16 @@ from rich.text import Text
 
 from plies.agents.base import Agent, Budget, Thought
 from plies.agents.book_agent import BookAgent
-from plies.compile_notice import quiet
+from plies.compile_notice import FIRST_RUN_COMPILE_S, quiet, watching_compiles
 from plies.play.game import Game, colour_name
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
 
-# If the agent is still loading this long after the board is drawn, say that it
-# compiles in the background: loading an already compiled engine takes less.
-WARM_UP_NOTICE_S = 0.5
+# How long the first prompt waits to learn whether the agent compiles (a first run
+# starts compiling at once) or has loaded (a warm start takes about a second).
+WARM_UP_NOTICE_S = 2.0
 
 HELP = """\
 Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a command
@@ -330,14 +330,24 @@ class PlaySession:
         if self._warm_started:
             return
 
+        compiling = threading.Event()  # numba compiles in the warm-up
+        woke = threading.Event()  # a compile began, or the warm-up ended
+
+        def began() -> None:
+            """A compile began in the warm-up."""
+            compiling.set()
+            woke.set()
+
         def warm() -> None:
             """Thread body: warm the agent up, keeping any error for the game loop."""
             try:
                 # The game tells the user itself: no second notice from below.
-                with quiet():
+                with quiet(), watching_compiles(began):
                     self.agent.warm_up()
             except BaseException as exc:  # re-raised where the agent is needed
                 self._warm_error = exc
+            finally:
+                woke.set()
 
         self._warm_started = time.perf_counter()
         thread = threading.Thread(target=warm, name="play-warm-up", daemon=True)
@@ -345,11 +355,11 @@ class PlaySession:
         thread.start()
         if self.board.turn != self.human:
             return  # the agent moves first: ``_await_agent`` tells what it waits for
-        thread.join(WARM_UP_NOTICE_S)
-        if thread.is_alive():
-            self.say("Loading the engine in the background (a first run compiles it: half a "
-                     "minute to two minutes, depending on the machine); you can move meanwhile.",
-                     "dim")  # fmt: skip
+        woke.wait(WARM_UP_NOTICE_S)
+        if compiling.is_set() and thread.is_alive():
+            self.say("Loading the engine in the background (a first run compiles it: about "
+                     f"{FIRST_RUN_COMPILE_S} s on 2 cores, more on a busy machine); you can "
+                     "move meanwhile.", "dim")  # fmt: skip
 
     def _await_agent(self) -> None:
         """Wait until the background warm-up is done (saying so, and how long, if not yet)."""

@@ -13,6 +13,8 @@ import threading
 import time
 from typing import Any
 
+from plies.compile_notice import quiet, watching_compiles
+
 COMPILING = "compiling"
 READY = "ready"
 FAILED = "failed"
@@ -32,6 +34,8 @@ def _exercise_chess() -> None:
     board.outcome(claim_draw=True)
     board.to_chess()
     engine = Engine(hash_mb=1)
+    with quiet():  # the server says itself whether it compiles
+        engine.warm_up()  # on a first run, the phased compile (two processes at a time)
     engine.search(board, Limit(depth=3))
     engine.evaluate(board)
 
@@ -56,6 +60,10 @@ class EngineReadiness:
         self._started = time.monotonic()
         self._finished: float | None = None
         self._done = threading.Event()
+        self.compiling = threading.Event()
+        """Set once numba compiles (not merely loads) the engine: a first run."""
+        self.decided = threading.Event()
+        """Set once it is known whether the engine compiles (a compile began, or it loaded)."""
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -66,10 +74,16 @@ class EngineReadiness:
         self._thread = threading.Thread(target=self._run, name="plies-warmup", daemon=True)
         self._thread.start()
 
+    def _began_compiling(self) -> None:
+        """numba began compiling the engine in the warm-up thread."""
+        self.compiling.set()
+        self.decided.set()
+
     def _run(self) -> None:
         """Compile, then record the outcome."""
         try:
-            _exercise_chess()
+            with watching_compiles(self._began_compiling):
+                _exercise_chess()
         except Exception as exc:  # reported to every client, never raised into the server
             self.state = FAILED
             self.message = f"the chess engine failed to start: {exc}"
@@ -78,6 +92,7 @@ class EngineReadiness:
             self.message = "engine ready"
         self._finished = time.monotonic()
         self._done.set()
+        self.decided.set()
         # Path searches do not wait for this; it only spares the first user a compile.
         try:
             _exercise_paths()

@@ -13,6 +13,9 @@ So an edit recompiles exactly the files whose compiled code can contain it:
 an edit to ``search.py`` leaves the move generator's and the evaluation's
 cached code valid, an edit to ``bits.py`` (imported by all) recompiles
 everything. numba overwrites a stale index in place, so nothing piles up.
+Where numba finds no writable cache folder (the sandbox a mind runs in binds
+plies read-only), the cache is read where it is and never written: what is
+missing compiles in memory.
 It must run before the first compiled function of a package is defined
 (``plies.core`` and the compiled path finding call it first).
 """
@@ -135,8 +138,9 @@ def sources_stamp(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _inner_locator(py_func: Any, py_file: str) -> Any:
-    """The locator numba itself would choose for ``py_func`` (None if none fits)."""
+def _inner_locator(py_func: Any, py_file: str) -> tuple[Any, bool]:
+    """The locator numba itself would choose for ``py_func``, and True; where numba finds no
+    writable folder, one to read the cache from, and False (None if none fits)."""
     from numba.core.caching import CacheImpl
 
     classes: list[Any] = CacheImpl._locator_classes
@@ -145,8 +149,40 @@ def _inner_locator(py_func: Any, py_file: str) -> Any:
             continue
         locator = cls.from_function(py_func, py_file)
         if locator is not None:
-            return locator
-    return None
+            return locator, True
+    return _readable_locator(classes, py_func, py_file), False
+
+
+def _readable_locator(classes: list[Any], py_func: Any, py_file: str) -> Any:
+    """The first of numba's locators whose folder holds an index for ``py_file``, else the
+    first that can be made (numba's own choice would insist on a writable folder)."""
+    from numba.core.caching import _SourceFileBackedLocatorMixin as FileBacked
+
+    stem = Path(py_file).stem + "."
+    first = None
+    for cls in classes:
+        # Only locators for source files (IPython's would import IPython to say where).
+        if cls is SourcesKeyedLocator or not issubclass(cls, FileBacked):
+            continue
+        try:
+            locator = cls(py_func, py_file)
+            folder = str(locator.get_cache_path())
+        except Exception:  # a zip file's locator, for a file not in a zip
+            continue
+        if os.path.isabs(folder):
+            first = first or locator
+            if any(n.startswith(stem) and n.endswith(".nbi") for n in _listing(folder)):
+                return locator
+    return first
+
+
+@functools.cache
+def _listing(folder: str) -> tuple[str, ...]:
+    """The names in ``folder`` (empty if it cannot be read), read once per process."""
+    try:
+        return tuple(os.listdir(folder))
+    except OSError:
+        return ()
 
 
 def _locator_base() -> type:
@@ -159,19 +195,25 @@ def _locator_base() -> type:
 class SourcesKeyedLocator(_locator_base()):  # type: ignore[misc]
     """numba's own locator for a ``plies`` file, with the stamp replaced by its sources' hash."""
 
-    def __init__(self, inner: Any, path: Path) -> None:
-        """Wrap numba's locator ``inner`` for the source file ``path``."""
+    def __init__(self, inner: Any, path: Path, writable: bool = True) -> None:
+        """Wrap numba's locator ``inner`` for the source file ``path`` (a cache only read
+        unless ``writable``)."""
         self._inner = inner
         self._path = path
+        self._writable = writable
 
     def ensure_cache_path(self) -> None:
         """Create the cache directory (numba's choice) and check that it is writable."""
-        self._inner.ensure_cache_path()
+        if self._writable:
+            self._inner.ensure_cache_path()
 
     def get_cache_path(self) -> str:
-        """The directory numba's own locator chose (remembered: its files get the load guard)."""
-        path = str(self._inner.get_cache_path())
-        _OWN_CACHE_DIRS.add(os.path.normpath(path))
+        """The directory numba's own locator chose (remembered: its files get the load guard,
+        and are never written when the folder is only read)."""
+        path = os.path.normpath(str(self._inner.get_cache_path()))
+        _OWN_CACHE_DIRS.add(path)
+        if not self._writable:
+            _READ_ONLY_DIRS.add(path)
         return path
 
     def get_source_stamp(self) -> tuple[str, str]:
@@ -192,12 +234,14 @@ class SourcesKeyedLocator(_locator_base()):  # type: ignore[misc]
             return None
         if not path.is_file():
             return None
-        inner = _inner_locator(py_func, py_file)
-        return None if inner is None else cls(inner, path)
+        inner, writable = _inner_locator(py_func, py_file)
+        return None if inner is None else cls(inner, path, writable)
 
 
 _OWN_CACHE_DIRS: set[str] = set()
 """Cache directories chosen for ``plies`` files (only their files get the load guard)."""
+_READ_ONLY_DIRS: set[str] = set()
+"""Those of them that are only read (no writable folder was found): never written."""
 
 # What unpickling a cache written by other sources can raise: a module or a class that
 # the compiled code's types named has since moved or gone.
@@ -226,6 +270,7 @@ def _guard_cache_files() -> None:
         return
     load_index = cache_file._load_index
     load_data = cache_file._load_data
+    save = cache_file.save
 
     def guarded_load_index(self: Any) -> Any:
         """numba's index load; an index that cannot be unpickled reads as empty."""
@@ -245,8 +290,15 @@ def _guard_cache_files() -> None:
                 raise
             raise OSError(f"stale compile cache entry {name}: {exc}") from None
 
+    def guarded_save(self: Any, key: Any, data: Any) -> None:
+        """numba's save, skipped where the cache is only read (the code stays in memory)."""
+        if os.path.normpath(str(self._cache_path)) in _READ_ONLY_DIRS:
+            return
+        save(self, key, data)
+
     cache_file._load_index = guarded_load_index
     cache_file._load_data = guarded_load_data
+    cache_file.save = guarded_save
     cache_file._plies_guarded = True
 
 

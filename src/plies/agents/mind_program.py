@@ -15,6 +15,7 @@ import chess
 from plies.agents.mind import action_chess_move
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process_player import ProcessPlayer
+from plies.sandbox import Jail
 
 
 def resolve_action(board: chess.Board, text: str) -> MoveReply:
@@ -32,9 +33,10 @@ def resolve_action(board: chess.Board, text: str) -> MoveReply:
 class MindProgramPlayer(ProcessPlayer):
     """A program speaking the mind protocol on its standard input and output."""
 
-    def __init__(self, name: str, command: list[str]) -> None:
-        """Start the program now, so a command that cannot run fails before any game."""
-        super().__init__(name, command)
+    def __init__(self, name: str, command: list[str], jail: Jail | None = None) -> None:
+        """Start the program now (in ``jail`` if given), so a command that cannot run fails
+        before any game."""
+        super().__init__(name, command, jail)
         self._start()
 
     def _start(self) -> None:

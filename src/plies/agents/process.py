@@ -4,6 +4,8 @@ The process players (``mind:`` programs, xboard engines, a user's Python mind)
 write a line and wait for the answer with a deadline.  Reading uses ``select``
 on the raw pipe, so a silent process is noticed at the deadline; killing sends
 SIGKILL to the whole process group, so a wrapper script's children go too.
+Given a :class:`~plies.sandbox.Jail`, the program starts inside it: this is
+the one place every process player's program is launched.
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
+
+from plies.sandbox import Jail, Launch
+
+SIGNAL_STATUS = 128
+"""bwrap exits with this plus the signal's number when the program was killed by one."""
 
 
 class ProcessGoneError(Exception):
@@ -35,16 +42,25 @@ class LineProcess:
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         stderr: int | None = None,
+        jail: Jail | None = None,
     ) -> None:
-        """Start ``command`` (OSError if it cannot run); ``stderr`` None inherits ours."""
+        """Start ``command`` (OSError if it cannot run; SandboxError if ``jail`` is strict
+        and cannot be built); ``stderr`` None inherits ours."""
+        launch = (jail.wrap(command, env, cwd) if jail is not None else
+                  Launch(list(command), dict(env) if env is not None else None, False))
+        self.jail = jail if launch.confined else None
+        """The sandbox the program runs in (None: it runs with our rights)."""
         # A process group, not a new session: a session of its own would also put the
         # program in its own scheduler autogroup, beyond the reach of the caller's nice.
+        # (Inside the sandbox the program gets a session of its own all the same: without a
+        # controlling terminal it cannot type into ours. The price is that our nice no
+        # longer reaches it; bwrap itself stays in this group, for kill().)
         self.process: subprocess.Popen[bytes] | None = subprocess.Popen(
-            list(command),
+            launch.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
-            env=dict(env) if env is not None else None,
+            env=launch.env,
             cwd=cwd,
             process_group=0,
         )
@@ -61,6 +77,20 @@ class LineProcess:
         """The process id (also its process group's), None once killed or closed."""
         process = self.process
         return None if process is None else process.pid
+
+    @property
+    def confined(self) -> bool:
+        """True if the program runs in a sandbox."""
+        return self.jail is not None
+
+    def explain(self, text: str) -> str:
+        """``text`` (why the program failed) with the sandbox's part in it, if any."""
+        return text if self.jail is None else self.jail.explain(text)
+
+    def worn(self) -> bool:
+        """True once a sandboxed program has used half its CPU limit (see Jail.worn)."""
+        process = self.process
+        return self.jail is not None and process is not None and self.jail.worn(process.pid)
 
     def send(self, text: str) -> None:
         """Write ``text`` and a newline, flushed; ProcessGoneError if the process is gone."""
@@ -125,6 +155,8 @@ class LineProcess:
             code = process.wait(timeout=0.5)
         except subprocess.TimeoutExpired:
             return "the process closed its output"
+        if self.jail is not None and code > SIGNAL_STATUS:  # bwrap's way to pass a signal on
+            code = SIGNAL_STATUS - code
         if code < 0:
             with contextlib.suppress(ValueError):
                 return f"the process was killed by {signal.Signals(-code).name}"

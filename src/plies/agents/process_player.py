@@ -4,6 +4,8 @@ A process player (a ``mind:`` program, a Python mind's child, an xboard engine) 
 one :class:`LineProcess`. A fault kills it hard and marks the player unhealthy, so the
 next game starts a fresh one; an abandoned game signals its whole process group; closing
 sends the player's goodbye line (or just closes its input) and then makes sure it is gone.
+With a :class:`~plies.sandbox.Jail` the process runs in the sandbox, and a fault's
+reason says what the sandbox had to do with it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from plies.agents.player import Player, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.sandbox import Jail, SandboxError
 
 #: How long a closing process may take to leave on its own before it is killed.
 CLOSE_GRACE_S = 0.5
@@ -25,10 +28,12 @@ class ProcessPlayer(Player):
     #: The line that asks the process to quit; None: closing its input is the cue.
     goodbye: str | None = None
 
-    def __init__(self, name: str, command: Sequence[str]) -> None:
-        """A player called ``name`` that will run ``command`` (started by :meth:`_start`)."""
+    def __init__(self, name: str, command: Sequence[str], jail: Jail | None = None) -> None:
+        """A player called ``name`` that will run ``command`` (started by :meth:`_start`),
+        in ``jail`` if given."""
         self.name = name
         self.command = list(command)
+        self.jail = jail
         self._process: LineProcess | None = None
 
     def _start(self) -> None:
@@ -38,10 +43,20 @@ class ProcessPlayer(Player):
     def _launch(self, command: Sequence[str], **kwargs: Any) -> LineProcess:
         """Start ``command`` as this player's process; PlayerError('start') if it cannot run."""
         try:
-            self._process = LineProcess(command, **kwargs)
-        except OSError as exc:
+            self._process = LineProcess(command, jail=self.jail, **kwargs)
+        except (OSError, SandboxError) as exc:
             raise PlayerError("start", f"{self.name} did not start: {exc}") from None
         return self._process
+
+    @property
+    def sandboxed(self) -> bool:
+        """True if the running process is in the sandbox."""
+        return self._process is not None and self._process.confined
+
+    def _explain(self, text: str) -> str:
+        """``text`` with the sandbox's part in it (a limit met, a write refused), if any."""
+        process = self._process
+        return text if process is None else process.explain(text)
 
     @contextlib.contextmanager
     def _starting(self, what: str = "did not start") -> Iterator[None]:
@@ -50,8 +65,9 @@ class ProcessPlayer(Player):
         try:
             yield
         except (NoReplyError, ProcessGoneError) as exc:
+            detail = self._explain(str(exc))
             self._kill()
-            raise PlayerError("start", f"{self.name} {what}: {exc}") from None
+            raise PlayerError("start", f"{self.name} {what}: {detail}") from None
         except BaseException:
             self._kill()
             raise
@@ -68,8 +84,9 @@ class ProcessPlayer(Player):
         return None if self._process is None else self._process.pid
 
     def _restart_if_broken(self) -> None:
-        """Start a fresh process if the last one broke (or there is none)."""
-        if self._process is None or not self.healthy:
+        """Start a fresh process if the last one broke (or there is none, or a sandboxed one
+        has used half its CPU time)."""
+        if self._process is None or not self.healthy or self._process.worn():
             self._kill()
             self._start()
 
@@ -82,11 +99,13 @@ class ProcessPlayer(Player):
             self._kill()
             raise PlayerError("hang", f"no move within {timeout_s:g}s") from None
         except ProcessGoneError as exc:
+            detail = self._explain(str(exc))
             self._kill()
-            raise PlayerError("crash", str(exc)) from None
-        except PlayerError:
+            raise PlayerError("crash", detail) from None
+        except PlayerError as exc:
+            detail = self._explain(exc.detail)
             self._kill()
-            raise
+            raise PlayerError(exc.kind, detail) from None
 
     def _kill(self) -> None:
         """End the process hard; the next game starts a new one."""
@@ -115,9 +134,11 @@ class EngineProcessPlayer(ProcessPlayer):
 
     goodbye = "quit"
 
-    def __init__(self, name: str, command: Sequence[str], options: Mapping[str, str]) -> None:
-        """An engine called ``name`` run by ``command``, to be started with ``options``."""
-        super().__init__(name, command)
+    def __init__(self, name: str, command: Sequence[str], options: Mapping[str, str],
+                 jail: Jail | None = None) -> None:
+        """An engine called ``name`` run by ``command`` (in ``jail`` if given), to be started
+        with ``options``."""
+        super().__init__(name, command, jail)
         self.options = dict(options)
         self.engine_name = ""
         """The name the engine gives itself (empty until it has started)."""

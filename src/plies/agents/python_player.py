@@ -21,6 +21,7 @@ import chess
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process import NoReplyError, ProcessGoneError
 from plies.agents.process_player import ProcessPlayer
+from plies.sandbox import Jail
 
 # How long a child may take to import the mind and the compiled board (a first run compiles).
 LOAD_TIMEOUT_S = 300.0
@@ -40,14 +41,15 @@ class PythonMindPlayer(ProcessPlayer):
     goodbye = json.dumps({"op": "quit"})
 
     def __init__(self, name: str, kind: str, target: str, attr: str,
-                 search_path: Sequence[str] = ()) -> None:
+                 search_path: Sequence[str] = (), jail: Jail | None = None) -> None:
         """Start the child and load the mind now, so a mind that cannot load fails at once.
 
         ``kind`` is 'file' (``target`` a path) or 'module' (a dotted module name);
-        ``search_path`` comes before this process's ``sys.path`` in the child's.
+        ``search_path`` comes before this process's ``sys.path`` in the child's; the child
+        runs in ``jail`` if given.
         """
         super().__init__(name, [sys.executable, "-m", "plies.agents.mind_child", kind, target,
-                                attr])
+                                attr], jail)
         self.kind = kind
         self.target = target
         self.attr = attr
@@ -68,11 +70,13 @@ class PythonMindPlayer(ProcessPlayer):
             raise PlayerError("start", f"{self.name} did not load within "
                               f"{LOAD_TIMEOUT_S:g}s") from None
         except (ProcessGoneError, PlayerError) as exc:
+            detail = self._explain(str(exc))
             self._kill()
-            raise PlayerError("start", f"{self.name} did not load: {exc}") from None
+            raise PlayerError("start", f"{self.name} did not load: {detail}") from None
         if "error" in hello:
+            detail = self._explain(str(hello["error"]))
             self._kill()
-            raise PlayerError("start", str(hello["error"]))
+            raise PlayerError("start", detail)
         self.title = str(hello.get("ready", self.name))
         self.healthy = True
         self._board = None
@@ -94,8 +98,9 @@ class PythonMindPlayer(ProcessPlayer):
             self._running().send(json.dumps(request))
             answer = self._receive(timeout_s)
         if "error" in answer:
+            detail = self._explain(str(answer["error"]))
             self._kill()
-            raise PlayerError(str(answer.get("kind", "crash")), str(answer["error"]))
+            raise PlayerError(str(answer.get("kind", "crash")), detail)
         return answer
 
     def new_game(self, seed: int | None) -> None:

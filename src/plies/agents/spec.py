@@ -19,6 +19,11 @@
                                     ``plies.players`` entry-point group
 =================================  ====================================================
 
+Every player running a user's program (a Python mind, a ``mind:`` program and, on
+request, an engine) starts in the spec's :class:`~plies.sandbox.Sandbox`:
+:func:`confine` gives a league's specs one policy and hides each mind's files from the
+others.
+
 Everything that can be checked without running the player is checked here
 (the file exists and compiles and defines NAME, the module is installed, the
 program is executable, the URL is well formed): a spec that fails raises
@@ -31,18 +36,28 @@ does both steps and turns either failure into a :class:`SpecError`.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from plies.agents.registry import AGENT_NAMES, agent_options, parse_options
-from plies.agents.user_code import DEFAULT_NAME, check_file, check_module, is_dotted, is_identifier
+from plies.agents.user_code import (
+    DEFAULT_NAME,
+    check_file,
+    check_module,
+    is_dotted,
+    is_identifier,
+    module_location,
+)
+from plies.sandbox import Jail, Sandbox, named_paths, own_folders, unavailable
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
@@ -92,21 +107,54 @@ class PlayerSpec:
     attr: str = ""
     #: file and module: directories searched for imports before the usual ones.
     search_path: tuple[str, ...] = ()
+    #: How the player's process is confined (the default sandboxes minds, not engines).
+    sandbox: Sandbox = field(default_factory=Sandbox)
+
+    def entries(self) -> tuple[str, ...]:
+        """The paths that make up this player (hidden from the other minds of a league):
+        a mind's file or package, the program and the paths its command names."""
+        if self.kind == "file":
+            return (self.target,)
+        if self.kind == "module":
+            where = module_location(self.target, self.search_path)
+            return () if where is None else (where,)
+        if self.kind in ("mind", "uci", "xboard"):
+            return tuple(named_paths(self.command))
+        return ()
+
+    def jail(self) -> Jail | None:
+        """The sandbox this player starts in: its own folders and nothing of the others;
+        None when it runs with the caller's rights (a built-in agent, an engine not asked
+        for, the sandbox lifted)."""
+        if not self.sandbox.covers(self.kind):
+            return None
+        return self.sandbox.jail(own_folders(self.entries()))
+
+    def sandbox_state(self) -> str:
+        """``yes`` (sandboxed), ``no`` (a program with the caller's rights), ``built-in``
+        (plies's own agents, in its process) or ``remote`` (an HTTP mind)."""
+        if self.kind == "agent":
+            return "built-in"
+        if self.kind == "http":
+            return "remote"
+        confined = self.sandbox.covers(self.kind) and unavailable() is None
+        return "yes" if confined else "no"
 
     def create(self) -> Player:
         """Make a fresh player (starting its process); PlayerError('start') if it cannot."""
         if self.kind == "uci":
             from plies.agents.uci_player import UciPlayer
 
-            return UciPlayer(self.name, list(self.command), dict(self.options))
+            return UciPlayer(self.name, list(self.command), dict(self.options), self.jail())
         if self.kind == "xboard":
             from plies.agents.xboard_player import XboardPlayer
 
-            return XboardPlayer(self.name, list(self.command), dict(self.options))
+            return XboardPlayer(self.name, list(self.command), dict(self.options),
+                                self.jail())
         if self.kind == "mind":
             from plies.agents.mind_program import MindProgramPlayer
 
-            return MindProgramPlayer(self.name, list(self.command))
+            return MindProgramPlayer(self.name, list(self.command), self.jail())
         if self.kind == "http":
             from plies.agents.mind_http import HttpMindPlayer
 
@@ -115,7 +163,7 @@ class PlayerSpec:
             from plies.agents.python_player import PythonMindPlayer
 
             return PythonMindPlayer(self.name, self.kind, self.target, self.attr,
-                                    self.search_path)
+                                    self.search_path, self.jail())
         from plies.agents.agent_player import AgentPlayer
 
         assert self.agent is not None
@@ -136,6 +184,30 @@ class PlayerSpec:
         from plies.agents.player_agent import PlayerAgent
 
         return PlayerAgent(self.create(), seed=seed)
+
+
+def confine(specs: Sequence[PlayerSpec], sandbox: Sandbox,
+            private: Sequence[str] = ()) -> list[PlayerSpec]:
+    """``specs`` under ``sandbox``, each with the other players' files hidden from it (their
+    folders, or only their own files where it shares a folder with them) and the paths in
+    ``private`` (the league file, the PGN) too."""
+    folders = [own_folders(spec.entries()) for spec in specs]
+    out = []
+    for i, spec in enumerate(specs):
+        hidden = list(private)
+        for j, other in enumerate(specs):
+            if j == i:
+                continue
+            shared = any(_within(mine, theirs) for mine in folders[i] for theirs in folders[j])
+            hidden += [*other.entries(), *([] if shared else folders[j])]
+        out.append(dataclasses.replace(
+            spec, sandbox=dataclasses.replace(sandbox, hidden=tuple(dict.fromkeys(hidden)))))
+    return out
+
+
+def _within(path: str, folder: str) -> bool:
+    """True if ``path`` is ``folder`` or inside it."""
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def plugin_players() -> dict[str, EntryPoint]:
@@ -191,12 +263,15 @@ def load_player(text: str) -> PlayerSpec:
     return spec
 
 
-def load_agent(text: str, seed: int | None = None) -> Agent:
+def load_agent(text: str, seed: int | None = None, sandbox: Sandbox | None = None) -> Agent:
     """The player ``text`` names as an :class:`~plies.agents.base.Agent`, started (SpecError if
-    it cannot load); for the terminal game and ``plies mind``."""
+    it cannot load) under ``sandbox`` (default: the default policy); for the terminal game
+    and ``plies mind``."""
     from plies.agents.player import PlayerError
 
     spec = parse_player(text)
+    if sandbox is not None:
+        spec = dataclasses.replace(spec, sandbox=sandbox)
     try:
         return spec.create_agent(seed)
     except PlayerError as exc:

@@ -16,6 +16,7 @@ import chess
 import chess.engine
 
 from plies.agents.player import MATE_CP, MoveReply, MoveRequest, Player, PlayerError
+from plies.sandbox import Jail, SandboxError
 
 __all__ = [
     "READY_TIMEOUT_S",
@@ -135,11 +136,16 @@ def configure_checked(engine: chess.engine.SimpleEngine, options: dict[str, str]
 class UciPlayer(Player):
     """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
 
-    def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
-        """Start the engine and apply ``options``; a failure raises PlayerError('start')."""
+    def __init__(self, name: str, command: list[str], options: dict[str, str],
+                 jail: Jail | None = None) -> None:
+        """Start the engine (in ``jail`` if given) and apply ``options``; a failure raises
+        PlayerError('start')."""
         self.name = name
         self.command = command
         self.options = options
+        self.jail = jail
+        self.sandboxed = False
+        """True if the running engine is in the sandbox."""
         self._lock = threading.Lock()
         self._game: object = object()
         self.engine: chess.engine.SimpleEngine | None = None
@@ -149,8 +155,13 @@ class UciPlayer(Player):
     def _start(self) -> None:
         """Launch the process (in its own process group so Ctrl-C does not reach it)."""
         try:
-            engine = chess.engine.SimpleEngine.popen_uci(self.command, setpgrp=True, timeout=10.0)
-        except (OSError, chess.engine.EngineError, TimeoutError) as exc:
+            launch = (self.jail.wrap(self.command, None, None) if self.jail is not None else
+                      None)
+            command = self.command if launch is None else launch.command
+            env = None if launch is None else launch.env
+            engine = chess.engine.SimpleEngine.popen_uci(command, setpgrp=True, timeout=10.0,
+                                                         env=env)
+        except (OSError, chess.engine.EngineError, TimeoutError, SandboxError) as exc:
             raise PlayerError(
                 "start", f"{self.name} did not start: {exc or type(exc).__name__}"
             ) from None
@@ -168,6 +179,7 @@ class UciPlayer(Player):
             raise
         self.engine = engine
         self.engine_name = engine.id.get("name", self.name)
+        self.sandboxed = launch is not None and launch.confined
         self.healthy = True
 
     def reconfigure(self, options: dict[str, str]) -> None:
@@ -187,9 +199,19 @@ class UciPlayer(Player):
     def new_game(self, seed: int | None) -> None:
         """Mark a new game and wait until the engine is ready, before any clock runs."""
         self._game = object()
+        if self.engine is not None and self._worn():
+            self._kill()
         if self.engine is None or not self.healthy:
             self._start()
         self._wait_ready()
+
+    def _worn(self) -> bool:
+        """True once a sandboxed engine has used half its CPU limit (see Jail.worn)."""
+        engine = self.engine
+        if self.jail is None or not self.sandboxed or engine is None:
+            return False
+        pid = engine.transport.get_pid()
+        return pid is not None and self.jail.worn(pid)
 
     def _wait_ready(self) -> None:
         """Send ``isready`` and wait for ``readyok`` (engines may load or compile at start)."""

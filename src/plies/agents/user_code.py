@@ -121,6 +121,21 @@ def check_module(module: str, search_path: Sequence[str]) -> str | None:
     return None
 
 
+def module_location(module: str, search_path: Sequence[str]) -> str | None:
+    """Where ``module``'s top package lives (its folder; a plain module's file), found on
+    ``search_path`` then ``sys.path`` without importing anything; None if nowhere."""
+    top = module.split(".")[0]
+    if top in sys.builtin_module_names:
+        return None
+    spec = importlib.machinery.PathFinder.find_spec(top, [*search_path, *sys.path])
+    if spec is None:
+        return None
+    folders = list(spec.submodule_search_locations or ())
+    if folders:
+        return str(folders[0])
+    return spec.origin if spec.origin and spec.has_location else None
+
+
 @dataclass
 class LoadedMind:
     """A user's mind, loaded: how to start a game and how to ask for a move."""

@@ -20,6 +20,7 @@ import chess
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process import NoReplyError
 from plies.agents.process_player import EngineProcessPlayer
+from plies.sandbox import Jail
 
 # How long an engine may take to list its features after ``protover 2`` (the protocol's
 # own rule: an engine that says nothing in 2 s is a version 1 engine).
@@ -51,9 +52,11 @@ def parse_post(line: str) -> tuple[int, int] | None:
 class XboardPlayer(EngineProcessPlayer):
     """An xboard/CECP engine driven in ``force`` mode, one ``go`` per move."""
 
-    def __init__(self, name: str, command: list[str], options: dict[str, str]) -> None:
-        """Start the engine and apply ``options`` (``option NAME=VALUE``); PlayerError('start')."""
-        super().__init__(name, command, options)
+    def __init__(self, name: str, command: list[str], options: dict[str, str],
+                 jail: Jail | None = None) -> None:
+        """Start the engine (in ``jail`` if given) and apply ``options`` (``option
+        NAME=VALUE``); PlayerError('start')."""
+        super().__init__(name, command, options, jail)
         self.features: dict[str, str] = {}
         self._board: chess.Board | None = None
         self._sent: list[chess.Move] = []

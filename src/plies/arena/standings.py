@@ -104,6 +104,9 @@ class Standings:
     """Bootstrap resamples for the error bars (0: from the likelihood's curvature)."""
     seed: int = 1
     """Seed of the bootstrap."""
+    sandboxed: dict[str, str] = field(default_factory=dict)
+    """Per player, whether it ran in the sandbox (``yes``, ``no``, ``built-in``, ``remote``);
+    when given, the standings show it in a column."""
 
     @classmethod
     def from_records(cls, players: Sequence[str], records: Iterable[GameRecord],
@@ -165,6 +168,10 @@ class Standings:
                "±95%")
     """Column titles of the standings."""
 
+    def headers(self) -> tuple[str, ...]:
+        """The column titles: :attr:`HEADERS`, and ``Sandbox`` when known."""
+        return (*self.HEADERS, "Sandbox") if self.sandboxed else self.HEADERS
+
     def _cells(self) -> list[list[str]]:
         """The standings as text cells, one list per row."""
         anchor = self.rated_anchor()
@@ -177,6 +184,8 @@ class Standings:
                         str(r.losses), f"{r.points:g}",
                         f"{100 * r.score:.1f}%" if r.games else "",
                         str(r.faults), elo_text(r.elo), error])
+            if self.sandboxed:
+                out[-1].append(self.sandboxed.get(r.name, ""))
         return out
 
     def _cross_cells(self) -> tuple[list[str], list[list[str]]]:
@@ -215,7 +224,7 @@ class Standings:
             return lines
 
         head, body = self._cross_cells()
-        lines = [f"## {self.title()}", "", *table(self.HEADERS, self._cells()), "",
+        lines = [f"## {self.title()}", "", *table(self.headers(), self._cells()), "",
                  "## Crosstable (row player's points / games against the column player)", "",
                  *table(head, body), ""]
         return "\n".join(lines)
@@ -231,7 +240,7 @@ class Standings:
                     f"</caption><thead><tr>{ths}</tr></thead><tbody>{trs}</tbody></table>")
 
         head, body = self._cross_cells()
-        fragment = (table(self.title(), self.HEADERS, self._cells())
+        fragment = (table(self.title(), self.headers(), self._cells())
                     + table("Crosstable (row player's points / games against the column "
                             "player)", head, body))
         if not full_page:
@@ -254,8 +263,8 @@ class Standings:
 
         out = []
         table = Table(title=self.title(), title_justify="left")
-        for h in self.HEADERS:
-            table.add_column(h, justify="left" if h == "Player" else "right")
+        for h in self.headers():
+            table.add_column(h, justify="left" if h in ("Player", "Sandbox") else "right")
         for row in self._cells():
             table.add_row(*row)
         out.append(table)

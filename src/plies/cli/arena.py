@@ -50,6 +50,8 @@ leagues:
   a later run plays under them without repeating them, and one asking for others is
   refused.  Standings rate every player jointly by maximum likelihood (the first player = 0)
   with 95% error bars, and count faults (crash, hang, illegal move, failed start).
+  Python minds and mind: programs run in the sandbox (see its options): a league made
+  with --no-sandbox keeps running without it.
 Ctrl-C: the match stops between games; the finished ones are kept (tables, PGN), the
   exit status is 130, and further presses are ignored while engines are stopped.
 cluster (pip install 'plies[cluster]'):
@@ -111,6 +113,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     tim.add_argument("--move-timeout", type=float, default=60.0, metavar="SECONDS",
                      help="with --depth/--nodes, a silent engine is declared hung after this")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
+    match_options.add_sandbox_options(p)
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -179,7 +182,9 @@ def _specs(args: argparse.Namespace, texts: Sequence[str],
 
     Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
     """
-    specs = [match_options.parse_spec(text) for text in texts]
+    specs = match_options.confined([match_options.parse_spec(text) for text in texts],
+                                   match_options.sandbox_policy(args),
+                                   (args.league, args.pgn, args.report))
     for spec in specs:
         match_options.try_player(spec, args.variant == "chess960", f"player {spec.text!r}")
         if interrupted():
@@ -210,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     settings = match_options.game_settings(args)
     openings = match_options.openings(args, (args.games + 1) // 2)
+    args.sandbox = match_options.sandbox_mode(
+        args.sandbox, _stored_settings(args.league) if args.league else None, args.league)
     league = _open_league(args, settings) if args.league is not None else None
     try:
         texts = args.players
@@ -291,6 +298,8 @@ def run(args: argparse.Namespace) -> int:
                                   [g.result_for(names) for g in league.games])
         else:
             standings = Standings.from_records(result.names, result.records)
+        standings.sandboxed = {n: s.sandbox_state() for n, s in zip(result.names, specs,
+                                                                     strict=True)}
         out.print()
         if league is None:
             out.print(pairing_table(result))
@@ -302,6 +311,8 @@ def run(args: argparse.Namespace) -> int:
         if args.sprt:
             out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha,
                                 args.sprt_beta))
+        if match_options.sandbox_line(specs, result.names):
+            out.print(match_options.sandbox_line(specs, result.names), highlight=False)
         summary = f"{result.played} of {result.scheduled} games played"
         if league is not None:
             summary += f"; the league has {len(league.games)} games in {args.league}"
@@ -346,6 +357,8 @@ def _league_settings(args: argparse.Namespace, settings: GameSettings) -> dict[s
         "draw_moves": adj.draw_moves,
         "draw_score": adj.draw_score,
         "max_moves": adj.max_moves,
+        # Only when lifted, so that the leagues made before the sandbox read as in it.
+        **({"sandbox": "off"} if args.sandbox == "off" else {}),
     }
 
 

@@ -1,19 +1,29 @@
 """The options of the commands that play chess matches (arena, sprt, spsa, datagen): how a
 move is limited, the openings, the variant and where the games run; their checks, and the
-settings read back from them."""
+settings read back from them.  Also the sandbox's options, shared by every command that
+seats a user's mind (arena, play, mind, serve)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError, cannot_write, check_minimum
+from plies.sandbox import (
+    DEFAULT_CPU_S,
+    DEFAULT_FILE_MB,
+    DEFAULT_MEMORY_MB,
+    DEFAULT_OPEN_FILES,
+    DEFAULT_PROCESSES,
+)
 
 if TYPE_CHECKING:
     from plies.arena.game import GameSettings
     from plies.arena.openings import Opening
     from plies.arena.pgn import PgnWriter
     from plies.arena.players import PlayerSpec
+    from plies.sandbox import Sandbox
 
 _TC_HELP = "time control SECONDS[+INC] or MOVES/SECONDS[+INC]"
 # The fixed limits per move, each an alternative to the time control.
@@ -30,6 +40,15 @@ _COUNTS = ("depth", "nodes", "movetime", "random_openings", "opening_plies", "bo
            "concurrency")  # fmt: skip
 _BOOK_DEPTH = 8
 """Polyglot book plies per opening unless --book-depth says otherwise."""
+# The sandbox's limits: option, Limits field, metavar, what it bounds, default.
+_SANDBOX_LIMITS = (
+    ("--sandbox-memory", "memory_mb", "MB", "memory each process may write", DEFAULT_MEMORY_MB),
+    ("--sandbox-cpu", "cpu_s", "S", "CPU seconds per process", DEFAULT_CPU_S),
+    ("--sandbox-processes", "processes", "N", "processes and threads", DEFAULT_PROCESSES),
+    ("--sandbox-files", "open_files", "N", "open files per process", DEFAULT_OPEN_FILES),
+    ("--sandbox-file-size", "file_mb", "MB", "largest file, and size of its /tmp",
+     DEFAULT_FILE_MB),
+)
 
 
 def add_limit_options(p: argparse.ArgumentParser, default_tc: str | None = None,
@@ -203,3 +222,71 @@ def pgn_writer(path: str | None) -> PgnWriter | None:
         return PgnWriter(path)
     except OSError as exc:
         raise cannot_write(path, exc) from None
+
+
+def add_sandbox_options(p: argparse.ArgumentParser) -> None:
+    """``--sandbox on|strict`` or ``--no-sandbox``, ``--sandbox-engines`` and the limits."""
+    group = p.add_argument_group(
+        "sandbox", "Python minds and mind: programs run in a sandbox (bubblewrap, Linux): "
+        "they see only their own folder and the software they need, write only to a "
+        "private /tmp, have no network, and live within the limits below")
+    mode = group.add_mutually_exclusive_group()
+    mode.add_argument("--sandbox", choices=("on", "strict"), default=None,
+                      help="on (default): where the sandbox cannot be built, warn and play "
+                           "without; strict: refuse to play there")
+    mode.add_argument("--no-sandbox", dest="sandbox", action="store_const", const="off",
+                      help="run minds with your rights (trusted code only)")
+    group.add_argument("--sandbox-engines", action="store_true",
+                       help="put uci: and xboard: engines in the sandbox too")
+    for flag, _, metavar, text, default in _SANDBOX_LIMITS:
+        group.add_argument(flag, type=int, default=default, metavar=metavar,
+                           help=f"{text} (default {default})")
+
+
+def sandbox_policy(args: argparse.Namespace, mode: str | None = None) -> Sandbox:
+    """The sandbox the options ask for (``mode``, when given, instead of ``--sandbox``);
+    CliError for a limit below 1."""
+    from plies.sandbox import Limits, Sandbox
+
+    check_minimum(args, {flag[2:].replace("-", "_"): 1 for flag, *_ in _SANDBOX_LIMITS})
+    limits = Limits(**{name: getattr(args, flag[2:].replace("-", "_"))
+                       for flag, name, *_ in _SANDBOX_LIMITS})
+    return Sandbox(mode or args.sandbox or "on", args.sandbox_engines, limits)
+
+
+def sandbox_mode(asked: str | None, stored: Mapping[str, object] | None,
+                 league: str | None) -> str:
+    """The sandbox mode of a run: as ``asked`` (``--sandbox``/``--no-sandbox``), else as the
+    ``stored`` settings of the league file say its games were played (a league made with
+    --no-sandbox keeps it), else on; CliError when they disagree."""
+    kept = None if stored is None else str(stored.get("sandbox", "on"))
+    if kept is None or asked is None:
+        return asked or kept or "on"
+    if (asked == "off") != (kept == "off"):
+        played = "without the sandbox (--no-sandbox)" if kept == "off" else "in the sandbox"
+        raise CliError(f"league {league} was played {played}; this run asks "
+                       f"{'--no-sandbox' if asked == 'off' else '--sandbox ' + asked}: "
+                       "use the same or another league file")
+    return asked
+
+
+def confined(specs: Sequence[PlayerSpec], sandbox: Sandbox,
+             private: Sequence[str | None] = ()) -> list[PlayerSpec]:
+    """``specs`` under ``sandbox``, each mind's files hidden from the others, and the
+    ``private`` files (league, PGN, report) from all."""
+    from plies.agents.spec import confine
+
+    return confine(specs, sandbox, [p for p in private if p])
+
+
+def sandbox_line(specs: Sequence[PlayerSpec], names: Sequence[str]) -> str:
+    """``sandbox: a, b sandboxed; c with your rights`` for the programs among the players."""
+    groups: dict[str, list[str]] = {"yes": [], "no": []}
+    for spec, name in zip(specs, names, strict=True):
+        groups.get(spec.sandbox_state(), []).append(name)
+    parts = []
+    if groups["yes"]:
+        parts.append(", ".join(groups["yes"]) + " sandboxed")
+    if groups["no"]:
+        parts.append(", ".join(groups["no"]) + " with your rights (not sandboxed)")
+    return "sandbox: " + "; ".join(parts) if parts else ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from plies.cli import match_options
 from plies.cli.common import CliError, Command
 
 _DESCRIPTION = """\
@@ -58,6 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="on stderr: the move chosen (with its promotion piece) and why a line was forfeited",
     )
+    match_options.add_sandbox_options(p)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None and value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")
     try:
-        agent = load_agent(args.agent, seed=args.seed)
+        agent = load_agent(args.agent, seed=args.seed, sandbox=match_options.sandbox_policy(args))
     except SpecError as exc:
         raise CliError(str(exc)) from None
     limited = any(v is not None for v in (args.depth, args.nodes, args.movetime))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from plies.cli import match_options
 from plies.cli.common import CliError, Command
 from plies.options import ELO
 
@@ -46,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, metavar="S", help="seed for the agent and --color random")
     p.add_argument("--book", metavar="FILE.bin",
                    help="Polyglot opening book: the opponent plays from it (weighted) while it can")
+    match_options.add_sandbox_options(p)
 
 
 def _engine_available() -> bool:
@@ -68,7 +70,8 @@ def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
         if args.agent.split(":")[0].strip().lower() == "engine" and not _engine_available():
             raise CliError("the engine is not available in this installation")
         try:
-            return load_agent(args.agent, seed=args.seed), ""
+            return load_agent(args.agent, seed=args.seed,
+                              sandbox=match_options.sandbox_policy(args)), ""
         except SpecError as exc:
             raise CliError(str(exc)) from None
     if not _engine_available():

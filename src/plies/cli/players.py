@@ -2,7 +2,7 @@
 
 List every player name plies can see: the built-in agents, players installed packages
 register (entry-point group plies.players) and chess engines found on the PATH, then the
-spec forms for your own minds and engines.
+spec forms for your own minds and engines, each with whether it runs in the sandbox.
 """
 
 from __future__ import annotations
@@ -51,5 +51,31 @@ def run(args: argparse.Namespace) -> int:
     print("your own players:")
     width = max(len(form) for form, _ in SPEC_FORMS[1:])
     for form, text in SPEC_FORMS[1:]:
-        print(f"  {form:<{width}}  {text}")
+        print(f"  {form:<{width}}  {text} ({_confinement(form)})")
+    print()
+    print(_sandbox_status())
     return 0
+
+
+def _confinement(form: str) -> str:
+    """Where a player of spec form ``form`` runs: sandboxed, or why not."""
+    from plies.sandbox import unavailable
+
+    if form.startswith("mind+"):
+        return "remote: runs where it is served"
+    if form.startswith(("uci:", "xboard:")):
+        return "with your rights; sandboxed with --sandbox-engines"
+    return "sandboxed" if unavailable() is None else "with your rights: no sandbox here"
+
+
+def _sandbox_status() -> str:
+    """One line on the sandbox on this machine."""
+    from plies.sandbox import Limits, unavailable
+
+    problem = unavailable()
+    if problem is not None:
+        return (f"sandbox: cannot be built here ({problem}); minds run with your rights, "
+                "and --sandbox strict refuses to play")
+    return ("sandbox: bubblewrap; each mind sees only its own folder and the software it needs, "
+            f"writes only to a private /tmp, has no network; limits: {Limits().summary()} "
+            "(--sandbox-* options; --no-sandbox lifts it)")

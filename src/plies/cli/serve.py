@@ -20,6 +20,7 @@ import time
 import webbrowser
 from typing import TYPE_CHECKING, Any
 
+from plies.cli import match_options
 from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "and the built-in ladder run: the page picks among them, it never names code or "
              "programs itself",
     )  # fmt: skip
+    match_options.add_sandbox_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(
             f"the web app needs the 'web' extra (pip install 'plies[web]'): {exc}"
         ) from None
-    players = _players(args.player)
+    players = _players(args)
     listener = _listen(args.host, args.port)  # before the slower imports: fail fast
     from plies.web.app import create_app
     from plies.web.security import Guard, is_wildcard
@@ -111,11 +113,12 @@ def run(args: argparse.Namespace) -> int:
     return 0 if server.started else 2
 
 
-def _players(texts: list[str]) -> list[PlayerSpec]:
-    """Load every ``--player`` once (started and closed), so a bad one fails before serving."""
-    from plies.cli.match_options import parse_spec, try_player
+def _players(args: argparse.Namespace) -> list[PlayerSpec]:
+    """Load every ``--player`` once (started and closed), so a bad one fails before serving;
+    minds in the sandbox the options ask for, each hidden from the others."""
+    from plies.cli.match_options import confined, parse_spec, sandbox_policy, try_player
 
-    specs = [parse_spec(text) for text in texts]
+    specs = confined([parse_spec(text) for text in args.player], sandbox_policy(args))
     for spec in specs:
         try_player(spec, False, f"player {spec.text!r}")
     return specs

@@ -16,6 +16,14 @@ if TYPE_CHECKING:
 pytest_plugins = ["tests.book_writer"]
 
 
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Path:
+    """pytest's own ``tmp_path``, made readable by others: run as root, the sandbox runs a
+    mind as a user of its own, who must be able to read the mind's folder."""
+    tmp_path.chmod(0o755)
+    return tmp_path
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Let the Ctrl-C tests press Ctrl-C: a run started in the background inherits SIGINT
     ignored, which the arena rightly keeps ignored (as under nohup); restoring Python's

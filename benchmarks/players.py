@@ -4,8 +4,10 @@ Every adapter seats a random mover, so that what is measured is the adapter (the
 process boundary, the protocol, the board kept in step), not a search:
 
 - ``agent``: the ladder's ``random`` in this process (:class:`AgentPlayer`);
-- ``file``: a Python file mind (``random.choice(board.legal_moves)``) in its child process;
-- ``mind``: a ``mind:`` program (Python with python-chess) answering FENs;
+- ``file``: a Python file mind (``random.choice(board.legal_moves)``) in its child process,
+  in the sandbox (as minds run by default), and ``file-bare`` the same without it;
+- ``mind``: a ``mind:`` program (Python with python-chess) answering FENs, in the sandbox,
+  and ``mind-bare`` without it;
 - ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through ``chess.engine``);
 - ``uci-pipe``: the same engine through :class:`plies.arena.pipe_uci.PipeUciPlayer`
   (what ``plies datagen`` uses);
@@ -17,14 +19,20 @@ process boundary, the protocol, the board kept in step), not a search:
 Each plays whole games against itself (two processes) through the arena's referee, one
 untimed game first (one-off loading) and then ``--games`` of them; the script prints the
 median and mean wall time of one ``move`` call as the referee sees it, the ratio to the
-peer's round trip, and games per minute on one thread (the referee's own work included).
+peer's round trip, games per minute on one thread (the referee's own work included), and
+the median start-up of a player (``create()`` until it has answered its first move) over
+``--starts`` starts, the adapters' starts taken in turn so that a busy moment falls on all
+alike.
 
-Usage: python benchmarks/players.py [--games N] [--pipe-rounds N] [--only agent,file,...]
+Usage: python benchmarks/players.py [--games N] [--pipe-rounds N] [--starts N]
+                                    [--only agent,file,file-bare,...]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import platform
 import statistics
 import sys
@@ -39,10 +47,11 @@ import chess
 from harness import clocked, load_average, machine_line
 from plies.agents.player import MoveReply, MoveRequest, Player
 from plies.agents.process import LineProcess
-from plies.agents.spec import parse_player
+from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pipe_uci import pipe_player
+from plies.sandbox import Sandbox
 
 RANDOM_FILE = """\
 import random
@@ -170,6 +179,20 @@ def measure(make: Callable[[], Player], games: int) -> tuple[list[float], float,
     return times, elapsed, len(times)
 
 
+def start_ups(specs: dict[str, PlayerSpec], rounds: int) -> dict[str, list[float]]:
+    """Seconds from ``create()`` to a player's first move, ``rounds`` per spec, in turn."""
+    seconds: dict[str, list[float]] = {name: [] for name in specs}
+    for _ in range(rounds):
+        for name, spec in specs.items():
+            started = time.perf_counter()
+            player = spec.create()
+            player.new_game(None)
+            player.move(chess.Board(), MoveRequest(timeout_s=30.0))
+            seconds[name].append(time.perf_counter() - started)
+            player.close()
+    return seconds
+
+
 def pipe_floor(script: Path, rounds: int) -> list[float]:
     """Seconds of one line written and one line read back from a program that answers at once."""
     process = LineProcess([sys.executable, str(script)])
@@ -191,14 +214,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games per adapter (default 10)")
     parser.add_argument("--pipe-rounds", type=int, default=5000)
-    parser.add_argument("--only", default="agent,file,mind,uci,uci-pipe,xboard",
-                        help="comma-separated adapters to measure")
+    parser.add_argument("--starts", type=int, default=5,
+                        help="start-ups measured per adapter (default 5)")
+    parser.add_argument("--only", default="agent,file,file-bare,mind,mind-bare,uci,uci-pipe,"
+                        "xboard", help="comma-separated adapters to measure")
     args = parser.parse_args()
     chosen = [a.strip() for a in args.only.split(",") if a.strip()]
     print(machine_line(), flush=True)
     load_before = load_average()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        folder.chmod(0o755)  # as root, a sandboxed mind runs as a user of its own
         files = {}
         for name, text in (("random_file.py", RANDOM_FILE), ("random_mind.py", RANDOM_MIND),
                            ("random_engine.py", RANDOM_ENGINE),
@@ -208,31 +234,39 @@ def main() -> int:
         specs = {
             "agent": "random",
             "file": str(files["random_file.py"]),
+            "file-bare": str(files["random_file.py"]),
             "mind": f"mind:{sys.executable} {files['random_mind.py']}",
+            "mind-bare": f"mind:{sys.executable} {files['random_mind.py']}",
             "uci": f"uci:{sys.executable} {files['random_engine.py']} uci",
             "uci-pipe": f"uci:{sys.executable} {files['random_engine.py']} uci",
             "xboard": f"xboard:{sys.executable} {files['random_engine.py']} xboard",
         }
         floor = pipe_floor(files["echo.py"], args.pipe_rounds)
         floor_us = statistics.median(floor) * 1e6
+        parsed = {name: parse_player(specs[name]) for name in chosen}
+        parsed.update({name: dataclasses.replace(spec, sandbox=Sandbox("off"))
+                       for name, spec in parsed.items() if name.endswith("-bare")})
+        starts = start_ups({n: s for n, s in parsed.items() if n != "uci-pipe"}, args.starts)
         rows = []
-        for name in chosen:
-            spec = parse_player(specs[name])
+        for name, spec in parsed.items():
             make = (lambda s=spec: pipe_player(s)) if name == "uci-pipe" else spec.create
             times, elapsed, moves = measure(make, args.games)
+            start = statistics.median(starts[name]) * 1e3 if name in starts else math.nan
             rows.append((name, statistics.median(times) * 1e6, statistics.fmean(times) * 1e6,
-                         moves, 60.0 * args.games / elapsed))
+                         moves, 60.0 * args.games / elapsed, start))
     load_after = load_average()
     print(f"Python {platform.python_version()}, chess {chess.__version__}; load average "
           f"{load_before:.2f} before, {load_after:.2f} after; {args.games} games per adapter "
           "(random against random, both through the adapter)")
     print(f"peer: pipe round trip (one line each way, answered at once): median "
           f"{floor_us:.0f} us over {args.pipe_rounds} rounds")
-    print(f"{'adapter':<8} {'median us/move':>15} {'mean us/move':>13} {'x pipe':>7} "
-          f"{'moves':>7} {'games/min (1 thread)':>21}")
-    for name, median, mean, moves, rate in rows:
-        print(f"{name:<8} {median:>15.0f} {mean:>13.0f} {median / floor_us:>7.1f} {moves:>7} "
-              f"{rate:>21.1f}")
+    print(f"{'adapter':<9} {'median us/move':>15} {'mean us/move':>13} {'x pipe':>7} "
+          f"{'moves':>7} {'games/min (1 thread)':>21} {'start ms':>9}")
+    for name, median, mean, moves, rate, start in rows:
+        print(f"{name:<9} {median:>15.0f} {mean:>13.0f} {median / floor_us:>7.1f} {moves:>7} "
+              f"{rate:>21.1f} {start:>9.0f}")
+    print("start ms: median from create() to the first move answered, over "
+          f"{args.starts} starts per adapter")
     return 0
 
 

@@ -40,11 +40,12 @@ ANSWER = "8,24"
 STEP_MB = 8
 
 
-def answers(command: list[str], env: dict[str, str] | None) -> bool:
-    """True if ``command`` starts and answers the start position as the mind does."""
+def answers(command: list[str], env: dict[str, str] | None, cwd: str) -> bool:
+    """True if ``command``, run in ``cwd`` (where a JVM that fails to start leaves its crash
+    log), starts and answers the start position as the mind does."""
     try:
         done = subprocess.run(command, env=env, input=START_FEN, capture_output=True, text=True,
-                              timeout=120)
+                              timeout=120, cwd=cwd)
     except subprocess.TimeoutExpired:
         return False
     return done.returncode == 0 and done.stdout.strip() == ANSWER
@@ -78,11 +79,11 @@ def main() -> int:
         def in_sandbox(mb: int) -> bool:
             """The mind starts in the sandbox with ``mb`` MB of memory to write."""
             launch = Sandbox(limits=Limits(memory_mb=mb)).jail([tmp]).wrap(mind, None, tmp)
-            return answers(launch.command, launch.env)
+            return answers(launch.command, launch.env, tmp)
 
         def address_space(mb: int) -> bool:
             """The mind starts outside it with ``mb`` MB of address space."""
-            return answers(["prlimit", f"--as={mb << 20}", "--", *mind], None)
+            return answers(["prlimit", f"--as={mb << 20}", "--", *mind], None, tmp)
 
         ours = smallest(in_sandbox, 64, 4096)
         peer = smallest(address_space, 256, 16384)
@@ -94,7 +95,7 @@ def main() -> int:
             for name, (command, env) in (("sandboxed", (default.command, default.env)),
                                          ("bare", (mind, None))):
                 started = time.perf_counter()
-                assert answers(command, env)
+                assert answers(command, env, tmp)
                 starts[name].append(time.perf_counter() - started)
         flags = subprocess.run([java, "-XX:+PrintFlagsFinal", "-version"], capture_output=True,
                                text=True).stdout

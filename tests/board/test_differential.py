@@ -328,7 +328,6 @@ def _check_conversions(ours: Board, ref: chess.Board) -> None:
     if moves:
         copy.push(moves[0])
         assert ours.fen() == fen and list(ours.move_stack) == stack, where
-        moves.clear()  # legal_moves is a fresh list: clearing it changes nothing
         assert ours.legal_moves and copy.pop() is not None
     if imported.legal_moves:
         imported.push(imported.legal_moves[0])

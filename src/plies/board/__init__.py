@@ -1,9 +1,20 @@
-"""The Python chess layer: Board, Move, squares, FEN, SAN, outcomes, perft; Polyglot books
-(``plies.board.polyglot``, imported on its own, as python-chess's ``chess.polyglot``)."""
+"""The Python chess layer: python-chess's ``Board`` API over the compiled core (Board, Move,
+Piece, SquareSet, squares, FEN, SAN, outcomes, perft); Polyglot books in
+``plies.board.polyglot``, imported on its own, as python-chess's ``chess.polyglot``."""
+
+from __future__ import annotations
+
+from chess import SquareSet
 
 from plies.board.board import Board
-from plies.board.errors import IllegalMoveError, InvalidFenError
+from plies.board.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+)
 from plies.board.fen import STARTING_FEN
+from plies.board.legal import LegalMoveGenerator
 from plies.board.move import Move, Piece
 from plies.board.outcome import Outcome, Termination
 from plies.board.perft import divide, perft
@@ -24,6 +35,8 @@ from plies.board.squares import (
     B6,
     B7,
     B8,
+    BB_EMPTY,
+    BB_SQUARES,
     BISHOP,
     BLACK,
     C1,
@@ -88,17 +101,22 @@ from plies.board.squares import (
     ROOK,
     SQUARE_NAMES,
     SQUARES,
+    UNICODE_PIECE_SYMBOLS,
     WHITE,
+    Bitboard,
     Color,
     PieceType,
     Square,
     parse_square,
+    piece_name,
     piece_symbol,
     square,
+    square_distance,
     square_file,
+    square_mirror,
     square_name,
     square_rank,
-)
+)  # fmt: skip
 
 __all__ = [
     "A1",
@@ -117,6 +135,8 @@ __all__ = [
     "B6",
     "B7",
     "B8",
+    "BB_EMPTY",
+    "BB_SQUARES",
     "BISHOP",
     "BLACK",
     "C1",
@@ -182,23 +202,32 @@ __all__ = [
     "SQUARES",
     "SQUARE_NAMES",
     "STARTING_FEN",
+    "UNICODE_PIECE_SYMBOLS",
     "WHITE",
+    "AmbiguousMoveError",
+    "Bitboard",
     "Board",
     "Color",
     "IllegalMoveError",
     "InvalidFenError",
+    "InvalidMoveError",
+    "LegalMoveGenerator",
     "Move",
     "Outcome",
     "Piece",
     "PieceType",
     "Square",
+    "SquareSet",
     "Termination",
     "divide",
     "parse_square",
     "perft",
+    "piece_name",
     "piece_symbol",
     "square",
+    "square_distance",
     "square_file",
+    "square_mirror",
     "square_name",
     "square_rank",
 ]  # fmt: skip

@@ -1,34 +1,43 @@
-"""The ``Board`` users meet: the state plus move text (UCI, SAN), pictures and python-chess."""
+"""The ``Board`` users meet: python-chess's ``Board``, its per-node work compiled."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+
+import chess
 
 from plies.board.codes import core_to_move
+from plies.board.compat import PythonChessSurface
 from plies.board.errors import IllegalMoveError
 from plies.board.move import Move
 from plies.board.render import ascii_board, unicode_board
 from plies.board.san import parse_san, san, variation_san
-from plies.board.squares import KING, ROOK, PieceType, Square
-from plies.board.state import BoardState
-
-if TYPE_CHECKING:
-    import chess
+from plies.board.squares import KING, ROOK, SQUARE_NAMES
 
 __all__ = ["Board", "core_to_move"]
 
 
-class Board(BoardState):
-    """A chess position and the moves that led to it (python-chess style API)."""
+class Board(PythonChessSurface):
+    """A chess position and the moves that led to it, with python-chess's ``Board`` API.
+
+    ``WHITE`` is True, moves and pieces are python-chess's own ``Move`` and ``Piece``, and a
+    program written for ``chess.Board`` runs on it unchanged (``docs/chess-core.md`` lists
+    where it differs): pushes, pops, legal moves, check and the game's end are each one
+    compiled step.
+    """
 
     # -- moves as text ----------------------------------------------------------
 
     def parse_uci(self, text: str) -> Move:
-        """The legal move written in UCI notation; IllegalMoveError otherwise."""
-        move = self._castling_alias(Move.from_uci(text.strip()))
+        """The legal move written in UCI notation (``"0000"``: the null move);
+        InvalidMoveError if it is not UCI, IllegalMoveError if it is not legal here."""
+        move = Move.from_uci(text.strip())
+        if not move:
+            return move
+        move = self._castling_alias(move)
         if not self.is_legal(move):
-            raise IllegalMoveError(f"illegal move: {text.strip()} in {self.fen()}")
+            raise IllegalMoveError(f"illegal uci: {text.strip()!r} in {self.fen()}"
+                                   f"{self._why_illegal(move)}")  # fmt: skip
         return move
 
     def _castling_alias(self, move: Move) -> Move:
@@ -36,50 +45,88 @@ class Board(BoardState):
         the other way (``e1g1`` in Chess960, ``e1h1`` in standard chess), as python-chess
         reads them."""
         frm, to = move.from_square, move.to_square
-        if move.promotion is not None or frm not in (4, 60) or self._kind_at(frm) != KING:
+        if move.promotion is not None or frm not in (4, 60) or self.piece_type_at(frm) != KING:
             return move
         rank = frm & 56
-        rook_at = self._kind_at(to) == ROOK
+        rook_at = self.piece_type_at(to) == ROOK
         if self.chess960 and to in (rank + 6, rank + 2) and not rook_at:
             return Move(frm, rank + 7 if to == rank + 6 else rank)
         if not self.chess960 and to in (rank + 7, rank):
             return Move(frm, rank + 6 if to == rank + 7 else rank + 2)
         return move
 
-    def _kind_at(self, sq: Square) -> PieceType:
-        """Piece type on a square (0 if empty)."""
-        piece = self.piece_at(sq)
-        return 0 if piece is None else piece.piece_type
+    def _why_illegal(self, move: Move) -> str:
+        """Which rule ``move`` breaks here, as ``": reason"``."""
+        frm, to = move.from_square, move.to_square
+        piece = self.piece_at(frm)
+        if piece is None:
+            return f": no piece on {SQUARE_NAMES[frm]}"
+        if piece.color != self.turn:
+            side = "White" if self.turn else "Black"
+            return f": the piece on {SQUARE_NAMES[frm]} is not {side}'s, and {side} is to move"
+        if self.color_at(to) == self.turn and not self.is_castling(move):
+            return f": {SQUARE_NAMES[to]} holds a piece of the same colour"
+        view = self._python_chess_view(stack=False)
+        if view.is_pseudo_legal(move):
+            if self.is_check():
+                return ": it does not get the king out of check"
+            return ": it would leave the king in check"
+        if self.is_castling(move):
+            return ": castling is not possible here (rights, pieces between, or check)"
+        name = chess.piece_name(piece.piece_type)
+        return f": a {name} cannot move from {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
 
     def parse_san(self, text: str) -> Move:
-        """The legal move written in SAN; IllegalMoveError if unknown or ambiguous."""
+        """The legal move written in SAN (``"--"``: the null move); InvalidMoveError,
+        IllegalMoveError or AmbiguousMoveError (all ValueErrors) otherwise."""
+        if self._pc is not None:
+            return self._pc.parse_san(text)
         return parse_san(self, text)
 
     def push_uci(self, text: str) -> Move:
         """Play a move given in UCI notation and return it."""
-        return self._push_returned(self.parse_uci(text))
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
 
     def push_san(self, text: str) -> Move:
         """Play a move given in SAN and return it."""
-        return self._push_returned(self.parse_san(text))
-
-    def _push_returned(self, move: Move) -> Move:
-        """Play a move just read from text and hand it back (python-chess's ``push_*``)."""
+        move = self.parse_san(text)
         self.push(move)
         return move
 
     def san(self, move: Move) -> str:
-        """Standard algebraic notation of a legal move, with ``+`` or ``#``."""
+        """Standard algebraic notation of a legal move, with ``+`` or ``#`` (``--`` for the
+        null move)."""
+        if self._pc is not None:
+            return self._pc.san(move)
         return san(self, move)
+
+    def uci(self, move: Move, *, chess960: bool | None = None) -> str:
+        """UCI notation of ``move``, castling written as this board (or ``chess960``) plays."""
+        return self._python_chess_view(stack=False).uci(move, chess960=chess960)
 
     def variation_san(self, moves: Iterable[Move]) -> str:
         """A line of moves in SAN with move numbers (``"1. e4 e5 2. Nf3"``)."""
+        if self._pc is not None:
+            return self._pc.variation_san(moves)
         return variation_san(self, moves)
 
-    # -- rendering and conversion ---------------------------------------------
+    # -- rendering and comparison ---------------------------------------------
 
     def __str__(self) -> str:
-        """Unicode board, white at the bottom, files and ranks labelled."""
+        """The board as python-chess prints it: FEN letters and dots, White at the bottom."""
+        return str(self._python_chess_view(stack=False))
+
+    def unicode(self, *, invert_color: bool = False, borders: bool = False,
+                empty_square: str = "⭘", orientation: bool = chess.WHITE) -> str:  # fmt: skip
+        """The board in Unicode figures, as python-chess's ``unicode()``."""
+        return self._python_chess_view(stack=False).unicode(
+            invert_color=invert_color, borders=borders, empty_square=empty_square,
+            orientation=orientation)  # fmt: skip
+
+    def pretty(self) -> str:
+        """Unicode board, White at the bottom, files and ranks labelled (for terminals)."""
         return unicode_board(self)
 
     def ascii(self) -> str:
@@ -102,26 +149,10 @@ class Board(BoardState):
         return f"Board({self.fen()!r})"
 
     def __eq__(self, other: object) -> bool:
-        """Boards are equal when their positions (FEN) and histories are equal."""
-        if not isinstance(other, Board):
+        """Boards are equal when their positions are (placement, side, castling rights, a
+        legal en-passant square, clocks), as python-chess compares them; histories aside."""
+        if not isinstance(other, (Board, chess.Board)):
             return NotImplemented
-        return self.fen() == other.fen() and self.move_stack == other.move_stack
+        return self.fen() == other.fen() and self.promoted == other.promoted
 
     __hash__ = None  # type: ignore[assignment]
-
-    def to_chess(self) -> chess.Board:
-        """The equivalent python-chess board, move history included."""
-        import chess  # only a caller who converts pays for loading python-chess
-
-        board = chess.Board(self._root_fen, chess960=self.chess960)
-        for move in self.move_stack:
-            board.push(chess.Move.from_uci(move.uci()))
-        return board
-
-    @classmethod
-    def from_chess(cls, board: chess.Board) -> Board:
-        """A plies board from a python-chess board, move history included."""
-        result = cls(board.root().fen(), chess960=board.chess960)
-        for move in board.move_stack:
-            result.push(Move.from_uci(move.uci()))
-        return result

@@ -1,9 +1,13 @@
-"""The core's integers as the board's values: move codes to ``Move``, piece codes to types."""
+"""The core's integers as the board's values: move codes to ``Move``, piece codes to types.
+
+The core numbers colours white 0, black 1 and a piece code is ``colour << 3 | kind``;
+python-chess's colours are ``WHITE = True``, ``BLACK = False``.
+"""
 
 from __future__ import annotations
 
 from plies.board.move import Move
-from plies.board.squares import BLACK, KING, WHITE, Color, PieceType
+from plies.board.squares import KING, Color, PieceType
 from plies.core.encoding import (
     COLOR_SHIFT,
     FLAG_KING_CASTLE,
@@ -12,8 +16,9 @@ from plies.core.encoding import (
     promotion_of,
 )
 
-# PIECE_CODE[color][piece_type]: the core's piece code (kind 0: the colour's occupancy slot).
-PIECE_CODE = tuple(tuple((c << COLOR_SHIFT) | k for k in range(KING + 1)) for c in (WHITE, BLACK))
+# PIECE_CODE[color][piece_type]: the core's piece code, python-chess's colour as the index
+# (BLACK = False first); kind 0 is the colour's occupancy slot.
+PIECE_CODE = tuple(tuple((core << COLOR_SHIFT) | k for k in range(KING + 1)) for core in (1, 0))
 
 # Moves are immutable and there are fewer than 65536 codes: share one Move each.
 _MOVES: dict[int, Move] = {}
@@ -50,5 +55,5 @@ def piece_kind(code: int) -> PieceType:
 
 
 def piece_color(code: int) -> Color:
-    """Colour of a piece code."""
-    return code >> COLOR_SHIFT
+    """python-chess colour of a piece code (True for white)."""
+    return code >> COLOR_SHIFT == 0

@@ -1,11 +1,12 @@
-"""Errors raised on bad chess input; both are ValueErrors."""
+"""Errors raised on bad chess input, all ``ValueError``: python-chess's move errors and
+plies's FEN error."""
 
 from __future__ import annotations
 
+from chess import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+
+__all__ = ["AmbiguousMoveError", "IllegalMoveError", "InvalidFenError", "InvalidMoveError"]
+
 
 class InvalidFenError(ValueError):
-    """A FEN string that is malformed or describes an impossible position."""
-
-
-class IllegalMoveError(ValueError):
-    """A move that is unparseable, or not legal in the position it is applied to."""
+    """A FEN string that is malformed or describes a position the rules cannot apply to."""

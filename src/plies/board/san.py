@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from plies.board.errors import IllegalMoveError
+from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from plies.board.move import Move
 from plies.board.squares import (
     FILE_NAMES,
@@ -31,7 +31,9 @@ def _piece_type(board: BoardState, move: Move) -> int:
 
 
 def san(board: BoardState, move: Move) -> str:
-    """SAN of a legal move, with ``+`` for check and ``#`` for mate."""
+    """SAN of a legal move, with ``+`` for check and ``#`` for mate (``--``: the null move)."""
+    if not move:
+        return "--"
     if not board.is_legal(move):
         raise IllegalMoveError(f"illegal move: {move.uci()} in {board.fen()}")
     if board.is_castling(move):
@@ -80,6 +82,8 @@ def san(board: BoardState, move: Move) -> str:
 def parse_san(board: BoardState, text: str) -> Move:
     """The legal move a SAN string names; IllegalMoveError if none or several."""
     cleaned = text.strip().rstrip("+#!?")
+    if cleaned in ("--", "Z0", "0000", "@@@@"):
+        return Move.null()
     if cleaned in ("O-O", "0-0", "O-O-O", "0-0-0"):
         king_side = len(cleaned) == 3
         for move in board.legal_moves:
@@ -88,13 +92,13 @@ def parse_san(board: BoardState, text: str) -> Move:
         raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
     match = _SAN_RE.match(cleaned)
     if not match:
-        raise IllegalMoveError(f"invalid san: {text!r}")
+        raise InvalidMoveError(f"invalid san: {text!r}")
     letter, from_file, from_rank, to_name, promo = match.groups()
     kind = PIECE_SYMBOLS.index(letter.lower()) if letter else PAWN
     to_sq = SQUARE_NAMES.index(to_name)
     promotion = PIECE_SYMBOLS.index(promo.lower()) if promo else None
     if promotion == KING:
-        raise IllegalMoveError(f"invalid san: {text!r}")
+        raise InvalidMoveError(f"invalid san: {text!r}")
     candidates = [
         m
         for m in board.legal_moves
@@ -108,7 +112,7 @@ def parse_san(board: BoardState, text: str) -> Move:
     if not candidates:
         raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
     if len(candidates) > 1:
-        raise IllegalMoveError(f"ambiguous san: {text!r} in {board.fen()}")
+        raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
     return candidates[0]
 
 

@@ -1,16 +1,24 @@
-"""``BoardState``: a chess position, its move history and the rules, over the compiled core."""
+"""``BoardState``: a chess position, its move history, and the moves: one compiled step each.
+
+A position the rules apply to lives in the compiled core (``Position``); a push or a pop is
+one call into it, and what the core already knows (the legal moves, the state fields) is
+read once per position and kept until the next move. A position the rules cannot apply to
+(no king, pawns on the back rank: what ``Board(None)`` or a half-set-up board holds) is kept
+by a python-chess board instead, as python-chess keeps it, until it is playable again.
+"""
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Any, Self
 
+import chess
 import numpy as np
 
+from plies.board.calls import GREW, Calls, calls
 from plies.board.chess960 import chess960_fen
-from plies.board.codes import PIECE_CODE, core_to_move, core_to_move_960, piece_color, piece_kind
+from plies.board.codes import core_to_move, core_to_move_960
 from plies.board.errors import IllegalMoveError, InvalidFenError
 from plies.board.fen import (
-    EMPTY,
     STARTING_FEN,
     castling_field,
     castling_rights,
@@ -18,61 +26,63 @@ from plies.board.fen import (
     placement,
     validate,
 )
-from plies.board.move import Move, Piece
-from plies.board.outcome import Outcome, Termination
-from plies.board.squares import (
-    BISHOP,
-    BLACK,
-    KING,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    SQUARE_NAMES,
-    WHITE,
-    Color,
-    PieceType,
-    Square,
-)
-from plies.core import (
-    Position,
-    copy_position,
-    in_check,
-    key_after,
-    legal_moves,
-    new_position,
-    opponent_in_check,
-    position_arrays,
-    position_state,
-    push_move,
-    reserve,
-    unmake_move,
-)
-from plies.core.encoding import CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, NO_SQUARE, promotion_of
+from plies.board.legal import LegalMoveGenerator
+from plies.board.move import Move
+from plies.board.squares import SQUARE_NAMES, Color, Square
+from plies.core import Position, new_position, opponent_in_check
+from plies.core.encoding import FLAG_EP, FLAG_SHIFT, MAX_MOVES, NO_SQUARE
 
-_DARK_SQUARES = 0xAA55AA55AA55AA55
+_GREW = GREW
+_EP_FLAG = FLAG_EP << FLAG_SHIFT
+_FLAGS = 15 << FLAG_SHIFT
+
+
+class Known:
+    """What was read about one position: kept while it is on the board or under a pushed move,
+    so a search that pops back finds its moves still known."""
+
+    __slots__ = ("bbs", "codes", "ids", "moves", "names", "st")
+
+    def __init__(self) -> None:
+        """Nothing known yet."""
+        self.st: tuple[int, int, int, int, int, int] | None = None
+        self.codes: list[int] | None = None
+        self.moves: list[Move] | None = None
+        self.ids: dict[int, int] | None = None
+        self.bbs: list[int] | None = None
+        self.names: dict[int, int] | None = None
 
 
 class BoardState:
-    """A chess position and the moves that led to it: set-up, state, legal moves, game end.
+    """A chess position and the moves that led to it: set-up, state, push and pop, legal moves.
 
-    :class:`plies.board.Board` adds notation, pictures and python-chess conversion."""
+    :class:`plies.board.Board` adds the rules, queries, notation and python-chess's surface.
+    """
+
+    __slots__ = ("_c", "_castle_rooks", "_k", "_keys", "_pc", "_pieces", "_pos", "_promoted",
+                 "_root_fen", "_saved", "_scratch", "_squares", "_stack", "_turn", "_why",
+                 "chess960")  # fmt: skip
 
     STARTING_FEN = STARTING_FEN
     """FEN of the standard starting position."""
 
-    def __init__(self, fen: str | None = None, chess960: bool = False) -> None:
-        """Set up the starting position, or the position of ``fen``; ``chess960`` plays by
-        Chess960's castling rules and writes castling as king takes rook (``e1h1``)."""
+    def __init__(self, fen: str | None = STARTING_FEN, *, chess960: bool = False) -> None:
+        """The starting position, the position of ``fen``, or an empty board for ``None``;
+        ``chess960`` plays by Chess960's castling rules (castling written king takes rook)."""
         self.chess960 = bool(chess960)
-        """Whether the board plays Chess960 (Fischer random chess)."""
-        self._legal: np.ndarray | None = None
-        self._legal_index: dict[Move, int] = {}
-        self.move_stack: list[Move] = []
-        """The moves played since the position was set up."""
-        self.set_fen(STARTING_FEN if fen is None else fen)
+        self._stack: list[Move] = []
+        self._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
+        if fen is None:
+            self._set_unplayable(chess.Board(None, chess960=self.chess960), "an empty board")
+        else:
+            self.set_fen(fen)
 
     # -- set-up ---------------------------------------------------------------
+
+    @classmethod
+    def empty(cls, *, chess960: bool = False) -> Self:
+        """An empty board (no pieces, White to move): ``Board(None)``."""
+        return cls(None, chess960=chess960)
 
     @classmethod
     def from_chess960_pos(cls, scharnagl: int) -> Self:
@@ -81,169 +91,325 @@ class BoardState:
         return cls(chess960_fen(scharnagl), chess960=True)
 
     def set_fen(self, fen: str) -> None:
-        """Replace the position and clear the history; on error nothing changes."""
+        """Replace the position and clear the history; ``InvalidFenError`` (a ValueError, the
+        board unchanged) for a malformed FEN. A well-formed position the rules cannot apply to
+        is kept as python-chess keeps it (``is_valid()`` says False)."""
         parsed = parse_fen(fen)
-        validate(parsed, self.chess960)
-        castling, rooks = castling_rights(parsed, self.chess960)
+        try:
+            validate(parsed, self.chess960)
+            rights, rooks = castling_rights(parsed, self.chess960)
+        except InvalidFenError as exc:
+            self._set_unplayable(self._python_chess_board(fen), str(exc))
+            return
         ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
-        pos = new_position(parsed.mailbox, parsed.side, castling, ep, parsed.halfmove,
+        pos = new_position(parsed.mailbox, parsed.side, rights, ep, parsed.halfmove,
                            parsed.fullmove, rooks)  # fmt: skip
         if opponent_in_check(pos):
-            raise InvalidFenError(
-                "invalid fen side to move: the side not to move is in check"
+            self._set_unplayable(
+                self._python_chess_board(fen), "the side not to move is in check"
             )
+            return
         self._castle_rooks = rooks
-        self._set_position(pos)
+        self._stack = []
+        self._adopt_position(pos)
         self._root_fen = fen.strip()
-        self.move_stack = []
 
-    def _set_position(self, pos: Position) -> None:
-        """Adopt a compiled position and look at its arrays."""
+    def _python_chess_board(self, fen: str) -> chess.Board:
+        """python-chess's board of ``fen`` (InvalidFenError if python-chess refuses it too)."""
+        try:
+            return chess.Board(fen, chess960=self.chess960)
+        except ValueError as exc:
+            raise InvalidFenError(f"invalid fen: {exc}") from None
+
+    def _set_unplayable(self, board: chess.Board, why: str) -> None:
+        """Keep a position the compiled core cannot hold in python-chess's board ``board``."""
+        self._pos: Position | None = None
+        self._pc: chess.Board | None = board
+        self._why = why
+        self._promoted = 0
+        self._stack = []
+        self._forget()
+
+    def _adopt_position(self, pos: Position) -> None:
+        """Hold compiled position ``pos`` (its history becomes the board's)."""
         self._pos = pos
-        self._refresh()
+        self._pc = None
+        self._why = ""
+        self._promoted = 0
+        self._c: Calls = calls(pos)
+        self._read_arrays()
+        self._turn: Color = self._c.state(pos)[0] == 0
+        self._forget()
 
-    def _refresh(self) -> None:
-        """Re-read the position's arrays (after the undo stack grew) and its state."""
-        self._pieces, self._squares, self._keys = position_arrays(self._pos)
-        self._changed()
+    def _read_arrays(self) -> None:
+        """Look at the position's arrays again (the undo stack was reallocated)."""
+        self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
 
-    def _changed(self) -> None:
-        """Forget what was cached about the position (legal moves, state fields)."""
-        self._legal = None
-        self._legal_index = {}
-        side, castling, ep, half, full, ply = position_state(self._pos)
-        self._side, self._castling, self._ep = int(side), int(castling), int(ep)
-        self._half, self._full, self._ply = int(half), int(full), int(ply)
+    def _forget(self) -> None:
+        """Drop what was read about the position and the positions before it."""
+        self._k: Known | None = None
+        self._saved: list[Known | None] = [None] * len(self._stack)
 
-    def copy(self) -> Self:
-        """An independent copy, history included."""
+    def _known(self) -> Known:
+        """The record of what is known about the current position."""
+        k = self._k
+        if k is None:
+            k = self._k = Known()
+        return k
+
+    def is_valid(self) -> bool:
+        """Whether the rules apply to the position (python-chess's ``status()`` is clean
+        of everything that would make it unplayable)."""
+        return self._pos is not None
+
+    def check_playable(self) -> None:
+        """InvalidFenError with the reason unless the rules apply to the position (what the
+        engine and every front end need before they search or play it)."""
+        if self._pos is None:
+            raise InvalidFenError(f"invalid position: {self._why}")
+
+    def copy(self, *, stack: bool | int = True) -> Self:
+        """An independent copy with the history (``stack=False``: none; an int: that many of
+        the last moves), as python-chess's ``copy``."""
         other = type(self).__new__(type(self))
         other.chess960 = self.chess960
+        other._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
+        if self._pos is None:
+            assert self._pc is not None
+            other._set_unplayable(self._pc.copy(stack=stack), self._why)
+            return other
         other._castle_rooks = self._castle_rooks
-        other._set_position(copy_position(self._pos))
+        other._stack = list(self._stack)
+        other._adopt_position(self._c.copy(self._pos))
         other._root_fen = self._root_fen
-        other.move_stack = list(self.move_stack)
-        other._legal = self._legal
-        other._legal_index = self._legal_index
+        if stack is not True:
+            keep = min(len(self.move_stack), max(0, int(stack)))
+            tail = [other.pop() for _ in range(keep)]
+            other.set_fen(other.fen(en_passant="fen"))
+            for move in reversed(tail):
+                other.push(move)
         return other
+
+    def __copy__(self) -> Self:
+        """``copy.copy(board)``: as ``board.copy()``."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """``copy.deepcopy(board)``: as ``board.copy()`` (moves are immutable)."""
+        return self.copy()
 
     def root(self) -> Self:
         """The position the history starts from."""
+        if self._pos is None:
+            assert self._pc is not None
+            other = type(self).__new__(type(self))
+            other.chess960 = self.chess960
+            other._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
+            other._set_unplayable(self._pc.root(), self._why)
+            return other
         return type(self)(self._root_fen, chess960=self.chess960)
 
     def core_position(self) -> Position:
-        """A fresh copy of the compiled position (history included), for searches and the core.
+        """A fresh copy of the compiled position (history included), for searches and the core;
+        InvalidFenError if the rules do not apply to the position.
 
         Callers may push moves on it or attach a net: the board never sees it. (The shared
         slider table and a net's weights are the core's, not the board's.)
         """
-        return copy_position(self._pos)
+        self.check_playable()
+        return self._c.copy(self._pos)
 
     # -- state ----------------------------------------------------------------
 
+    def _state(self) -> tuple[int, int, int, int, int, int]:
+        """``(side, castling, ep, halfmove, fullmove, ply)`` of the compiled position."""
+        k = self._known()
+        st = k.st
+        if st is None:
+            st = k.st = self._c.state(self._pos)
+        return st
+
     @property
     def turn(self) -> Color:
-        """The side to move, ``WHITE`` or ``BLACK``."""
-        return self._side
+        """The side to move: ``WHITE`` (True) or ``BLACK`` (False)."""
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.turn
+        return self._turn
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        """Hand the move to ``color`` (the history is kept only when nothing changes)."""
+        if bool(color) != self.turn:
+            self._edit(lambda board: setattr(board, "turn", bool(color)))
 
     @property
     def halfmove_clock(self) -> int:
         """Plies since the last capture or pawn move."""
-        return self._half
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.halfmove_clock
+        return self._state()[3]
 
     @property
     def fullmove_number(self) -> int:
         """Move number, starting at 1 and growing after each black move."""
-        return self._full
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.fullmove_number
+        return self._state()[4]
 
     @property
     def ep_square(self) -> Square | None:
-        """The square a pawn just skipped with a double push, or None."""
-        return None if self._ep == NO_SQUARE else self._ep
+        """The square a pawn just skipped with a double push (whether or not a capture there
+        is possible), or None."""
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.ep_square
+        ep = self._state()[2]
+        return None if ep == NO_SQUARE else ep
 
-    @property
     def ply(self) -> int:
-        """Number of moves in ``move_stack``."""
-        return self._ply
+        """Number of half-moves played since the game began (python-chess's ``ply()``)."""
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.ply()
+        return 2 * (self.fullmove_number - 1) + (not self._turn)
+
+    def _edit(self, change: Any) -> None:
+        """Apply ``change`` to python-chess's board of this position and adopt the result (the
+        history is kept by python-chess's board while the position is unplayable)."""
+        board = self._python_chess_view(stack=False)
+        change(board)
+        self._adopt_python_chess(board)
+
+    def _python_chess_view(self, stack: bool = True) -> chess.Board:
+        """python-chess's board of this position (its history too with ``stack``); the same
+        object the board keeps while the position is unplayable."""
+        if self._pc is not None:
+            return self._pc
+        if stack:
+            board = chess.Board(self._root_fen, chess960=self.chess960)
+            for move in self.move_stack:
+                board.push(move)
+        else:
+            board = chess.Board(self.fen(en_passant="fen"), chess960=self.chess960)
+        board.promoted = self._promoted
+        return board
+
+    def _adopt_python_chess(self, board: chess.Board) -> None:
+        """Take the position of python-chess's ``board`` (its history is cleared unless the
+        position stays unplayable)."""
+        promoted = board.promoted
+        if board.is_valid():
+            fen = board.fen(en_passant="fen")
+            self.set_fen(fen)
+            self._promoted = promoted
+            if self._pos is not None:
+                return
+        self._set_unplayable(board, _status_text(board))
+        self._promoted = promoted
 
     def castling_xfen(self) -> str:
         """Castling field of the FEN in X-FEN (``"KQkq"``, ``"-"``, ``"Bq"`` for an inner rook)."""
-        return castling_field(self._squares.tolist(), self._castling, self._castle_rooks, False)
+        if self._pos is None:
+            return self._python_chess_view().castling_xfen()
+        return castling_field(self._squares.tolist(), self._state()[1], self._castle_rooks,
+                              False)  # fmt: skip
 
     def castling_shredder_fen(self) -> str:
         """Castling field in Shredder-FEN: the rooks' files (``"HAha"``, ``"-"``)."""
-        return castling_field(self._squares.tolist(), self._castling, self._castle_rooks, True)
+        if self._pos is None:
+            return self._python_chess_view().castling_shredder_fen()
+        return castling_field(self._squares.tolist(), self._state()[1], self._castle_rooks,
+                              True)  # fmt: skip
 
-    def has_kingside_castling_rights(self, color: Color) -> bool:
-        """Whether ``color`` may still castle king-side (now or later)."""
-        return bool(self._castling & (CASTLE_WK if color == WHITE else CASTLE_BK))
-
-    def has_queenside_castling_rights(self, color: Color) -> bool:
-        """Whether ``color`` may still castle queen-side (now or later)."""
-        return bool(self._castling & (CASTLE_WQ if color == WHITE else CASTLE_BQ))
-
-    def piece_at(self, sq: Square) -> Piece | None:
-        """The piece on a square, or None."""
-        code = int(self._squares[sq])
-        return None if code == EMPTY else Piece(piece_kind(code), piece_color(code))
-
-    def piece_map(self) -> dict[Square, Piece]:
-        """Every occupied square with its piece."""
-        codes = enumerate(self._squares.tolist())
-        return {sq: Piece(piece_kind(c), piece_color(c)) for sq, c in codes if c != EMPTY}
-
-    def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
-        """Squares holding pieces of a type and colour, in ascending order."""
-        code = PIECE_CODE[color][piece_type]
-        return [int(sq) for sq in np.flatnonzero(self._squares == code)]
-
-    def king(self, color: Color) -> Square:
-        """Square of the king of ``color``."""
-        return int(np.flatnonzero(self._squares == PIECE_CODE[color][KING])[0])
-
-    def zobrist_key(self) -> int:
-        """64-bit Zobrist hash of the position (pieces, side, castling, en passant)."""
-        return int(self._keys[self.ply])
-
-    def fen(self, shredder: bool = False) -> str:
-        """FEN of the position (castling in X-FEN, or Shredder-FEN with ``shredder``); the
-        en-passant square only when a legal capture exists."""
-        ep = "-"
-        if self.ep_square is not None and any(self.is_en_passant(m) for m in self.legal_moves):
-            ep = SQUARE_NAMES[self.ep_square]
-        side = "w" if self.turn == WHITE else "b"
+    def fen(self, *, shredder: bool = False, en_passant: str = "legal",
+            promoted: bool | None = None) -> str:  # fmt: skip
+        """FEN of the position: castling in X-FEN (Shredder-FEN with ``shredder``); the
+        en-passant square when a legal capture exists (``en_passant="fen"``: after every
+        double push; ``"xfen"``: when a pawn stands ready to capture), as python-chess."""
+        if self._pos is None or promoted:
+            return self._python_chess_view().fen(shredder=shredder, en_passant=en_passant,
+                                                 promoted=promoted)  # fmt: skip
+        side, _, _, half, full, _ = self._state()
         board = placement(self._squares.tolist())
         castling = self.castling_shredder_fen() if shredder else self.castling_xfen()
-        return (f"{board} {side} {castling} {ep} "
-                f"{self.halfmove_clock} {self.fullmove_number}")  # fmt: skip
+        ep = self._fen_ep(en_passant)
+        return f"{board} {'b' if side else 'w'} {castling} {ep} {half} {full}"
 
-    def shredder_fen(self) -> str:
+    def _fen_ep(self, mode: str) -> str:
+        """The FEN's en-passant field under python-chess's ``en_passant`` modes."""
+        ep = self.ep_square
+        if ep is None:
+            return "-"
+        if mode == "fen":
+            return SQUARE_NAMES[ep]
+        if mode == "xfen":
+            return SQUARE_NAMES[ep] if self._pawn_ready_for_ep(ep) else "-"
+        if mode != "legal":
+            raise ValueError(f"en_passant must be 'legal', 'fen' or 'xfen', not {mode!r}")
+        return SQUARE_NAMES[ep] if any((c & _FLAGS) == _EP_FLAG for c in self._legal_codes()) \
+            else "-"  # fmt: skip
+
+    def _pawn_ready_for_ep(self, ep: Square) -> bool:
+        """Whether a pawn of the side to move attacks ``ep`` (pins aside: X-FEN's rule)."""
+        own = 1 if self._turn else 9  # the core's pawn codes: white 1, black 9
+        attackers = chess.BB_PAWN_ATTACKS[not self._turn][ep]
+        return any(int(self._squares[sq]) == own for sq in chess.scan_forward(attackers))
+
+    def zobrist_key(self) -> int:
+        """64-bit Zobrist hash of the position (pieces, side, castling, en passant), the
+        engine's key (python-chess's Polyglot key is ``chess.polyglot.zobrist_hash``)."""
+        self.check_playable()
+        return int(self._keys[self._state()[5]])
+
+    def shredder_fen(self, *, en_passant: str = "legal") -> str:
         """FEN with the castling field in Shredder-FEN (``HAha``)."""
-        return self.fen(shredder=True)
+        return self.fen(shredder=True, en_passant=en_passant)
 
-    def board_fen(self) -> str:
+    def board_fen(self, *, promoted: bool | None = False) -> str:
         """Piece-placement field of the FEN."""
+        if self._pos is None or promoted:
+            return self._python_chess_view().board_fen(promoted=promoted)
         return placement(self._squares.tolist())
 
     # -- moves ----------------------------------------------------------------
 
-    def core_legal(self) -> np.ndarray:
-        """Legal moves as core move integers (cached until the position changes)."""
-        if self._legal is None:
-            self._legal = legal_moves(self._pos)
-        return self._legal
+    def _legal_codes(self) -> list[int]:
+        """The legal moves as core move integers (read once per position)."""
+        k = self._known()
+        codes = k.codes
+        if codes is None:
+            scratch = self._scratch
+            n = self._c.gen_legal(self._pos, scratch)
+            codes = k.codes = scratch[:n].tolist()
+        return codes
 
-    def _index(self) -> dict[Move, int]:
-        """Each legal Move with its position in ``core_legal()`` (built on demand)."""
-        legal = self.core_legal()
-        if not self._legal_index and len(legal):
-            self._legal_index = {self.move_of(m): i for i, m in enumerate(legal.tolist())}
-        return self._legal_index
+    def _legal_list(self) -> list[Move]:
+        """The legal moves as ``Move`` values (built once per position; do not modify)."""
+        if self._pos is None:
+            assert self._pc is not None
+            return list(self._pc.legal_moves)
+        k = self._known()
+        moves = k.moves
+        if moves is None:
+            codes = self._legal_codes()
+            if self.chess960:
+                rooks = self._castle_rooks
+                moves = [core_to_move_960(c, rooks) for c in codes]
+            else:
+                moves = [core_to_move(c) for c in codes]
+            k.moves = moves
+            # Each Move object stands for one move integer (and is kept alive by ``moves``):
+            # a push of one of them needs no search for its integer.
+            k.ids = {id(m): c for m, c in zip(moves, codes, strict=True)}
+        return moves
 
     @property
-    def legal_moves(self) -> list[Move]:
-        """The legal moves, as a fresh list."""
-        return list(self._index())
+    def legal_moves(self) -> LegalMoveGenerator:
+        """The legal moves: iterate, ``len``, ``in``, ``count()``, as python-chess's."""
+        return LegalMoveGenerator(self)
 
     def move_of(self, code: int) -> Move:
         """The ``Move`` of a core move integer in this board's notation (castling in
@@ -252,206 +418,141 @@ class BoardState:
             return core_to_move_960(code, self._castle_rooks)
         return core_to_move(code)
 
-    def _find(self, move: Move) -> int:
+    def core_legal(self) -> np.ndarray:
+        """Legal moves as core move integers."""
+        if self._pos is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.array(self._legal_codes(), dtype=np.int64)
+
+    def _code_of(self, move: Move) -> int:
         """Core integer of ``move`` if it is legal here, else 0."""
-        legal = self.core_legal()
+        if self._pos is None or not isinstance(move, chess.Move):
+            return 0
         if self.chess960:
-            # A king step and a castling may share their squares here (b1c1): look moves up.
-            i = self._index().get(move) if isinstance(move, Move) else None
-            return 0 if i is None else int(legal[i])
-        # Match from and to squares, then the promotion bits, without building Moves.
-        hits = legal[(legal & 0xFFF) == (move.from_square | (move.to_square << 6))]
-        for m in hits.tolist():
-            if promotion_of(m) == move.promotion:
-                return int(m)
-        return 0
+            for code, legal in zip(self._legal_codes(), self._legal_list(), strict=True):
+                if legal == move:
+                    return code
+            return 0
+        k = self._known()
+        names = k.names
+        if names is None:
+            names = k.names = {}
+            for code in self._legal_codes():
+                name = code & 0xFFF
+                promotion = core_to_move(code).promotion
+                names[name | (promotion << 12 if promotion else 0)] = code
+        promotion = move.promotion
+        name = move.from_square | move.to_square << 6 | (promotion << 12 if promotion else 0)
+        return names.get(name, 0)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
-        return isinstance(move, Move) and self._find(move) != 0
-
-    def _core_move(self, move: Move) -> int:
-        """Core integer of a legal move; IllegalMoveError otherwise."""
-        code = self._find(move)
-        if code == 0:
-            raise IllegalMoveError(f"illegal move: {move.uci()} in {self.fen()}")
-        return code
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.is_legal(move)
+        return self._code_of(move) != 0
 
     def push(self, move: Move) -> None:
-        """Play a legal move; IllegalMoveError (board unchanged) if it is not legal."""
-        if not isinstance(move, Move):
-            raise IllegalMoveError(f"not a move: {move!r}")
-        m = self._core_move(move)
-        if push_move(self._pos, m):
-            self._refresh()
+        """Play a legal move (a python-chess ``Move`` too, or ``Move.null()`` to pass);
+        IllegalMoveError, the board unchanged, if it is not legal here."""
+        pos = self._pos
+        k = self._k
+        ids = None if k is None else k.ids
+        if ids is not None and (code := ids.get(id(move), 0)):
+            grew = self._c.push_code(pos, code)
+        elif pos is None or self.chess960:
+            self._push_slow(move)
+            return
         else:
-            self._changed()
-        self.move_stack.append(move)
+            try:
+                promotion = move.promotion
+                name = move.from_square | move.to_square << 6 | (promotion << 12 if promotion
+                                                                 else 0)  # fmt: skip
+            except (AttributeError, TypeError):
+                raise IllegalMoveError(f"not a move: {move!r}") from None
+            # The null move's name (0) names no legal move: it takes the slow path too.
+            grew = self._c.push_named(pos, name, self._scratch)
+            if grew == 0:
+                self._push_slow(move)
+                return
+        if grew & _GREW:
+            self._read_arrays()
+        self._turn = not self._turn
+        self._saved.append(k)
+        self._k = None
+        self._stack.append(move)
+
+    def _push_slow(self, move: Move) -> None:
+        """``push`` for what the one-call path does not take: Chess960, the null move, king
+        takes own rook written as castling, unplayable positions, and refusals."""
+        if not isinstance(move, chess.Move):
+            raise IllegalMoveError(f"not a move: {move!r}")
+        if self._pos is None:
+            assert self._pc is not None
+            self._pc.push(move)
+            return
+        if not move:
+            if self.is_check():
+                raise IllegalMoveError(f"illegal null move: the side to move is in check in "
+                                       f"{self.fen()}")  # fmt: skip
+            grew = self._c.push_pass(self._pos)
+        else:
+            code = self._code_of(self._castling_alias(move))
+            if code == 0:
+                raise IllegalMoveError(f"illegal move: {move.uci()} in {self.fen()}"
+                                       f"{self._why_illegal(move)}")  # fmt: skip
+            grew = self._c.push_code(self._pos, code)
+        if grew:
+            self._read_arrays()
+        self._turn = not self._turn
+        self._saved.append(self._k)
+        self._k = None
+        self._stack.append(move)
+
+    def _castling_alias(self, move: Move) -> Move:
+        """The move itself, or the castling it names in the other notation (overridden by
+        the board, which knows the pieces)."""
+        return move
+
+    def _why_illegal(self, move: Move) -> str:
+        """A short reason a move is not legal, beginning with ``": "`` (the board says more)."""
+        return ""
 
     def pop(self) -> Move:
         """Take back the last move and return it; IndexError if there is none."""
-        if not self.move_stack:
-            raise IndexError("pop from empty move stack")
-        unmake_move(self._pos)
-        self._changed()
-        return self.move_stack.pop()
+        pos = self._pos
+        if pos is None:
+            assert self._pc is not None
+            return self._pc.pop()
+        move = self._stack.pop()
+        self._c.pop_move(pos)
+        self._turn = not self._turn
+        self._k = self._saved.pop()
+        return move
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played since the position was set up (the board's own list)."""
+        if self._pc is not None:
+            return self._pc.move_stack
+        return self._stack
 
     def peek(self) -> Move:
         """The last move played; IndexError if there is none."""
-        if not self.move_stack:
-            raise IndexError("peek at empty move stack")
         return self.move_stack[-1]
 
-    # -- move properties ------------------------------------------------------
+    def clear_stack(self) -> None:
+        """Forget the history: the current position becomes the root (as python-chess)."""
+        if self._pos is None:
+            assert self._pc is not None
+            self._pc.clear_stack()
+            return
+        self.set_fen(self.fen(en_passant="fen"))
 
-    def is_capture(self, move: Move) -> bool:
-        """Whether the move captures (en passant included; castling onto one's own rook not)."""
-        code = int(self._squares[move.to_square])
-        return (code != EMPTY and piece_color(code) != self.turn) or self.is_en_passant(move)
 
-    def is_en_passant(self, move: Move) -> bool:
-        """Whether the move is an en-passant capture."""
-        return (
-            self.ep_square == move.to_square
-            and piece_kind(int(self._squares[move.from_square])) == PAWN
-            and abs(move.to_square - move.from_square) in (7, 9)
-        )
-
-    def is_castling(self, move: Move) -> bool:
-        """Whether the move is a castling move (a king moving two files or onto its own rook)."""
-        code = int(self._squares[move.from_square])
-        if piece_kind(code) != KING:
-            return False
-        onto = int(self._squares[move.to_square])
-        own_rook = (onto != EMPTY and piece_kind(onto) == ROOK
-                    and piece_color(onto) == piece_color(code))  # fmt: skip
-        return abs((move.to_square & 7) - (move.from_square & 7)) > 1 or own_rook
-
-    def is_zeroing(self, move: Move) -> bool:
-        """Whether the move resets the halfmove clock (a capture or pawn move)."""
-        return self.is_capture(move) or piece_kind(int(self._squares[move.from_square])) == PAWN
-
-    def gives_check(self, move: Move) -> bool:
-        """Whether the legal move puts the opponent in check."""
-        self.push(move)
-        try:
-            return self.is_check()
-        finally:
-            self.pop()
-
-    # -- game state -----------------------------------------------------------
-
-    def is_check(self) -> bool:
-        """Whether the side to move is in check."""
-        return bool(in_check(self._pos))
-
-    def is_checkmate(self) -> bool:
-        """Whether the side to move is checkmated."""
-        return self.is_check() and len(self.core_legal()) == 0
-
-    def is_stalemate(self) -> bool:
-        """Whether the side to move has no legal move and is not in check."""
-        return not self.is_check() and len(self.core_legal()) == 0
-
-    def has_insufficient_material(self, color: Color) -> bool:
-        """Whether ``color`` cannot possibly checkmate (python-chess's rule)."""
-        bb = [int(x) for x in self._pieces]
-        own = bb[PIECE_CODE[color][0]]
-        other = bb[PIECE_CODE[1 - color][0]]
-
-        def kind(k: PieceType) -> int:
-            """Bitboard of both colours' pieces of type ``k``."""
-            return bb[PIECE_CODE[WHITE][k]] | bb[PIECE_CODE[BLACK][k]]
-
-        if own & (kind(PAWN) | kind(ROOK) | kind(QUEEN)):
-            return False
-        if own & kind(KNIGHT):
-            return own.bit_count() <= 2 and not (other & ~kind(KING) & ~kind(QUEEN))
-        if own & kind(BISHOP):
-            bishops = kind(BISHOP)
-            same_colour = not (bishops & _DARK_SQUARES) or not (bishops & ~_DARK_SQUARES)
-            return same_colour and not kind(PAWN) and not kind(KNIGHT)
-        return True
-
-    def is_insufficient_material(self) -> bool:
-        """Whether neither side can possibly checkmate."""
-        return self.has_insufficient_material(WHITE) and self.has_insufficient_material(BLACK)
-
-    def _repetitions(self) -> int:
-        """How often the current position occurred, counting the current one."""
-        ply = self.ply
-        key = self._keys[ply]
-        low = max(0, ply - self.halfmove_clock)
-        window = self._keys[low : ply + 1]
-        return int(np.count_nonzero(window == key))
-
-    def is_repetition(self, count: int = 3) -> bool:
-        """Whether the current position occurred at least ``count`` times."""
-        return self._repetitions() >= count
-
-    def is_fivefold_repetition(self) -> bool:
-        """Whether the position occurred five times (an automatic draw)."""
-        return self._repetitions() >= 5
-
-    def can_claim_threefold_repetition(self) -> bool:
-        """Whether the position occurred three times, or a legal move makes it so."""
-        if self._repetitions() >= 3:
-            return True
-        ply = self.ply
-        low = max(0, ply - self.halfmove_clock)
-        seen = self._keys[low : ply + 1].copy()
-        if reserve(self._pos, 1):
-            self._refresh()
-        for m in self.core_legal().tolist():
-            key = key_after(self._pos, m)
-            if np.count_nonzero(seen == key) >= 2:
-                return True
-        return False
-
-    def is_fifty_moves(self) -> bool:
-        """Whether 50 moves passed without capture or pawn move and a move remains."""
-        return self.halfmove_clock >= 100 and len(self.core_legal()) > 0
-
-    def can_claim_fifty_moves(self) -> bool:
-        """Whether the fifty-move rule can be claimed now or with the next move."""
-        if self.is_fifty_moves():
-            return True
-        if self.halfmove_clock >= 99:
-            return any(not self.is_zeroing(m) for m in self.legal_moves)
-        return False
-
-    def is_seventyfive_moves(self) -> bool:
-        """Whether 75 moves passed without capture or pawn move (automatic draw)."""
-        return self.halfmove_clock >= 150 and len(self.core_legal()) > 0
-
-    def can_claim_draw(self) -> bool:
-        """Whether a draw by fifty moves or threefold repetition can be claimed."""
-        return self.can_claim_fifty_moves() or self.can_claim_threefold_repetition()
-
-    def outcome(self, claim_draw: bool = False) -> Outcome | None:
-        """How the game has ended, or None; claimable draws only with ``claim_draw``."""
-        if self.is_checkmate():
-            return Outcome(Termination.CHECKMATE, 1 - self.turn)
-        if self.is_insufficient_material():
-            return Outcome(Termination.INSUFFICIENT_MATERIAL, None)
-        if len(self.core_legal()) == 0:
-            return Outcome(Termination.STALEMATE, None)
-        if self.is_seventyfive_moves():
-            return Outcome(Termination.SEVENTYFIVE_MOVES, None)
-        if self.is_fivefold_repetition():
-            return Outcome(Termination.FIVEFOLD_REPETITION, None)
-        if claim_draw:
-            if self.can_claim_fifty_moves():
-                return Outcome(Termination.FIFTY_MOVES, None)
-            if self.can_claim_threefold_repetition():
-                return Outcome(Termination.THREEFOLD_REPETITION, None)
-        return None
-
-    def is_game_over(self, claim_draw: bool = False) -> bool:
-        """Whether the game has ended (claimable draws count with ``claim_draw``)."""
-        return self.outcome(claim_draw) is not None
-
-    def result(self, claim_draw: bool = False) -> str:
-        """``"1-0"``, ``"0-1"``, ``"1/2-1/2"``, or ``"*"`` while the game goes on."""
-        outcome = self.outcome(claim_draw)
-        return "*" if outcome is None else outcome.result()
+def _status_text(board: chess.Board) -> str:
+    """What makes python-chess's ``board`` unplayable, in words (its status flags)."""
+    status = board.status()
+    names = [flag.name.lower().replace("_", " ") for flag in chess.Status
+             if flag and flag in status and flag.name]  # fmt: skip
+    return ", ".join(names) or "not a valid position"

@@ -1,0 +1,66 @@
+"""The board's compiled calls, bound once to their compiled code.
+
+A call through a numba dispatcher first works out the types of its arguments, and for a
+structref (the core's ``Position``) that costs microseconds: more than the move it plays.
+The board calls each function with one fixed signature, so it binds that signature's
+compiled entry point once (loaded from the on-disk cache, or compiled on the first use) and
+calls it directly: a push or a pop is then one step into the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import typeof, types
+
+from plies.core import board_entry as _entry
+from plies.core import copy_position, position_arrays, position_state
+from plies.core.encoding import MAX_MOVES
+from plies.core.position import Position
+
+Entry = Callable[..., Any]
+
+
+class Calls:
+    """The compiled entry points the board uses, each bound to the board's one signature."""
+
+    def __init__(self, pos: Position) -> None:
+        """Bind every entry point for positions of ``pos``'s type."""
+        p = typeof(pos)
+        buf = typeof(np.zeros(MAX_MOVES, dtype=np.int64))
+        i64 = types.int64
+        self.push_named: Entry = _entry.push_named.compile((p, i64, buf))
+        """``(pos, name, scratch) -> code | GREW``, 0 when no legal move has that name."""
+        self.push_code: Entry = _entry.push_code.compile((p, i64))
+        """``(pos, code) -> GREW or 0``: play a move of the position's own legal list."""
+        self.push_pass: Entry = _entry.push_pass.compile((p,))
+        """``(pos) -> GREW or 0``: play a null move."""
+        self.pop_move: Entry = _entry.pop_move.compile((p,))
+        """``(pos)``: take back the last move (a null move too)."""
+        self.gen_legal: Entry = _entry.legal_into.compile((p, buf))
+        """``(pos, out) -> count``: the legal moves into ``out``."""
+        self.in_check: Entry = _entry.side_in_check.compile((p,))
+        """``(pos) -> bool``: whether the side to move is in check."""
+        self.state: Entry = position_state.compile((p,))
+        """``(pos) -> (side, castling, ep, halfmove, fullmove, ply)``."""
+        self.arrays: Entry = position_arrays.compile((p,))
+        """``(pos) -> (pieces, squares, keys)``: live views of the position's arrays."""
+        self.copy: Entry = copy_position.compile((p,))
+        """``(pos) -> Position``: an independent copy."""
+
+
+_bound: Calls | None = None
+
+
+def calls(pos: Position) -> Calls:
+    """The bound entry points (bound on the first call, for ``pos``'s type)."""
+    global _bound
+    if _bound is None:
+        _bound = Calls(pos)
+    return _bound
+
+
+GREW = _entry.GREW
+"""Bit of a push's result that says the undo stack was reallocated."""

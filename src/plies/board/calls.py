@@ -12,12 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from numba import typeof, types
 
 from plies.core import board_entry as _entry
 from plies.core import copy_position, position_arrays, position_state
-from plies.core.encoding import MAX_MOVES
 from plies.core.position import Position
 
 Entry = Callable[..., Any]
@@ -29,18 +27,21 @@ class Calls:
     def __init__(self, pos: Position) -> None:
         """Bind every entry point for positions of ``pos``'s type."""
         p = typeof(pos)
-        buf = typeof(np.zeros(MAX_MOVES, dtype=np.int64))
         i64 = types.int64
-        self.push_named: Entry = _entry.push_named.compile((p, i64, buf))
-        """``(pos, name, scratch) -> code | GREW``, 0 when no legal move has that name."""
+        self.push_named: Entry = _entry.push_named.compile((p, i64))
+        """``(pos, name) -> code | GREW``, 0 when no legal move has that name."""
         self.push_code: Entry = _entry.push_code.compile((p, i64))
         """``(pos, code) -> GREW or 0``: play a move of the position's own legal list."""
         self.push_pass: Entry = _entry.push_pass.compile((p,))
         """``(pos) -> GREW or 0``: play a null move."""
         self.pop_move: Entry = _entry.pop_move.compile((p,))
         """``(pos)``: take back the last move (a null move too)."""
-        self.gen_legal: Entry = _entry.legal_into.compile((p, buf))
-        """``(pos, out) -> count``: the legal moves into ``out``."""
+        self.legal: Entry = _entry.legal_array.compile((p,))
+        """``(pos) -> array``: the legal moves."""
+        self.status: Entry = _entry.game_status.compile((p,))
+        """``(pos) -> bits``: check, no moves, dead position, move counts, repetitions."""
+        self.check_after: Entry = _entry.check_after.compile((p, i64))
+        """``(pos, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
         self.in_check: Entry = _entry.side_in_check.compile((p,))
         """``(pos) -> bool``: whether the side to move is in check."""
         self.state: Entry = position_state.compile((p,))
@@ -48,7 +49,9 @@ class Calls:
         self.arrays: Entry = position_arrays.compile((p,))
         """``(pos) -> (pieces, squares, keys)``: live views of the position's arrays."""
         self.copy: Entry = copy_position.compile((p,))
-        """``(pos) -> Position``: an independent copy."""
+        """``(pos) -> Position``: an independent copy, full undo stack."""
+        self.compact_copy: Entry = _entry.compact_copy.compile((p,))
+        """``(pos) -> Position``: an independent copy sized to its history."""
 
 
 _bound: Calls | None = None
@@ -64,3 +67,6 @@ def calls(pos: Position) -> Calls:
 
 GREW = _entry.GREW
 """Bit of a push's result that says the undo stack was reallocated."""
+CHECK, NO_MOVES, DEAD = _entry.CHECK, _entry.NO_MOVES, _entry.DEAD
+FIFTY, SEVENTY_FIVE = _entry.FIFTY, _entry.SEVENTY_FIVE
+THREEFOLD, FIVEFOLD = _entry.THREEFOLD, _entry.FIVEFOLD

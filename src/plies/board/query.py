@@ -225,7 +225,7 @@ class PositionQueries(BoardState):
             if rays & square_mask:
                 snipers = rays & sliders & them
                 for sniper in chess.scan_reversed(snipers):
-                    between = chess.between(sniper, king) & occupied
+                    between = chess.between(sniper, king) & (occupied | square_mask)
                     if between == square_mask:
                         return chess.ray(king, sniper)
                 break

@@ -5,6 +5,15 @@ from __future__ import annotations
 import chess
 import numpy as np
 
+from plies.board.calls import (
+    CHECK,
+    DEAD,
+    FIFTY,
+    FIVEFOLD,
+    NO_MOVES,
+    SEVENTY_FIVE,
+    THREEFOLD,
+)
 from plies.board.move import Move
 from plies.board.outcome import Outcome, Termination
 from plies.board.query import PositionQueries
@@ -23,7 +32,7 @@ class GameRules(PositionQueries):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.is_check()
-        return bool(self._c.in_check(self._pos))
+        return bool(self._status() & CHECK)
 
     def gives_check(self, move: Move) -> bool:
         """Whether the legal move puts the opponent in check."""
@@ -43,15 +52,21 @@ class GameRules(PositionQueries):
         if self._pos is None:
             assert self._pc is not None
             return any(self._pc.generate_legal_moves())
-        return bool(self._legal_codes())
+        return not self._status() & NO_MOVES
 
     def is_checkmate(self) -> bool:
         """Whether the side to move is checkmated."""
-        return self.is_check() and not self._has_moves()
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.is_checkmate()
+        return self._status() & (CHECK | NO_MOVES) == CHECK | NO_MOVES
 
     def is_stalemate(self) -> bool:
         """Whether the side to move has no legal move and is not in check."""
-        return not self.is_check() and not self._has_moves()
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.is_stalemate()
+        return self._status() & (CHECK | NO_MOVES) == NO_MOVES
 
     def has_insufficient_material(self, color: Color) -> bool:
         """Whether ``color`` cannot possibly checkmate (python-chess's rule)."""
@@ -69,9 +84,11 @@ class GameRules(PositionQueries):
 
     def is_insufficient_material(self) -> bool:
         """Whether neither side can possibly checkmate."""
-        return self.has_insufficient_material(chess.WHITE) and self.has_insufficient_material(
-            chess.BLACK
-        )
+        if self._pos is None:
+            return self.has_insufficient_material(chess.WHITE) and self.has_insufficient_material(
+                chess.BLACK
+            )
+        return bool(self._status() & DEAD)
 
     def _repetitions(self) -> int:
         """How often the current position occurred, counting the current one."""
@@ -89,14 +106,16 @@ class GameRules(PositionQueries):
 
     def is_fivefold_repetition(self) -> bool:
         """Whether the position occurred five times (an automatic draw)."""
-        return self.is_repetition(5)
+        if self._pos is None:
+            return self.is_repetition(5)
+        return bool(self._status() & FIVEFOLD)
 
     def can_claim_threefold_repetition(self) -> bool:
         """Whether the position occurred three times, or a legal move makes it so."""
         if self._pos is None:
             assert self._pc is not None
             return self._pc.can_claim_threefold_repetition()
-        if self._repetitions() >= 3:
+        if self._status() & THREEFOLD:
             return True
         ply = self._state()[5]
         seen = self._keys[max(0, ply - self.halfmove_clock) : ply + 1].copy()
@@ -111,7 +130,9 @@ class GameRules(PositionQueries):
 
     def is_fifty_moves(self) -> bool:
         """Whether 50 moves passed without capture or pawn move and a move remains."""
-        return self.halfmove_clock >= 100 and self._has_moves()
+        if self._pos is None:
+            return self.halfmove_clock >= 100 and self._has_moves()
+        return self._status() & (FIFTY | NO_MOVES) == FIFTY
 
     def can_claim_fifty_moves(self) -> bool:
         """Whether the fifty-move rule can be claimed now or with the next move."""
@@ -123,7 +144,9 @@ class GameRules(PositionQueries):
 
     def is_seventyfive_moves(self) -> bool:
         """Whether 75 moves passed without capture or pawn move (automatic draw)."""
-        return self.halfmove_clock >= 150 and self._has_moves()
+        if self._pos is None:
+            return self.halfmove_clock >= 150 and self._has_moves()
+        return self._status() & (SEVENTY_FIVE | NO_MOVES) == SEVENTY_FIVE
 
     def can_claim_draw(self) -> bool:
         """Whether a draw by fifty moves or threefold repetition can be claimed."""
@@ -131,6 +154,10 @@ class GameRules(PositionQueries):
 
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """How the game has ended, or None; claimable draws only with ``claim_draw``."""
+        if self._pos is not None and not claim_draw:
+            status = self._status()
+            if not status & (NO_MOVES | DEAD | SEVENTY_FIVE | FIVEFOLD):
+                return None  # the common case, decided by one compiled call
         if self.is_checkmate():
             return Outcome(Termination.CHECKMATE, not self.turn)
         if self.is_insufficient_material():

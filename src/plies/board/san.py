@@ -1,4 +1,5 @@
-"""Standard algebraic notation: writing and reading moves in SAN."""
+"""Standard algebraic notation: writing and reading moves in SAN, from the legal move
+integers the board already holds."""
 
 from __future__ import annotations
 
@@ -6,117 +7,151 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from plies.board.calls import GREW
 from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from plies.board.move import Move
 from plies.board.squares import (
     FILE_NAMES,
-    KING,
+    KNIGHT,
     PAWN,
     PIECE_SYMBOLS,
     RANK_NAMES,
     SQUARE_NAMES,
     WHITE,
+    square,
+)
+from plies.core.encoding import (
+    CAPTURE_BIT,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
+    FLAG_SHIFT,
+    PROMOTION_BIT,
 )
 
 if TYPE_CHECKING:
-    from plies.board.state import BoardState
+    from plies.board.board import Board
 
-_SAN_RE = re.compile(r"^([NBRQK])?([a-h])?([1-8])?[-x]?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
+_SAN_RE = re.compile(r"^([NBKRQ])?([a-h])?([1-8])?[\-x]?([a-h][1-8])(=?[nbrqkNBRQK])?[\+#]?\Z")
+_CASTLES = {
+    "O-O": 1, "O-O+": 1, "O-O#": 1, "0-0": 1, "0-0+": 1, "0-0#": 1,
+    "O-O-O": 0, "O-O-O+": 0, "O-O-O#": 0, "0-0-0": 0, "0-0-0+": 0, "0-0-0#": 0,
+}  # fmt: skip
+"""Castling in SAN: 1 for king-side, 0 for queen-side (as python-chess reads it)."""
+_NULL_SAN = ("--", "Z0", "0000", "@@@@")
+_LETTERS = ("", "", "N", "B", "R", "Q", "K")
+# Castling is flag 2 or 3 whatever its capture bit says (a Chess960 king may take its rook).
+_FLAG = 0b1011 << FLAG_SHIFT
+_KING_CASTLE = FLAG_KING_CASTLE << FLAG_SHIFT
+_QUEEN_CASTLE = FLAG_QUEEN_CASTLE << FLAG_SHIFT
 
 
-def _piece_type(board: BoardState, move: Move) -> int:
-    """Type of the piece on the move's from-square (0 if empty)."""
-    piece = board.piece_at(move.from_square)
-    return 0 if piece is None else piece.piece_type
-
-
-def san(board: BoardState, move: Move) -> str:
+def san(board: Board, move: Move) -> str:
     """SAN of a legal move, with ``+`` for check and ``#`` for mate (``--``: the null move)."""
     if not move:
         return "--"
-    if not board.is_legal(move):
-        raise IllegalMoveError(f"illegal move: {move.uci()} in {board.fen()}")
-    if board.is_castling(move):
-        text = "O-O" if move.to_square > move.from_square else "O-O-O"
+    code = board._code_of(move) or board._code_of(board._castling_alias(move))
+    if code == 0:
+        raise IllegalMoveError(f"illegal san: {move.uci()!r} in {board.fen()}"
+                               f"{board._why_illegal(move)}")  # fmt: skip
+    return _with_suffix(board, code, _san_body(board, code))
+
+
+def _san_body(board: Board, code: int) -> str:
+    """SAN of legal move integer ``code`` without its check suffix."""
+    flag = code & _FLAG
+    if flag == _KING_CASTLE:
+        return "O-O"
+    if flag == _QUEEN_CASTLE:
+        return "O-O-O"
+    frm, to = code & 63, (code >> 6) & 63
+    squares = board._squares
+    kind = int(squares[frm]) & 7
+    capture = code & CAPTURE_BIT
+    if kind == PAWN:
+        text = FILE_NAMES[frm & 7] + "x" if capture else ""
     else:
-        kind = _piece_type(board, move)
-        capture = board.is_capture(move)
-        text = ""
-        if kind == PAWN:
-            if capture:
-                text = FILE_NAMES[move.from_square & 7]
-        else:
-            text = PIECE_SYMBOLS[kind].upper()
-            rivals = [
-                m.from_square
-                for m in board.legal_moves
-                if m.to_square == move.to_square
-                and m.from_square != move.from_square
-                and _piece_type(board, m) == kind
-            ]
-            if rivals:
-                same_file = any((sq & 7) == (move.from_square & 7) for sq in rivals)
-                same_rank = any((sq >> 3) == (move.from_square >> 3) for sq in rivals)
-                if not same_file:
-                    text += FILE_NAMES[move.from_square & 7]
-                elif not same_rank:
-                    text += RANK_NAMES[move.from_square >> 3]
-                else:
-                    text += SQUARE_NAMES[move.from_square]
+        text = _LETTERS[kind]
+        rivals = [c & 63 for c in board._legal_codes()
+                  if (c >> 6) & 63 == to and c & 63 != frm and int(squares[c & 63]) & 7 == kind
+                  and c & _FLAG not in (_KING_CASTLE, _QUEEN_CASTLE)]  # fmt: skip
+        if rivals:
+            if all((sq & 7) != (frm & 7) for sq in rivals):
+                text += FILE_NAMES[frm & 7]
+            elif all((sq >> 3) != (frm >> 3) for sq in rivals):
+                text += RANK_NAMES[frm >> 3]
+            else:
+                text += SQUARE_NAMES[frm]
         if capture:
             text += "x"
-        text += SQUARE_NAMES[move.to_square]
-        if move.promotion:
-            text += "=" + PIECE_SYMBOLS[move.promotion].upper()
-    board.push(move)
-    try:
-        if board.is_checkmate():
-            text += "#"
-        elif board.is_check():
-            text += "+"
-    finally:
-        board.pop()
+    text += SQUARE_NAMES[to]
+    if code & PROMOTION_BIT:
+        text += "=" + _LETTERS[((code >> FLAG_SHIFT) & 3) + KNIGHT]
     return text
 
 
-def parse_san(board: BoardState, text: str) -> Move:
-    """The legal move a SAN string names; IllegalMoveError if none or several."""
-    cleaned = text.strip().rstrip("+#!?")
-    if cleaned in ("--", "Z0", "0000", "@@@@"):
-        return Move.null()
-    if cleaned in ("O-O", "0-0", "O-O-O", "0-0-0"):
-        king_side = len(cleaned) == 3
-        for move in board.legal_moves:
-            if board.is_castling(move) and (move.to_square > move.from_square) == king_side:
-                return move
+def _with_suffix(board: Board, code: int, text: str) -> str:
+    """``text`` with ``+`` or ``#`` as legal move ``code`` gives check or mate."""
+    given = board._c.check_after(board._pos, code)
+    if given & GREW:
+        board._read_arrays()
+        given &= ~GREW
+    return text + ("#" if given == 2 else "+" if given == 1 else "")
+
+
+def parse_san(board: Board, text: str) -> Move:
+    """The legal move a SAN string names (python-chess's reading, overspecified and long
+    algebraic moves included); InvalidMoveError, IllegalMoveError or AmbiguousMoveError."""
+    side = _CASTLES.get(text)
+    if side is not None:
+        for code in board._legal_codes():
+            if code & _FLAG == (_KING_CASTLE if side else _QUEEN_CASTLE):
+                return board.move_of(code)
         raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
-    match = _SAN_RE.match(cleaned)
+    match = _SAN_RE.match(text)
     if not match:
+        if text in _NULL_SAN:
+            return Move.null()
+        if "," in text:
+            raise InvalidMoveError(f"unsupported multi-leg move: {text!r}")
         raise InvalidMoveError(f"invalid san: {text!r}")
     letter, from_file, from_rank, to_name, promo = match.groups()
+    to = SQUARE_NAMES.index(to_name)
+    promotion = PIECE_SYMBOLS.index(promo[-1].lower()) if promo else None
+    if not letter and from_file and from_rank:
+        # Fully specified moves (long algebraic, castling as a king move) as python-chess.
+        move = board.find_move(square(FILE_NAMES.index(from_file), int(from_rank) - 1), to,
+                               promotion)  # fmt: skip
+        if move.promotion != promotion:
+            raise IllegalMoveError(f"missing promotion piece type: {text!r} in {board.fen()}")
+        return move
     kind = PIECE_SYMBOLS.index(letter.lower()) if letter else PAWN
-    to_sq = SQUARE_NAMES.index(to_name)
-    promotion = PIECE_SYMBOLS.index(promo.lower()) if promo else None
-    if promotion == KING:
-        raise InvalidMoveError(f"invalid san: {text!r}")
-    candidates = [
-        m
-        for m in board.legal_moves
-        if m.to_square == to_sq
-        and _piece_type(board, m) == kind
-        and m.promotion == promotion
-        and (from_file is None or FILE_NAMES[m.from_square & 7] == from_file)
-        and (from_rank is None or RANK_NAMES[m.from_square >> 3] == from_rank)
-        and not board.is_castling(m)
-    ]
-    if not candidates:
+    if not letter and not from_file:
+        from_file = to_name[0]  # a pawn move without a file stays on its file: no capture
+    file_index = FILE_NAMES.index(from_file) if from_file else -1
+    rank_index = int(from_rank) - 1 if from_rank else -1
+    squares = board._squares
+    own = board._turn
+    found = 0
+    for code in board._legal_codes():
+        frm = code & 63
+        if ((code >> 6) & 63 != to or int(squares[frm]) & 7 != kind
+                or (file_index >= 0 and frm & 7 != file_index)
+                or (rank_index >= 0 and frm >> 3 != rank_index)):  # fmt: skip
+            continue
+        target = int(squares[to])
+        if target and (target < 8) == own:
+            continue  # castling onto one's own rook is never this SAN
+        if (((code >> FLAG_SHIFT) & 3) + KNIGHT if code & PROMOTION_BIT else None) != promotion:
+            continue
+        if found:
+            raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
+        found = code
+    if not found:
         raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
-    if len(candidates) > 1:
-        raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
-    return candidates[0]
+    return board.move_of(found)
 
 
-def variation_san(board: BoardState, moves: Iterable[Move]) -> str:
+def variation_san(board: Board, moves: Iterable[Move]) -> str:
     """A line of legal moves in SAN with move numbers, starting from ``board``."""
     scratch = board.copy()
     parts: list[str] = []

@@ -30,7 +30,7 @@ from plies.board.legal import LegalMoveGenerator
 from plies.board.move import Move
 from plies.board.squares import SQUARE_NAMES, Color, Square
 from plies.core import Position, new_position, opponent_in_check
-from plies.core.encoding import FLAG_EP, FLAG_SHIFT, MAX_MOVES, NO_SQUARE
+from plies.core.encoding import FLAG_EP, FLAG_SHIFT, NO_SQUARE
 
 _GREW = GREW
 _EP_FLAG = FLAG_EP << FLAG_SHIFT
@@ -41,7 +41,7 @@ class Known:
     """What was read about one position: kept while it is on the board or under a pushed move,
     so a search that pops back finds its moves still known."""
 
-    __slots__ = ("bbs", "codes", "ids", "moves", "names", "st")
+    __slots__ = ("bbs", "codes", "ids", "moves", "names", "st", "status")
 
     def __init__(self) -> None:
         """Nothing known yet."""
@@ -51,6 +51,7 @@ class Known:
         self.ids: dict[int, int] | None = None
         self.bbs: list[int] | None = None
         self.names: dict[int, int] | None = None
+        self.status = -1
 
 
 class BoardState:
@@ -60,7 +61,7 @@ class BoardState:
     """
 
     __slots__ = ("_c", "_castle_rooks", "_k", "_keys", "_pc", "_pieces", "_pos", "_promoted",
-                 "_root_fen", "_saved", "_scratch", "_squares", "_stack", "_turn", "_why",
+                 "_root_fen", "_saved", "_squares", "_stack", "_turn", "_why",
                  "chess960")  # fmt: skip
 
     STARTING_FEN = STARTING_FEN
@@ -71,7 +72,6 @@ class BoardState:
         ``chess960`` plays by Chess960's castling rules (castling written king takes rook)."""
         self.chess960 = bool(chess960)
         self._stack: list[Move] = []
-        self._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
         if fen is None:
             self._set_unplayable(chess.Board(None, chess960=self.chess960), "an empty board")
         else:
@@ -173,14 +173,13 @@ class BoardState:
         the last moves), as python-chess's ``copy``."""
         other = type(self).__new__(type(self))
         other.chess960 = self.chess960
-        other._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
         if self._pos is None:
             assert self._pc is not None
             other._set_unplayable(self._pc.copy(stack=stack), self._why)
             return other
         other._castle_rooks = self._castle_rooks
         other._stack = list(self._stack)
-        other._adopt_position(self._c.copy(self._pos))
+        other._adopt_position(self._c.compact_copy(self._pos))
         other._root_fen = self._root_fen
         if stack is not True:
             keep = min(len(self.move_stack), max(0, int(stack)))
@@ -204,7 +203,6 @@ class BoardState:
             assert self._pc is not None
             other = type(self).__new__(type(self))
             other.chess960 = self.chess960
-            other._scratch = np.zeros(MAX_MOVES, dtype=np.int64)
             other._set_unplayable(self._pc.root(), self._why)
             return other
         return type(self)(self._root_fen, chess960=self.chess960)
@@ -220,6 +218,14 @@ class BoardState:
         return self._c.copy(self._pos)
 
     # -- state ----------------------------------------------------------------
+
+    def _status(self) -> int:
+        """The rules' verdict bits on the position (``plies.core.board_entry.game_status``)."""
+        k = self._known()
+        status = k.status
+        if status < 0:
+            status = k.status = self._c.status(self._pos)
+        return status
 
     def _state(self) -> tuple[int, int, int, int, int, int]:
         """``(side, castling, ep, halfmove, fullmove, ply)`` of the compiled position."""
@@ -381,9 +387,7 @@ class BoardState:
         k = self._known()
         codes = k.codes
         if codes is None:
-            scratch = self._scratch
-            n = self._c.gen_legal(self._pos, scratch)
-            codes = k.codes = scratch[:n].tolist()
+            codes = k.codes = self._c.legal(self._pos).tolist()
         return codes
 
     def _legal_list(self) -> list[Move]:
@@ -450,7 +454,7 @@ class BoardState:
         if self._pos is None:
             assert self._pc is not None
             return self._pc.is_legal(move)
-        return self._code_of(move) != 0
+        return self._code_of(move) != 0 or self._code_of(self._castling_alias(move)) != 0
 
     def push(self, move: Move) -> None:
         """Play a legal move (a python-chess ``Move`` too, or ``Move.null()`` to pass);
@@ -471,7 +475,7 @@ class BoardState:
             except (AttributeError, TypeError):
                 raise IllegalMoveError(f"not a move: {move!r}") from None
             # The null move's name (0) names no legal move: it takes the slow path too.
-            grew = self._c.push_named(pos, name, self._scratch)
+            grew = self._c.push_named(pos, name)
             if grew == 0:
                 self._push_slow(move)
                 return

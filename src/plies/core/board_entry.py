@@ -11,7 +11,21 @@ from numba import njit
 
 from plies.core import makemove as _makemove
 from plies.core import position as _position
-from plies.core.encoding import BLACK, FLAG_SHIFT, KNIGHT, PROMOTION_BIT
+from plies.core.bits import ZERO, popcount
+from plies.core.encoding import (
+    BISHOP,
+    BLACK,
+    FLAG_SHIFT,
+    KING,
+    KNIGHT,
+    MAX_MOVES,
+    PAWN,
+    PROMOTION_BIT,
+    QUEEN,
+    ROOK,
+    WHITE,
+    piece_code,
+)
 from plies.core.movegen import gen_moves
 from plies.core.position import Position
 
@@ -20,7 +34,7 @@ GREW = 1 << 20
 
 
 @njit(cache=True, nogil=True)
-def push_named(pos: Position, named: int, scratch: np.ndarray) -> int:
+def push_named(pos: Position, named: int) -> int:
     """Play the legal move whose name is ``named`` (from | to << 6 | promotion kind << 12)
     and return its move integer (``| GREW`` if the undo stack grew); 0, and nothing played,
     when no legal move has that name.
@@ -28,6 +42,7 @@ def push_named(pos: Position, named: int, scratch: np.ndarray) -> int:
     The move is checked against the generated legal moves, so no input reaches
     ``make_move`` unchecked.
     """
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
     count = gen_moves(pos, scratch, np.bool_(False))
     found = 0
     for i in range(count):
@@ -78,12 +93,123 @@ def push_pass(pos: Position) -> int:
 
 
 @njit(cache=True, nogil=True)
-def legal_into(pos: Position, out: np.ndarray) -> int:
-    """Write the legal moves into ``out`` and return their number."""
-    return gen_moves(pos, out, np.bool_(False))
+def legal_array(pos: Position) -> np.ndarray:
+    """The legal moves as a new array (no buffer shared between boards or threads)."""
+    out = np.empty(MAX_MOVES, dtype=np.int64)
+    return out[: gen_moves(pos, out, np.bool_(False))]
 
 
 @njit(cache=True, nogil=True)
 def side_in_check(pos: Position) -> bool:
     """Whether the side to move is in check."""
     return _position.in_check(pos)
+
+
+CHECK = 1
+"""``game_status`` bit: the side to move is in check."""
+NO_MOVES = 2
+"""``game_status`` bit: the side to move has no legal move."""
+DEAD = 4
+"""``game_status`` bit: neither side can mate (python-chess's insufficient material)."""
+FIFTY = 8
+"""``game_status`` bit: the halfmove clock reached 100."""
+SEVENTY_FIVE = 16
+"""``game_status`` bit: the halfmove clock reached 150."""
+THREEFOLD = 32
+"""``game_status`` bit: the position stands for the third time (at least)."""
+FIVEFOLD = 64
+"""``game_status`` bit: the position stands for the fifth time (at least)."""
+_DARK = np.uint64(0xAA55AA55AA55AA55)
+
+
+@njit(cache=True, inline="always")
+def _cannot_mate(bb: np.ndarray, us: int) -> bool:
+    """Whether colour ``us`` cannot possibly mate (python-chess's rule, bitboards)."""
+    them = 1 - us
+    own = bb[piece_code(us, 0)]
+    other = bb[piece_code(them, 0)]
+    pawns = bb[piece_code(WHITE, PAWN)] | bb[piece_code(BLACK, PAWN)]
+    knights = bb[piece_code(WHITE, KNIGHT)] | bb[piece_code(BLACK, KNIGHT)]
+    bishops = bb[piece_code(WHITE, BISHOP)] | bb[piece_code(BLACK, BISHOP)]
+    heavy = (bb[piece_code(WHITE, ROOK)] | bb[piece_code(BLACK, ROOK)]
+             | bb[piece_code(WHITE, QUEEN)] | bb[piece_code(BLACK, QUEEN)])
+    queens = bb[piece_code(WHITE, QUEEN)] | bb[piece_code(BLACK, QUEEN)]
+    kings = bb[piece_code(WHITE, KING)] | bb[piece_code(BLACK, KING)]
+    if own & (pawns | heavy) != ZERO:
+        return False
+    if own & knights != ZERO:
+        return popcount(own) <= 2 and (other & ~kings & ~queens) == ZERO
+    if own & bishops != ZERO:
+        same = (bishops & _DARK) == ZERO or (bishops & ~_DARK) == ZERO
+        return same and pawns == ZERO and knights == ZERO
+    return True
+
+
+@njit(cache=True, nogil=True)
+def game_status(pos: Position) -> int:
+    """Everything the rules ask of the position, as the bits above, in one call."""
+    status = 0
+    if _position.in_check(pos):
+        status |= CHECK
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
+    if gen_moves(pos, scratch, np.bool_(False)) == 0:
+        status |= NO_MOVES
+    bb = pos.pieces
+    if _cannot_mate(bb, WHITE) and _cannot_mate(bb, BLACK):
+        status |= DEAD
+    half = pos.halfmove
+    if half >= 100:
+        status |= FIFTY
+    if half >= 150:
+        status |= SEVENTY_FIVE
+    ply = pos.ply
+    key = pos.keys[ply]
+    seen = 1
+    i = ply - 2
+    low = max(ply - half, 0)
+    while i >= low:
+        if pos.keys[i] == key:
+            seen += 1
+        i -= 2
+    if seen >= 3:
+        status |= THREEFOLD
+    if seen >= 5:
+        status |= FIVEFOLD
+    return status
+
+
+@njit(cache=True, nogil=True)
+def check_after(pos: Position, m: int) -> int:
+    """What legal move ``m`` gives: 0 nothing, 1 check, 2 checkmate (SAN's suffix); ``| GREW``
+    if the undo stack was reallocated."""
+    grew = _position.reserve(pos, np.int64(1))
+    _makemove.make_move(pos, m)
+    result = 0
+    if _position.in_check(pos):
+        scratch = np.empty(MAX_MOVES, dtype=np.int64)
+        result = 2 if gen_moves(pos, scratch, np.bool_(False)) == 0 else 1
+    _makemove.unmake_move(pos)
+    return result | GREW if grew else result
+
+
+COPY_ROOM = 16
+"""Free undo rows a board's copy starts with (the stack doubles when it fills)."""
+
+
+@njit(cache=True, nogil=True)
+def compact_copy(pos: Position) -> Position:
+    """An independent copy whose undo stack holds the history and a little room, not the
+    full first allocation: a search that copies boards copies only what they hold."""
+    rows = pos.ply + COPY_ROOM
+    undo = np.empty((rows, pos.undo.shape[1]), dtype=np.int64)
+    for i in range(pos.ply + 1):
+        for j in range(pos.undo.shape[1]):
+            undo[i, j] = pos.undo[i, j]
+    keys = np.zeros(rows + 1, dtype=np.uint64)
+    for i in range(pos.ply + 1):
+        keys[i] = pos.keys[i]
+    return Position(pos.pieces.copy(), pos.squares.copy(), pos.side, pos.castling, pos.ep,
+                    pos.halfmove, pos.fullmove, pos.ply, undo, keys, pos.sliders,
+                    pos.castle_rooks, pos.castle_empty, pos.castle_path, pos.castle_mask,
+                    pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w, pos.out_b,
+                    pos.king_map)  # fmt: skip

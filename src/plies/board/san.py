@@ -138,9 +138,11 @@ def parse_san(board: Board, text: str) -> Move:
                 or (file_index >= 0 and frm & 7 != file_index)
                 or (rank_index >= 0 and frm >> 3 != rank_index)):  # fmt: skip
             continue
+        if code & _FLAG in (_KING_CASTLE, _QUEEN_CASTLE):
+            continue  # castling is written O-O, never as a king move
         target = int(squares[to])
         if target and (target < 8) == own:
-            continue  # castling onto one's own rook is never this SAN
+            continue
         if (((code >> FLAG_SHIFT) & 3) + KNIGHT if code & PROMOTION_BIT else None) != promotion:
             continue
         if found:
@@ -156,6 +158,9 @@ def variation_san(board: Board, moves: Iterable[Move]) -> str:
     scratch = board.copy()
     parts: list[str] = []
     for i, move in enumerate(moves):
+        if not scratch.is_legal(move):
+            raise IllegalMoveError(f"illegal move {move} in position {scratch.fen()}"
+                                   f"{scratch._why_illegal(move)}")  # fmt: skip
         text = san(scratch, move)
         if scratch.turn == WHITE:
             parts.append(f"{scratch.fullmove_number}. {text}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import chess
@@ -41,9 +40,10 @@ START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 GLYPHS = "♔♕♖♗♘♙♚♛♜♝♞♟"
 
 
-def test_constants_are_python_chess_style_ints() -> None:
-    """Colours, piece types and squares are plain ints with python-chess numbering."""
-    assert (WHITE, BLACK) == (0, 1)
+def test_constants_are_python_chess_values() -> None:
+    """Colours are python-chess's bools; piece types and squares its ints."""
+    assert (WHITE, BLACK) == (True, False) == (chess.WHITE, chess.BLACK)
+    assert Board().turn is True and Board().turn == chess.WHITE
     assert (PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING) == (1, 2, 3, 4, 5, 6)
     assert (A1, E1, E4, H8) == (0, 4, 28, 63)
     for index, name in enumerate(chess.SQUARE_NAMES):
@@ -84,16 +84,18 @@ def test_piece_symbols() -> None:
     assert len({Piece(KNIGHT, BLACK), Piece(KNIGHT, BLACK), Piece(KNIGHT, WHITE)}) == 2
 
 
-def test_move_is_a_frozen_hashable_value() -> None:
-    """Move compares and hashes by value and cannot be changed."""
+def test_move_is_python_chess_move() -> None:
+    """Move is python-chess's own: it compares, hashes and pushes as one value."""
     move = Move(E2, E4)
-    assert move == Move.from_uci("e2e4") == Move(E2, E4, None)
+    assert Move is chess.Move and Piece is chess.Piece
+    assert move == Move.from_uci("e2e4") == Move(E2, E4, None) == chess.Move.from_uci("e2e4")
     assert hash(move) == hash(Move.from_uci("e2e4"))
     assert len({move, Move(E2, E4), Move(E7, E8, QUEEN)}) == 2
     assert {move: 1}[Move(E2, E4)] == 1
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        move.to_square = E8  # type: ignore[misc]
     assert move.promotion is None
+    board = Board()
+    board.push(chess.Move.from_uci("e2e4"))
+    assert board.peek() == move and move in Board().legal_moves
 
 
 def test_move_uci_round_trip() -> None:
@@ -122,10 +124,16 @@ def test_null_move() -> None:
     assert Move(E2, E4)
 
 
-def test_str_is_a_labelled_unicode_board() -> None:
-    """str(board) shows Unicode pieces rank by rank (8 on top) with files and ranks labelled."""
+def test_str_is_python_chess_board_text() -> None:
+    """str(board) is python-chess's picture of the same position."""
+    fen = "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1"
+    assert str(Board(fen)) == str(chess.Board(fen))
+
+
+def test_pretty_is_a_labelled_unicode_board() -> None:
+    """pretty() shows Unicode pieces rank by rank (8 on top) with files and ranks labelled."""
     board = Board("r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1")
-    text = str(board)
+    text = board.pretty()
     lines = text.splitlines()
     assert any(re.search(r"a\W*b\W*c\W*d\W*e\W*f\W*g\W*h", line) for line in lines), text
     rank_lines = []
@@ -191,13 +199,17 @@ def test_state_after_moves() -> None:
     assert [m.uci() for m in board.move_stack] == ["e2e4", "a7a6", "e4e5", "d7d5", "g1f3", "e8d7"]
 
 
-def test_legal_moves_is_a_fresh_list() -> None:
-    """Changing the returned list does not change the board."""
+def test_legal_moves_is_a_live_view() -> None:
+    """legal_moves shows the board's moves of the moment, as python-chess's generator."""
     board = Board()
     moves = board.legal_moves
-    moves.clear()
-    assert len(board.legal_moves) == 20
-    assert board.legal_moves is not board.legal_moves
+    assert len(moves) == moves.count() == 20 and moves.any()
+    board.push_san("e4")
+    assert len(moves) == 20 and Move.from_uci("e7e5") in moves
+    assert Move.from_uci("e2e4") not in moves
+    assert sorted(m.uci() for m in moves) == sorted(
+        m.uci() for m in chess.Board(board.fen()).legal_moves
+    )
 
 
 def test_san_and_push_san() -> None:

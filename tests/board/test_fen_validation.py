@@ -61,10 +61,14 @@ MANY_MOVES = "knQ1QQ2/ppQ3QK/Q7/3Q3Q/1Q5Q/4Q3/2Q4Q/Q4Q2 w - - 0 1"
 
 @pytest.mark.parametrize(("fen", "status", "words"), REFUSED)
 def test_unplayable_positions_are_refused(fen: str, status: int, words: str) -> None:
-    """Each unplayable status is refused with a one-line InvalidFenError naming it."""
+    """Each unplayable status is held as python-chess holds it and refused by
+    ``check_playable`` with a one-line InvalidFenError naming it."""
     assert chess.Board(fen).status() & status
+    board = Board(fen)
+    assert not board.is_valid()
+    assert board.fen() == chess.Board(fen).fen()
     with pytest.raises(InvalidFenError) as info:
-        Board(fen)
+        board.check_playable()
     message = str(info.value)
     assert "\n" not in message
     assert re.search(words, message), message

@@ -44,6 +44,8 @@ class Calls:
         """``(pos, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
         self.in_check: Entry = _entry.side_in_check.compile((p,))
         """``(pos) -> bool``: whether the side to move is in check."""
+        self.placement: Entry = _entry.placement_text.compile((p,))
+        """``(pos) -> uint8 array``: the FEN's placement field."""
         self.state: Entry = position_state.compile((p,))
         """``(pos) -> (side, castling, ep, halfmove, fullmove, ply)``."""
         self.arrays: Entry = position_arrays.compile((p,))

@@ -28,6 +28,9 @@ STANDARD_ROOKS = (7, 0, 63, 56)
 NO_RIGHTS = (NO_SQUARE, NO_SQUARE, NO_SQUARE, NO_SQUARE)
 """Castling rook squares of a position without castling rights."""
 _CASTLING_LETTERS = frozenset("KQkqABCDEFGHabcdefgh")
+_STANDARD_TEXTS = frozenset("".join(c for bit, c in enumerate("KQkq") if bits >> bit & 1)
+                            for bits in range(1, 16))  # fmt: skip
+"""Castling fields in the standard order (``KQkq``, ``Kq``, ...)."""
 EMPTY = NO_PIECE
 MAX_PIECES = 16
 """Most pieces (king and pawns included) a colour can have: what it starts with."""
@@ -82,7 +85,7 @@ def _parse_placement(text: str) -> list[int]:
             f"invalid fen piece placement: rank {rank + 1} has {value} squares, "
             f"expected 8: {rank_text!r}"
         )
-    return [int(p) for p in squares]
+    return squares.tolist()  # type: ignore[no-any-return]
 
 
 def _parse_int(text: str, field: str, minimum: int) -> int:
@@ -129,7 +132,7 @@ def parse_fen(fen: str) -> ParsedFen:
     return ParsedFen(tuple(mailbox), side, text, ep_square, halfmove, max(fullmove, 1))
 
 
-def validate(parsed: ParsedFen, chess960: bool = False) -> None:
+def validate(parsed: ParsedFen, chess960: bool = False) -> tuple[int, tuple[int, ...]]:
     """Refuse positions where the rules cannot apply; InvalidFenError names the field.
 
     The refusals are those of python-chess's ``Board.status()`` that make a
@@ -149,19 +152,22 @@ def validate(parsed: ParsedFen, chess960: bool = False) -> None:
     compiled core's move buffers (``plies.core.encoding.MAX_LEGAL_MOVES``).
     """
     mb = parsed.mailbox
+    counts = [0] * 16
+    for code in mb:
+        counts[code] += 1
     for color, king in (("white", PIECE_CODES["K"]), ("black", PIECE_CODES["k"])):
-        count = mb.count(king)
+        count = counts[king]
         if count != 1:
             raise InvalidFenError(
                 f"invalid fen piece placement: {count} {color} kings (expected exactly 1)"
             )
     for color, letters in (("white", "PNBRQK"), ("black", "pnbrqk")):
-        pieces = sum(mb.count(PIECE_CODES[letter]) for letter in letters)
+        pieces = sum(counts[PIECE_CODES[letter]] for letter in letters)
         if pieces > MAX_PIECES:
             raise InvalidFenError(
                 f"invalid fen piece placement: {pieces} {color} pieces (at most {MAX_PIECES})"
             )
-        pawns = mb.count(PIECE_CODES[letters[0]])
+        pawns = counts[PIECE_CODES[letters[0]]]
         if pawns > MAX_PAWNS:
             raise InvalidFenError(
                 f"invalid fen piece placement: {pawns} {color} pawns (at most {MAX_PAWNS})"
@@ -177,7 +183,7 @@ def validate(parsed: ParsedFen, chess960: bool = False) -> None:
             raise InvalidFenError(
                 f"invalid fen piece placement: pawn on the back rank ({SQUARE_NAMES[sq]})"
             )
-    castling_rights(parsed, chess960)
+    rights = castling_rights(parsed, chess960)
     ep = parsed.ep_square
     if ep is not None:
         if parsed.side == 0:
@@ -189,6 +195,7 @@ def validate(parsed: ParsedFen, chess960: bool = False) -> None:
                 f"invalid fen en-passant square: {SQUARE_NAMES[ep]} cannot follow "
                 "a double pawn push"
             )
+    return rights
 
 
 def placement(mailbox: list[int] | tuple[int, ...]) -> str:
@@ -243,6 +250,11 @@ def _castling_rook(mailbox: tuple[int, ...], letter: str) -> tuple[int, int] | N
     return 2 * color + (0 if rook_file > king_file else 1), rank * 8 + rook_file
 
 
+_KING_HOME = (4, 4, 60, 60)
+_KINGS = (PIECE_CODES["K"], PIECE_CODES["K"], PIECE_CODES["k"], PIECE_CODES["k"])
+_ROOKS = (PIECE_CODES["R"], PIECE_CODES["R"], PIECE_CODES["r"], PIECE_CODES["r"])
+
+
 def castling_rights(parsed: ParsedFen, chess960: bool = False) -> tuple[int, tuple[int, ...]]:
     """The castling-right bits of a FEN and each right's rook square (K, Q, k, q order,
     NO_SQUARE where absent); InvalidFenError for a right the position cannot have.
@@ -255,6 +267,18 @@ def castling_rights(parsed: ParsedFen, chess960: bool = False) -> tuple[int, tup
     rooks = list(NO_RIGHTS)
     if text == "-":
         return bits, tuple(rooks)
+    if not chess960 and text in _STANDARD_TEXTS:
+        # The common case: each letter's king and rook at home, the rights are the letters.
+        mb = parsed.mailbox
+        for letter in text:
+            right = "KQkq".index(letter)
+            if mb[_KING_HOME[right]] != _KINGS[right] or mb[STANDARD_ROOKS[right]] != _ROOKS[right]:
+                break
+            bits |= 1 << right
+        else:
+            return bits, tuple(sq if bits >> r & 1 else NO_SQUARE
+                               for r, sq in enumerate(STANDARD_ROOKS))  # fmt: skip
+        bits = 0
     for letter in text:
         found = _castling_rook(parsed.mailbox, letter)
         if found is not None and not chess960:

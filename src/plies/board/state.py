@@ -14,6 +14,7 @@ from typing import Any, Self
 import chess
 import numpy as np
 
+from plies.board.build import build_position
 from plies.board.calls import GREW, Calls, calls
 from plies.board.chess960 import chess960_fen
 from plies.board.codes import core_to_move, core_to_move_960
@@ -21,18 +22,19 @@ from plies.board.errors import IllegalMoveError, InvalidFenError
 from plies.board.fen import (
     STARTING_FEN,
     castling_field,
-    castling_rights,
     parse_fen,
-    placement,
     validate,
 )
 from plies.board.legal import LegalMoveGenerator
 from plies.board.move import Move
 from plies.board.squares import SQUARE_NAMES, Color, Square
-from plies.core import Position, new_position, opponent_in_check
+from plies.core import Position, opponent_in_check
 from plies.core.encoding import FLAG_EP, FLAG_SHIFT, NO_SQUARE
 
 _GREW = GREW
+# Standard chess writes its castling rights as the letters of the rights bits (K, Q, k, q).
+_STANDARD_CASTLING = tuple("".join(c for bit, c in enumerate("KQkq") if bits >> bit & 1) or "-"
+                           for bits in range(16))  # fmt: skip
 _EP_FLAG = FLAG_EP << FLAG_SHIFT
 _FLAGS = 15 << FLAG_SHIFT
 
@@ -96,14 +98,12 @@ class BoardState:
         is kept as python-chess keeps it (``is_valid()`` says False)."""
         parsed = parse_fen(fen)
         try:
-            validate(parsed, self.chess960)
-            rights, rooks = castling_rights(parsed, self.chess960)
+            rights, rooks = validate(parsed, self.chess960)
         except InvalidFenError as exc:
             self._set_unplayable(self._python_chess_board(fen), str(exc))
             return
         ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
-        pos = new_position(parsed.mailbox, parsed.side, rights, ep, parsed.halfmove,
-                           parsed.fullmove, rooks)  # fmt: skip
+        pos = build_position(parsed, rights, ep, rooks)
         if opponent_in_check(pos):
             self._set_unplayable(
                 self._python_chess_board(fen), "the side not to move is in check"
@@ -338,9 +338,12 @@ class BoardState:
         if self._pos is None or promoted:
             return self._python_chess_view().fen(shredder=shredder, en_passant=en_passant,
                                                  promoted=promoted)  # fmt: skip
-        side, _, _, half, full, _ = self._state()
-        board = placement(self._squares.tolist())
-        castling = self.castling_shredder_fen() if shredder else self.castling_xfen()
+        side, rights, _, half, full, _ = self._state()
+        board = self._c.placement(self._pos).tobytes().decode()
+        if self.chess960 or shredder:
+            castling = self.castling_shredder_fen() if shredder else self.castling_xfen()
+        else:
+            castling = _STANDARD_CASTLING[rights]
         ep = self._fen_ep(en_passant)
         return f"{board} {'b' if side else 'w'} {castling} {ep} {half} {full}"
 
@@ -378,7 +381,7 @@ class BoardState:
         """Piece-placement field of the FEN."""
         if self._pos is None or promoted:
             return self._python_chess_view().board_fen(promoted=promoted)
-        return placement(self._squares.tolist())
+        return self._c.placement(self._pos).tobytes().decode()
 
     # -- moves ----------------------------------------------------------------
 

@@ -213,3 +213,33 @@ def compact_copy(pos: Position) -> Position:
                     pos.castle_rooks, pos.castle_empty, pos.castle_path, pos.castle_mask,
                     pos.use_net, pos.acc.copy(), pos.ft_w, pos.ft_b, pos.out_w, pos.out_b,
                     pos.king_map)  # fmt: skip
+
+
+_LETTER_CODES = np.array([ord(c) for c in ".PNBRQK..pnbrqk."], dtype=np.uint8)
+
+
+@njit(cache=True, nogil=True)
+def placement_text(pos: Position) -> np.ndarray:
+    """The FEN's piece-placement field as ASCII bytes (rank 8 first)."""
+    out = np.empty(72, dtype=np.uint8)
+    n = 0
+    for rank in range(7, -1, -1):
+        empty = 0
+        for file in range(8):
+            code = pos.squares[rank * 8 + file]
+            if code == 0:
+                empty += 1
+                continue
+            if empty:
+                out[n] = 48 + empty
+                n += 1
+                empty = 0
+            out[n] = _LETTER_CODES[code]
+            n += 1
+        if empty:
+            out[n] = 48 + empty
+            n += 1
+        if rank:
+            out[n] = 47  # "/"
+            n += 1
+    return out[:n]

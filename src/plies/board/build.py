@@ -1,0 +1,47 @@
+"""A compiled position from a checked FEN, with the castling tables each set of rights needs
+worked out once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from plies.board.fen import ParsedFen
+from plies.core.position import (
+    _NO_NET,
+    SLIDER_ATTACKS,
+    Position,
+    _build,
+    castling_tables,
+    new_position,
+)
+
+_tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+_build_entry: Callable[..., Any] | None = None
+
+
+def _castling(mailbox: tuple[int, ...], rooks: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+    """The position's castling tables: a function of the rights' rooks and the kings, so
+    positions that share them share one (read-only) set."""
+    key = rooks
+    if any(sq != 64 for sq in rooks):
+        key = (*rooks, mailbox.index(6), mailbox.index(14))  # the kings' squares
+    found = _tables.get(key)
+    if found is None:
+        found = _tables[key] = castling_tables(mailbox, rooks)
+    return found
+
+
+def build_position(parsed: ParsedFen, rights: int, ep: int, rooks: tuple[int, ...]) -> Position:
+    """The compiled position of a validated FEN (castling ``rights`` with their ``rooks``)."""
+    global _build_entry
+    if _build_entry is None:
+        pos = new_position(parsed.mailbox, parsed.side, rights, ep, parsed.halfmove,
+                           parsed.fullmove, rooks)  # fmt: skip
+        _build_entry = _build.overloads[_build.signatures[0]].entry_point
+        return pos
+    state = np.array([parsed.side, rights, ep, parsed.halfmove, parsed.fullmove], dtype=np.int64)
+    return _build_entry(np.array(parsed.mailbox, dtype=np.int64), state,  # type: ignore[no-any-return]
+                        SLIDER_ATTACKS, _castling(parsed.mailbox, rooks), _NO_NET)  # fmt: skip

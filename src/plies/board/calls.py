@@ -15,6 +15,7 @@ from typing import Any
 from numba import typeof, types
 
 from plies.core import board_entry as _entry
+from plies.core import board_handle as _handle
 from plies.core import copy_position, position_arrays, position_state
 from plies.core.position import Position
 
@@ -32,6 +33,12 @@ class Calls:
         """``(pos, name) -> code | GREW``, 0 when no legal move has that name."""
         self.push_code: Entry = _entry.push_code.compile((p, i64))
         """``(pos, code) -> GREW or 0``: play a move of the position's own legal list."""
+        self.handle_of: Entry = _handle.handle_of.compile((p,))
+        """``(pos) -> handle``: the integer the two calls below take for ``pos``."""
+        self.push_at: Entry = _handle.push_at.compile((i64, i64))
+        """``(handle, code) -> GREW or 0``: play a move of the position's own legal list."""
+        self.pop_at: Entry = _handle.pop_at.compile((i64,))
+        """``(handle)``: take back the last move (a null move too)."""
         self.push_pass: Entry = _entry.push_pass.compile((p,))
         """``(pos) -> GREW or 0``: play a null move."""
         self.pop_move: Entry = _entry.pop_move.compile((p,))

@@ -10,13 +10,31 @@ from __future__ import annotations
 import chess
 from chess import SquareSet
 
-from plies.board.codes import PIECE_CODE, piece_color, piece_kind
+from plies.board.codes import PIECE_CODE
 from plies.board.move import Move, Piece
 from plies.board.squares import KING, PAWN, ROOK, Bitboard, Color, PieceType, Square
 from plies.board.state import BoardState
-from plies.core.encoding import CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ, NO_PIECE
+from plies.core.encoding import (
+    CAPTURE_BIT,
+    CASTLE_BK,
+    CASTLE_BQ,
+    CASTLE_WK,
+    CASTLE_WQ,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
+    FLAG_SHIFT,
+    NO_PIECE,
+)
 
 _RIGHT_BITS = (CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ)
+# One Piece value per core piece code: the board hands these out, as values (python-chess's
+# Piece is a plain dataclass: treat it as read-only, as one treats python-chess's constants).
+_PIECES: tuple[Piece | None, ...] = tuple(
+    Piece(code & 7, code < 8) if code & 7 and code & 7 <= KING else None for code in range(16)
+)
+_CAPTURE = CAPTURE_BIT
+_CASTLE_FLAGS = 0b1011 << FLAG_SHIFT
+_CASTLES = (FLAG_KING_CASTLE << FLAG_SHIFT, FLAG_QUEEN_CASTLE << FLAG_SHIFT)
 
 
 class PositionQueries(BoardState):
@@ -103,8 +121,7 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.piece_at(square)
-        code = int(self._squares[square])
-        return None if code == NO_PIECE else Piece(code & 7, code < 8)
+        return _PIECES[self._squares[square]]
 
     def piece_type_at(self, square: Square) -> PieceType | None:
         """The type of the piece on a square, or None."""
@@ -127,9 +144,11 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.piece_map(mask=mask)
-        return {sq: Piece(piece_kind(c), piece_color(c))
-                for sq, c in enumerate(self._squares.tolist())
-                if c != NO_PIECE and mask >> sq & 1}  # fmt: skip
+        pieces = _PIECES
+        if mask == chess.BB_ALL:
+            return {sq: pieces[c] for sq, c in enumerate(self._squares.tolist()) if c}  # type: ignore[misc]
+        return {sq: pieces[c] for sq, c in enumerate(self._squares.tolist())  # type: ignore[misc]
+                if c and mask >> sq & 1}  # fmt: skip
 
     def pieces_mask(self, piece_type: PieceType, color: Color) -> Bitboard:
         """Bitboard of the pieces of a type and colour."""
@@ -277,6 +296,11 @@ class PositionQueries(BoardState):
 
     def is_capture(self, move: Move) -> bool:
         """Whether the move captures (en passant included; castling onto one's own rook not)."""
+        k = self._k
+        if k is not None and k.ids is not None:
+            code = k.ids.get(id(move), 0)
+            if code:  # a move of this position's own list: its integer says
+                return bool(code & _CAPTURE) and code & _CASTLE_FLAGS not in _CASTLES
         target = self.color_at(move.to_square)
         return (target is not None and target != self.turn) or self.is_en_passant(move)
 

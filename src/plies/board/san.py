@@ -130,7 +130,7 @@ def parse_san(board: Board, text: str) -> Move:
     file_index = FILE_NAMES.index(from_file) if from_file else -1
     rank_index = int(from_rank) - 1 if from_rank else -1
     squares = board._squares
-    own = board._turn
+    own = board.turn
     found = 0
     for code in board._legal_codes():
         frm = code & 63

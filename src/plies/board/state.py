@@ -62,9 +62,9 @@ class BoardState:
     :class:`plies.board.Board` adds the rules, queries, notation and python-chess's surface.
     """
 
-    __slots__ = ("_c", "_castle_rooks", "_k", "_keys", "_pc", "_pieces", "_pos", "_promoted",
-                 "_root_fen", "_saved", "_squares", "_stack", "_turn", "_why",
-                 "chess960")  # fmt: skip
+    __slots__ = ("_c", "_castle_rooks", "_h", "_k", "_keys", "_pc", "_pieces", "_pop", "_pos",
+                 "_promoted", "_push", "_root_fen", "_saved", "_squares", "_stack",
+                 "_white_first", "_why", "chess960")  # fmt: skip
 
     STARTING_FEN = STARTING_FEN
     """FEN of the standard starting position."""
@@ -137,8 +137,13 @@ class BoardState:
         self._why = ""
         self._promoted = 0
         self._c: Calls = calls(pos)
+        # The per-move calls take the position's address: the board keeps ``pos`` alive.
+        self._h = self._c.handle_of(pos)
+        self._push = self._c.push_at
+        self._pop = self._c.pop_at
         self._read_arrays()
-        self._turn: Color = self._c.state(pos)[0] == 0
+        # The side to move follows from the set-up's and the number of moves since.
+        self._white_first = (self._c.state(pos)[0] == 0) == (len(self._stack) % 2 == 0)
         self._forget()
 
     def _read_arrays(self) -> None:
@@ -241,7 +246,7 @@ class BoardState:
         if self._pos is None:
             assert self._pc is not None
             return self._pc.turn
-        return self._turn
+        return self._white_first == (not len(self._stack) & 1)
 
     @turn.setter
     def turn(self, color: Color) -> None:
@@ -280,7 +285,7 @@ class BoardState:
         if self._pos is None:
             assert self._pc is not None
             return self._pc.ply()
-        return 2 * (self.fullmove_number - 1) + (not self._turn)
+        return 2 * (self.fullmove_number - 1) + (not self.turn)
 
     def _edit(self, change: Any) -> None:
         """Apply ``change`` to python-chess's board of this position and adopt the result (the
@@ -363,8 +368,8 @@ class BoardState:
 
     def _pawn_ready_for_ep(self, ep: Square) -> bool:
         """Whether a pawn of the side to move attacks ``ep`` (pins aside: X-FEN's rule)."""
-        own = 1 if self._turn else 9  # the core's pawn codes: white 1, black 9
-        attackers = chess.BB_PAWN_ATTACKS[not self._turn][ep]
+        own = 1 if self.turn else 9  # the core's pawn codes: white 1, black 9
+        attackers = chess.BB_PAWN_ATTACKS[not self.turn][ep]
         return any(int(self._squares[sq]) == own for sq in chess.scan_forward(attackers))
 
     def zobrist_key(self) -> int:
@@ -462,15 +467,15 @@ class BoardState:
     def push(self, move: Move) -> None:
         """Play a legal move (a python-chess ``Move`` too, or ``Move.null()`` to pass);
         IllegalMoveError, the board unchanged, if it is not legal here."""
-        pos = self._pos
         k = self._k
-        ids = None if k is None else k.ids
-        if ids is not None and (code := ids.get(id(move), 0)):
-            grew = self._c.push_code(pos, code)
-        elif pos is None or self.chess960:
-            self._push_slow(move)
-            return
+        if k is not None and (ids := k.ids) is not None and (code := ids.get(id(move), 0)):
+            # A move of this position's own list: its integer is known and legal here.
+            grew = self._push(self._h, code)
         else:
+            pos = self._pos
+            if pos is None or self.chess960:
+                self._push_slow(move)
+                return
             try:
                 promotion = move.promotion
                 name = move.from_square | move.to_square << 6 | (promotion << 12 if promotion
@@ -482,9 +487,9 @@ class BoardState:
             if grew == 0:
                 self._push_slow(move)
                 return
-        if grew & _GREW:
+            grew &= _GREW
+        if grew:
             self._read_arrays()
-        self._turn = not self._turn
         self._saved.append(k)
         self._k = None
         self._stack.append(move)
@@ -511,7 +516,6 @@ class BoardState:
             grew = self._c.push_code(self._pos, code)
         if grew:
             self._read_arrays()
-        self._turn = not self._turn
         self._saved.append(self._k)
         self._k = None
         self._stack.append(move)
@@ -527,13 +531,11 @@ class BoardState:
 
     def pop(self) -> Move:
         """Take back the last move and return it; IndexError if there is none."""
-        pos = self._pos
-        if pos is None:
+        if self._pos is None:
             assert self._pc is not None
             return self._pc.pop()
         move = self._stack.pop()
-        self._c.pop_move(pos)
-        self._turn = not self._turn
+        self._pop(self._h)
         self._k = self._saved.pop()
         return move
 

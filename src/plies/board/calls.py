@@ -9,14 +9,17 @@ calls it directly: a push or a pop is then one step into the core.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from numba import typeof, types
 
 from plies.core import board_entry as _entry
 from plies.core import board_handle as _handle
-from plies.core import copy_position, position_arrays, position_state
+from plies.core import copy_position, position_arrays
+from plies.core.encoding import MAX_MOVES
 from plies.core.position import Position
 
 Entry = Callable[..., Any]
@@ -29,8 +32,10 @@ class Calls:
         """Bind every entry point for positions of ``pos``'s type."""
         p = typeof(pos)
         i64 = types.int64
-        self.push_named: Entry = _entry.push_named.compile((p, i64))
-        """``(pos, name) -> code | GREW``, 0 when no legal move has that name."""
+        moves = typeof(np.zeros(MAX_MOVES, dtype=np.int64))
+        text = typeof(np.zeros(TEXT_BYTES, dtype=np.uint8))
+        self.push_named: Entry = _handle.push_named_at.compile((i64, i64))
+        """``(handle, name) -> code | GREW``, 0 when no legal move has that name."""
         self.push_code: Entry = _entry.push_code.compile((p, i64))
         """``(pos, code) -> GREW or 0``: play a move of the position's own legal list."""
         self.handle_of: Entry = _handle.handle_of.compile((p,))
@@ -43,24 +48,45 @@ class Calls:
         """``(pos) -> GREW or 0``: play a null move."""
         self.pop_move: Entry = _entry.pop_move.compile((p,))
         """``(pos)``: take back the last move (a null move too)."""
-        self.legal: Entry = _entry.legal_array.compile((p,))
-        """``(pos) -> array``: the legal moves."""
-        self.status: Entry = _entry.game_status.compile((p,))
-        """``(pos) -> bits``: check, no moves, dead position, move counts, repetitions."""
-        self.check_after: Entry = _entry.check_after.compile((p, i64))
-        """``(pos, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
+        self.legal: Entry = _handle.legal_at.compile((i64, moves))
+        """``(handle, out) -> count``: the legal moves into ``out``."""
+        self.status: Entry = _handle.status_at.compile((i64,))
+        """``(handle) -> bits``: check, no moves, dead position, move counts, repetitions."""
+        self.check_after: Entry = _handle.check_after_at.compile((i64, i64))
+        """``(handle, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
+        self.san: Entry = _handle.san_at.compile((i64, i64, text))
+        """``(handle, code, out) -> length``: the move's SAN (no check suffix) into ``out``."""
+        self.find_san: Entry = _handle.find_san_at.compile((i64,) * 6)
+        """``(handle, kind, file, rank, to, promotion) -> code``, 0 none, -1 several."""
+        self.illegal: Entry = _handle.illegal_at.compile((i64,))
+        """``(handle) -> bool``: whether the side not to move is in check."""
         self.in_check: Entry = _entry.side_in_check.compile((p,))
         """``(pos) -> bool``: whether the side to move is in check."""
-        self.placement: Entry = _entry.placement_text.compile((p,))
-        """``(pos) -> uint8 array``: the FEN's placement field."""
-        self.state: Entry = position_state.compile((p,))
-        """``(pos) -> (side, castling, ep, halfmove, fullmove, ply)``."""
+        self.placement: Entry = _handle.placement_at.compile((i64, text))
+        """``(handle, out) -> length``: the FEN's placement field into ``out``."""
+        self.state: Entry = _handle.state_at.compile((i64,))
+        """``(handle) -> (side, castling, ep, halfmove, fullmove, ply)``."""
         self.arrays: Entry = position_arrays.compile((p,))
         """``(pos) -> (pieces, squares, keys)``: live views of the position's arrays."""
         self.copy: Entry = copy_position.compile((p,))
         """``(pos) -> Position``: an independent copy, full undo stack."""
         self.compact_copy: Entry = _entry.compact_copy.compile((p,))
         """``(pos) -> Position``: an independent copy sized to its history."""
+
+
+TEXT_BYTES = 80
+"""Room for the longest text a compiled call writes (a FEN's placement: 71 bytes)."""
+_local = threading.local()
+
+
+def buffers() -> tuple[np.ndarray, np.ndarray]:
+    """This thread's move and text buffers for the compiled calls (a thread's calls run one
+    at a time, so one pair per thread is never shared by two calls at once)."""
+    try:
+        return _local.buffers  # type: ignore[no-any-return]
+    except AttributeError:
+        _local.buffers = (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(TEXT_BYTES, np.uint8))
+        return _local.buffers  # type: ignore[no-any-return]
 
 
 _bound: Calls | None = None

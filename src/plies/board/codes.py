@@ -20,15 +20,15 @@ from plies.core.encoding import (
 # (BLACK = False first); kind 0 is the colour's occupancy slot.
 PIECE_CODE = tuple(tuple((core << COLOR_SHIFT) | k for k in range(KING + 1)) for core in (1, 0))
 
-# Moves are immutable and there are fewer than 65536 codes: share one Move each.
-_MOVES: dict[int, Move] = {}
+MOVES: dict[int, Move] = {}
+"""One shared ``Move`` per core move integer met so far (fewer than 65536 exist)."""
 
 
 def core_to_move(m: int) -> Move:
     """Python ``Move`` of a core move integer (see ``plies.core.encoding``)."""
-    move = _MOVES.get(m)
+    move = MOVES.get(m)
     if move is None:
-        move = _MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion_of(m))
+        move = MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion_of(m))
     return move
 
 

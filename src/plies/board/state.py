@@ -15,9 +15,9 @@ import chess
 import numpy as np
 
 from plies.board.build import build_position
-from plies.board.calls import GREW, Calls, calls
+from plies.board.calls import GREW, Calls, buffers, calls
 from plies.board.chess960 import chess960_fen
-from plies.board.codes import core_to_move, core_to_move_960
+from plies.board.codes import MOVES, core_to_move, core_to_move_960
 from plies.board.errors import IllegalMoveError, InvalidFenError
 from plies.board.fen import (
     STARTING_FEN,
@@ -104,7 +104,7 @@ class BoardState:
             return
         ep = NO_SQUARE if parsed.ep_square is None else parsed.ep_square
         pos = build_position(parsed, rights, ep, rooks)
-        if opponent_in_check(pos):
+        if opponent_in_check(pos):  # before the board holds it
             self._set_unplayable(
                 self._python_chess_board(fen), "the side not to move is in check"
             )
@@ -138,12 +138,12 @@ class BoardState:
         self._promoted = 0
         self._c: Calls = calls(pos)
         # The per-move calls take the position's address: the board keeps ``pos`` alive.
-        self._h = self._c.handle_of(pos)
+        self._h: int = self._c.handle_of(pos)
         self._push = self._c.push_at
         self._pop = self._c.pop_at
         self._read_arrays()
         # The side to move follows from the set-up's and the number of moves since.
-        self._white_first = (self._c.state(pos)[0] == 0) == (len(self._stack) % 2 == 0)
+        self._white_first = (self._c.state(self._h)[0] == 0) == (len(self._stack) % 2 == 0)
         self._forget()
 
     def _read_arrays(self) -> None:
@@ -229,7 +229,7 @@ class BoardState:
         k = self._known()
         status = k.status
         if status < 0:
-            status = k.status = self._c.status(self._pos)
+            status = k.status = self._c.status(self._h)
         return status
 
     def _state(self) -> tuple[int, int, int, int, int, int]:
@@ -237,7 +237,7 @@ class BoardState:
         k = self._known()
         st = k.st
         if st is None:
-            st = k.st = self._c.state(self._pos)
+            st = k.st = self._c.state(self._h)
         return st
 
     @property
@@ -344,7 +344,8 @@ class BoardState:
             return self._python_chess_view().fen(shredder=shredder, en_passant=en_passant,
                                                  promoted=promoted)  # fmt: skip
         side, rights, _, half, full, _ = self._state()
-        board = self._c.placement(self._pos).tobytes().decode()
+        out = buffers()[1]
+        board = out[: self._c.placement(self._h, out)].tobytes().decode()
         if self.chess960 or shredder:
             castling = self.castling_shredder_fen() if shredder else self.castling_xfen()
         else:
@@ -386,7 +387,8 @@ class BoardState:
         """Piece-placement field of the FEN."""
         if self._pos is None or promoted:
             return self._python_chess_view().board_fen(promoted=promoted)
-        return self._c.placement(self._pos).tobytes().decode()
+        out = buffers()[1]
+        return out[: self._c.placement(self._h, out)].tobytes().decode()
 
     # -- moves ----------------------------------------------------------------
 
@@ -395,7 +397,8 @@ class BoardState:
         k = self._known()
         codes = k.codes
         if codes is None:
-            codes = k.codes = self._c.legal(self._pos).tolist()
+            out = buffers()[0]
+            codes = k.codes = out[: self._c.legal(self._h, out)].tolist()
         return codes
 
     def _legal_list(self) -> list[Move]:
@@ -411,11 +414,12 @@ class BoardState:
                 rooks = self._castle_rooks
                 moves = [core_to_move_960(c, rooks) for c in codes]
             else:
-                moves = [core_to_move(c) for c in codes]
+                known = MOVES.get
+                moves = [known(c) or core_to_move(c) for c in codes]
             k.moves = moves
             # Each Move object stands for one move integer (and is kept alive by ``moves``):
             # a push of one of them needs no search for its integer.
-            k.ids = {id(m): c for m, c in zip(moves, codes, strict=True)}
+            k.ids = dict(zip(map(id, moves), codes, strict=True))
         return moves
 
     @property
@@ -483,7 +487,7 @@ class BoardState:
             except (AttributeError, TypeError):
                 raise IllegalMoveError(f"not a move: {move!r}") from None
             # The null move's name (0) names no legal move: it takes the slow path too.
-            grew = self._c.push_named(pos, name)
+            grew = self._c.push_named(self._h, name)
             if grew == 0:
                 self._push_slow(move)
                 return

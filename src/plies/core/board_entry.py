@@ -15,6 +15,7 @@ from plies.core.bits import ZERO, popcount
 from plies.core.encoding import (
     BISHOP,
     BLACK,
+    CAPTURE_BIT,
     FLAG_SHIFT,
     KING,
     KNIGHT,
@@ -90,13 +91,6 @@ def push_pass(pos: Position) -> int:
     if black:
         pos.fullmove += 1
     return GREW if grew else 0
-
-
-@njit(cache=True, nogil=True)
-def legal_array(pos: Position) -> np.ndarray:
-    """The legal moves as a new array (no buffer shared between boards or threads)."""
-    out = np.empty(MAX_MOVES, dtype=np.int64)
-    return out[: gen_moves(pos, out, np.bool_(False))]
 
 
 @njit(cache=True, nogil=True)
@@ -219,9 +213,9 @@ _LETTER_CODES = np.array([ord(c) for c in ".PNBRQK..pnbrqk."], dtype=np.uint8)
 
 
 @njit(cache=True, nogil=True)
-def placement_text(pos: Position) -> np.ndarray:
-    """The FEN's piece-placement field as ASCII bytes (rank 8 first)."""
-    out = np.empty(72, dtype=np.uint8)
+def placement_text(pos: Position, out: np.ndarray) -> int:
+    """Write the FEN's piece-placement field (rank 8 first) into ``out`` as ASCII bytes (at
+    most 71) and return its length."""
     n = 0
     for rank in range(7, -1, -1):
         empty = 0
@@ -242,4 +236,92 @@ def placement_text(pos: Position) -> np.ndarray:
         if rank:
             out[n] = 47  # "/"
             n += 1
-    return out[:n]
+    return n
+
+
+_SAN_LETTERS = np.array([ord(c) for c in "  NBRQK"], dtype=np.uint8)
+
+
+@njit(cache=True, nogil=True)
+def san_body(pos: Position, m: int, out: np.ndarray) -> int:
+    """Write the standard algebraic notation of legal move ``m``, without its check suffix,
+    into ``out`` as ASCII bytes (at most 8) and return its length: castling as ``O-O``,
+    other pieces disambiguated by file, then rank, then both."""
+    flag = (m >> FLAG_SHIFT) & 15
+    if flag & 0b1011 == 2 or flag & 0b1011 == 3:
+        n = 5 if flag & 1 else 3
+        for i in range(n):
+            out[i] = 45 if i % 2 else 79  # "O-O-O" alternates O and -
+        return n
+    frm, to = m & 63, (m >> 6) & 63
+    kind = pos.squares[frm] & 7
+    n = 0
+    if kind == PAWN:
+        if m & CAPTURE_BIT:
+            out[0] = 97 + (frm & 7)
+            n = 1
+    else:
+        out[0] = _SAN_LETTERS[kind]
+        n = 1
+        scratch = np.empty(MAX_MOVES, dtype=np.int64)
+        count = gen_moves(pos, scratch, np.bool_(False))
+        rivals = False
+        same_file = False
+        same_rank = False
+        for i in range(count):
+            c = scratch[i]
+            f = c & 63
+            cflag = (c >> FLAG_SHIFT) & 0b1011
+            if ((c >> 6) & 63 != to or f == frm or pos.squares[f] & 7 != kind
+                    or cflag == 2 or cflag == 3):  # fmt: skip
+                continue
+            rivals = True
+            same_file |= (f & 7) == (frm & 7)
+            same_rank |= (f >> 3) == (frm >> 3)
+        if rivals:
+            if not same_file:
+                out[n] = 97 + (frm & 7)
+                n += 1
+            elif not same_rank:
+                out[n] = 49 + (frm >> 3)
+                n += 1
+            else:
+                out[n] = 97 + (frm & 7)
+                out[n + 1] = 49 + (frm >> 3)
+                n += 2
+    if (m & CAPTURE_BIT and kind != PAWN) or (kind == PAWN and n == 1):
+        out[n] = 120  # "x"
+        n += 1
+    out[n] = 97 + (to & 7)
+    out[n + 1] = 49 + (to >> 3)
+    n += 2
+    if m & PROMOTION_BIT:
+        out[n] = 61  # "="
+        out[n + 1] = _SAN_LETTERS[((m >> FLAG_SHIFT) & 3) + KNIGHT]
+        n += 2
+    return n
+
+
+@njit(cache=True, nogil=True)
+def find_san(pos: Position, kind: int, file: int, rank: int, to: int, promotion: int) -> int:
+    """The legal move a SAN names: a ``kind`` piece (never castling) to ``to``, from
+    ``file``/``rank`` when they are not -1, promoting to ``promotion`` (0: none); 0 when no
+    move matches, -1 when several do."""
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
+    count = gen_moves(pos, scratch, np.bool_(False))
+    found = 0
+    for i in range(count):
+        m = scratch[i]
+        frm = m & 63
+        flag = (m >> FLAG_SHIFT) & 0b1011
+        if (m >> 6) & 63 != to or pos.squares[frm] & 7 != kind or flag == 2 or flag == 3:
+            continue
+        if (file >= 0 and frm & 7 != file) or (rank >= 0 and frm >> 3 != rank):
+            continue
+        kind_to = ((m >> FLAG_SHIFT) & 3) + KNIGHT if m & PROMOTION_BIT else 0
+        if kind_to != promotion:
+            continue
+        if found:
+            return -1
+        found = m
+    return found

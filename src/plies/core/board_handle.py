@@ -16,7 +16,9 @@ from numba import njit, typeof, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from plies.core import board_entry as _entry
 from plies.core import makemove as _makemove
+from plies.core import movegen as _movegen
 from plies.core import position as _position
 from plies.core.position import Position, new_position
 
@@ -76,3 +78,67 @@ def pop_at(handle: int) -> None:
             pos.fullmove -= 1
     else:
         _makemove.unmake_move(pos)
+
+
+@njit(cache=True, nogil=True)
+def legal_at(handle: int, out: np.ndarray) -> int:
+    """Write the legal moves of the position of ``handle`` into ``out``; their number."""
+    return _movegen.gen_moves(_at(handle), out, np.bool_(False))
+
+
+@njit(cache=True, nogil=True)
+def status_at(handle: int) -> int:
+    """``board_entry.game_status`` of the position of ``handle``."""
+    return _entry.game_status(_at(handle))
+
+
+@njit(cache=True, nogil=True)
+def state_at(handle: int) -> tuple[int, int, int, int, int, int]:
+    """``(side, castling, ep, halfmove, fullmove, ply)`` of the position of ``handle``."""
+    pos = _at(handle)
+    return pos.side, pos.castling, pos.ep, pos.halfmove, pos.fullmove, pos.ply
+
+
+@njit(cache=True, nogil=True)
+def check_after_at(handle: int, m: int) -> int:
+    """``board_entry.check_after`` on the position of ``handle``."""
+    return _entry.check_after(_at(handle), m)
+
+
+@njit(cache=True, nogil=True)
+def push_named_at(handle: int, named: int) -> int:
+    """``board_entry.push_named`` on the position of ``handle``."""
+    return _entry.push_named(_at(handle), named)
+
+
+@njit(cache=True, nogil=True)
+def illegal_at(handle: int) -> bool:
+    """Whether the side not to move is in check on the position of ``handle``."""
+    return _position.opponent_in_check(_at(handle))
+
+
+@njit(cache=True, nogil=True)
+def san_at(handle: int, m: int, out: np.ndarray) -> int:
+    """Write the SAN of legal move ``m`` on the position of ``handle``, ``+`` or ``#``
+    included, into ``out``; its length, ``| 1 << 20`` if the undo stack was reallocated."""
+    pos = _at(handle)
+    n = _entry.san_body(pos, m, out)
+    given = _entry.check_after(pos, m)
+    grew = given & _GREW
+    given &= ~_GREW
+    if given:
+        out[n] = 35 if given == 2 else 43  # "#" or "+"
+        n += 1
+    return n | grew
+
+
+@njit(cache=True, nogil=True)
+def placement_at(handle: int, out: np.ndarray) -> int:
+    """``board_entry.placement_text`` on the position of ``handle``."""
+    return _entry.placement_text(_at(handle), out)
+
+
+@njit(cache=True, nogil=True)
+def find_san_at(handle: int, kind: int, file: int, rank: int, to: int, promotion: int) -> int:
+    """``board_entry.find_san`` on the position of ``handle``."""
+    return _entry.find_san(_at(handle), kind, file, rank, to, promotion)

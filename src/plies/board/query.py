@@ -32,9 +32,12 @@ _RIGHT_BITS = (CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ)
 _PIECES: tuple[Piece | None, ...] = tuple(
     Piece(code & 7, code < 8) if code & 7 and code & 7 <= KING else None for code in range(16)
 )
-_CAPTURE = CAPTURE_BIT
-_CASTLE_FLAGS = 0b1011 << FLAG_SHIFT
-_CASTLES = (FLAG_KING_CASTLE << FLAG_SHIFT, FLAG_QUEEN_CASTLE << FLAG_SHIFT)
+# The move flags of captures: the capture bit set, castling (which a Chess960 king may write
+# as taking its own rook) excepted.
+_CASTLING_FLAGS = (FLAG_KING_CASTLE, FLAG_QUEEN_CASTLE)
+_CAPTURE_FLAGS = frozenset(flag for flag in range(16)
+                           if flag << FLAG_SHIFT & CAPTURE_BIT
+                           and flag & 0b1011 not in _CASTLING_FLAGS)  # fmt: skip
 
 
 class PositionQueries(BoardState):
@@ -297,10 +300,8 @@ class PositionQueries(BoardState):
     def is_capture(self, move: Move) -> bool:
         """Whether the move captures (en passant included; castling onto one's own rook not)."""
         k = self._k
-        if k is not None and k.ids is not None:
-            code = k.ids.get(id(move), 0)
-            if code:  # a move of this position's own list: its integer says
-                return bool(code & _CAPTURE) and code & _CASTLE_FLAGS not in _CASTLES
+        if k is not None and (ids := k.ids) is not None and (code := ids.get(id(move), 0)):
+            return code >> FLAG_SHIFT in _CAPTURE_FLAGS  # a listed move: its integer says
         target = self.color_at(move.to_square)
         return (target is not None and target != self.turn) or self.is_en_passant(move)
 

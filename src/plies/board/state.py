@@ -414,8 +414,10 @@ class BoardState:
                 rooks = self._castle_rooks
                 moves = [core_to_move_960(c, rooks) for c in codes]
             else:
-                known = MOVES.get
-                moves = [known(c) or core_to_move(c) for c in codes]
+                try:
+                    moves = [MOVES[c] for c in codes]
+                except KeyError:  # a move integer met for the first time
+                    moves = [core_to_move(c) for c in codes]
             k.moves = moves
             # Each Move object stands for one move integer (and is kept alive by ``moves``):
             # a push of one of them needs no search for its integer.

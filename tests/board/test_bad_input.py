@@ -316,3 +316,27 @@ def test_cli_perft_bad_arguments(warm_cli: None, args: list[str]) -> None:
     proc = plies(*args)
     one_line_error(proc.returncode, proc.stderr, "error")
     assert "Nodes:" not in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("fen", "uci", "reason"),
+    [
+        (START, "e3e4", "no piece on e3"),
+        (START, "e7e5", "not White's"),
+        (START, "d1d2", "same colour"),
+        (START, "g1g4", "knight cannot move from g1 to g4"),
+        ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", "leave the king in check"),
+        ("4k3/8/8/8/8/8/8/r3K2R w K - 0 1", "e1f1", "out of check"),
+        ("4k3/8/8/8/8/8/5r2/4K2R w K - 0 1", "e1g1", "castling is not possible"),
+    ],
+)
+def test_an_illegal_move_says_which_rule_it_breaks(fen: str, uci: str, reason: str) -> None:
+    """The error for an illegal move names its reason, and why_illegal says it alone."""
+    board = Board(fen)
+    move = Move.from_uci(uci)
+    assert reason in board.why_illegal(move)
+    with pytest.raises(IllegalMoveError, match=reason):
+        board.push(move)
+    with pytest.raises(IllegalMoveError, match=reason):
+        board.push_uci(uci)
+    assert board.why_illegal(next(iter(board.legal_moves))) == ""

@@ -56,25 +56,33 @@ class Board(PythonChessSurface):
         return move
 
     def _why_illegal(self, move: Move) -> str:
-        """Which rule ``move`` breaks here, as ``": reason"``."""
+        """``": reason"`` for an error message (see ``why_illegal``)."""
+        reason = self.why_illegal(move)
+        return f": {reason}" if reason else ""
+
+    def why_illegal(self, move: Move) -> str:
+        """Which rule ``move`` breaks here, in a few words ("no piece on e2", "it would leave
+        the king in check"); ``""`` when it is legal."""
+        if self.is_legal(move):
+            return ""
         frm, to = move.from_square, move.to_square
         piece = self.piece_at(frm)
         if piece is None:
-            return f": no piece on {SQUARE_NAMES[frm]}"
+            return f"no piece on {SQUARE_NAMES[frm]}"
         if piece.color != self.turn:
             side = "White" if self.turn else "Black"
-            return f": the piece on {SQUARE_NAMES[frm]} is not {side}'s, and {side} is to move"
+            return f"the piece on {SQUARE_NAMES[frm]} is not {side}'s, and {side} is to move"
         if self.color_at(to) == self.turn and not self.is_castling(move):
-            return f": {SQUARE_NAMES[to]} holds a piece of the same colour"
+            return f"{SQUARE_NAMES[to]} holds a piece of the same colour"
         view = self._python_chess_view(stack=False)
         if view.is_pseudo_legal(move):
             if self.is_check():
-                return ": it does not get the king out of check"
-            return ": it would leave the king in check"
+                return "it does not get the king out of check"
+            return "it would leave the king in check"
         if self.is_castling(move):
-            return ": castling is not possible here (rights, pieces between, or check)"
+            return "castling is not possible here (rights, pieces between, or check)"
         name = chess.piece_name(piece.piece_type)
-        return f": a {name} cannot move from {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
+        return f"a {name} cannot move from {SQUARE_NAMES[frm]} to {SQUARE_NAMES[to]}"
 
     def parse_san(self, text: str) -> Move:
         """The legal move written in SAN (``"--"``: the null move); InvalidMoveError,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,7 +65,7 @@ def _parse_placement(text: str) -> list[int]:
     one placement parser; InvalidFenError says what is wrong and where."""
     codes = np.frombuffer(text.encode("utf-32-le", "replace"), dtype=np.uint32)
     squares = np.empty(64, dtype=np.int64)
-    status, rank, value, end = read_placement(codes, 0, len(codes), squares)
+    status, rank, value, end = _reader()(codes, 0, len(codes), squares)
     if status == WRONG_RANKS or (status == PLACEMENT_OK and end != len(codes)):
         ranks = len(text.split("/"))
         raise InvalidFenError(
@@ -88,8 +89,24 @@ def _parse_placement(text: str) -> list[int]:
     return squares.tolist()  # type: ignore[no-any-return]
 
 
+_read: Callable[..., tuple[int, int, int, int]] | None = None
+
+
+def _reader() -> Callable[..., tuple[int, int, int, int]]:
+    """The core's placement parser, bound to its one signature (no per-call type dispatch)."""
+    global _read
+    if _read is None:
+        read_placement(np.zeros(1, dtype=np.uint32), 0, 0, np.empty(64, dtype=np.int64))
+        _read = read_placement.overloads[read_placement.signatures[0]].entry_point
+    return _read
+
+
 def _parse_int(text: str, field: str, minimum: int) -> int:
     """Parse a clock field as a decimal integer not below ``minimum``."""
+    if len(text) < 10 and text.isascii() and text.isdigit():
+        value = int(text)  # the common case: a short plain number, within MAX_CLOCK
+        if value >= minimum:
+            return value
     if not text.isdigit() or not text.isascii():
         raise InvalidFenError(f"invalid fen {field}: {text!r} is not a non-negative integer")
     digits = text.lstrip("0") or "0"

@@ -214,6 +214,7 @@ class Tally:
         self.seconds_ref += t1 - t0
         try:
             ours = Board(fen)
+            ours.check_playable()
             our_moves = sorted(m.uci() for m in ours.legal_moves)
         except InvalidFenError as exc:
             self.seconds_ours += time.perf_counter() - t1

@@ -106,7 +106,8 @@ class BoardState:
         pos = build_position(parsed, rights, ep, rooks)
         if opponent_in_check(pos):  # before the board holds it
             self._set_unplayable(
-                self._python_chess_board(fen), "the side not to move is in check"
+                self._python_chess_board(fen),
+                "invalid fen side to move: the side not to move is in check",
             )
             return
         self._castle_rooks = rooks
@@ -171,7 +172,8 @@ class BoardState:
         """InvalidFenError with the reason unless the rules apply to the position (what the
         engine and every front end need before they search or play it)."""
         if self._pos is None:
-            raise InvalidFenError(f"invalid position: {self._why}")
+            why = self._why
+            raise InvalidFenError(why if why.startswith("invalid") else f"invalid position: {why}")
 
     def copy(self, *, stack: bool | int = True) -> Self:
         """An independent copy with the history (``stack=False``: none; an int: that many of
@@ -468,7 +470,11 @@ class BoardState:
         if self._pos is None:
             assert self._pc is not None
             return self._pc.is_legal(move)
-        return self._code_of(move) != 0 or self._code_of(self._castling_alias(move)) != 0
+        # python-chess reads king-takes-rook as castling in standard chess too (not the
+        # king's two-square step in Chess960).
+        return self._code_of(move) != 0 or (
+            not self.chess960 and self._code_of(self._castling_alias(move)) != 0
+        )
 
     def push(self, move: Move) -> None:
         """Play a legal move (a python-chess ``Move`` too, or ``Move.null()`` to pass);

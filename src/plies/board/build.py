@@ -11,12 +11,12 @@ import numpy as np
 from plies.board.fen import ParsedFen
 from plies.core.position import (
     _NO_NET,
-    SLIDER_ATTACKS,
     Position,
     _build,
     castling_tables,
     new_position,
 )
+from plies.core.tables import SLIDER_ATTACKS
 
 _tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 _build_entry: Callable[..., Any] | None = None
@@ -40,7 +40,7 @@ def build_position(parsed: ParsedFen, rights: int, ep: int, rooks: tuple[int, ..
     if _build_entry is None:
         pos = new_position(parsed.mailbox, parsed.side, rights, ep, parsed.halfmove,
                            parsed.fullmove, rooks)  # fmt: skip
-        _build_entry = _build.overloads[_build.signatures[0]].entry_point
+        _build_entry = _build.overloads[_build.signatures[0]].entry_point  # type: ignore[attr-defined]
         return pos
     state = np.array([parsed.side, rights, ep, parsed.halfmove, parsed.fullmove], dtype=np.int64)
     return _build_entry(np.array(parsed.mailbox, dtype=np.int64), state,  # type: ignore[no-any-return]

@@ -30,10 +30,10 @@ class Calls:
 
     def __init__(self, pos: Position) -> None:
         """Bind every entry point for positions of ``pos``'s type."""
-        p = typeof(pos)
+        p = typeof(pos)  # type: ignore[no-untyped-call]
         i64 = types.int64
-        moves = typeof(np.zeros(MAX_MOVES, dtype=np.int64))
-        text = typeof(np.zeros(TEXT_BYTES, dtype=np.uint8))
+        moves = typeof(np.zeros(MAX_MOVES, dtype=np.int64))  # type: ignore[no-untyped-call]
+        text = typeof(np.zeros(TEXT_BYTES, dtype=np.uint8))  # type: ignore[no-untyped-call]
         self.push_named: Entry = _handle.push_named_at.compile((i64, i64))
         """``(handle, name) -> code | GREW``, 0 when no legal move has that name."""
         self.push_code: Entry = _entry.push_code.compile((p, i64))

@@ -10,7 +10,7 @@ positions the rules cannot apply to, and an editor's result is taken back into t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import chess
 
@@ -66,6 +66,31 @@ class PythonChessSurface(GameRules):
 
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        # Made from python-chess's methods below the class (READS, EDITS); typed here.
+        def set_epd(self, epd: str) -> dict[str, Any]: ...
+        def epd(self, **operations: Any) -> str: ...
+        def parse_xboard(self, xboard: str) -> Move: ...
+        def find_move(self, from_square: int, to_square: int,
+                      promotion: int | None = None) -> Move: ...  # fmt: skip
+        def is_pseudo_legal(self, move: Move) -> bool: ...
+        def status(self) -> chess.Status: ...
+        def lan(self, move: Move) -> str: ...
+        def xboard(self, move: Move, chess960: bool | None = None) -> str: ...
+        def set_piece_at(self, square: int, piece: chess.Piece | None,
+                         promoted: bool = False) -> None: ...  # fmt: skip
+        def remove_piece_at(self, square: int) -> chess.Piece | None: ...
+        def set_board_fen(self, fen: str) -> None: ...
+        def set_piece_map(self, pieces: dict[int, chess.Piece]) -> None: ...
+        def clear(self) -> None: ...
+        def reset(self) -> None: ...
+        def apply_mirror(self) -> None: ...
+        def apply_transform(self, f: Callable[[int], int]) -> None: ...
+        def set_chess960_pos(self, scharnagl: int) -> None: ...
+        def chess960_pos(self) -> int | None: ...
+        def clean_castling_rights(self) -> int: ...
+        def set_castling_fen(self, castling_fen: str) -> None: ...
+
     uci_variant = "chess"
     """The UCI name of the variant (standard chess)."""
     xboard_variant = "normal"
@@ -101,18 +126,18 @@ class PythonChessSurface(GameRules):
     def mirror(self) -> Self:
         """The position with colours swapped and the board flipped (no history)."""
         board = self.copy(stack=False)
-        board.apply_mirror()  # type: ignore[attr-defined]
+        board.apply_mirror()
         return board
 
     def transform(self, f: Callable[[int], int]) -> Self:
         """The position with every bitboard mapped through ``f`` (no history)."""
         board = self.copy(stack=False)
-        board.apply_transform(f)  # type: ignore[attr-defined]
+        board.apply_transform(f)
         return board
 
     def san_and_push(self, move: Move) -> str:
         """SAN of ``move``, then play it."""
-        text = self.san(move)  # type: ignore[attr-defined]
+        text: str = self.san(move)  # type: ignore[attr-defined]
         self.push(move)
         return text
 

@@ -97,7 +97,7 @@ def _reader() -> Callable[..., tuple[int, int, int, int]]:
     global _read
     if _read is None:
         read_placement(np.zeros(1, dtype=np.uint32), 0, 0, np.empty(64, dtype=np.int64))
-        _read = read_placement.overloads[read_placement.signatures[0]].entry_point
+        _read = read_placement.overloads[read_placement.signatures[0]].entry_point  # type: ignore[attr-defined]
     return _read
 
 

@@ -124,7 +124,8 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.piece_at(square)
-        return _PIECES[self._squares[square]]
+        piece: Piece | None = _PIECES[self._squares[square]]
+        return piece
 
     def piece_type_at(self, square: Square) -> PieceType | None:
         """The type of the piece on a square, or None."""

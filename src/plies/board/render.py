@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from plies.board.squares import FILE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
-    from plies.board.state import BoardState
+    from plies.board.board import Board as BoardState
 
 
 def _grid(board: BoardState, unicode: bool, orientation: Color) -> str:

@@ -222,7 +222,8 @@ class BoardState:
         slider table and a net's weights are the core's, not the board's.)
         """
         self.check_playable()
-        return self._c.copy(self._pos)
+        pos: Position = self._c.copy(self._pos)
+        return pos
 
     # -- state ----------------------------------------------------------------
 
@@ -247,8 +248,9 @@ class BoardState:
         """The side to move: ``WHITE`` (True) or ``BLACK`` (False)."""
         if self._pos is None:
             assert self._pc is not None
-            return self._pc.turn
-        return self._white_first == (not len(self._stack) & 1)
+            return bool(self._pc.turn)
+        white: bool = self._white_first == (not len(self._stack) & 1)
+        return white
 
     @turn.setter
     def turn(self, color: Color) -> None:
@@ -337,7 +339,7 @@ class BoardState:
         return castling_field(self._squares.tolist(), self._state()[1], self._castle_rooks,
                               True)  # fmt: skip
 
-    def fen(self, *, shredder: bool = False, en_passant: str = "legal",
+    def fen(self, *, shredder: bool = False, en_passant: chess.EnPassantSpec = "legal",
             promoted: bool | None = None) -> str:  # fmt: skip
         """FEN of the position: castling in X-FEN (Shredder-FEN with ``shredder``); the
         en-passant square when a legal capture exists (``en_passant="fen"``: after every
@@ -381,7 +383,7 @@ class BoardState:
         self.check_playable()
         return int(self._keys[self._state()[5]])
 
-    def shredder_fen(self, *, en_passant: str = "legal") -> str:
+    def shredder_fen(self, *, en_passant: chess.EnPassantSpec = "legal") -> str:
         """FEN with the castling field in Shredder-FEN (``HAha``)."""
         return self.fen(shredder=True, en_passant=en_passant)
 
@@ -516,7 +518,7 @@ class BoardState:
             self._pc.push(move)
             return
         if not move:
-            if self.is_check():
+            if self._c.in_check(self._pos):
                 raise IllegalMoveError(f"illegal null move: the side to move is in check in "
                                        f"{self.fen()}")  # fmt: skip
             grew = self._c.push_pass(self._pos)

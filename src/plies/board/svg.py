@@ -17,8 +17,8 @@ import chess.svg
 from plies.board.squares import square, square_name
 
 if TYPE_CHECKING:
+    from plies.board.board import Board as BoardState
     from plies.board.move import Move
-    from plies.board.state import BoardState
 
 #: Side of one square in SVG units (the piece drawings are this size).
 SQUARE = 45

@@ -84,7 +84,7 @@ def test_incremental_matches_scratch_over_random_games() -> None:
                     break
                 move = rng.choice(moves)
                 if b.is_castling(move):
-                    castled[b.turn] = True
+                    castled[0 if b.turn else 1] = True  # (White, Black)
                 state = state.after(b, move)
                 b.push(move)
                 assert state.score(b.turn) == evaluate(b, (castled[0], castled[1])), b.fen()

@@ -17,7 +17,7 @@ MATE1 = [ln.strip() for ln in (DATA / "mates" / "mate1.fen").read_text().splitli
 
 def _play_checked(white: Agent, black: Agent, plies: int, fen: str | None = None) -> list[str]:
     """Play a game, checking every move against python-chess; return the moves (UCI)."""
-    board = Board(fen)
+    board = Board(fen or chess.STARTING_FEN)  # Board(None) is an empty board
     referee = chess.Board(fen or chess.STARTING_FEN)
     played: list[str] = []
     for _ in range(plies):

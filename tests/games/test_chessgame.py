@@ -33,7 +33,7 @@ def test_mate_in_one_is_found_at_depth_one() -> None:
         assert result.value == 1.0 and result.depth == 1 and result.exact, fen
         assert result.action is not None
         after = game.result(board, result.action)
-        assert after.is_checkmate() and game.utility(after, board.turn) == 1.0
+        assert after.is_checkmate() and game.utility(after, game.to_move(board)) == 1.0
 
 
 def test_mate_in_two_is_found_at_depth_three() -> None:

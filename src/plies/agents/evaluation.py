@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from plies.board import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE
 
 if TYPE_CHECKING:
-    from plies.board import Board, Move
+    from plies.board import Board, Color, Move
 
 PIECE_VALUES = {PAWN: 100, KNIGHT: 320, BISHOP: 325, ROOK: 500, QUEEN: 900, KING: 0}
 CASTLED_BONUS = 30
@@ -109,7 +109,7 @@ PIECE_TABLES = {
 }
 
 
-def table_index(color: int, sq: int) -> int:
+def table_index(color: Color, sq: int) -> int:
     """Index into a White-perspective table for a piece of ``color`` on ``sq`` (a1 = 0)."""
     file, rank = sq & 7, sq >> 3
     row = 7 - rank if color == WHITE else rank  # Black reads the table upside down
@@ -126,7 +126,8 @@ def _square_values() -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
     return out
 
 
-# SQUARE_VALUE[piece_type][color][square]: material + table bonus, precomputed.
+# SQUARE_VALUE[piece_type][side][square]: material + table bonus, precomputed; ``side`` is 0
+# for White and 1 for Black, as in every per-side list of this module.
 SQUARE_VALUE = _square_values()
 KING_VALUE = (
     (
@@ -145,11 +146,12 @@ def is_endgame(queens: tuple[int, int], minors: tuple[int, int], rooks: tuple[in
     return all(not (queens[c] and (rooks[c] or minors[c] > 1)) for c in (WHITE, BLACK))
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True)
 class EvalState:
-    """Running evaluation terms of a position, updated move by move: per colour, the
-    material+square sum of the non-king pieces, the king's square, the counts of queens,
-    minors and rooks, and whether it has castled."""
+    """Running evaluation terms of a position, updated move by move: per side (White first),
+    the material+square sum of the non-king pieces, the king's square, the counts of queens,
+    minors and rooks, and whether it has castled. Equal terms compare equal, so a copy of a
+    search state equals the state it was copied from (the game protocol check relies on it)."""
 
     sums: list[int]
     kings: list[int]
@@ -160,20 +162,21 @@ class EvalState:
 
     @classmethod
     def from_board(cls, board: Board, castled: tuple[bool, bool] = (False, False)) -> EvalState:
-        """Count everything on ``board``; ``castled`` says who has castled in the game so far."""
+        """Count everything on ``board``; ``castled`` says who has castled in the game so far
+        (White, Black)."""
         sums = [0, 0]
         counts = {pt: [0, 0] for pt in PIECE_VALUES}
-        for c in (WHITE, BLACK):
+        for side, color in enumerate((WHITE, BLACK)):
             for pt in (PAWN, KNIGHT, BISHOP, ROOK, QUEEN):
-                squares = board.pieces(pt, c)
-                counts[pt][c] = len(squares)
-                sums[c] += sum(SQUARE_VALUE[pt][c][sq] for sq in squares)
+                squares = board.pieces(pt, color)
+                counts[pt][side] = len(squares)
+                sums[side] += sum(SQUARE_VALUE[pt][side][sq] for sq in squares)
         kings = [board.king(WHITE), board.king(BLACK)]
-        minors = [counts[KNIGHT][c] + counts[BISHOP][c] for c in (WHITE, BLACK)]
+        minors = [counts[KNIGHT][side] + counts[BISHOP][side] for side in (0, 1)]
         return cls(sums, kings, counts[QUEEN], minors, counts[ROOK], list(castled))
 
-    def score(self, turn: int) -> int:
-        """The evaluation from the point of view of the side ``turn``."""
+    def score(self, turn: Color) -> int:
+        """The evaluation from the point of view of the colour ``turn`` (``WHITE`` is True)."""
         eg = is_endgame(
             (self.queens[0], self.queens[1]),
             (self.minors[0], self.minors[1]),
@@ -182,11 +185,11 @@ class EvalState:
         kv = KING_VALUE[1 if eg else 0]
         white = self.sums[0] + kv[0][self.kings[0]] + (CASTLED_BONUS if self.castled[0] else 0)
         black = self.sums[1] + kv[1][self.kings[1]] + (CASTLED_BONUS if self.castled[1] else 0)
-        return white - black if turn == WHITE else black - white
+        return white - black if turn else black - white
 
     def after(self, board: Board, move: Move) -> EvalState:
         """The state after ``move`` (legal in ``board``, which is not changed)."""
-        us = board.turn
+        us = 0 if board.turn else 1  # the side's list index: White 0 (board.turn is a bool)
         them = 1 - us
         sums = self.sums[:]
         kings = self.kings[:]
@@ -239,7 +242,8 @@ def evaluate(board: Board, castled: tuple[bool, bool] = (False, False)) -> int:
 
 
 def castled_in_game(board: Board) -> tuple[bool, bool]:
-    """Which sides castled in the game that led to ``board`` (replays its move stack)."""
+    """Which sides castled in the game that led to ``board``, (White, Black) (replays its
+    move stack)."""
     replay = board.copy()
     undone = []
     while replay.move_stack:
@@ -247,6 +251,6 @@ def castled_in_game(board: Board) -> tuple[bool, bool]:
     castled = [False, False]
     for move in reversed(undone):
         if replay.is_castling(move):
-            castled[replay.turn] = True
+            castled[0 if replay.turn else 1] = True
         replay.push(move)
     return (castled[0], castled[1])

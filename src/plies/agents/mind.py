@@ -124,6 +124,7 @@ class Mind:
             return self._forfeit("empty line")
         try:
             board = Board(text)
+            board.check_playable()
         except InvalidFenError as exc:
             return self._forfeit(f"bad FEN: {exc}")
         legal = board.legal_moves

@@ -104,13 +104,13 @@ class PracticalChess(BaseGame[PracticalState, "Move"]):
 
     def to_move(self, state: PracticalState) -> int:
         """Return the side to move: 0 White, 1 Black."""
-        return state.board.turn
+        return 0 if state.board.turn else 1
 
     def actions(self, state: PracticalState) -> Sequence[Move]:
         """Return the legal moves, or nothing once the game is over."""
         if self.is_terminal(state):
             return []
-        return state.board.legal_moves
+        return list(state.board.legal_moves)
 
     def result(self, state: PracticalState, action: Move) -> PracticalState:
         """Play ``action`` on a copy; note whether the new position is a repetition."""
@@ -140,11 +140,11 @@ class PracticalChess(BaseGame[PracticalState, "Move"]):
         if state.repeated or board.legal_moves or not board.is_check():
             return 0.0
         mated = (state.ply - MATE) / SCALE  # for the side to move, who is mated
-        return mated if player == board.turn else -mated
+        return mated if player == self.to_move(state) else -mated
 
     def evaluate(self, state: PracticalState, player: int) -> float:
         """The practical's evaluation for ``player``."""
-        return state.evaluation.score(player) / SCALE
+        return state.evaluation.score(player == 0) / SCALE  # player 0 is White
 
     def key(self, state: PracticalState) -> Hashable:
         """Return the Zobrist key of the position."""
@@ -165,7 +165,7 @@ class PracticalChess(BaseGame[PracticalState, "Move"]):
 
     def render(self, state: PracticalState) -> str:
         """Return the board's picture."""
-        return str(state.board)
+        return state.board.pretty()
 
     def action_text(self, action: Move) -> str:
         """Return the move in UCI notation."""

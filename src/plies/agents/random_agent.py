@@ -21,7 +21,7 @@ class RandomAgent(Agent):
 
     def choose(self, board: Board, budget: Budget | None = None) -> Move:
         """Pick any legal move; the null move only when there is none."""
-        moves = board.legal_moves
+        moves = list(board.legal_moves)
         if not moves:
             from plies.board import Move
 

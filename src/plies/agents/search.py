@@ -109,7 +109,7 @@ class SearchAgent(Agent):
         castled = list(self._castled)
         for move in reversed(new):
             if replay.is_castling(move):
-                castled[replay.turn] = True
+                castled[0 if replay.turn else 1] = True  # (White, Black)
             replay.push(move)
             self._history.append(move)
             self._history_keys.append(replay.zobrist_key())

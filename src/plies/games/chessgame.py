@@ -31,7 +31,8 @@ class ChessGame(BaseGame[Board, Move]):
     def __init__(self, fen: str | None = None, claim_draw: bool = False) -> None:
         """Start games from ``fen`` (the usual starting position by default)."""
         self.start_fen = Board.STARTING_FEN if fen is None else fen
-        Board(self.start_fen)  # refuse a broken FEN now, with the board's own message
+        # Refuse a broken or unplayable FEN now, with the board's own message.
+        Board(self.start_fen).check_playable()
         self.claim_draw = claim_draw
 
     def __repr__(self) -> str:
@@ -44,13 +45,13 @@ class ChessGame(BaseGame[Board, Move]):
 
     def to_move(self, state: Board) -> int:
         """Return the side to move: 0 White, 1 Black."""
-        return state.turn
+        return 0 if state.turn else 1
 
     def actions(self, state: Board) -> Sequence[Move]:
         """Return the legal moves, or nothing once the game is over."""
         if self.is_terminal(state):
             return []
-        return state.legal_moves
+        return list(state.legal_moves)
 
     def result(self, state: Board, action: Move) -> Board:
         """Return a copy of ``state`` with ``action`` played."""
@@ -67,14 +68,15 @@ class ChessGame(BaseGame[Board, Move]):
         outcome = state.outcome(self.claim_draw)
         if outcome is None or outcome.winner is None:
             return 0.0
-        return 1.0 if outcome.winner == player else -1.0
+        return 1.0 if outcome.winner == (player == 0) else -1.0  # player 0 is White
 
     def evaluate(self, state: Board, player: int) -> float:
         """Count material (pawn 1, knight and bishop 3, rook 5, queen 9) for ``player``."""
         balance = 0
+        color = player == 0  # player 0 is White, python-chess's True
         for piece_type, value in PIECE_VALUES.items():
             balance += value * (
-                len(state.pieces(piece_type, player)) - len(state.pieces(piece_type, 1 - player))
+                len(state.pieces(piece_type, color)) - len(state.pieces(piece_type, not color))
             )
         return balance / (abs(balance) + _SCALE)
 
@@ -116,5 +118,5 @@ class ChessGame(BaseGame[Board, Move]):
             raise ValueError(f"not a legal move here: {text!r}") from None
 
     def render(self, state: Board) -> str:
-        """Return the board's picture."""
-        return str(state)
+        """Return the board's picture (Unicode, files and ranks labelled)."""
+        return state.pretty()

@@ -185,6 +185,7 @@ def position_arrays(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
     from plies.board import Board
+    from plies.board.squares import core_color
     from plies.core import position_arrays as arrays_of
     from plies.core.encoding import PIECE_SLOTS
 
@@ -194,7 +195,7 @@ def position_arrays(fens: list[str]) -> tuple[np.ndarray, np.ndarray]:
     for i, fen in enumerate(fens):
         b = Board(fen)
         bbs[i] = arrays_of(b.core_position())[0]
-        sides[i] = b.turn
+        sides[i] = core_color(b.turn)  # the core's number: white 0
     return bbs, sides
 
 

@@ -59,13 +59,13 @@ def generate(args: argparse.Namespace) -> int:
                     break
                 board.push(rng.choice(moves))
             rows: list[tuple[int, int, int, int]] = []
-            while not board.is_game_over(claim_draw=True) and board.ply < MAX_PLIES:
+            while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
                 result = engine.search(board, Limit(nodes=args.nodes))
                 info = result.info
                 if result.best_move is None:
                     break
                 if info is not None and info.score_cp is not None:
-                    rows.append((board.ply, material(board), info.score_cp, board.turn))
+                    rows.append((board.ply(), material(board), info.score_cp, board.turn))
                 board.push(result.best_move)
             outcome = board.outcome(claim_draw=True)
             winner = None if outcome is None else outcome.winner
@@ -75,7 +75,7 @@ def generate(args: argparse.Namespace) -> int:
             handle.flush()
             print(
                 f"game {game + 1}/{args.games}: {board.result(claim_draw=True)} after "
-                f"{board.ply} plies ({time.perf_counter() - start:.0f} s)",
+                f"{board.ply()} plies ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
     return 0

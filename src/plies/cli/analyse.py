@@ -73,7 +73,8 @@ def _board(args: argparse.Namespace) -> Board:
     from plies.board import Board
 
     try:
-        board = Board(args.fen)
+        board = Board(Board.STARTING_FEN if args.fen is None else args.fen)
+        board.check_playable()
     except ValueError as exc:
         raise CliError(str(exc)) from None
     for i, text in enumerate(args.moves, 1):
@@ -116,7 +117,7 @@ def tablebase_verdict(board: Board, engine: Engine) -> str | None:
     wdl, dtz = tables.probe_wdl(board), tables.probe_dtz(board)
     if wdl is None:
         return None
-    mover, other = ("White", "Black") if board.turn == 0 else ("Black", "White")
+    mover, other = ("White", "Black") if board.turn else ("Black", "White")
     result = {2: f"{mover} wins", 1: f"{mover} wins, but the 50-move rule draws it",
               0: "draw", -1: f"{other} wins, but the 50-move rule draws it",
               -2: f"{other} wins"}[wdl]
@@ -144,7 +145,7 @@ def _row(board: Board, info: Info) -> str:
     """One printed iteration."""
     depth = f"{info.depth}/{info.seldepth}"
     return (
-        f"{depth:>9}  {info.multipv:>4}  {score_white(info, board.turn == 0):>8}  "
+        f"{depth:>9}  {info.multipv:>4}  {score_white(info, board.turn):>8}  "
         f"{info.nodes:>11}  "
         f"{info.nps:>9}  {info.time_ms / 1000:>7.2f}s  {line_san(board, list(info.pv))}"
     )
@@ -226,7 +227,7 @@ def _summary(out: Console, board: Board, best: Move | None, infos: list[Info]) -
         pv = list(info.pv) if info.pv and info.pv[0] == best else [best]
         out.print(
             f"Best line: {line_san(board, pv)}  "
-            f"(score {score_white(info, board.turn == 0)} for White, depth {info.depth})",
+            f"(score {score_white(info, board.turn)} for White, depth {info.depth})",
             markup=False,
         )
 
@@ -237,7 +238,7 @@ def _lines_summary(out: Console, board: Board, lines: list[Info]) -> None:
     out.print(f"Best {len(lines)} lines:", style="bold")
     for info in lines:
         out.print(
-            f"{info.multipv:>4}. {score_white(info, board.turn == 0):>7}  (depth {info.depth})  "
+            f"{info.multipv:>4}. {score_white(info, board.turn):>7}  (depth {info.depth})  "
             f"{line_san(board, list(info.pv))}",
             markup=False,
         )

@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
     from plies.compile_notice import compile_notice
 
     try:
-        board = Board(args.fen, chess960=args.chess960)
+        fen = Board.STARTING_FEN if args.fen is None else args.fen
+        board = Board(fen, chess960=args.chess960)
+        board.check_playable()
     except InvalidFenError as exc:
         raise CliError(str(exc)) from None
     with compile_notice():

@@ -419,7 +419,7 @@ class Engine:
         else:
             shares = [0] * (len(helpers) + 1)
         core.start_info(info, shares[0], self._age)
-        self._clock.begin(limit, board.turn == 0, started_at, self.move_overhead_ms,
+        self._clock.begin(limit, board.turn, started_at, self.move_overhead_ms,
                           self.slow_mover)  # fmt: skip
         if limit.nodes is not None and limit.nodes <= 0:
             core.set_stop(info, 1)

@@ -23,7 +23,7 @@ def evaluation_lines(engine: Engine, board: Board) -> list[str]:
     evaluation's terms) is labelled as such.
     """
     score = engine.evaluate(board)
-    white = score if board.turn == 0 else -score
+    white = score if board.turn else -score  # board.turn is True for White
     lines = [
         f"Static evaluation: {_pawns(score)} (side to move), {_pawns(white)} (White's view)",
     ]

@@ -278,7 +278,9 @@ class UciLoop:
             played = len(source[1])
         else:
             try:
-                board = Board(command.fen, chess960=self.chess960)
+                fen = Board.STARTING_FEN if command.fen is None else command.fen  # startpos
+                board = Board(fen, chess960=self.chess960)
+                board.check_playable()
             except InvalidFenError as exc:
                 self.out.info_string(f"position unchanged: {shorten(str(exc), 200)}")
                 return
@@ -356,8 +358,8 @@ class UciLoop:
     def display(self) -> None:
         """Print the board, FEN, key and side to move."""
         board = self.board
-        side = "white" if board.turn == 0 else "black"
-        lines = [*str(board).splitlines(), ""]
+        side = "white" if board.turn else "black"
+        lines = [*board.pretty().splitlines(), ""]
         lines.append(f"Fen: {board.fen()}")
         lines.append(f"Key: {board.zobrist_key():016X}")
         lines.append(f"Side to move: {side}; legal moves: {len(board.legal_moves)}")

@@ -103,6 +103,7 @@ class AnalysisSession(RunnerSession):
             raise ApiError("paste a PGN or a FEN to analyse")
         try:
             root = Board(fens[0])
+            root.check_playable()  # a kingless or otherwise unplayable position is refused
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
         fens[0] = root.fen()

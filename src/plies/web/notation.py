@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from plies.board import WHITE, Board
+from plies.board import WHITE, Board, Color
 from plies.engine import Info
 
 
-def white_score(info: Info, turn: int) -> tuple[int | None, int | None]:
+def white_score(info: Info, turn: Color) -> tuple[int | None, int | None]:
     """The score of ``info`` (centipawns, mate in moves) from White's point of view."""
     sign = 1 if turn == WHITE else -1
     cp = None if info.score_cp is None else sign * info.score_cp

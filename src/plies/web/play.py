@@ -10,7 +10,7 @@ import chess
 import chess.pgn
 
 from plies.arena.players import MoveReply, PlayerSpec
-from plies.board import BLACK, WHITE, Board, IllegalMoveError, InvalidFenError, Move
+from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.engine import Limit, SearchResult
 from plies.play.game import Game
 from plies.web.board_svg import render_board
@@ -30,10 +30,9 @@ SIDES = ("white", "black", "none")
 #: Longest line of PGN movetext, as the PGN standard asks (python-chess counts the
 #: columns a line may reach, the standard the characters it may hold).
 PGN_LINE = 80
-COLOR_NAMES = ("white", "black")
 
 
-def _side_color(side: str) -> int | None:
+def _side_color(side: str) -> Color | None:
     """The colour a side name stands for, None for ``none``."""
     return {"white": WHITE, "black": BLACK}.get(side)
 
@@ -114,7 +113,7 @@ def castling_aliases(board: Board) -> dict[str, str]:
             try:
                 if board.parse_uci(text) == move:
                     aliases[text] = move.uci()
-            except IllegalMoveError:
+            except ValueError:  # not legal here (IllegalMoveError is a ValueError)
                 continue
     return aliases
 
@@ -176,7 +175,7 @@ class PlaySession(RunnerSession):
             raise ApiError("the engine is thinking: wait, or press Move now")
         try:
             move = Move.from_uci(text)
-        except (IllegalMoveError, ValueError):
+        except ValueError:  # InvalidMoveError
             raise ApiError(f"not a move in UCI notation: {text!r}") from None
         if self.game.over():
             raise ApiError("the game is over: undo, or start a new game")
@@ -185,7 +184,7 @@ class PlaySession(RunnerSession):
         try:
             # Castling also as python-chess reads it: king two squares or onto its rook.
             move = self.board.parse_uci(text) if move else move
-        except IllegalMoveError:
+        except ValueError:  # IllegalMoveError
             move = Move.null()
         if not move:
             raise ApiError(f"illegal move {text} in this position")
@@ -209,6 +208,7 @@ class PlaySession(RunnerSession):
         chess960 = get_bool(message, "chess960", False)
         try:
             board = Board(text, chess960=chess960)
+            board.check_playable()  # a kingless or otherwise unplayable position is refused
         except InvalidFenError as exc:
             raise ApiError(f"bad FEN: {exc}") from None
         self._cancel()
@@ -357,23 +357,21 @@ class PlaySession(RunnerSession):
         if self.opponent is not None:
             self.opponent.cancel()
 
-    def _restart(self, board: Board, engine_color: int | None) -> None:
+    def _restart(self, board: Board, engine_color: Color | None) -> None:
         """A new game from ``board``'s position, the engine playing ``engine_color``."""
         self._game += 1
         self.board = board
-        computer = None if engine_color is None else engine_color == WHITE
-        self.game.restart(chess.Board(board.fen(), chess960=board.chess960), computer)
+        self.game.restart(chess.Board(board.fen(), chess960=board.chess960), engine_color)
 
     @property
-    def engine_color(self) -> int | None:
-        """The side the engine plays (plies' colour number), None for nobody."""
-        computer = self.game.computer
-        return None if computer is None else WHITE if computer == chess.WHITE else BLACK
+    def engine_color(self) -> Color | None:
+        """The side the engine plays (``WHITE`` is True), None for nobody."""
+        return self.game.computer
 
     @engine_color.setter
-    def engine_color(self, color: int | None) -> None:
+    def engine_color(self, color: Color | None) -> None:
         """Let the engine play ``color`` (None: nobody)."""
-        self.game.computer = None if color is None else color == WHITE
+        self.game.computer = color
 
     @property
     def sans(self) -> list[str]:

@@ -46,15 +46,47 @@ def test_every_example_is_a_short_file() -> None:
 
 
 @pytest.mark.parametrize("name", ["random_mind", "capture_first", "minimax2"])
-def test_example_plays_a_game_from_its_child_process(name: str) -> None:
+@pytest.mark.parametrize("color", [chess.WHITE, chess.BLACK], ids=["white", "black"])
+def test_example_plays_a_game_from_its_child_process(name: str, color: chess.Color) -> None:
     mind = parse_player(str(MINDS / f"{name}.py")).create()
+    other = AgentPlayer("random", "random", {})
     try:
-        record = play_game(mind, AgentPlayer("random", "random", {}), Opening(chess.STARTING_FEN),
-                           SHORT, seed=2)
+        record = play_game(*((mind, other) if color == chess.WHITE else (other, mind)),
+                           Opening(chess.STARTING_FEN), SHORT, seed=2)
     finally:
         mind.close()
     assert record.finished and not record.fault, record.reason
     assert len(record.moves) >= 14
+
+
+def _mirrored(move: Move) -> Move:
+    """``move`` on the board turned around, colours swapped (as ``Board.mirror`` turns it)."""
+    return Move(chess.square_mirror(move.from_square), chess.square_mirror(move.to_square),
+                move.promotion)
+
+
+@pytest.mark.parametrize("fen", [
+    "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    "4k3/8/2p5/3p4/8/8/3Q4/4K3 w - - 0 1",
+    "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+])
+def test_the_examples_play_black_as_they_play_white(fen: str) -> None:
+    """The same position with the colours swapped (Black to move): the evaluation and the
+    searched value are the same for the side to move, and the moves chosen are mirrored."""
+    evaluation, capture, minimax = (_module(n) for n in ("evaluation", "capture_first",
+                                                        "minimax2"))
+    board = Board(fen)
+    mirror = board.mirror()
+    assert board.turn and not mirror.turn
+    assert evaluation.evaluate(mirror) == evaluation.evaluate(board)
+    assert minimax.negamax(mirror, 2) == minimax.negamax(board, 2)
+    if fen.startswith("4k3/8/8/3q4"):  # the free queen: both colours take it
+        assert (minimax.choose(board).uci(), minimax.choose(mirror).uci()) == ("d2d5", "d7d4")
+    captures = {_mirrored(m) for m in board.legal_moves if board.is_capture(m)}
+    assert captures == {m for m in mirror.legal_moves if mirror.is_capture(m)}
+    if captures:
+        assert capture.choose(mirror) in captures
 
 
 def test_capture_first_takes_and_the_searches_see_ahead() -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import queue
+import shlex
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import chess
 import pytest
@@ -13,6 +15,10 @@ from tests.waiting import HANG_S
 
 from plies.agents import AGENT_NAMES, FORFEIT, Budget, FunctionAgent, Mind, make_agent, mind_action
 from plies.agents.mind import action_move, move_action, parse_action
+from plies.agents.spec import parse_player
+from plies.arena.game import Adjudication, GameSettings, play_game
+from plies.arena.openings import Opening
+from plies.arena.players import AgentPlayer
 from plies.board import Board, Move
 from plies.board.squares import KNIGHT, QUEEN
 
@@ -45,6 +51,13 @@ QUICK_OPTIONS: dict[str, dict[str, str | int]] = {
 }
 #: The bound on any one answer of a mind: only a hang reaches it.
 ANSWER_TIMEOUT = HANG_S
+MINDS = Path(__file__).resolve().parents[2] / "examples" / "minds"
+#: The side to move takes the hanging queen with its rook: White Rd2xd5, then the same
+#: position mirrored, Black Rd7xd4.
+FREE_QUEEN = {
+    chess.WHITE: ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "11,35"),
+    chess.BLACK: ("4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1", "51,27"),
+}
 
 
 def assert_legal_in_python_chess(fen: str, action: str) -> chess.Move:
@@ -200,3 +213,41 @@ def test_plies_mind_rejects_a_bad_agent_in_one_line() -> None:
         assert done.returncode == 2
         assert done.stdout == ""
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("agent", ["alphabeta:depth=2", str(MINDS / "minimax2.py")],
+                         ids=["alphabeta", "example-minimax2"])
+def test_a_mind_over_pipes_plays_for_either_colour(agent: str) -> None:
+    """Over the protocol a searching mind answers for the colour to move, White or Black:
+    it takes the free queen with that colour's rook."""
+    mind = MindProcess("--agent", agent)
+    try:
+        for fen, capture in FREE_QUEEN.values():
+            assert mind.ask(fen) == capture, fen
+        assert mind.finish() == 0
+    finally:
+        mind.proc.kill()
+
+
+@pytest.mark.parametrize("color", [chess.WHITE, chess.BLACK], ids=["white", "black"])
+def test_a_mind_program_plays_either_colour_in_a_game(color: chess.Color) -> None:
+    """A ``mind:`` player (a program speaking the protocol) seated as White or as Black
+    moves its own colour's pieces and takes the free queen first."""
+    command = shlex.join([sys.executable, "-m", "plies", "mind", "--agent", "alphabeta:depth=2"])
+    mind = parse_player(f"mind:{command}").create()
+    other = AgentPlayer("random", "random", {})
+    fen, capture = FREE_QUEEN[color]
+    white, black = (mind, other) if color == chess.WHITE else (other, mind)
+    settings = GameSettings(move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=3))
+    try:
+        record = play_game(white, black, Opening(fen), settings, seed=1)
+    finally:
+        mind.close()
+    assert not record.fault, record.reason
+    board = chess.Board(fen)
+    first = record.moves[0].move
+    assert f"{first.from_square},{first.to_square}" == capture
+    for played in record.moves:
+        assert board.color_at(played.move.from_square) == board.turn
+        board.push(played.move)
+    assert len(record.moves) >= 2  # the other side answered in its turn

@@ -319,7 +319,7 @@ def test_residual_net_adds_its_output_to_the_classical_evaluation(
             classical = int(core.evaluate_position(pos))
             output = core.net_output(pos)
             assert core.static_evaluate(pos) == classical + output, (fen, m)
-            sides.add(Board(fen).turn if m is None else 1 - Board(fen).turn)
+            sides.add(Board(fen).turn if m is None else not Board(fen).turn)
             outputs.append(output)
     assert sides == {0, 1}
     assert np.std(outputs) > 20.0  # the net's part is not trivially zero

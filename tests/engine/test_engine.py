@@ -10,6 +10,7 @@ from tests.waiting import HANG_S
 
 from plies import Board, Engine, Info, Limit, Move
 from plies.engine.limits import SearchResult
+from plies.engine.timeman import allocate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mates"
 
@@ -117,6 +118,22 @@ def test_deterministic_for_fixed_depth() -> None:
         result = Engine(hash_mb=8).search(board, Limit(depth=6), on_info=infos.append)
         runs.append((infos[-1].nodes, result.best_move))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("moves", [(), ("e2e4",)], ids=["white", "black"])
+def test_the_budget_is_the_clock_of_the_side_to_move(
+    engine: Engine, moves: tuple[str, ...]
+) -> None:
+    """With White's clock at a minute and Black's at a second, the search budgets from the
+    clock of the side to move (``board.turn`` is True for White)."""
+    board = Board()
+    for text in moves:
+        board.push_uci(text)
+    limit = Limit(depth=1, wtime=60_000, btime=1_000)
+    engine.search(board, limit)
+    wanted = allocate(limit, board.turn, engine.move_overhead_ms, engine.slow_mover)
+    assert engine._clock.soft_ms == wanted.soft_ms
+    assert wanted != allocate(limit, not board.turn, engine.move_overhead_ms, engine.slow_mover)
 
 
 def test_movetime_is_respected(engine: Engine) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import pytest
 from rich.console import Console
 from tests.waiting import HANG_S
 
@@ -87,6 +88,29 @@ def test_end_of_input_exits_cleanly_and_black_side() -> None:
     rows = [ln for ln in proc.stdout.splitlines() if ln.strip()[:1].isdigit()]
     assert rows[0].strip().startswith("1") and rows[-1].strip().startswith("8")
     assert proc.stdout.rstrip().endswith("Bye.")
+
+
+# The computer's side to move can take a hanging queen with its rook: as Black (the person
+# plays White) and, in the mirrored position, as White (the person plays Black).
+FREE_QUEEN = {
+    "white": ("4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1", "Rxd4"),
+    "black": ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "Rxd5"),
+}
+
+
+@pytest.mark.parametrize("human", ["white", "black"])
+def test_the_computer_plays_its_own_colour_for_its_own_side(human: str) -> None:
+    """Whichever colour the person takes, the computer moves the other one, first when it is
+    its turn, and judges the position for its own side: it takes the free queen."""
+    fen, capture = FREE_QUEEN[human]
+    proc = play("fen\nquit\n", "--agent", "alphabeta:depth=2", "--color", human,
+                "--fen", fen, "--ascii")
+    assert proc.returncode == 0, proc.stderr
+    assert f"You play {human.title()} against alphabeta" in proc.stdout
+    assert f"plies plays {capture}" in proc.stdout
+    expected = chess.Board(fen)
+    expected.push_san(capture)
+    assert fens(proc.stdout) == [expected.fen()]  # the person's turn again
 
 
 def test_checkmate_ends_the_game_with_its_reason() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 import chess
+import pytest
 from tests.uci.conftest import REPLY_TIMEOUT_S, RawUci, run_script
 
 HOSTILE_LINES: list[bytes] = [
@@ -198,6 +201,25 @@ def test_display_eval_and_help(shared_uci: RawUci) -> None:
     assert any(line.startswith("material") for line in got)
     shared_uci.send("help")
     assert "go" in shared_uci.expect("info string commands:")[-1]
+
+
+@pytest.mark.parametrize(("fen", "side"), [
+    ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "white"),
+    ("4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1", "black"),
+])
+def test_display_and_eval_name_the_side_to_move(shared_uci: RawUci, fen: str, side: str) -> None:
+    """``d`` names the side to move; ``eval`` turns the side to move's score into White's
+    view (in both positions the side to move has a rook against a queen)."""
+    shared_uci.send(f"position fen {fen}", "d")
+    shown = shared_uci.expect("Side to move")
+    assert shown[-1].startswith(f"Side to move: {side};"), shown[-1]
+    shared_uci.send("eval", "isready")
+    line = next(x for x in shared_uci.expect("readyok") if x.startswith("Static evaluation:"))
+    found = re.fullmatch(r"Static evaluation: (\S+) \(side to move\), (\S+) \(White's view\)",
+                         line)
+    assert found is not None, line
+    mover, white = float(found[1]), float(found[2])
+    assert mover < -1.0 and white == (mover if side == "white" else -mover), line
 
 
 def test_searchmoves_with_an_illegal_entry(shared_uci: RawUci) -> None:

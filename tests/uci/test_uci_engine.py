@@ -6,6 +6,7 @@ import time
 
 import chess
 import chess.engine
+import pytest
 from tests.waiting import wait_until
 
 import plies
@@ -59,6 +60,26 @@ def test_self_play_game_ends_legally(uci_engine: chess.engine.SimpleEngine) -> N
         board.push(result.move)
     outcome = board.outcome(claim_draw=True)
     assert outcome is not None or board.ply() >= 400
+
+
+@pytest.mark.parametrize(("fen", "capture"), [
+    ("4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1", "d2d5"),
+    ("4k3/3r4/8/8/3Q4/8/8/4K3 b - - 0 1", "d7d4"),
+], ids=["white", "black"])
+def test_either_colour_to_move_takes_the_free_queen(
+    uci_engine: chess.engine.SimpleEngine, fen: str, capture: str
+) -> None:
+    """Whichever colour is to move, the engine plays that colour, scores for it and takes
+    the queen its rook attacks; then it plays the other colour from the position after."""
+    board = chess.Board(fen)
+    limit = chess.engine.Limit(depth=4)
+    result = uci_engine.play(board, limit, info=chess.engine.INFO_SCORE)
+    assert result.move == chess.Move.from_uci(capture)
+    score = result.info["score"]
+    assert score.turn == board.turn and (score.relative.score() or 0) > 300
+    board.push(result.move)
+    reply = uci_engine.play(board, limit)
+    assert reply.move is not None and board.color_at(reply.move.from_square) == board.turn
 
 
 def test_analyse_to_a_depth_reports_every_iteration(

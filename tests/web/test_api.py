@@ -7,6 +7,7 @@ import threading
 import warnings
 from typing import Any
 
+import chess
 import pytest
 
 pytest.importorskip("starlette", reason="the web extra is not installed (pip install -e '.[web]')")
@@ -176,6 +177,9 @@ def test_bad_messages_change_nothing(client: TestClient) -> None:
             '{"type": "move", "uci": "zz99"}',
             '{"type": "move", "uci": 42}',
             '{"type": "fen", "fen": "8/8/8/8 w - - 0 1"}',
+            '{"type": "fen", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}',
+            '{"type": "fen", "fen": "4k3/8/8/8/8/8/8/4K2P w - - 0 1"}',
+            '{"channel": "analyse", "type": "analyse", "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}',
             '{"type": "teleport"}',
             '{"type": "new", "chess960": 960}',
             '{"type": "new", "chess960": "first"}',
@@ -228,6 +232,31 @@ def test_engine_replies_with_live_info_and_undo(client: TestClient) -> None:
         assert state["moves"][0] == "d4" and len(state["moves"]) == 2
         ws.send_json({"type": "undo"})
         assert receive_until(ws, "state")["moves"] == []
+
+
+def test_playing_black_the_engine_opens_and_each_side_is_named(client: TestClient) -> None:
+    """The person takes Black: the engine plays White's first move at once, the board is
+    turned, and the page is told whose turn it is after each move of either side."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"type": "settings", "depth": 2, "movetime": None})
+        receive_until(ws, "state")
+        ws.send_json({"type": "new", "engine": "white"})
+        state = receive_until(ws, "state")
+        assert (state["engine"], state["turn"], state["flipped"]) == ("white", "white", True)
+        board = chess.Board()
+        for _ in range(2):
+            engine_move = chess.Move.from_uci(receive_until(ws, "engine_move")["uci"])
+            assert board.color_at(engine_move.from_square) == chess.WHITE
+            board.push(engine_move)
+            state = receive_until(ws, "state")
+            assert state["turn"] == "black" and state["fen"] == board.fen()
+            mine = chess.Move.from_uci(sorted(state["legal"])[0])
+            assert board.color_at(mine.from_square) == chess.BLACK
+            ws.send_json({"type": "move", "uci": mine.uci()})
+            board.push(mine)
+            state = receive_until(ws, "state")
+            assert state["turn"] == "white" and state["fen"] == board.fen()
 
 
 def think_until_stopped(ws: Any) -> None:

@@ -171,7 +171,10 @@ class EvalState:
                 squares = board.pieces(pt, color)
                 counts[pt][side] = len(squares)
                 sums[side] += sum(SQUARE_VALUE[pt][side][sq] for sq in squares)
-        kings = [board.king(WHITE), board.king(BLACK)]
+        white_king, black_king = board.king(WHITE), board.king(BLACK)
+        if white_king is None or black_king is None:  # only an unplayable board lacks one
+            raise ValueError(f"a king is missing: {board.fen()}")
+        kings = [white_king, black_king]
         minors = [counts[KNIGHT][side] + counts[BISHOP][side] for side in (0, 1)]
         return cls(sums, kings, counts[QUEEN], minors, counts[ROOK], list(castled))
 

@@ -140,7 +140,7 @@ class SearchAgent(Agent):
         """Search to the agent's depth (deepening step by step when time or nodes are limited)."""
         self._begin(budget)
         self.nodes = 0
-        moves = board.legal_moves
+        moves = list(board.legal_moves)
         if not moves:
             from plies.board import Move
 

@@ -63,9 +63,9 @@ def test_scripted_session_moves_undo_bad_input_resign() -> None:
     assert board.turn == chess.WHITE and board.fullmove_number == 2
     assert chess.Board(f[2]).piece_at(chess.D2) is None  # d2d4 was played
     assert "Took back 2 moves." in out
-    assert "Illegal move: Ke3." in out
+    assert "Illegal move: Ke3 (no king of yours can reach e3)." in out
     assert "Not a move or command: 'xyzzy'" in out
-    assert "Illegal move: e2e4." in out
+    assert "Illegal move: e2e4 (no piece on e2)." in out
     assert "Game over: White resigns. Black wins (0-1)." in out
     assert "The game is over; 'Nf3' is not a command here." in out
     assert "plies plays" in out and "depth 1" in out

@@ -382,3 +382,14 @@ def test_engine_castles_king_takes_rook_in_chess960(client: TestClient) -> None:
         assert receive_until(ws, "engine_move")["uci"] == "b1a1"
         state = receive_until(ws, "state")
         assert state["moves"] == ["O-O-O#"] and state["last_move"] == "b1a1"
+
+
+def test_an_illegal_move_says_which_rule_it_breaks(client: TestClient) -> None:
+    """The Play page's error for an illegal move names the rule, as the board does."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        for uci, reason in (("e2e5", "a pawn cannot move from e2 to e5"),
+                            ("e3e4", "no piece on e3"), ("e7e5", "not White's")):  # fmt: skip
+            ws.send_json({"type": "move", "uci": uci})
+            message = receive_until(ws, "error")["message"]
+            assert message.startswith(f"illegal move {uci}: ") and reason in message, message

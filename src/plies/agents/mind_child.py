@@ -41,6 +41,8 @@ def answer_uci(board: Any, answer: object) -> str:
                 move = parse(text)
             except ValueError:
                 continue
+            if not move:  # "0000" or "--": python-chess reads a null move, no move of a game
+                break
             return str(move.uci())
         raise BadAnswerError(f"returned {text[:40]!r}, not a legal move in UCI or SAN")
     uci = getattr(answer, "uci", None)

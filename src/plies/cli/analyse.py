@@ -78,15 +78,16 @@ def _board(args: argparse.Namespace) -> Board:
     except ValueError as exc:
         raise CliError(str(exc)) from None
     for i, text in enumerate(args.moves, 1):
-        try:
-            board.push_uci(text)
-        except ValueError:
+        move = None
+        for parse in (board.parse_uci, board.parse_san):
             try:
-                board.push_san(text)
+                move = parse(text)
+                break
             except ValueError:
-                raise CliError(
-                    f"move {i} ({text!r}) is not a legal move in {board.fen()}"
-                ) from None
+                continue
+        if not move:  # unreadable, illegal, or the null move python-chess reads in "0000"
+            raise CliError(f"move {i} ({text!r}) is not a legal move in {board.fen()}")
+        board.push(move)
     return board
 
 

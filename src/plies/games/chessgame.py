@@ -108,14 +108,14 @@ class ChessGame(BaseGame[Board, Move]):
         text = text.strip()
         if self.is_terminal(state):
             raise ValueError("the game is over")
-        try:
-            return state.parse_san(text)
-        except ValueError:
-            pass
-        try:
-            return state.parse_uci(text)
-        except ValueError:
-            raise ValueError(f"not a legal move here: {text!r}") from None
+        for parse in (state.parse_san, state.parse_uci):
+            try:
+                move = parse(text)
+            except ValueError:
+                continue
+            if move:  # not the null move python-chess reads in "--" and "0000"
+                return move
+        raise ValueError(f"not a legal move here: {text!r}")
 
     def render(self, state: Board) -> str:
         """Return the board's picture (Unicode, files and ranks labelled)."""

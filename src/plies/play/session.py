@@ -55,6 +55,29 @@ Enter a move in SAN (e4, Nf3, O-O, exd5, e8=Q) or UCI (e2e4, e7e8q), or a comman
   help        this list
   quit        leave (end of input does the same)"""
 
+def illegal_reason(board: chess.Board, text: str) -> str:
+    """Why the move ``text`` (UCI or SAN) is not legal on ``board``, in a few words."""
+    from plies.board import Board  # the rules' words live with the board
+
+    ours = Board(board.fen())
+    if _UCI_RE.match(text.lower()):
+        return ours.why_illegal(chess.Move.from_uci(text.lower())) or "not legal here"
+    if text.startswith(("O-O", "0-0")):
+        return "castling is not possible here (rights, pieces between, or check)"
+    match = _SAN_TARGET.match(text)
+    if match is None:
+        return "not legal here"
+    letter, target = match.group(1), chess.parse_square(match.group(2))
+    kind = chess.PIECE_SYMBOLS.index(letter.lower()) if letter else chess.PAWN
+    name = chess.piece_name(kind)
+    movers = [m for m in board.pseudo_legal_moves
+              if m.to_square == target and board.piece_type_at(m.from_square) == kind]  # fmt: skip
+    if not movers:
+        return f"no {name} of yours can reach {chess.square_name(target)}"
+    return ours.why_illegal(movers[0]) or "not legal here"
+
+
+_SAN_TARGET = re.compile(r"^([NBRQK])?[a-h]?[1-8]?x?([a-h][1-8])")
 _UCI_RE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
 _SAN_RE = re.compile(
     r"^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
@@ -305,7 +328,7 @@ class PlaySession:
             if isinstance(exc, chess.AmbiguousMoveError):
                 self.say(f"Ambiguous move: {text} (say which piece, e.g. Nbd2 or R1e2).")
             elif looks_uci or _SAN_RE.match(text):
-                self.say(f"Illegal move: {text}.")
+                self.say(f"Illegal move: {text} ({illegal_reason(self.board, text)}).")
             else:
                 self.say(f"Not a move or command: {text!r} (type 'help').")
             return ""

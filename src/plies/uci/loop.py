@@ -289,7 +289,10 @@ class UciLoop:
                 return
         for text in command.moves[played:]:
             try:
-                board.push_uci(text)
+                move = board.parse_uci(text)
+                if not move:  # "0000": a null move is no move of a game (Stockfish stops too)
+                    raise IllegalMoveError(f"null move {text!r}")
+                board.push(move)
             except (IllegalMoveError, ValueError):
                 self.out.info_string(
                     f"illegal move {shorten(text)!r} (move {played + 1} of the list) in "

@@ -115,6 +115,8 @@ class InFlight:
                 move = board.parse_uci(text)  # e1h1 or e1g1 for castling, as in ``position``
             except (IllegalMoveError, ValueError):
                 move = None
+            if move is not None and not move:
+                move = None  # "0000" (a null move) is no move to search
             if move is None:
                 self._out.info_string(f"searchmoves: {shorten(text)!r} is not legal here, skipped")
             elif move not in moves:

@@ -181,13 +181,13 @@ class PlaySession(RunnerSession):
             raise ApiError("the game is over: undo, or start a new game")
         if len(self.sans) >= MAX_GAME_PLIES:
             raise ApiError(f"the game has reached {MAX_GAME_PLIES} plies: start a new one")
+        if not move:
+            raise ApiError(f"illegal move {text}: a null move is not a move here")
         try:
             # Castling also as python-chess reads it: king two squares or onto its rook.
-            move = self.board.parse_uci(text) if move else move
+            move = self.board.parse_uci(text)
         except ValueError:  # IllegalMoveError
-            move = Move.null()
-        if not move:
-            raise ApiError(f"illegal move {text} in this position")
+            raise ApiError(f"illegal move {text}: {self.board.why_illegal(move)}") from None
         self._push(move)
         self.send_state()
         self._maybe_think()

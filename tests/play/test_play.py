@@ -135,7 +135,7 @@ def test_every_score_is_labelled_from_whites_side() -> None:
     """White, the agent, is a queen up; the human, Black, asks for a hint. The agent's
     line and the hint's are both White's view, so both are clearly positive, and say so."""
     proc = play("hint\nquit\n", "--agent", "alphabeta:depth=2", "--color", "black",
-                "--time", "0.2", "--fen", "4k3/pppp1ppp/8/8/8/8/PPPP1PPP/3QK3 w - - 0 1")
+                "--time", "3", "--fen", "4k3/pppp1ppp/8/8/8/8/PPPP1PPP/3QK3 w - - 0 1")
     assert proc.returncode == 0, proc.stderr
     scores = re.findall(r"score (\S+) (\(White's view\))?", proc.stdout)
     hint = next(line for line in proc.stdout.splitlines() if line.startswith("Hint:"))

@@ -205,14 +205,14 @@ def test_a_longer_position_replays_only_the_new_moves(
     for text in moves:
         game.push_uci(text)
     played: list[str] = []
-    push_uci = Board.push_uci
+    parse_uci = Board.parse_uci
 
-    def counting(board: Board, text: str) -> None:
-        """Count, then play the move."""
+    def counting(board: Board, text: str) -> chess.Move:
+        """Count, then read the move."""
         played.append(text)
-        push_uci(board, text)
+        return parse_uci(board, text)
 
-    monkeypatch.setattr(Board, "push_uci", counting)
+    monkeypatch.setattr(Board, "parse_uci", counting)
     harness.send("position startpos moves " + " ".join(moves[:-1]))
     played.clear()
     harness.send("position startpos moves " + " ".join(moves))

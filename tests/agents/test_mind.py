@@ -140,6 +140,21 @@ def test_an_agent_answering_an_illegal_move_forfeits() -> None:
     assert mind.last_error is not None and "e2e5" in mind.last_error
 
 
+def test_a_function_that_leaves_the_board_moved_is_judged_where_it_was_asked() -> None:
+    """A plugged-in function that pushes its move before answering still answers the
+    position it was given: its move is checked against that position's legal moves."""
+
+    def careless(board: Board) -> Move:
+        """Play the first legal move on the board it was handed, and answer it."""
+        move = list(board.legal_moves)[0]
+        board.push(move)
+        return move
+
+    mind = Mind(FunctionAgent(careless))
+    assert_legal_in_python_chess(START, mind(START))
+    assert mind.last_error is None
+
+
 def test_action_move_rejects_what_is_not_a_legal_move() -> None:
     """A receiver refuses an action naming no legal move; "0,0" is the forfeit (None)."""
     board = Board(START)

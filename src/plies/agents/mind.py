@@ -127,7 +127,7 @@ class Mind:
             board.check_playable()
         except InvalidFenError as exc:
             return self._forfeit(f"bad FEN: {exc}")
-        legal = board.legal_moves
+        legal = list(board.legal_moves)  # this position's, whatever the agent does to board
         if not legal:
             reason = "checkmate" if board.is_check() else "stalemate"
             return self._forfeit(f"no legal move ({reason})")

@@ -146,7 +146,7 @@ def test_a_function_that_leaves_the_board_moved_is_judged_where_it_was_asked() -
 
     def careless(board: Board) -> Move:
         """Play the first legal move on the board it was handed, and answer it."""
-        move = list(board.legal_moves)[0]
+        move = next(iter(board.legal_moves))
         board.push(move)
         return move
 

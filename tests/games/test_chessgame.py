@@ -103,6 +103,18 @@ def test_typed_moves_and_bad_input() -> None:
         assert "\n" not in str(info.value)
     with pytest.raises(ValueError):
         ChessGame("not a fen")
+    with pytest.raises(ValueError, match="white kings"):
+        ChessGame("8/8/8/8/8/8/8/8 w - - 0 1")  # well formed, but no kings to play with
+
+
+def test_player_0_is_white_and_each_side_values_its_own_material() -> None:
+    """``to_move`` is 0 for White and 1 for Black; the material heuristic is each player's
+    own: White a queen up is good for player 0 and bad for player 1, whoever is to move."""
+    for side, mover in (("w", 0), ("b", 1)):
+        game = ChessGame(f"4k3/8/8/8/8/8/8/3QK3 {side} - - 0 1")
+        state = game.initial_state()
+        assert game.to_move(state) == mover
+        assert game.evaluate(state, 0) > 0 > game.evaluate(state, 1)
 
 
 def test_budgeted_searches_return_legal_moves() -> None:

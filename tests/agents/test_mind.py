@@ -19,8 +19,7 @@ from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.players import AgentPlayer
-from plies.board import Board, Move
-from plies.board.squares import KNIGHT, QUEEN
+from plies.board import KNIGHT, QUEEN, Board, Move
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from plies.board import Board
-from plies.board.squares import square_name
+from plies.board import Board, square_name
 from plies.web.board_svg import MARGIN, SQUARE, render_board
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -3,7 +3,7 @@
 The course practical plies grew from defines a chess *mind* as a function from a
 position (a FEN) to an action written ``"from,to"``, with squares numbered 0 to 63
 (a1 = 0, b1 = 1, ..., h1 = 7, a2 = 8, ..., h8 = 63), the same numbering as
-:mod:`plies.board.squares`.  Two rules complete it:
+:mod:`plies.board`.  Two rules complete it:
 
 - **Forfeit.** ``"0,0"`` (a1 to a1, never a real move) gives the game up.  A mind
   answers it when the FEN cannot be read, and when the position has no legal move
@@ -63,7 +63,7 @@ def action_move(board: Board, text: str) -> Move | None:
     A pawn reaching the last rank promotes to a queen, since the action names no piece.
     Raises ``ValueError`` if the action is malformed or names no legal move.
     """
-    from plies.board.squares import QUEEN
+    from plies.board import QUEEN
 
     frm, to = parse_action(text)
     if (frm, to) == (0, 0):

@@ -4,21 +4,7 @@ Piece, SquareSet, squares, FEN, SAN, outcomes, perft); Polyglot books in
 
 from __future__ import annotations
 
-from chess import SquareSet
-
-from plies.board.board import Board
-from plies.board.errors import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidFenError,
-    InvalidMoveError,
-)
-from plies.board.fen import STARTING_FEN
-from plies.board.legal import LegalMoveGenerator
-from plies.board.move import Move, Piece
-from plies.board.outcome import Outcome, Termination
-from plies.board.perft import divide, perft
-from plies.board.squares import (
+from chess import (
     A1,
     A2,
     A3,
@@ -107,6 +93,7 @@ from plies.board.squares import (
     Color,
     PieceType,
     Square,
+    SquareSet,
     parse_square,
     piece_name,
     piece_symbol,
@@ -116,7 +103,20 @@ from plies.board.squares import (
     square_mirror,
     square_name,
     square_rank,
-)  # fmt: skip
+)
+
+from plies.board.board import Board
+from plies.board.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+)
+from plies.board.fen import STARTING_FEN
+from plies.board.legal import LegalMoveGenerator
+from plies.board.move import Move, Piece
+from plies.board.outcome import Outcome, Termination
+from plies.board.perft import divide, perft
 
 __all__ = [
     "A1",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import chess
+from chess import KING, ROOK, SQUARE_NAMES
 
 from plies.board.codes import core_to_move
 from plies.board.compat import PythonChessSurface
@@ -12,7 +13,6 @@ from plies.board.errors import IllegalMoveError
 from plies.board.move import Move
 from plies.board.render import ascii_board, unicode_board
 from plies.board.san import parse_san, san, variation_san
-from plies.board.squares import KING, ROOK, SQUARE_NAMES
 
 __all__ = ["Board", "core_to_move"]
 

@@ -6,8 +6,9 @@ python-chess's colours are ``WHITE = True``, ``BLACK = False``.
 
 from __future__ import annotations
 
+from chess import KING, Color, PieceType
+
 from plies.board.move import Move
-from plies.board.squares import KING, Color, PieceType
 from plies.core.encoding import (
     COLOR_SHIFT,
     FLAG_KING_CASTLE,

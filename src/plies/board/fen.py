@@ -6,9 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+from chess import SQUARE_NAMES
 
 from plies.board.errors import InvalidFenError
-from plies.board.squares import SQUARE_NAMES
 from plies.core.encoding import NO_PIECE, NO_SQUARE, PIECE_LETTERS
 from plies.core.placement import (
     BAD_COUNT,

@@ -8,11 +8,10 @@ mask, a ``Piece``) is python-chess's own value.
 from __future__ import annotations
 
 import chess
-from chess import SquareSet
+from chess import KING, PAWN, ROOK, Bitboard, Color, PieceType, Square, SquareSet
 
 from plies.board.codes import PIECE_CODE
 from plies.board.move import Move, Piece
-from plies.board.squares import KING, PAWN, ROOK, Bitboard, Color, PieceType, Square
 from plies.board.state import BoardState
 from plies.core.encoding import (
     CAPTURE_BIT,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.board.squares import FILE_NAMES, WHITE, Color
+from chess import FILE_NAMES, WHITE, Color
 
 if TYPE_CHECKING:
     from plies.board.board import Board as BoardState

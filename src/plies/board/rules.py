@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import chess
 import numpy as np
+from chess import Color
 
 from plies.board.calls import (
     CHECK,
@@ -17,7 +18,6 @@ from plies.board.calls import (
 from plies.board.move import Move
 from plies.board.outcome import Outcome, Termination
 from plies.board.query import PositionQueries
-from plies.board.squares import Color
 
 _DARK_SQUARES = chess.BB_DARK_SQUARES
 

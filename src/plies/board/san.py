@@ -7,10 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from plies.board.calls import GREW, buffers
-from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from plies.board.move import Move
-from plies.board.squares import (
+from chess import (
     FILE_NAMES,
     PAWN,
     PIECE_SYMBOLS,
@@ -18,6 +15,10 @@ from plies.board.squares import (
     WHITE,
     square,
 )
+
+from plies.board.calls import GREW, buffers
+from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
+from plies.board.move import Move
 from plies.core.encoding import (
     FLAG_KING_CASTLE,
     FLAG_QUEEN_CASTLE,

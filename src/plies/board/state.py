@@ -13,6 +13,7 @@ from typing import Any, Self
 
 import chess
 import numpy as np
+from chess import SQUARE_NAMES, Color, Square
 
 from plies.board.build import build_position
 from plies.board.calls import GREW, Calls, buffers, calls
@@ -27,7 +28,6 @@ from plies.board.fen import (
 )
 from plies.board.legal import LegalMoveGenerator
 from plies.board.move import Move
-from plies.board.squares import SQUARE_NAMES, Color, Square
 from plies.core import Position, opponent_in_check
 from plies.core.encoding import FLAG_EP, FLAG_SHIFT, NO_SQUARE
 

@@ -13,8 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 import chess.svg
-
-from plies.board.squares import square, square_name
+from chess import square, square_name
 
 if TYPE_CHECKING:
     from plies.board.board import Board as BoardState

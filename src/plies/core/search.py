@@ -283,6 +283,13 @@ def _improving(stack: SearchStack, ply: int, static: int) -> bool:
     return True
 
 
+_REDUCED = 0
+"""A later move's first search: reduced depth, null window."""
+_NULL_WINDOW = 1
+"""Its search again at full depth, still with a null window."""
+_FULL = 2
+"""A search with the full window (the first move's only one)."""
+
 _NO_CUT = INF + 1
 """What ``_tb_cut`` returns when the tables do not settle the node."""
 
@@ -474,20 +481,32 @@ def _negamax(
             # A check that does not lose material is searched one ply deeper (unless
             # already extended as singular).
             new_depth += safe_check(pos, m)
-        if searched == 0:
-            score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha, child_check)
-        else:
-            # Step 11: late-move reductions, then a null window, then the full window.
+        # Step 11: the first move with the full window; later ones reduced (late-move
+        # reductions) with a null window, again unreduced if they beat alpha, then with
+        # the full window if inside it. One call site for all of them: numba types each
+        # recursive call by typing this whole function again.
+        r = 0
+        stage = _FULL
+        child_depth = new_depth
+        child_alpha = -beta
+        if searched > 0:
             r = reduction(stack, depth, searched, (gives_check, noisy, order),
                           (pv_node, improving), new_depth)  # fmt: skip
-            score = -_negamax(pos, stack, table, info, new_depth - r, -alpha - 1, -alpha,
+            stage = _REDUCED
+            child_depth = new_depth - r
+            child_alpha = -alpha - 1
+        while True:
+            score = -_negamax(pos, stack, table, info, child_depth, child_alpha, -alpha,
                               child_check)  # fmt: skip
-            if score > alpha and r > 0:
-                score = -_negamax(pos, stack, table, info, new_depth, -alpha - 1, -alpha,
-                                  child_check)  # fmt: skip
-            if score > alpha and score < beta:
-                score = -_negamax(pos, stack, table, info, new_depth, -beta, -alpha,
-                                  child_check)  # fmt: skip
+            if stage == _REDUCED and r > 0 and score > alpha:
+                stage = _NULL_WINDOW
+                child_depth = new_depth
+            elif stage != _FULL and alpha < score < beta:
+                stage = _FULL
+                child_depth = new_depth
+                child_alpha = -beta
+            else:
+                break
         unmake_move(pos)
         if info.stop:
             return 0

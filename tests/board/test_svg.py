@@ -28,7 +28,7 @@ def test_repr_svg_is_a_standalone_picture_of_the_position() -> None:
 
 def test_web_drawing_has_no_style_of_its_own() -> None:
     """The web app's board takes its colours from the page, as before."""
-    from plies.web.board_svg import render_board
+    from plies.board.svg import render_board
 
     assert "<style>" not in render_board(Board())
 

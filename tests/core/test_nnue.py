@@ -231,7 +231,7 @@ def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
     engine = Engine(hash_mb=1)
     engine.set_option("EvalFile", net.source)
     engine.set_option("UseNet", "true")
-    assert engine.net is not None and engine.net_warning() is None
+    assert engine.net is not None and engine.net_notice is None
     for fen in (FENS[0], FENS[2]):
         board = Board(fen)
         result = engine.search(board, Limit(depth=5))

@@ -55,3 +55,18 @@ def test_good_default_net_has_no_notice() -> None:
     engine = Engine(hash_mb=1)
     assert engine.net_notice is None
     assert engine.use_net is (core.default_net_path() is not None)
+
+
+def test_one_notice_says_why_no_net_runs(tmp_path: Path) -> None:
+    """``net_notice`` names the reason the classical evaluation runs while a net is wanted,
+    and clears once a net is loaded: the default's failure, then a net file that works."""
+    packaged = core.default_net_path()
+    if packaged is None:
+        pytest.skip("this install ships no net")
+    with pytest.warns(RuntimeWarning, match="default net unusable"):
+        engine = Engine(hash_mb=1, default_net=_corrupt(tmp_path))
+    assert engine.net_notice is not None and "default net" in engine.net_notice
+    engine.set_eval_file(str(packaged))
+    engine.set_use_net(True)
+    assert engine.net is not None
+    assert engine.net_notice is None

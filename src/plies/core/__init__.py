@@ -23,7 +23,7 @@ Why numba structrefs
     (``cache=True``), recurse, and run in parallel ``nogil`` threads. Their
     fields are named, so ``moves`` and ``scores`` (same shape, same dtype) can
     no longer be swapped by position. Rules that keep them cheap: one structref
-    type per concept with fields of one fixed type (``structs.CoreStruct`` drops
+    type per concept with fields of one fixed type (``jitstruct.CoreStruct`` drops
     literal types, which would make new types), instances built by our own
     cached functions (numba's Python-side constructor is compiled anew in every
     process), and the Python layer keeps its own references to the arrays

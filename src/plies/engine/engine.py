@@ -155,18 +155,14 @@ class Engine:
         self.elo = ELO.check(elo)
 
     @property
-    def eval_file(self) -> str:
-        """The net file set by ``EvalFile`` ("": the packaged default net, if any)."""
-        return self._nets.eval_file
-
-    @property
     def use_net(self) -> bool:
         """Whether the search evaluates with the net (``UseNet``): on when plies ships one."""
         return self._nets.use_net
 
     @property
     def net_notice(self) -> str | None:
-        """Why the default net is not in use although one was named (None: no problem)."""
+        """Why the classical evaluation runs although a net is wanted: the default net could
+        not be loaded, or ``UseNet`` is on with no net (None: no problem)."""
         return self._nets.notice
 
     @property
@@ -186,7 +182,7 @@ class Engine:
 
         A net file that cannot be read raises ValueError and changes nothing; with no
         net at all (no ``EvalFile``, no packaged default) the classical evaluation
-        stays in use (``net_warning`` says so). Clears the table.
+        stays in use (``net_notice`` says so). Clears the table.
         """
         self._require_idle()
         self._nets.set_use_net(on)
@@ -197,10 +193,6 @@ class Engine:
         self._require_idle()
         self._nets.set_net(net)
         self.new_game()
-
-    def net_warning(self) -> str | None:
-        """Why ``UseNet`` is on and the classical evaluation still runs, if it is so."""
-        return self._nets.warning()
 
     def evaluation_name(self) -> str:
         """Which evaluation the search uses, for a user (the net's file and width, or classical)."""

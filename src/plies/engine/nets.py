@@ -33,16 +33,17 @@ class NetChoice:
         """The net file set by ``EvalFile`` ("": the default net, if any)."""
         self.default_net = default_net
         """The net used while ``EvalFile`` is empty."""
-        self.notice: str | None = None
-        """Why the default net is not in use although one was named (None: no problem)."""
+        self._default_problem: str | None = None
         self.loaded: core.Net | None = None
         """The loaded net (in use only while ``use_net``)."""
         if default_net is not None:
             try:
                 self.loaded = core.load_net(default_net)
             except ValueError as exc:
-                self.notice = f"default net unusable, using the classical evaluation: {exc}"
-                warnings.warn(self.notice, RuntimeWarning, stacklevel=3)
+                self._default_problem = (
+                    f"default net unusable, using the classical evaluation: {exc}"
+                )
+                warnings.warn(self._default_problem, RuntimeWarning, stacklevel=3)
         self.use_net = self.loaded is not None
         """Whether the search evaluates with the net (``UseNet``)."""
 
@@ -77,9 +78,17 @@ class NetChoice:
         self.loaded = net
         self.use_net = net is not None
 
-    def warning(self) -> str | None:
-        """Why ``UseNet`` is on and the classical evaluation still runs, if it is so."""
-        if self.use_net and self.loaded is None:
+    @property
+    def notice(self) -> str | None:
+        """Why the classical evaluation runs although a net is wanted (None: no problem).
+
+        Either the default net was named but could not be loaded (while ``EvalFile`` is
+        empty), or ``UseNet`` is on with no net anywhere."""
+        if self.loaded is not None:
+            return None
+        if self._default_problem is not None and not self.eval_file:
+            return self._default_problem
+        if self.use_net:
             return "UseNet: no net to use (EvalFile is empty and no default net is installed); " \
                    "using the classical evaluation"  # fmt: skip
         return None

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def net_status(engine: Engine) -> str:
     """One line: the evaluation the engine now searches with, or why not the net."""
-    warning = engine.net_warning()
-    if warning is not None:
-        return warning
+    notice = engine.net_notice
+    if notice is not None:
+        return notice
     return f"evaluation: {engine.evaluation_name()}"

@@ -13,8 +13,8 @@ from functools import partial
 from typing import Any
 
 from plies.board import WHITE, Board, InvalidFenError, Move
+from plies.board.svg import render_board
 from plies.engine import Limit, SearchResult
-from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
 from plies.web.fields import get_int, get_str
 from plies.web.notation import info_json, pv_san, score_text, white_score

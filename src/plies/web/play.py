@@ -11,9 +11,9 @@ import chess.pgn
 
 from plies.arena.players import MoveReply, PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
+from plies.board.svg import render_board
 from plies.engine import Limit, SearchResult
 from plies.play.game import Game
-from plies.web.board_svg import render_board
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json

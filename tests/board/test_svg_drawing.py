@@ -6,7 +6,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from plies.board import Board, square_name
-from plies.web.board_svg import MARGIN, SQUARE, render_board
+from plies.board.svg import MARGIN, SQUARE, render_board
 
 SVG = "{http://www.w3.org/2000/svg}"
 

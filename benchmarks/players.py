@@ -45,7 +45,8 @@ from pathlib import Path
 import chess
 
 from harness import clocked, load_average, machine_line
-from plies.agents.player import MoveReply, MoveRequest, Player
+from plies.agents.player import MovePlayer as Player
+from plies.agents.player import MoveReply, MoveRequest
 from plies.agents.process import LineProcess
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import GameSettings, play_game

@@ -14,7 +14,7 @@ once); a spec that cannot load raises :class:`SpecError`.
 
 from plies.agents.base import Agent, Budget, FunctionAgent, Thought, as_agent
 from plies.agents.mind import FORFEIT, Mind, action_move, mind_action, move_action
-from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MovePlayer, MoveReply, MoveRequest, Player, PlayerError
 from plies.agents.registry import AGENT_NAMES, agent_from_spec, make_agent
 from plies.agents.spec import PlayerSpec, SpecError, load_agent, load_player, parse_player
 
@@ -25,6 +25,7 @@ __all__ = [
     "Budget",
     "FunctionAgent",
     "Mind",
+    "MovePlayer",
     "MoveReply",
     "MoveRequest",
     "Player",

@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING
 import chess
 
 from plies.agents.base import Agent, Budget
-from plies.agents.player import MATE_CP, MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MATE_CP, MovePlayer, MoveReply, MoveRequest, PlayerError
 
 if TYPE_CHECKING:
     from plies.board import Board
 
 
-class AgentPlayer(Player):
+class AgentPlayer(MovePlayer):
     """A ladder agent playing on a mirror :class:`plies.board.Board` of the referee's board."""
 
     def __init__(

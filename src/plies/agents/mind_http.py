@@ -17,13 +17,13 @@ from urllib.parse import urlsplit
 import chess
 
 from plies.agents.mind_program import resolve_action
-from plies.agents.player import MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MovePlayer, MoveReply, MoveRequest, PlayerError
 
 # The longest answer read from a server: an action is a few bytes.
 MAX_ANSWER_BYTES = 4096
 
 
-class HttpMindPlayer(Player):
+class HttpMindPlayer(MovePlayer):
     """A mind behind an HTTP URL: one POST per move, on a kept-alive connection."""
 
     def __init__(self, name: str, url: str) -> None:

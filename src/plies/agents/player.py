@@ -1,49 +1,48 @@
 """The player protocol: what a referee (the arena, the terminal, the web) asks of one side.
 
-Every kind of player plies can seat at a board implements :class:`Player`: the
-ladder agents (through :class:`plies.agents.agent_player.AgentPlayer`), a user's
-Python mind run in a child process, a ``mind:`` program, a ``mind+http://``
-server, and outside ``uci:`` and ``xboard:`` engines.  The protocol is:
+Everything plies can seat at a board implements :class:`Player`, modelled on
+python-chess's engine protocol: the ladder agents, a user's Python mind, a ``mind:``
+program, a ``mind+http://`` server, outside ``uci:`` and ``xboard:`` engines.
 
 - ``name`` (str): how the player is shown in tables and PGN headers;
-- ``healthy`` (bool): False once the player broke (its process died, hung or
-  broke the protocol); whoever keeps players replaces an unhealthy one before
-  the next game (``close()`` it and create a fresh one from its spec);
-- ``new_game(seed)``: get ready for a game (start or reset the process; ``seed``
-  feeds the player's random choices); raises :class:`PlayerError` ('start')
-  when it cannot;
-- ``move(board, request) -> MoveReply``: the move for ``board`` (a
-  ``chess.Board`` with the game's history), within ``request.timeout_s``
-  seconds; raises :class:`PlayerError` for a fault ('crash', 'hang',
-  'illegal');  the referee judges the move's legality itself;
-- ``abort()``: stop thinking now (called from another thread; may kill a process);
+- ``healthy`` (bool): False once the player broke (its process died, hung or broke the
+  protocol); whoever keeps players replaces an unhealthy one before the next game
+  (``close()`` it and create a fresh one from its spec);
+- ``last`` (:class:`~plies.engine.limits.Info` or None): what it reported on its last move;
+- ``on_info``: called with each :class:`~plies.engine.limits.Info` the player reports
+  while it thinks (a search's iterations, an engine's ``info`` lines), if set;
+- ``new_game(seed)``: get ready for a game (start or reset a process; ``seed`` feeds the
+  player's random choices); raises :class:`PlayerError` ('start') when it cannot;
+- ``play(board, limit) -> Info``: the move for ``board`` (a :class:`plies.board.Board`
+  with the game's history) within ``limit``, in ``Info.move``; ``move`` None with
+  ``resigned`` True gives the game up.  A fault raises :class:`PlayerError` ('crash',
+  'hang', 'illegal'); the referee judges the move's legality itself;
+- ``stop()``: from another thread, answer as soon as possible.  The referee's hard
+  per-move timeout calls it: ``play`` then returns the best move found so far, or, if the
+  player cannot answer (a hung process), raises ``PlayerError('hang')`` once it has
+  killed it;
 - ``close()``: release everything (processes, sockets); safe to call twice.
 
-A fault costs the faulty player the game it happened in, never the match:
-the referee records the :attr:`PlayerError.kind` and detail, and the player,
-no longer healthy, is replaced for the next game.
-
-Players are made from spec strings by :func:`plies.agents.spec.parse_player`
-(``PlayerSpec.create()``).  :class:`plies.agents.base.Agent` is the other, smaller
-interface: a search that runs in this process on a :class:`plies.board.Board`
-(``choose(board, budget)``), which is what the ladder and a user's ``Agent``
-subclass implement.  :class:`~plies.agents.agent_player.AgentPlayer` seats an
-agent as a player; :class:`~plies.agents.player_agent.PlayerAgent` goes the
-other way, for the front ends that drive an agent (the terminal game,
-``plies mind``).
+A fault costs the faulty player the game it happened in, never the match: the referee
+records the :attr:`PlayerError.kind` and detail, and the player, no longer healthy, is
+replaced for the next game.  Players are made from spec strings by
+:func:`plies.agents.spec.parse_player` (``PlayerSpec.create()``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import chess
 
 from plies.agents.base import Budget
 
-# Scores beyond this are mates; used to put a mate on the centipawn scale.
-MATE_CP = 100_000
+if TYPE_CHECKING:
+    from plies.board import Board
+    from plies.engine.limits import Info, Limit
 
 FAULT_KINDS = ("start", "crash", "hang", "illegal")
 """The kinds of :class:`PlayerError`: could not start, died or raised, answered nothing in
@@ -60,6 +59,39 @@ class PlayerError(Exception):
         self.detail = detail
 
 
+class Player(ABC):
+    """One side in games: told of a new game, asked for moves, stopped and closed."""
+
+    name: str = "player"
+    healthy: bool = True
+    last: Info | None = None
+    on_info: Callable[[Info], None] | None = None
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Get ready for a new game (``seed`` feeds the player's random choices)."""
+        self.last = None
+
+    @abstractmethod
+    def play(self, board: Board, limit: Limit) -> Info:
+        """The move for ``board`` within ``limit`` (``Info.move``), or raise PlayerError."""
+
+    def stop(self) -> None:
+        """Answer as soon as possible (called from another thread)."""
+        return None
+
+    def close(self) -> None:
+        """Release the player's resources."""
+        return None
+
+    def __repr__(self) -> str:
+        """The class and the player's name, for logs."""
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+# The protocol :class:`Player` replaces: the players not yet moved onto it implement this.
+MATE_CP = 100_000
+
+
 @dataclass(frozen=True)
 class MoveRequest:
     """What the referee asks for one move: a thinking budget and a hard timeout."""
@@ -70,11 +102,7 @@ class MoveRequest:
 
 @dataclass(frozen=True)
 class MoveReply:
-    """A player's answer: the move (None = it offered nothing) and what it reported.
-
-    ``resigned`` is True when the player gave the game up (a mind's ``0,0``, an
-    xboard engine's ``resign``): the game ends as a loss, not as a fault.
-    """
+    """A player's answer: the move (None = it offered nothing) and what it reported."""
 
     move: chess.Move | None
     score_cp: int | None = None
@@ -82,8 +110,8 @@ class MoveReply:
     resigned: bool = False
 
 
-class Player(ABC):
-    """One side in games: started per game, asked for moves, aborted or closed."""
+class MovePlayer(ABC):
+    """One side in games on a python-chess board: the protocol :class:`Player` replaces."""
 
     name: str = "player"
     healthy: bool = True

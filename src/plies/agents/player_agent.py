@@ -14,7 +14,7 @@ from plies.agents.base import Agent, Budget, Thought
 from plies.agents.player import MATE_CP, MoveRequest, PlayerError
 
 if TYPE_CHECKING:
-    from plies.agents.player import Player
+    from plies.agents.player import MovePlayer
     from plies.board import Board, Move
 
 #: Thinking time per move when the caller gives no budget (an engine told nothing
@@ -29,7 +29,7 @@ UNTIMED_TIMEOUT_S = 60.0
 class PlayerAgent(Agent):
     """Wraps a player: ``choose`` asks it for a move on a python-chess copy of the board."""
 
-    def __init__(self, player: Player, seed: int | None = None) -> None:
+    def __init__(self, player: MovePlayer, seed: int | None = None) -> None:
         """Wrap ``player`` (already started); its name is the agent's."""
         super().__init__(seed)
         self.player = player

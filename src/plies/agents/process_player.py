@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from plies.agents.player import Player, PlayerError
+from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.sandbox import Jail, SandboxError
 
@@ -22,7 +22,7 @@ from plies.sandbox import Jail, SandboxError
 CLOSE_GRACE_S = 0.5
 
 
-class ProcessPlayer(Player):
+class ProcessPlayer(MovePlayer):
     """A player whose moves come from one child process."""
 
     #: The line that asks the process to quit; None: closing its input is the cue.

@@ -61,7 +61,7 @@ from plies.sandbox import Jail, Sandbox, named_paths, own_folders, unavailable
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
-    from plies.agents.player import Player
+    from plies.agents.player import MovePlayer as Player
 
 #: The entry-point group through which installed packages add named players.
 ENTRY_POINT_GROUP = "plies.players"

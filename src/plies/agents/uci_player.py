@@ -15,7 +15,7 @@ import threading
 import chess
 import chess.engine
 
-from plies.agents.player import MATE_CP, MoveReply, MoveRequest, Player, PlayerError
+from plies.agents.player import MATE_CP, MovePlayer, MoveReply, MoveRequest, PlayerError
 from plies.sandbox import Jail, SandboxError
 
 __all__ = [
@@ -30,7 +30,7 @@ __all__ = [
 logging.getLogger("chess.engine").setLevel(logging.CRITICAL)
 
 
-def variant_refusal(player: Player, chess960: bool) -> str | None:
+def variant_refusal(player: MovePlayer, chess960: bool) -> str | None:
     """Why ``player`` cannot play the match's variant, or None (every ladder agent can)."""
     if not chess960 or not isinstance(player, UciPlayer) or player.engine is None:
         return None
@@ -133,7 +133,7 @@ def configure_checked(engine: chess.engine.SimpleEngine, options: dict[str, str]
         raise TimeoutError(f"not ready within {READY_TIMEOUT_S:g}s after setoption") from None
 
 
-class UciPlayer(Player):
+class UciPlayer(MovePlayer):
     """An outside UCI engine driven through ``chess.engine.SimpleEngine``."""
 
     def __init__(self, name: str, command: list[str], options: dict[str, str],

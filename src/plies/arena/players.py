@@ -12,9 +12,9 @@ from __future__ import annotations
 # Each name is imported "as" itself: the typing convention for a deliberate re-export.
 from plies.agents.agent_player import AgentPlayer as AgentPlayer
 from plies.agents.player import MATE_CP as MATE_CP
+from plies.agents.player import MovePlayer as MovePlayer
 from plies.agents.player import MoveReply as MoveReply
 from plies.agents.player import MoveRequest as MoveRequest
-from plies.agents.player import Player as Player
 from plies.agents.player import PlayerError as PlayerError
 from plies.agents.spec import PlayerSpec as PlayerSpec
 from plies.agents.spec import SpecError as SpecError
@@ -25,3 +25,6 @@ from plies.agents.uci_player import UciPlayer as UciPlayer
 from plies.agents.uci_player import configure_checked as configure_checked
 from plies.agents.uci_player import refusal as refusal
 from plies.agents.uci_player import variant_refusal as variant_refusal
+
+# The arena still seats players of the protocol plies.agents.player.Player replaces.
+Player = MovePlayer

@@ -24,7 +24,7 @@ from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.spec import confine, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer
+from plies.arena.players import AgentPlayer, MovePlayer
 from plies.arena.standings import GameResult, Standings
 from plies.sandbox import Jail, Limits, Sandbox, SandboxError
 
@@ -63,6 +63,18 @@ def jail_of(spec_texts: list[str], index: int, cwd: Path, **policy: object) -> J
         jail = specs[index].jail()
     assert jail is not None
     return jail
+
+
+def play_against_random(player: MovePlayer, sandboxed: bool) -> None:
+    """Check ``player`` is (or is not) sandboxed, then that it plays a game without a fault."""
+    try:
+        assert player.sandboxed is sandboxed  # type: ignore[attr-defined]
+        record = play_game(player, AgentPlayer("random", "random", {}),
+                           Opening(chess.STARTING_FEN),
+                           GameSettings(depth=1, move_timeout_s=HANG_S), seed=1)
+    finally:
+        player.close()
+    assert not record.fault, record.reason
 
 
 @needs_sandbox
@@ -191,14 +203,7 @@ def test_a_warm_install_compiles_nothing_inside(tmp_path: Path) -> None:
         shutil.copy(HOSTILE / name, tmp_path)
     player = confine([parse_player(str(tmp_path / "cache_probe.py")),
                       parse_player(str(tmp_path / "snoop.py"))], Sandbox())[0].create()
-    try:
-        assert player.sandboxed  # type: ignore[attr-defined]
-        record = play_game(player, AgentPlayer("random", "random", {}),
-                           Opening(chess.STARTING_FEN),
-                           GameSettings(depth=1, move_timeout_s=HANG_S), seed=1)
-    finally:
-        player.close()
-    assert not record.fault, record.reason
+    play_against_random(player, sandboxed=True)
 
 
 def test_a_command_names_its_own_files_not_the_software_it_runs(league: Path) -> None:
@@ -338,14 +343,7 @@ def test_an_engine_goes_in_the_sandbox_only_when_asked(kind: str) -> None:
     spec = parse_player(f"{kind}:{sys.executable} {toy}")
     for engines in (False, True):
         player = dataclasses.replace(spec, sandbox=Sandbox(engines=engines)).create()
-        try:
-            assert player.sandboxed is engines  # type: ignore[attr-defined]
-            record = play_game(player, AgentPlayer("random", "random", {}),
-                               Opening(chess.STARTING_FEN),
-                               GameSettings(depth=1, move_timeout_s=HANG_S), seed=1)
-        finally:
-            player.close()
-        assert not record.fault, record.reason
+        play_against_random(player, sandboxed=engines)
 
 
 def test_plies_players_says_what_runs_sandboxed(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import chess
 import numpy as np
@@ -109,10 +110,20 @@ def net_arrays() -> dict[str, np.ndarray]:
     return random_arrays(7)
 
 
-@pytest.fixture(scope="module")
-def net(net_arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory) -> core.Net:
-    """The module's random net, loaded from a file as users load theirs."""
-    return core.load_net(write_net(tmp_path_factory.mktemp("net") / "random.npz", net_arrays))
+def net_fixture() -> Any:
+    """A module-scoped ``net`` fixture that loads the requesting module's ``net_arrays``."""
+
+    @pytest.fixture(scope="module")
+    def net(
+        net_arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory
+    ) -> core.Net:
+        """The module's random net, loaded from a file as users load theirs."""
+        return core.load_net(write_net(tmp_path_factory.mktemp("net") / "net.npz", net_arrays))
+
+    return net
+
+
+net = net_fixture()
 
 
 def net_position(fen: str, net: core.Net) -> core.Position:

@@ -16,6 +16,7 @@ from tests.core.test_nnue import (
     FENS,
     HIDDEN,
     TOLERANCE_CP,
+    net_fixture,
     net_position,
     random_arrays,
     reference_output,
@@ -80,15 +81,12 @@ def reference(board: chess.Board, arrays: dict[str, np.ndarray]) -> float:
 
 
 @pytest.fixture(scope="module")
-def arrays() -> dict[str, np.ndarray]:
-    """The module's random king net's arrays."""
+def net_arrays() -> dict[str, np.ndarray]:
+    """The module's random king net's arrays (``net_fixture`` loads them)."""
     return king_arrays(31)
 
 
-@pytest.fixture(scope="module")
-def net(arrays: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory) -> core.Net:
-    """The module's random king net, loaded from a file."""
-    return core.load_net(write_net(tmp_path_factory.mktemp("kings") / "kings.npz", arrays))
+net = net_fixture()
 
 
 def _king_boards(seed: int, count: int) -> list[chess.Board]:
@@ -151,7 +149,7 @@ def test_king_net_matches_the_float_reference(tmp_path: Path, mirror: int) -> No
 
 
 def test_lazy_accumulators_follow_king_moves_and_unmakes(
-    net: core.Net, arrays: dict[str, np.ndarray]
+    net: core.Net, net_arrays: dict[str, np.ndarray]
 ) -> None:
     """A random walk of moves (king moves favoured), null moves and unmakes, evaluating
     at random plies through the lazy path the search uses: every output is the spec's,
@@ -189,7 +187,7 @@ def test_lazy_accumulators_follow_king_moves_and_unmakes(
                 core.push_move(pos, m)
                 board.push(move)
             if rng.random() < 0.4:
-                assert abs(reference(board, arrays) - int(nnue.output(pos))) <= TOLERANCE_CP, (
+                assert abs(reference(board, net_arrays) - int(nnue.output(pos))) <= TOLERANCE_CP, (
                     fen, [m.uci() for m in board.move_stack])
                 checked += 1
     assert changes > 50 and checked > 500

@@ -85,8 +85,25 @@ _SHAPES = ("ft_weight", "ft_bias", "out_weight", "out_bias", "scale", "format")
 """Every entry a net file must hold."""
 
 
+class NetShape:
+    """H and B read off a net's arrays, for the core's quantised net and the trainer's."""
+
+    ft_bias: np.ndarray
+    out_bias: np.ndarray
+
+    @property
+    def hidden(self) -> int:
+        """H, the width of one perspective's accumulator."""
+        return int(self.ft_bias.shape[0])
+
+    @property
+    def buckets(self) -> int:
+        """B, the number of output buckets (1: a single output)."""
+        return int(self.out_bias.shape[0])
+
+
 @dataclass(frozen=True)
-class Net:
+class Net(NetShape):
     """A quantised net, ready for the core (arrays C-contiguous, never written)."""
 
     ft_weight: np.ndarray
@@ -110,16 +127,6 @@ class Net:
     def king_buckets(self) -> int:
         """K, the number of king buckets (1: none)."""
         return int(self.ft_weight.shape[0]) // N_INPUTS
-
-    @property
-    def hidden(self) -> int:
-        """H, the width of one perspective's accumulator."""
-        return int(self.ft_bias.shape[0])
-
-    @property
-    def buckets(self) -> int:
-        """B, the number of output buckets (1: a single output)."""
-        return int(self.out_bias.shape[0])
 
     @property
     def residual(self) -> bool:

@@ -26,6 +26,7 @@ from plies.core.netfile import (
     MAX_BUCKETS,
     WEIGHT_LIMIT,
     NetArrays,
+    NetShape,
     read_net,
     write_net,
 )
@@ -46,7 +47,7 @@ _FT_INIT = 0.05
 
 
 @dataclass
-class Network:
+class Network(NetShape):
     """(768 -> H) x 2 perspectives -> SCReLU -> one of B outputs (chosen by the number of
     pieces on the board), as float arrays (float32 for training); optionally with K king
     buckets (K blocks of 768 feature rows) and the factoriser's shared block after them."""
@@ -67,16 +68,6 @@ class Network:
     """1: a perspective whose king stands on files e-h sees the board mirrored."""
     factor: bool = False
     """Whether ``ft_weight`` ends with the factoriser's shared block (training only)."""
-
-    @property
-    def hidden(self) -> int:
-        """H, the accumulator width."""
-        return int(self.ft_bias.shape[0])
-
-    @property
-    def buckets(self) -> int:
-        """B, the number of output buckets."""
-        return int(self.out_bias.shape[0])
 
     @property
     def king_count(self) -> int:

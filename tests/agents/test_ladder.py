@@ -113,7 +113,7 @@ def test_function_agent_and_registry_errors() -> None:
     agent = as_agent(first)
     assert isinstance(agent, FunctionAgent) and agent.name == "first"
     assert agent.choose(Board()) == Board().legal_moves[0]
-    with pytest.raises(ValueError, match="unknown agent"):
+    with pytest.raises(ValueError, match="unknown player"):
         make_agent("grandmaster")
     with pytest.raises(ValueError, match="unknown option"):
         agent_from_spec("minimax:width=3")

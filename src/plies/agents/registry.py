@@ -1,111 +1,65 @@
-"""Build ladder agents by name, e.g. ``alphabeta`` or ``alphabeta:depth=3,seed=7``."""
+"""The built-in players by name, e.g. ``alphabeta`` or ``alphabeta:depth=3,seed=7``.
+
+Adding a player is its module and one line here. Each line names the factory as
+``module:attr`` text so that naming a player imports only that player's module (the
+searching ones pull in the compiled evaluation). Installed packages add players through
+the ``plies.players`` entry-point group (see :mod:`plies.agents.spec`).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from plies.agents.base import Agent
+from plies.registry import SEED, Option, Registry
 
-AGENT_NAMES: tuple[str, ...] = ("random", "capture", "minimax", "alphabeta", "engine")
-
-# Options each agent accepts, with the type their text is converted to.
-_OPTIONS: dict[str, dict[str, type]] = {
-    "random": {"seed": int},
-    "capture": {"seed": int},
-    "minimax": {"seed": int, "depth": int},
-    "alphabeta": {"seed": int, "depth": int},
-    "engine": {
-        "seed": int,
-        "depth": int,
-        "nodes": int,
-        "movetime": int,
-        "hash": int,
-        "level": int,
-        "elo": int,
-    },
-}
+#: Every player plies can make by name; the spec parser, ``plies players`` and the help
+#: texts read it.
+PLAYERS: Registry[Agent] = Registry("player", group="plies.players")
 
 
-def parse_options(text: str) -> dict[str, str]:
-    """Parse ``key=value,key=value`` into a dict (keys stripped, values kept as text)."""
-    options: dict[str, str] = {}
-    if not text.strip():
-        return options
-    for item in text.split(","):
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ValueError(f"bad option {item!r}: expected key=value")
-        options[key] = value.strip()
-    return options
+def _limit(name: str, default: int | None = None, arg: str = "", help: str = "") -> Option:
+    """A positive integer option (a depth, a node count, milliseconds)."""
+    return Option(name, int, default, minimum=1, arg=arg, help=help)
 
 
-def split_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name[:key=value,...]`` into the name and its options."""
-    name, _, rest = spec.partition(":")
-    return name.strip().lower(), parse_options(rest)
+PLAYERS.add("random", "plies.agents.random_agent:RandomAgent", "a random legal move", SEED)
+PLAYERS.add("capture", "plies.agents.capture:CaptureAgent",
+            "a random capture if there is one, else a random move", SEED)
+PLAYERS.add("minimax", "plies.agents.minimax:MinimaxAgent",
+            "minimax over material and piece-square tables", _limit("depth", 2), SEED)
+PLAYERS.add("alphabeta", "plies.agents.alphabeta:AlphaBetaAgent",
+            "alpha-beta, same evaluation", _limit("depth", 4), SEED)
+PLAYERS.add("engine", "plies.agents.engine_agent:EngineAgent", "the plies engine",
+            _limit("depth"), _limit("nodes"), _limit("movetime", arg="movetime_ms"),
+            _limit("level"), _limit("elo"), _limit("hash", 16, arg="hash_mb"), SEED)
+
+#: The built-in players' names, in ladder order.
+AGENT_NAMES: tuple[str, ...] = PLAYERS.builtin_names()
 
 
-def _convert(agent: str, key: str, value: str | int) -> int:
-    """Convert one option value to the type the agent expects, with a clear error."""
-    known = _OPTIONS[agent]
-    if key not in known:
-        raise ValueError(
-            f"unknown option {key!r} for {agent} (known: {', '.join(sorted(known)) or 'none'})"
-        )
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"option {key} of {agent} must be an integer, not {value!r}") from None
-    if key != "seed" and number < 1:
-        raise ValueError(f"option {key} of {agent} must be at least 1, not {number}")
-    return number
+def builtin_forms() -> list[str]:
+    """Each built-in player as a spec writes it: ``random``, ``minimax[:depth=N]``, ..."""
+    forms = []
+    for entry in PLAYERS:
+        options = [o.usage().split(" ")[0] for o in entry.options if o.name != "seed"]
+        forms.append(entry.name + (f"[:{','.join(options)}]" if options else ""))
+    return forms
 
 
 def make_agent(
     name: str, options: Mapping[str, str | int] | None = None, seed: int | None = None
 ) -> Agent:
-    """Create the agent called ``name`` with ``options``; an explicit seed option wins."""
-    name = name.strip().lower()
-    if name not in _OPTIONS:
-        raise ValueError(f"unknown agent {name!r} (choose from {', '.join(AGENT_NAMES)})")
-    opts = {k: _convert(name, k, v) for k, v in (options or {}).items()}
-    agent_seed = opts.pop("seed", seed)
-    if name == "random":
-        from plies.agents.random_agent import RandomAgent
-
-        return RandomAgent(seed=agent_seed)
-    if name == "capture":
-        from plies.agents.capture import CaptureAgent
-
-        return CaptureAgent(seed=agent_seed)
-    if name == "minimax":
-        from plies.agents.minimax import MinimaxAgent
-
-        return MinimaxAgent(depth=opts.get("depth", 2), seed=agent_seed)
-    if name == "alphabeta":
-        from plies.agents.alphabeta import AlphaBetaAgent
-
-        return AlphaBetaAgent(depth=opts.get("depth", 4), seed=agent_seed)
-    from plies.agents.engine_agent import EngineAgent
-
-    return EngineAgent(
-        depth=opts.get("depth"),
-        nodes=opts.get("nodes"),
-        movetime_ms=opts.get("movetime"),
-        level=opts.get("level"),
-        elo=opts.get("elo"),
-        hash_mb=opts.get("hash", 16),
-        seed=agent_seed,
-    )
+    """Create the player called ``name`` with ``options``; an explicit seed option wins."""
+    given: dict[str, object] = dict(options or {})
+    if seed is not None:
+        given.setdefault("seed", seed)
+    return PLAYERS.make(name, given)
 
 
 def agent_from_spec(spec: str, seed: int | None = None) -> Agent:
-    """Create an agent from ``name[:key=value,...]``."""
-    name, options = split_spec(spec)
-    return make_agent(name, options, seed)
+    """Create a built-in player from ``name[:key=value,...]``."""
+    from plies.registry import parse_options
 
-
-def agent_options(name: str) -> tuple[str, ...]:
-    """The option names agent ``name`` accepts."""
-    return tuple(sorted(_OPTIONS[name]))
+    name, _, rest = spec.partition(":")
+    return make_agent(name, parse_options(rest), seed)

@@ -43,12 +43,12 @@ import shutil
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from plies.agents.registry import AGENT_NAMES, agent_options, parse_options
+from plies.agents.registry import PLAYERS, builtin_forms
 from plies.agents.user_code import (
     DEFAULT_NAME,
     check_file,
@@ -57,17 +57,15 @@ from plies.agents.user_code import (
     is_identifier,
     module_location,
 )
+from plies.registry import parse_options
 from plies.sandbox import Jail, Sandbox, named_paths, own_folders, unavailable
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
     from plies.agents.player import MovePlayer as Player
 
-#: The entry-point group through which installed packages add named players.
-ENTRY_POINT_GROUP = "plies.players"
-
 SPEC_FORMS = (
-    ("random | capture | minimax | alphabeta | engine[:opt=value,...]", "a built-in agent"),
+    (" | ".join(PLAYERS.builtin_names()) + "[:opt=value,...]", "a built-in player"),
     ("FILE.py[:NAME]", f"a Python mind in a file (NAME defaults to {DEFAULT_NAME})"),
     ("package.module[:NAME]", "a Python mind in an importable module"),
     ("mind:COMMAND", "a program speaking the mind protocol (FEN in, from,to out)"),
@@ -76,6 +74,13 @@ SPEC_FORMS = (
     ("xboard:COMMAND[:Option=value,...]", "an outside xboard/CECP engine"),
 )
 """Every form a spec can take, with what it is (for help texts and ``plies players``)."""
+
+
+def spec_help() -> str:
+    """Every spec form in one sentence, for the help of an option taking a player."""
+    return (", ".join(builtin_forms()) + ", FILE.py[:NAME], package.module:NAME, mind:COMMAND, "
+            "mind+http://HOST:PORT/PATH, uci:COMMAND, xboard:COMMAND or an installed player "
+            "(see plies players)")
 
 
 class SpecError(ValueError):
@@ -210,11 +215,6 @@ def _within(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-def plugin_players() -> dict[str, EntryPoint]:
-    """The players installed packages register in the ``plies.players`` group, by name."""
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
 def parse_player(text: str) -> PlayerSpec:
     """Parse a player spec (see the module); SpecError naming the spec and the reason."""
     spec = text.strip()
@@ -229,11 +229,11 @@ def parse_player(text: str) -> PlayerSpec:
         if low.startswith("mind:"):
             return _parse_program(spec)
         head, sep, rest = spec.partition(":")
-        if head.strip().lower() in AGENT_NAMES:
+        if head.strip().lower() in PLAYERS.builtin_names():
             return _parse_agent(spec)
         if head.endswith(".py"):
             return _parse_file(spec, head, rest if sep else DEFAULT_NAME)
-        plugins = plugin_players()
+        plugins = PLAYERS.installed()
         if not sep and head in plugins:
             return _parse_plugin(spec, plugins[head])
         if is_dotted(head) and ("." in head or sep) and (not sep or is_identifier(rest)):
@@ -242,9 +242,10 @@ def parse_player(text: str) -> PlayerSpec:
         raise
     except ValueError as exc:
         raise SpecError(spec, str(exc)) from None
-    raise SpecError(spec, "unknown player: use a built-in agent (" + ", ".join(AGENT_NAMES)
-                    + "), FILE.py, package.module:NAME, mind:, mind+http://, uci:, xboard: or "
-                    "an installed player (see plies players)")
+    raise SpecError(spec, "unknown player: use a built-in player ("
+                    + ", ".join(PLAYERS.builtin_names()) + "), FILE.py, package.module:NAME, "
+                    "mind:, mind+http://, uci:, xboard: or an installed player (see plies "
+                    "players)")
 
 
 def load_player(text: str) -> PlayerSpec:
@@ -286,10 +287,7 @@ def _parse_agent(text: str) -> PlayerSpec:
     agent = name.strip().lower()
     options = parse_options(rest)
     display = options.pop("name", "") or text
-    known = agent_options(agent)
-    for key in options:
-        if key not in known:
-            raise ValueError(f"unknown option {key!r} for {agent} (known: {', '.join(known)})")
+    PLAYERS.get(agent).arguments(options)  # unknown options and bad values fail here
     return PlayerSpec(text, "agent", display, agent, (), tuple(options.items()))
 
 

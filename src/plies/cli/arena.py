@@ -6,9 +6,11 @@ Play a match (two players) or a round robin (more) and report Elo.
 from __future__ import annotations
 
 import argparse
+import textwrap
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
+from plies.agents.registry import builtin_forms
 from plies.cli import match_options
 from plies.cli.common import CliError, Command, cannot_write, check_minimum
 
@@ -29,8 +31,9 @@ neither cuts a name ("fairym…") nor folds a row to fit an 80-column guess."""
 
 _EPILOG = """\
 players:
-  random | capture | minimax[:depth=N] | alphabeta[:depth=N] |
-  engine[:depth=N,nodes=N,movetime=MS,hash=MB]      built-in agents (also seed=S, name=LABEL)
+""" + textwrap.fill(" | ".join(builtin_forms()), 76, initial_indent="  ",
+                    subsequent_indent="  ", break_on_hyphens=False) + """
+                                                    built-in players (also seed=S, name=LABEL)
   uci:COMMAND[:Option=value,...]                    an outside UCI engine, e.g.
       uci:/usr/games/stockfish:UCI_LimitStrength=true,UCI_Elo=1500
   xboard:COMMAND[:Option=value,...]                 an xboard engine (xboard:/usr/games/fairymax)

@@ -41,14 +41,13 @@ COMMAND = Command("mind", __doc__, epilog=_EPILOG, description_text=_DESCRIPTION
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options of ``plies mind``."""
+    from plies.agents.spec import spec_help
+
     p.add_argument(
         "--agent",
         metavar="SPEC",
         default="engine",
-        help="who answers: random, capture, minimax[:depth=N], alphabeta[:depth=N], "
-        "engine[:...], FILE.py[:NAME], package.module:NAME, mind:COMMAND, "
-        "mind+http://HOST:PORT/PATH, uci:COMMAND, xboard:COMMAND or an installed player "
-        "(default engine)",
+        help=f"who answers: {spec_help()} (default engine)",
     )
     p.add_argument("--depth", type=int, metavar="N", help="search depth per position")
     p.add_argument("--nodes", type=int, metavar="N", help="node limit per position")

@@ -24,14 +24,13 @@ COMMAND = Command("play", __doc__)
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Add the options of ``plies play``."""
+    from plies.agents.spec import spec_help
+
     p.add_argument("--color", "--colour", dest="color", choices=("white", "black", "random"),
                    default="white", help="your side (default white)")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--opponent", "--agent", dest="agent", metavar="SPEC",
-                     help="opponent: random, capture, minimax[:depth=N], alphabeta[:depth=N], "
-                     "engine[:depth=N,...], FILE.py[:NAME], package.module:NAME, mind:COMMAND, "
-                     "mind+http://HOST:PORT/PATH, uci:COMMAND, xboard:COMMAND or an installed "
-                     "player (see plies players)")
+                     help=f"opponent: {spec_help()}")
     who.add_argument("--level", type=int, metavar="N",
                      help="the engine searching N plies deep (1 = weakest)")
     who.add_argument("--elo", type=int, metavar="N",

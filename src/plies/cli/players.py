@@ -19,27 +19,16 @@ KNOWN_ENGINES = (
     ("phalanx", "xboard"), ("sjeng", "xboard"),
 )
 
-_DESCRIPTIONS = {
-    "random": "built-in: a random legal move",
-    "capture": "built-in: a random capture if there is one, else a random move",
-    "minimax": "built-in: minimax over material and piece-square tables (depth=N, default 2)",
-    "alphabeta": "built-in: alpha-beta, same evaluation (depth=N, default 4)",
-    "engine": "built-in: the plies engine (depth=, nodes=, movetime=, level=, elo=, hash=)",
-}
-
-
 COMMAND = Command("players", __doc__)
 
 
 def run(args: argparse.Namespace) -> int:
     """Print one line per player, then the spec forms."""
-    from plies.agents.registry import AGENT_NAMES
-    from plies.agents.spec import SPEC_FORMS, plugin_players
+    from plies.agents.registry import PLAYERS
+    from plies.agents.spec import SPEC_FORMS
 
-    rows = [(name, _DESCRIPTIONS.get(name, "built-in")) for name in AGENT_NAMES]
-    for name, entry in sorted(plugin_players().items()):
-        dist = entry.dist.name if entry.dist is not None else "?"
-        rows.append((name, f"installed by {dist}: {entry.value}"))
+    rows = [(name, ("built-in: " if name in PLAYERS.builtin_names() else "") + text)
+            for name, text in PLAYERS.listing()]
     for exe, protocol in KNOWN_ENGINES:
         path = shutil.which(exe) or shutil.which(exe, path="/usr/games")
         if path is not None:

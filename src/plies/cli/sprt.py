@@ -92,8 +92,8 @@ def _check(args: argparse.Namespace) -> None:
 
 def _build(name: str, src: Path, options: str, revision: str) -> Build:
     """A build with its options parsed."""
-    from plies.agents.registry import parse_options
     from plies.arena.builds import Build, BuildError, check_net_options
+    from plies.registry import parse_options
 
     try:
         opts = parse_options(options)

@@ -69,9 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _tunables(args: argparse.Namespace) -> list[Tunable]:
     """The parameters to tune, from their start values; one-line errors for bad names."""
-    from plies.agents.registry import parse_options
     from plies.learn.spsa import Tunable
     from plies.params import PARAMS, checked_values, find_param
+    from plies.registry import parse_options
 
     try:
         start = {k: int(v) for k, v in parse_options(args.start).items()}

@@ -75,15 +75,28 @@ def _carve(open_cells: set[Cell], a: Cell, b: Cell) -> None:
     open_cells.update({(ax, ay), (bx, by), ((ax + bx) // 2, (ay + by) // 2)})
 
 
-def backtracker_maze(
-    width: int, height: int, seed: int | None = None, diagonal: bool = False
+def _maze(
+    width: int,
+    height: int,
+    seed: int | None,
+    diagonal: bool,
+    passages: Callable[[int, int, random.Random], set[Cell]],
 ) -> Grid:
-    """A perfect maze by the recursive backtracker (randomised depth-first search)."""
+    """The grid of the cells ``passages`` opens in a ``width`` x ``height`` maze of rooms."""
     rw, rh = _rooms(width, height)
-    rng = random.Random(seed)
+    return _to_grid(width, height, passages(rw, rh, random.Random(seed)), diagonal)
+
+
+def _start_room(rw: int, rh: int, rng: random.Random) -> tuple[Cell, set[Cell]]:
+    """A random room to grow the maze from, and the set of open cells holding it."""
     start = (rng.randrange(rw), rng.randrange(rh))
+    return start, {(2 * start[0] + 1, 2 * start[1] + 1)}
+
+
+def _backtracker_passages(rw: int, rh: int, rng: random.Random) -> set[Cell]:
+    """The open cells of a recursive backtracker's maze of ``rw`` x ``rh`` rooms."""
+    start, open_cells = _start_room(rw, rh, rng)
     visited = {start}
-    open_cells = {(2 * start[0] + 1, 2 * start[1] + 1)}
     stack = [start]
     while stack:
         room = stack[-1]
@@ -95,16 +108,13 @@ def backtracker_maze(
         _carve(open_cells, room, nxt)
         visited.add(nxt)
         stack.append(nxt)
-    return _to_grid(width, height, open_cells, diagonal)
+    return open_cells
 
 
-def prim_maze(width: int, height: int, seed: int | None = None, diagonal: bool = False) -> Grid:
-    """A perfect maze by randomised Prim: grow one tree from a random frontier room."""
-    rw, rh = _rooms(width, height)
-    rng = random.Random(seed)
-    start = (rng.randrange(rw), rng.randrange(rh))
+def _prim_passages(rw: int, rh: int, rng: random.Random) -> set[Cell]:
+    """The open cells of a randomised Prim maze of ``rw`` x ``rh`` rooms."""
+    start, open_cells = _start_room(rw, rh, rng)
     in_maze = {start}
-    open_cells = {(2 * start[0] + 1, 2 * start[1] + 1)}
     frontier = list(dict.fromkeys(_room_neighbours(start, rw, rh)))
     queued = set(frontier)
     while frontier:
@@ -118,13 +128,11 @@ def prim_maze(width: int, height: int, seed: int | None = None, diagonal: bool =
             if r not in in_maze and r not in queued:
                 queued.add(r)
                 frontier.append(r)
-    return _to_grid(width, height, open_cells, diagonal)
+    return open_cells
 
 
-def kruskal_maze(width: int, height: int, seed: int | None = None, diagonal: bool = False) -> Grid:
-    """A perfect maze by randomised Kruskal: knock down walls that join two separate trees."""
-    rw, rh = _rooms(width, height)
-    rng = random.Random(seed)
+def _kruskal_passages(rw: int, rh: int, rng: random.Random) -> set[Cell]:
+    """The open cells of a randomised Kruskal maze of ``rw`` x ``rh`` rooms."""
     parent = list(range(rw * rh))
 
     def find(i: int) -> int:
@@ -143,7 +151,24 @@ def kruskal_maze(width: int, height: int, seed: int | None = None, diagonal: boo
         if ra != rb:
             parent[ra] = rb
             _carve(open_cells, a, b)
-    return _to_grid(width, height, open_cells, diagonal)
+    return open_cells
+
+
+def backtracker_maze(
+    width: int, height: int, seed: int | None = None, diagonal: bool = False
+) -> Grid:
+    """A perfect maze by the recursive backtracker (randomised depth-first search)."""
+    return _maze(width, height, seed, diagonal, _backtracker_passages)
+
+
+def prim_maze(width: int, height: int, seed: int | None = None, diagonal: bool = False) -> Grid:
+    """A perfect maze by randomised Prim: grow one tree from a random frontier room."""
+    return _maze(width, height, seed, diagonal, _prim_passages)
+
+
+def kruskal_maze(width: int, height: int, seed: int | None = None, diagonal: bool = False) -> Grid:
+    """A perfect maze by randomised Kruskal: knock down walls that join two separate trees."""
+    return _maze(width, height, seed, diagonal, _kruskal_passages)
 
 
 MAZES: dict[str, Callable[[int, int, int | None, bool], Grid]] = {

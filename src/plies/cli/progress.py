@@ -1,10 +1,12 @@
-"""The progress bar the long commands share (arena, sprt, datagen, tune, train)."""
+"""What the long commands (arena, sprt, datagen, tune, train) show of their progress."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rich.console import Console
     from rich.progress import Progress
 
@@ -35,3 +37,16 @@ def progress_bar(
     columns.append(TimeElapsedColumn())
     return Bar(*columns, console=console, transient=transient,
                disable=quiet or not console.is_terminal)  # fmt: skip
+
+
+def progress_lines(
+    console: Console, *, quiet: bool, highlight: bool = True
+) -> Callable[[str], None]:
+    """A function printing one progress line on ``console``, or nothing when ``quiet``."""
+
+    def say(text: str) -> None:
+        """Print ``text`` unless quiet."""
+        if not quiet:
+            console.print(text, highlight=highlight)
+
+    return say

@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
     from rich.console import Console
 
-    from plies.cli.progress import progress_bar
+    from plies.cli.progress import progress_bar, progress_lines
     from plies.core.netfile import BASE_HCE, BASE_NONE, NetFileError
     from plies.learn.lines import DataError
     from plies.learn.split import split_rows
@@ -170,10 +170,7 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     err = Console(stderr=True)
 
-    def say(text: str) -> None:
-        """Print a progress line unless --quiet."""
-        if not args.quiet:
-            err.print(text, highlight=False)
+    say = progress_lines(err, quiet=args.quiet, highlight=False)
 
     started = time.perf_counter()
     parts = []

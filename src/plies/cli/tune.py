@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
     from rich.console import Console
 
-    from plies.cli.progress import progress_bar
+    from plies.cli.progress import progress_bar, progress_lines
     from plies.core import weights as shipped
     from plies.learn.epochs import EpochReport
     from plies.learn.lines import DataError
@@ -134,10 +134,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"--mirror: {exc}") from None
     err = Console(stderr=True)
 
-    def say(text: str) -> None:
-        """Print a progress line unless --quiet."""
-        if not args.quiet:
-            err.print(text)
+    say = progress_lines(err, quiet=args.quiet)
 
     started = time.perf_counter()
     try:

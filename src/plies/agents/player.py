@@ -131,3 +131,74 @@ class MovePlayer(ABC):
     def close(self) -> None:
         """Release the player's resources."""
         return None
+
+
+# Until every player implements Player, the referees seat a MovePlayer through this bridge.
+_GRACE_S = 5.0
+_UNTIMED_TIMEOUT_S = 60.0
+
+
+class MovePlayerBridge(Player):
+    """A :class:`MovePlayer` seen as a :class:`Player` (python-chess board, Budget, MoveReply)."""
+
+    def __init__(self, inner: MovePlayer) -> None:
+        """Wrap ``inner``; its name and health are the bridge's."""
+        self.inner = inner
+
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        """The wrapped player's name."""
+        return self.inner.name
+
+    @property  # type: ignore[override]
+    def healthy(self) -> bool:
+        """The wrapped player's health."""
+        return self.inner.healthy
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Tell the wrapped player."""
+        self.last = None
+        self.inner.new_game(seed)
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Ask the wrapped player, translating the limit, the board and the reply."""
+        from chess.engine import Cp, Mate
+
+        from plies.engine.limits import Info
+        from plies.engine.score import MATE_SCORE, pov
+
+        white = bool(board.turn)
+        mine, theirs = (limit.wtime, limit.btime) if white else (limit.btime, limit.wtime)
+        budget = Budget(
+            depth=limit.depth, nodes=limit.nodes, movetime_ms=limit.movetime,
+            time_left_ms=mine, increment_ms=(limit.winc if white else limit.binc) or 0,
+            opponent_time_ms=theirs, moves_to_go=limit.movestogo,
+        )  # fmt: skip
+        allot = limit.allotment_seconds(white)
+        timeout = allot + _GRACE_S if allot is not None else _UNTIMED_TIMEOUT_S
+        position = board.to_chess() if hasattr(board, "to_chess") else board
+        reply = self.inner.move(position, MoveRequest(budget, timeout))
+        score = None
+        if reply.score_cp is not None:
+            value = reply.score_cp
+            if abs(value) >= MATE_SCORE - 1000:
+                moves = MATE_SCORE - abs(value)
+                score = pov(Mate(moves if value > 0 else -moves), white)
+            else:
+                score = pov(Cp(value), white)
+        info = Info(move=reply.move, score=score, depth=reply.depth or 0, resigned=reply.resigned)
+        self.last = info
+        return info
+
+    def stop(self) -> None:
+        """Abort the wrapped player's thinking."""
+        self.inner.abort()
+
+    def close(self) -> None:
+        """Close the wrapped player."""
+        self.inner.close()
+
+
+def as_player(player: Player | MovePlayer) -> Player:
+    """``player`` itself if it is a :class:`Player`, else bridged."""
+    return player if isinstance(player, Player) else MovePlayerBridge(player)

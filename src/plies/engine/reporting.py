@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from chess.engine import Cp, Mate, PovScore
 
 import plies.core as core
 from plies.board import Board, Move
@@ -55,8 +56,7 @@ def make_info(
     return Info(
         depth=depth,
         seldepth=max(int(seldepth), depth),
-        score_cp=cp,
-        score_mate=mate,
+        score=PovScore(Mate(mate) if mate is not None else Cp(score), board.turn),
         nodes=nodes,
         nps=int(nodes / elapsed),
         time_ms=int(elapsed * 1000),

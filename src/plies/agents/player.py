@@ -144,21 +144,15 @@ class MovePlayerBridge(Player):
     def __init__(self, inner: MovePlayer) -> None:
         """Wrap ``inner``; its name and health are the bridge's."""
         self.inner = inner
-
-    @property  # type: ignore[override]
-    def name(self) -> str:
-        """The wrapped player's name."""
-        return self.inner.name
-
-    @property  # type: ignore[override]
-    def healthy(self) -> bool:
-        """The wrapped player's health."""
-        return self.inner.healthy
+        self.name = inner.name
 
     def new_game(self, seed: int | None = None) -> None:
         """Tell the wrapped player."""
         self.last = None
-        self.inner.new_game(seed)
+        try:
+            self.inner.new_game(seed)
+        finally:
+            self.healthy = self.inner.healthy
 
     def play(self, board: Board, limit: Limit) -> Info:
         """Ask the wrapped player, translating the limit, the board and the reply."""
@@ -176,8 +170,11 @@ class MovePlayerBridge(Player):
         )  # fmt: skip
         allot = limit.allotment_seconds(white)
         timeout = allot + _GRACE_S if allot is not None else _UNTIMED_TIMEOUT_S
-        position = board.to_chess() if hasattr(board, "to_chess") else board
-        reply = self.inner.move(position, MoveRequest(budget, timeout))
+        position = board.to_chess()
+        try:
+            reply = self.inner.move(position, MoveRequest(budget, timeout))
+        finally:
+            self.healthy = self.inner.healthy
         score = None
         if reply.score_cp is not None:
             value = reply.score_cp

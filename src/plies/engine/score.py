@@ -61,7 +61,7 @@ def score_text(score: Score) -> str:
     mate = score.mate()
     if mate is not None:
         return f"#-{abs(mate)}" if _mated(score) else f"#{mate}"
-    return f"{score.score() / 100:+.2f}"
+    return f"{score_int(score) / 100:+.2f}"
 
 
 def pgn_score(score: Score, depth: int | None = None) -> str:
@@ -70,5 +70,5 @@ def pgn_score(score: Score, depth: int | None = None) -> str:
     if mate is not None:
         text = f"{'-' if _mated(score) else '+'}M{abs(mate)}"
     else:
-        text = f"{score.score() / 100:+.2f}"
+        text = f"{score_int(score) / 100:+.2f}"
     return f"{text}/{depth}" if depth else text

@@ -57,7 +57,7 @@ def bench(engine: Engine, depth: int) -> tuple[int, float]:
         board = Board(fen)
         search = clocked(lambda board=board: engine.search(board, Limit(depth=depth)))
         cpu += search.cpu
-        nodes += search.value.info.nodes if search.value.info is not None else 0
+        nodes += search.value.nodes
     return nodes, cpu
 
 

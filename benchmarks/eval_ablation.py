@@ -111,8 +111,7 @@ def run_uci_worker(off: str | None, warm: bool) -> int:
         engine.warm_up()
         fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9"
         result = engine.search(Board(fen), Limit(depth=7))
-        score = result.info.score_cp if result.info else None
-        print(f"warm: off={off} depth-7 score {score} best {result.best_move}")
+        print(f"warm: off={off} depth-7 score {result.score} best {result.move}")
         return 0
     from plies.cli.uci import run
 

@@ -60,7 +60,7 @@ def main() -> None:
     for ident, board, best in items:
         engine.new_game()
         result = engine.search(Board(board.fen()), Limit(movetime=int(args.time * 1000)))
-        move = chess.Move.from_uci(result.best_move.uci()) if result.best_move else None
+        move = chess.Move.from_uci(result.move.uci()) if result.move else None
         ok = move in best
         ours += ok
         line = f"{ident:8} plies {board.san(move) if move else '-':8} {'ok' if ok else '  '}"

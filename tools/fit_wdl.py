@@ -61,12 +61,12 @@ def generate(args: argparse.Namespace) -> int:
             rows: list[tuple[int, int, int, int]] = []
             while not board.is_game_over(claim_draw=True) and board.ply() < MAX_PLIES:
                 result = engine.search(board, Limit(nodes=args.nodes))
-                info = result.info
-                if result.best_move is None:
+                if result.move is None:
                     break
-                if info is not None and info.score_cp is not None:
-                    rows.append((board.ply(), material(board), info.score_cp, board.turn))
-                board.push(result.best_move)
+                if result.score is not None and not result.score.is_mate():
+                    cp = result.score.relative.score() or 0
+                    rows.append((board.ply(), material(board), cp, board.turn))
+                board.push(result.move)
             outcome = board.outcome(claim_draw=True)
             winner = None if outcome is None else outcome.winner
             for ply, mat, score, turn in rows:

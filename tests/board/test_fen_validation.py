@@ -103,7 +103,7 @@ def test_maximal_position_runs_through_perft_and_search() -> None:
     )
     assert perft(board, 3) > 0
     result = Engine(hash_mb=4).search(board, Limit(depth=3))
-    assert result.best_move is not None and board.is_legal(result.best_move)
+    assert result.move is not None and board.is_legal(result.move)
 
 
 def _count_after(board: chess.Board, move: chess.Move) -> int:

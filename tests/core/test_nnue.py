@@ -246,9 +246,9 @@ def test_search_with_the_net_returns_a_legal_move(net: core.Net) -> None:
     for fen in (FENS[0], FENS[2]):
         board = Board(fen)
         result = engine.search(board, Limit(depth=5))
-        assert result.best_move is not None and board.is_legal(result.best_move)
-        assert result.info is not None and result.info.score_cp is not None
-        assert abs(result.info.score_cp) < core.MATE_BOUND
+        assert result.move is not None and board.is_legal(result.move)
+        assert result.score is not None and not result.score.is_mate()
+        assert abs(result.score.relative.score() or 0) < core.MATE_BOUND
         assert board.fen() == Board(fen).fen()  # the board's own position was not touched
     # The net, not the classical evaluation, gave the static evaluation.
     board = Board(FENS[1])
@@ -417,13 +417,13 @@ def test_residual_net_of_zero_output_searches_as_the_classical_engine(
     board = Board(FENS[1])
     plain = classical.search(board, Limit(depth=6))
     mixed = hybrid.search(board, Limit(depth=6))
-    assert plain.info is not None and mixed.info is not None
-    assert mixed.info.nodes == plain.info.nodes and mixed.best_move == plain.best_move
+    assert plain.score is not None and mixed.score is not None
+    assert mixed.nodes == plain.nodes and mixed.move == plain.move
     assert hybrid.evaluate(board) == classical.evaluate(board)
     # A nonzero residual net changes the search (the net is really consulted).
     hybrid.set_net(_residual(net_arrays, tmp_path, "residual.npz"))
-    changed = hybrid.search(board, Limit(depth=6)).info
-    assert changed is not None and changed.nodes != plain.info.nodes
+    changed = hybrid.search(board, Limit(depth=6))
+    assert changed.score is not None and changed.nodes != plain.nodes
 
 
 def test_bad_base_values_raise_one_line_errors(tmp_path: Path) -> None:

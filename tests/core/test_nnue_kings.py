@@ -225,7 +225,7 @@ def test_search_with_a_king_net_returns_a_legal_move(net: core.Net) -> None:
     for fen in ("8/5k2/8/3p4/3P4/4K3/8/8 w - - 0 1", FENS[1]):
         board = Board(fen)
         result = engine.search(board, Limit(depth=8))
-        assert result.best_move is not None and board.is_legal(result.best_move)
+        assert result.move is not None and board.is_legal(result.move)
         assert board.fen() == Board(fen).fen()
 
 

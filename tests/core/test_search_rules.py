@@ -10,6 +10,7 @@ from plies.core import position_arrays
 from plies.core.draws import is_draw
 from plies.core.makemove import make_move, make_null
 from plies.core.position import Position, reserve
+from plies.engine.score import Cp, Mate
 
 
 def test_mate_on_the_move_reaching_fifty_moves_is_a_mate(engine: Engine) -> None:
@@ -22,8 +23,8 @@ def test_mate_on_the_move_reaching_fifty_moves_is_a_mate(engine: Engine) -> None
     for depth in (1, 2, 5):
         engine.new_game()
         result = engine.search(board, Limit(depth=depth))
-        assert result.best_move == mate, depth
-        assert result.info is not None and result.info.score_mate == 1, depth
+        assert result.move == mate, depth
+        assert result.score is not None and result.score.relative == Mate(1), depth
 
 
 def test_quiet_move_reaching_fifty_moves_is_a_draw(engine: Engine) -> None:
@@ -31,7 +32,7 @@ def test_quiet_move_reaching_fifty_moves_is_a_draw(engine: Engine) -> None:
     board = Board("7k/8/5K2/8/8/8/8/R7 w - - 99 80")
     engine.new_game()
     result = engine.search(board, Limit(depth=4))
-    assert result.info is not None and result.info.score_cp == 0
+    assert result.score is not None and result.score.relative == Cp(0)
 
 
 def _after(moves: list[str | None]) -> tuple[Position, np.ndarray]:

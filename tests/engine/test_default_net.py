@@ -32,7 +32,7 @@ def test_unusable_default_net_falls_back_to_classical(tmp_path: Path, kind: str)
     assert engine.net is None and not engine.use_net
     board = Board()
     result = engine.search(board, Limit(depth=2))
-    assert result.best_move in board.legal_moves
+    assert result.move in board.legal_moves
     assert engine.evaluate(board) == core.evaluate_position(board.core_position())
     # Asking for the net again is refused with the same reason, and changes nothing.
     with pytest.raises(ValueError, match="net file"):

@@ -9,7 +9,7 @@ import pytest
 from tests.waiting import HANG_S
 
 from plies import Board, Engine, Info, Limit, Move
-from plies.engine.limits import SearchResult
+from plies.engine.score import Cp, Mate
 from plies.engine.timeman import allocate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mates"
@@ -34,10 +34,9 @@ def test_mate_in_one_found_with_mate_score(engine: Engine, fen: str) -> None:
     engine.new_game()
     board = Board(fen)
     result = engine.search(board, Limit(depth=4))
-    assert result.info is not None
-    assert result.info.score_mate == 1
-    assert result.best_move is not None
-    assert _is_mate_after(board, [result.best_move])
+    assert result.score is not None and result.score.relative == Mate(1)
+    assert result.move is not None
+    assert _is_mate_after(board, [result.move])
 
 
 @pytest.mark.parametrize("fen", _fens("mate2.fen")[::12])
@@ -45,8 +44,7 @@ def test_mate_in_two_sample(engine: Engine, fen: str) -> None:
     """A sample of the mate-in-two file: mate 2 found (quiet first moves need depth)."""
     engine.new_game()
     result = engine.search(Board(fen), Limit(mate=2, nodes=3_000_000))
-    assert result.info is not None
-    assert result.info.score_mate == 2
+    assert result.score is not None and result.score.relative == Mate(2)
 
 
 @pytest.mark.slow
@@ -55,16 +53,14 @@ def test_mate_in_two_all(engine: Engine, fen: str) -> None:
     """All 212 mate-in-two positions."""
     engine.new_game()
     result = engine.search(Board(fen), Limit(mate=2, nodes=3_000_000))
-    assert result.info is not None
-    assert result.info.score_mate == 2
+    assert result.score is not None and result.score.relative == Mate(2)
 
 
 def test_getting_mated_scores_negative(engine: Engine) -> None:
     """The side that is mated next move sees mate -1."""
     board = Board("7k/8/5K2/6Q1/8/8/8/8 b - - 0 1")
     result = engine.search(board, Limit(depth=5))
-    assert result.info is not None
-    assert result.info.score_mate == -1
+    assert result.score is not None and result.score.relative == Mate(-1)
 
 
 @pytest.mark.parametrize(
@@ -77,7 +73,7 @@ def test_getting_mated_scores_negative(engine: Engine) -> None:
 def test_no_legal_move_gives_no_best_move(engine: Engine, fen: str) -> None:
     """Finished games answer None rather than inventing a move."""
     result = engine.search(Board(fen), Limit(depth=3))
-    assert result.best_move is None
+    assert result.move is None
 
 
 def test_searchmoves_restricts_the_root(engine: Engine) -> None:
@@ -85,7 +81,7 @@ def test_searchmoves_restricts_the_root(engine: Engine) -> None:
     board = Board()
     only = [Move.from_uci("a2a3"), Move.from_uci("h2h3")]
     result = engine.search(board, Limit(depth=4), searchmoves=only)
-    assert result.best_move in only
+    assert result.move in only
 
 
 def test_infos_one_per_iteration(engine: Engine) -> None:
@@ -99,7 +95,7 @@ def test_infos_one_per_iteration(engine: Engine) -> None:
         for move in info.pv:
             scratch.push(move)
         assert info.nodes > 0 and info.seldepth >= info.depth
-    assert result.best_move == infos[-1].pv[0]
+    assert result.move == infos[-1].pv[0]
 
 
 def test_node_limit(engine: Engine) -> None:
@@ -116,7 +112,7 @@ def test_deterministic_for_fixed_depth() -> None:
     for _ in range(2):
         infos: list[Info] = []
         result = Engine(hash_mb=8).search(board, Limit(depth=6), on_info=infos.append)
-        runs.append((infos[-1].nodes, result.best_move))
+        runs.append((infos[-1].nodes, result.move))
     assert runs[0] == runs[1]
 
 
@@ -143,7 +139,7 @@ def test_movetime_is_respected(engine: Engine) -> None:
     # The bound catches an ignored movetime (the search would never end), not a slow stop.
     assert done.wait(HANG_S), "the search ignored its movetime"
     result = engine.wait()
-    assert result is not None and result.best_move is not None
+    assert result is not None and result.move is not None
 
 
 def test_stop_ends_infinite_search(engine: Engine) -> None:
@@ -151,9 +147,9 @@ def test_stop_ends_infinite_search(engine: Engine) -> None:
     board = Board()
     done = threading.Event()
     searching = threading.Event()
-    results: list[SearchResult] = []
+    results: list[Info] = []
 
-    def on_done(result: SearchResult) -> None:
+    def on_done(result: Info) -> None:
         """Record the result."""
         results.append(result)
         done.set()
@@ -163,7 +159,7 @@ def test_stop_ends_infinite_search(engine: Engine) -> None:
     assert not done.is_set()
     engine.stop()
     assert done.wait(HANG_S), "stop was ignored"
-    assert results[0].best_move in board.legal_moves
+    assert results[0].move in board.legal_moves
 
 
 def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
@@ -177,7 +173,7 @@ def test_ponder_waits_for_ponderhit(engine: Engine) -> None:
         if info.time_ms >= 1000:
             past_movetime.set()
 
-    def on_done(_: SearchResult) -> None:
+    def on_done(_: Info) -> None:
         """Note the end (it also ends the wait below, so a search that ends early fails)."""
         done.set()
         past_movetime.set()
@@ -201,8 +197,8 @@ def test_losing_side_takes_the_repetition(engine: Engine) -> None:
     """Repeating a position from the game history scores 0, so the lost side repeats."""
     engine.new_game()
     result = engine.search(_shuffled_board(), Limit(depth=6))
-    assert result.best_move == Move.from_uci("g8f6")
-    assert result.info is not None and result.info.score_cp == 0
+    assert result.move == Move.from_uci("g8f6")
+    assert result.score is not None and result.score.relative == Cp(0)
 
 
 def test_winning_side_avoids_the_repetition(engine: Engine) -> None:
@@ -211,9 +207,8 @@ def test_winning_side_avoids_the_repetition(engine: Engine) -> None:
     board = _shuffled_board()
     board.push_uci("g8f6")
     result = engine.search(board, Limit(depth=6))
-    assert result.best_move != Move.from_uci("e1d2")
-    assert result.info is not None
-    assert result.info.score_mate is not None or (result.info.score_cp or 0) > 500
+    assert result.move != Move.from_uci("e1d2")
+    assert result.score is not None and result.score.relative > Cp(500)
 
 
 def test_bad_hash_size_rejected() -> None:
@@ -228,7 +223,7 @@ def test_threads_share_the_table_and_stop_together() -> None:
     board = Board("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
     infos: list[Info] = []
     result = engine.search(board, Limit(movetime=300), on_info=infos.append)
-    assert result.best_move in board.legal_moves
+    assert result.move in board.legal_moves
     assert infos and infos[-1].nodes > 0
     with pytest.raises(ValueError):
         engine.set_threads(0)

@@ -6,6 +6,7 @@ import pytest
 from tests.waiting import wait_until
 
 from plies import Board, Engine, Info, Limit, Move
+from plies.engine.score import Mate, score_int
 
 # White to move wins the queen with Rxd8+ (the rook on d1 takes on d8); every
 # other move keeps material level at best, so line 1 stands clearly above the rest.
@@ -16,9 +17,8 @@ MATE_IN_TWO = "2r3k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1"
 
 def _value(info: Info) -> int:
     """A line's score with mates as huge numbers, for ordering checks."""
-    if info.score_mate is not None:
-        return (100_000 - abs(info.score_mate)) * (1 if info.score_mate > 0 else -1)
-    return info.score_cp or 0
+    assert info.score is not None
+    return score_int(info.score.relative)
 
 
 def _search(engine: Engine, fen: str, lines: int, limit: Limit,
@@ -31,7 +31,7 @@ def _search(engine: Engine, fen: str, lines: int, limit: Limit,
         result = engine.search(Board(fen), limit, on_info=seen.append, searchmoves=searchmoves)
     finally:
         engine.set_multipv(1)
-    return seen, result.lines, result.best_move
+    return seen, result.lines, result.move
 
 
 def _check_lines(board: Board, lines: list[Info], count: int) -> None:
@@ -92,7 +92,8 @@ def test_node_limit_counts_all_lines(engine: Engine) -> None:
 def test_go_mate_with_lines(engine: Engine) -> None:
     """``mate 2`` with two lines stops with the mate as line 1."""
     _, lines, best = _search(engine, MATE_IN_TWO, 2, Limit(mate=2))
-    assert lines[0].score_mate == 2 and best in (Move.from_uci("d2d8"), Move.from_uci("d1d8"))
+    assert lines[0].score is not None and lines[0].score.relative == Mate(2)
+    assert best in (Move.from_uci("d2d8"), Move.from_uci("d1d8"))
     _check_lines(Board(MATE_IN_TWO), lines, 2)
 
 
@@ -128,7 +129,7 @@ def test_stopped_search_keeps_every_line(engine: Engine) -> None:
         result = engine.wait()
     finally:
         engine.set_multipv(1)
-    assert result is not None and result.best_move in Board().legal_moves
+    assert result is not None and result.move in Board().legal_moves
     assert [x.multipv for x in result.lines] == [1, 2, 3]
     assert len({x.pv[0] for x in result.lines}) == 3
     # The last report of each rank is the line the result holds.

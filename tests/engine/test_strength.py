@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from plies import Board, Engine, Limit, Move
+from plies import Board, Engine, Info, Limit, Move
 from plies.engine.strength import MAX_ELO, MIN_ELO, choose_line, strength_for
 
 # White to move can take a free queen (Rxd8+); nothing else comes close.
@@ -30,6 +30,12 @@ def test_budget_grows_and_choice_sharpens_with_elo() -> None:
     assert strength_for(100).elo == MIN_ELO and strength_for(9999).elo == MAX_ELO
 
 
+def _cp(info: Info) -> int:
+    """A line's centipawns from the mover's side (these positions hold no mate)."""
+    assert info.score is not None and not info.score.is_mate()
+    return info.score.relative.score() or 0
+
+
 @pytest.mark.parametrize("elo", [MIN_ELO, 1650, MAX_ELO - 1])
 def test_never_throws_the_queen_away(engine: Engine, elo: int) -> None:
     """At every level: takes a free queen and saves its own, over several seeds."""
@@ -39,10 +45,10 @@ def test_never_throws_the_queen_away(engine: Engine, elo: int) -> None:
         for seed in range(3):
             engine.seed(seed)
             engine.new_game()
-            best = engine.search(Board(WIN_QUEEN), UNTIMED).best_move
+            best = engine.search(Board(WIN_QUEEN), UNTIMED).move
             assert best == Move.from_uci("d1d8")
             board = Board(SAVE_QUEEN)
-            move = engine.search(board, UNTIMED).best_move
+            move = engine.search(board, UNTIMED).move
             assert move is not None and move.from_square == Move.from_uci("d4a4").from_square
     finally:
         engine.limit_strength = False
@@ -57,9 +63,9 @@ def test_weak_levels_vary_and_respect_the_budget(engine: Engine) -> None:
         for seed in range(8):
             engine.seed(seed)
             result = engine.search(Board(), UNTIMED)
-            assert result.info is not None
-            assert result.info.nodes <= 3 * strength_for(MIN_ELO).nodes
-            chosen.add(result.best_move)
+            assert result.score is not None
+            assert result.nodes <= 3 * strength_for(MIN_ELO).nodes
+            chosen.add(result.move)
     finally:
         engine.limit_strength = False
     assert len(chosen) >= 2
@@ -73,11 +79,11 @@ def test_choice_skips_lines_beyond_the_loss_cap(engine: Engine) -> None:
     finally:
         engine.set_multipv(1)
     strength = strength_for(MIN_ELO)
-    top = result.lines[0].score_cp or 0
+    top = _cp(result.lines[0])
     rng = random.Random(1)
     for _ in range(50):
         line = choose_line(result.lines, strength, rng)
-        assert top - (line.score_cp or 0) <= strength.max_loss_cp
+        assert top - _cp(line) <= strength.max_loss_cp
 
 
 def test_bad_elo_is_refused(engine: Engine) -> None:

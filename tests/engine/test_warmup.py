@@ -45,9 +45,9 @@ def test_games_compile_nothing_after_warm_up() -> None:
         board = Board(fen)
         for limit in (Limit(depth=4), Limit(nodes=3000), Limit(wtime=40, btime=40, winc=1)):
             result = engine.search(board, limit)
-            if result.best_move is not None:
-                engine._hash_reply(board, result.best_move)
-                board.push(result.best_move)
+            if result.move is not None:
+                engine._hash_reply(board, result.move)
+                board.push(result.move)
                 board.pop()
     engine.set_threads(2)
     engine.search(Board(POSITIONS[0]), Limit(nodes=20_000))

@@ -12,10 +12,16 @@ import pytest
 from tests.syzygy.data import DATA, copy_tables
 from tests.syzygy.positions import random_position
 
-from plies import Board, Engine, Limit
+from plies import Board, Engine, Info, Limit
 from plies.board.board import core_to_move
 from plies.core import MAX_PLY
 from plies.syzygy.root import TB_WIN, Tablebases
+
+
+def _cp(info: Info) -> int:
+    """The report's centipawns from the mover's side (a tablebase win is not a mate)."""
+    assert info.score is not None and not info.score.is_mate()
+    return info.score.relative.score() or 0
 
 
 @pytest.fixture(scope="module")
@@ -187,9 +193,8 @@ def test_search_plays_a_kept_move_and_counts_hits(engine: Engine) -> None:
     board = Board("8/8/8/8/8/2k5/8/K6R w - - 96 80")
     kept, _ = kept_moves(engine.tablebases, board)
     result = engine.search(board, Limit(depth=6))
-    assert result.best_move is not None and result.best_move.uci() in kept
-    assert result.info is not None and result.info.tbhits is not None
-    assert result.info.tbhits >= len(board.legal_moves)
+    assert result.move is not None and result.move.uci() in kept
+    assert result.tbhits is not None and result.tbhits >= len(board.legal_moves)
 
 
 def test_search_probes_below_the_root(engine: Engine) -> None:
@@ -198,10 +203,9 @@ def test_search_probes_below_the_root(engine: Engine) -> None:
     board = Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1")
     engine.new_game()
     result = engine.search(board, Limit(depth=8))
-    info = result.info
-    assert result.best_move is not None and result.best_move.uci() == "d1d4"
-    assert info is not None and info.tbhits is not None and info.tbhits > 0
-    assert info.score_cp is not None and TB_WIN - MAX_PLY <= info.score_cp <= TB_WIN
+    assert result.move is not None and result.move.uci() == "d1d4"
+    assert result.tbhits is not None and result.tbhits > 0
+    assert TB_WIN - MAX_PLY <= _cp(result) <= TB_WIN
 
 
 def test_helper_threads_probe_too() -> None:
@@ -209,10 +213,9 @@ def test_helper_threads_probe_too() -> None:
     e = Engine(hash_mb=16, threads=2)
     e.set_option("SyzygyPath", str(DATA))
     result = e.search(Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1"), Limit(depth=8))
-    info = result.info
-    assert result.best_move is not None and result.best_move.uci() == "d1d4"
-    assert info is not None and info.tbhits is not None and info.tbhits > 0
-    assert info.score_cp is not None and info.score_cp >= TB_WIN - MAX_PLY
+    assert result.move is not None and result.move.uci() == "d1d4"
+    assert result.tbhits is not None and result.tbhits > 0
+    assert _cp(result) >= TB_WIN - MAX_PLY
 
 
 @pytest.mark.parametrize(("option", "value"), [("SyzygyProbeLimit", "0"),
@@ -223,11 +226,11 @@ def test_limits_keep_the_search_from_probing(engine: Engine, option: str, value:
     engine.set_option(option, value)
     try:
         engine.new_game()
-        info = engine.search(Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1"), Limit(depth=6)).info
+        info = engine.search(Board("k7/1r6/8/8/3n4/8/8/3QK3 w - - 0 1"), Limit(depth=6))
     finally:
         engine.set_option(option, default)
-    assert info is not None and info.tbhits == 0
-    assert info.score_cp is not None and info.score_cp < TB_WIN - MAX_PLY
+    assert info.tbhits == 0
+    assert _cp(info) < TB_WIN - MAX_PLY
 
 
 def play_out(
@@ -239,7 +242,7 @@ def play_out(
     board, mine = chess.Board(fen), Board(fen)
     while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
         if board.turn == engine_side:
-            move = engine.search(mine, limit).best_move
+            move = engine.search(mine, limit).move
             assert move is not None
             reply = chess.Move.from_uci(move.uci())
         else:

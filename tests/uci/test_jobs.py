@@ -122,4 +122,4 @@ def test_cancel_reaches_a_watched_engine() -> None:
     engine.start(Board(), Limit(infinite=True))
     threading.Timer(0.2, canceller.cancel).start()
     result = engine.wait()
-    assert canceller.cancelled and result is not None and result.best_move is not None
+    assert canceller.cancelled and result is not None and result.move is not None

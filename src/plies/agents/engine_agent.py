@@ -109,11 +109,11 @@ class EngineAgent(Agent):
             return Move.null()
         self._stop.clear()
         result = self.engine.search(board, self.limit_for(board, budget), on_info=self._info)
-        move = result.best_move
+        move: Move | None = result.move
         if move is None or move not in moves:
             move = moves[0]  # never return an illegal or null move while a legal one exists
-        if result.info is not None:
-            self.last = _thought(result.info)
+        if result.score is not None:
+            self.last = _thought(result)
         return move
 
     def _info(self, info: Info) -> None:

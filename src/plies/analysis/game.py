@@ -117,19 +117,13 @@ def evaluate_position(engine: Engine, board: Board, chess_board: chess.Board,
     start = time.perf_counter()
     result = engine.search(board, limit)
     seconds = time.perf_counter() - start
-    info = result.info
-    if info is None:  # no iteration finished: fall back on the static evaluation
-        score: chess.engine.Score = chess.engine.Cp(engine.evaluate(board))
-        line: tuple[chess.Move, ...] = ()
-        depth = 0
-    else:
-        score = (chess.engine.Mate(info.score_mate) if info.score_mate is not None
-                 else chess.engine.Cp(info.score_cp or 0))
-        line = _legal_prefix(chess_board, info.pv)
-        depth = info.depth
-    if not line and result.best_move is not None:
-        line = _legal_prefix(chess_board, [result.best_move])
-    return PositionEval(chess.engine.PovScore(score, chess_board.turn), line, depth, seconds)
+    score = result.score
+    if score is None:  # no iteration finished: fall back on the static evaluation
+        score = chess.engine.PovScore(chess.engine.Cp(engine.evaluate(board)), chess_board.turn)
+    line = _legal_prefix(chess_board, result.pv)
+    if not line and result.move is not None:
+        line = _legal_prefix(chess_board, [result.move])
+    return PositionEval(score, line, result.depth, seconds)
 
 
 def _legal_prefix(board: chess.Board, pv: list[Move]) -> tuple[chess.Move, ...]:

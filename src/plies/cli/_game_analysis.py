@@ -20,10 +20,6 @@ if TYPE_CHECKING:
     from plies.analysis import GameAnalysis
     from plies.engine import Engine, Limit
 
-DEFAULT_MOVETIME_MS = 500
-"""Without a limit, each position of a game is searched this long (milliseconds)."""
-
-
 def check_arguments(args: argparse.Namespace) -> None:
     """Reject option combinations that make no sense with one line."""
     if args.pgn is None:
@@ -56,7 +52,7 @@ def load_tablebases(engine: Engine, path: str, out: Console) -> None:
 
 def _limit(args: argparse.Namespace) -> Limit:
     """The search limit for every position."""
-    from plies.engine import Limit
+    from plies.engine.limits import ANALYSIS_MOVETIME_MS, Limit
 
     if args.depth is not None:
         return Limit(depth=args.depth)
@@ -66,7 +62,7 @@ def _limit(args: argparse.Namespace) -> Limit:
         return Limit(movetime=args.movetime)
     if args.time is not None:
         return Limit(movetime=round(1000 * args.time))
-    return Limit(movetime=DEFAULT_MOVETIME_MS)
+    return Limit(movetime=ANALYSIS_MOVETIME_MS)
 
 
 def _describe(limit: Limit) -> str:

@@ -14,13 +14,9 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
-from plies.cli._game_analysis import (
-    DEFAULT_MOVETIME_MS,
-    check_arguments,
-    load_tablebases,
-    run_pgn,
-)
+from plies.cli._game_analysis import check_arguments, load_tablebases, run_pgn
 from plies.cli.common import CliError, Command
+from plies.engine.limits import ANALYSIS_MOVETIME_MS
 from plies.options import MULTIPV
 
 if TYPE_CHECKING:
@@ -54,7 +50,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     limit = p.add_mutually_exclusive_group()
     limit.add_argument("--time", type=float, metavar="S",
                        help=f"think S seconds (default {DEFAULT_TIME_S:g}; "
-                       f"with --pgn {DEFAULT_MOVETIME_MS} ms per position)")
+                       f"with --pgn {ANALYSIS_MOVETIME_MS} ms per position)")
     limit.add_argument("--movetime", type=int, metavar="MS", help="think MS milliseconds")
     limit.add_argument("--depth", type=int, metavar="D", help="search to depth D")
     limit.add_argument("--nodes", type=int, metavar="N", help="search about N nodes")
@@ -125,13 +121,11 @@ def tablebase_verdict(board: Board, engine: Engine) -> str | None:
     return f"Tablebase: {result}" + (f" (DTZ {dtz})" if dtz else "")
 
 
-def score_white(info: Info, white_to_move: bool) -> str:
-    """The score from White's point of view: ``+0.31`` or ``#3`` / ``#-2``."""
-    sign = 1 if white_to_move else -1
-    if info.score_mate is not None:
-        return f"#{sign * info.score_mate}"
-    cp = sign * (info.score_cp or 0)
-    return f"{cp / 100:+.2f}"
+def score_white(info: Info) -> str:
+    """The score from White's point of view: ``+0.31`` or ``#3`` / ``#-2`` (``?``: none)."""
+    from plies.engine.score import score_text
+
+    return "?" if info.score is None else score_text(info.score.white())
 
 
 def line_san(board: Board, pv: list[Move]) -> str:
@@ -146,7 +140,7 @@ def _row(board: Board, info: Info) -> str:
     """One printed iteration."""
     depth = f"{info.depth}/{info.seldepth}"
     return (
-        f"{depth:>9}  {info.multipv:>4}  {score_white(info, board.turn):>8}  "
+        f"{depth:>9}  {info.multipv:>4}  {score_white(info):>8}  "
         f"{info.nodes:>11}  "
         f"{info.nps:>9}  {info.time_ms / 1000:>7.2f}s  {line_san(board, list(info.pv))}"
     )
@@ -210,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
         engine.stop()
     result = engine.wait()
     best_lines = [info for info in last if info.multipv == 1]
-    _summary(out, board, result.best_move if result else None, best_lines)
+    _summary(out, board, result.move if result else None, best_lines)
     if result is not None and len(result.lines) > 1:
         _lines_summary(out, board, result.lines)
     return 130 if interrupted else 0
@@ -228,7 +222,7 @@ def _summary(out: Console, board: Board, best: Move | None, infos: list[Info]) -
         pv = list(info.pv) if info.pv and info.pv[0] == best else [best]
         out.print(
             f"Best line: {line_san(board, pv)}  "
-            f"(score {score_white(info, board.turn)} for White, depth {info.depth})",
+            f"(score {score_white(info)} for White, depth {info.depth})",
             markup=False,
         )
 
@@ -239,7 +233,7 @@ def _lines_summary(out: Console, board: Board, lines: list[Info]) -> None:
     out.print(f"Best {len(lines)} lines:", style="bold")
     for info in lines:
         out.print(
-            f"{info.multipv:>4}. {score_white(info, board.turn):>7}  (depth {info.depth})  "
+            f"{info.multipv:>4}. {score_white(info):>7}  (depth {info.depth})  "
             f"{line_san(board, list(info.pv))}",
             markup=False,
         )

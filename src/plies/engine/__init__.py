@@ -1,15 +1,15 @@
-"""The chess engine: ``Engine``, ``Limit``, ``Info``, ``SearchResult``, time management."""
+"""The chess engine: ``Engine``, ``Limit``, ``Info`` (its reports and result), time management."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from plies.engine.limits import Info, Limit, SearchResult
+from plies.engine.limits import Info, Limit
 
 if TYPE_CHECKING:
     from plies.engine.engine import Engine
 
-__all__ = ["Engine", "Info", "Limit", "SearchResult"]
+__all__ = ["Engine", "Info", "Limit"]
 
 
 def __getattr__(name: str) -> Any:

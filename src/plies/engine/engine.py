@@ -1,8 +1,8 @@
 """The ``Engine``: a facade over the compiled search, which it runs in its own thread.
 
 The engine never prints. Callers (the UCI loop, the CLI, agents, tests) get one
-``Info`` per finished iteration through a callback and a ``SearchResult`` at
-the end. The search itself runs in compiled ``nogil`` code, so ``stop()`` from
+``Info`` per finished iteration through a callback and one ``Info`` at the end
+(its ``move`` the best move). The search itself runs in compiled ``nogil`` code, so ``stop()`` from
 another thread sets a flag that it notices within about a thousand nodes.
 The parts live beside it: the options in ``plies.options``, the evaluation
 choice in ``nets``, the clock and thread in ``control``, the deepening in
@@ -27,7 +27,7 @@ from plies.core import MAX_PLY
 from plies.engine import prewarm
 from plies.engine.control import SearchClock, SearchThread
 from plies.engine.deepening import Deepening, InfoCallback
-from plies.engine.limits import Info, Limit, SearchResult
+from plies.engine.limits import Info, Limit
 from plies.engine.nets import NetChoice, default_net_file
 from plies.engine.reporting import finish, hash_reply
 from plies.engine.smp import node_shares, start_helpers, stop_helpers
@@ -59,7 +59,7 @@ from plies.options import (
 from plies.params import PARAMS, checked_values
 from plies.syzygy.root import RootRanking, Tablebases
 
-DoneCallback = Callable[[SearchResult], None]
+DoneCallback = Callable[[Info], None]
 
 DEFAULT_MOVE_OVERHEAD_MS = MOVE_OVERHEAD.spin_default()
 DEFAULT_SLOW_MOVER = SLOW_MOVER.spin_default()
@@ -96,7 +96,7 @@ class Engine:
         self._lock = threading.Lock()
         self._thread = SearchThread()
         self._clock = SearchClock(self._arrays)
-        self._result: SearchResult | None = None
+        self._result: Info | None = None
         self._helpers: list[SearchArrays] = []
         self.multipv = MULTIPV.spin_default()
         """Lines reported per iteration: the best ``multipv`` root moves, each searched fully."""
@@ -296,7 +296,7 @@ class Engine:
         ponder: bool = False,
         started_at: float | None = None,
     ) -> None:
-        """Start searching in a background thread; ``on_done`` gets the result.
+        """Start searching in a background thread; ``on_done`` gets the final ``Info``.
 
         ``started_at`` (a ``time.perf_counter()`` reading, e.g. when ``go`` was
         read) is when the clock started for this move; the default is now.
@@ -316,8 +316,8 @@ class Engine:
 
         self._thread.run(run)
 
-    def wait(self) -> SearchResult | None:
-        """Wait for the search started with ``start``; its result, or what it raised."""
+    def wait(self) -> Info | None:
+        """Wait for the search started with ``start``; its final ``Info``, or what it raised."""
         self._thread.join()
         if self._thread.error is not None:
             raise self._thread.error
@@ -332,8 +332,10 @@ class Engine:
         ponder: bool = False,
         _prepared: bool = False,
         _started_at: float | None = None,
-    ) -> SearchResult:
-        """Search ``board`` within ``limit`` and return the best move (blocking)."""
+    ) -> Info:
+        """Search ``board`` within ``limit`` (blocking): the report of the best line, with
+        ``move`` the move to play (None only without a legal move), ``ponder`` the
+        expected reply and ``lines`` every MultiPV line, best first."""
         with self._lock:
             if not _prepared:
                 self._clock.prepare(limit, ponder)
@@ -354,8 +356,8 @@ class Engine:
                                        lines_wanted, node_budget)  # fmt: skip
                 if strength is not None and result.lines:
                     chosen = choose_line(result.lines, strength, self._rng)
-                    ponder_move = chosen.pv[1] if len(chosen.pv) > 1 else None
-                    result = replace(result, best_move=chosen.pv[0], ponder_move=ponder_move)
+                    reply = chosen.pv[1] if len(chosen.pv) > 1 else None
+                    result = replace(result, move=chosen.pv[0], ponder=reply)
             finally:
                 self._clock.end()
             self._result = result
@@ -371,7 +373,7 @@ class Engine:
         started_at: float | None,
         lines_wanted: int,
         node_budget: int | None,
-    ) -> SearchResult:
+    ) -> Info:
         """Set up the arrays, the clock and the helpers, then deepen; the heart of ``search``."""
         a = self._arrays
         legal = board.core_legal()
@@ -383,7 +385,7 @@ class Engine:
         self._lines = []
         if not root:
             self._clock.wait_if_unbounded(limit, ponder)
-            return SearchResult(None, None, None)
+            return Info()
         # Root in the tables: search only the moves that keep the best outcome.
         self._tb_root = self.tablebases.rank_root(board, root)
         if self._tb_root is not None:

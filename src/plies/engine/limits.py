@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 _LAG_MS = 20
 #: Moves a sudden-death clock is spread over.
 _MOVES_LEFT_GUESS = 40
+#: Milliseconds an analysis gives each position when no limit is asked for (``plies
+#: analyse --pgn``, the web app's Analyse page).
+ANALYSIS_MOVETIME_MS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,9 +153,11 @@ class Meter:
 class Info:
     """What a search or a player reports: the move, its score, depth, nodes and line.
 
-    The engine reports one per finished iteration (and per MultiPV line); a player's
-    answer to ``play`` is one, its ``move`` set; the generic game searches return one
-    with ``move`` the game's action.  Everything is optional: a player that says
+    The engine reports one per finished iteration (and per MultiPV line), and its search
+    returns one: ``move`` the best move, ``ponder`` the expected reply, ``lines`` every
+    MultiPV line, the rest the best line's last report. A player's answer to ``play`` is
+    one, its ``move`` set; the generic game searches return one with ``move`` the game's
+    action.  Everything is optional: a player that says
     nothing but its move reports ``Info(move=m)``.
     """
 
@@ -203,16 +208,3 @@ class Info:
         """Moves to mate from the mover's side (negative: mated), or None."""
         return None if self.score is None else self.score.relative.mate()
 
-
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    """The outcome of a search."""
-
-    best_move: Move | None
-    """The move to play; None only when there is no legal move."""
-    ponder_move: Move | None
-    """The expected reply, if known."""
-    info: Info | None
-    """The last iteration's report (of the best line)."""
-    lines: list[Info] = field(default_factory=list)
-    """The last report of every line searched (MultiPV), best first."""

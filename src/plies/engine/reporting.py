@@ -1,7 +1,7 @@
-"""What a search tells its caller: an ``Info`` per finished line, and the final result.
+"""What a search tells its caller: an ``Info`` per finished line, and one at the end.
 
 Lines come from the compiled search as move codes; here they become legal
-``Move`` lists, scores become centipawns or mates, and the MultiPV lines of
+``Move`` lists, scores become ``Cp`` or ``Mate`` values, and the MultiPV lines of
 an unfinished iteration are completed from the iteration before.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from chess.engine import Cp, Mate, PovScore
 
 import plies.core as core
 from plies.board import Board, Move
-from plies.engine.limits import Info, SearchResult
+from plies.engine.limits import Info
+from plies.engine.score import Cp, Mate, pov
 from plies.engine.wdl import wdl
 
 
@@ -52,18 +52,18 @@ def make_info(
     mate = mate_moves(score)
     if mate is None and tb_score is not None:
         score = tb_score  # the tables know better than the evaluation
-    cp = None if mate is not None else score
+    value = Mate(mate) if mate is not None else Cp(score)
     return Info(
         depth=depth,
         seldepth=max(int(seldepth), depth),
-        score=PovScore(Mate(mate) if mate is not None else Cp(score), board.turn),
+        score=pov(value, board.turn),
         nodes=nodes,
         nps=int(nodes / elapsed),
         time_ms=int(elapsed * 1000),
         hashfull=hashfull,
         pv=legal_line(board, line),
         multipv=multipv,
-        wdl=wdl(cp, mate, points),
+        wdl=wdl(value, points),
         tbhits=tbhits,
     )
 
@@ -97,11 +97,13 @@ def hash_reply(table: core.Table, board: Board, move: Move) -> Move | None:
 def finish(
     board: Board, table: core.Table, best_code: int, line: list[int], last: Info | None,
     lines: list[Info],
-) -> SearchResult:
-    """Result with a legal best move and, if known, a legal ponder move."""
+) -> Info:
+    """The search's report: a legal best move, a legal ponder move if one is known, every
+    line, and the rest from the best line's last report (``last``; none: no iteration
+    finished)."""
     best = board.move_of(best_code)
     if not board.is_legal(best):
         best = board.legal_moves[0]
     pv = legal_line(board, line)
     ponder = pv[1] if len(pv) >= 2 and pv[0] == best else hash_reply(table, board, best)
-    return SearchResult(best, ponder, last, list(lines))
+    return replace(last or Info(), move=best, ponder=ponder, lines=list(lines))

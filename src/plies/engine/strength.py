@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from plies.engine.levels import active_levels
+from plies.engine.score import MATE_SCORE, Cp
 from plies.options import ELO
 
 if TYPE_CHECKING:
@@ -67,10 +68,14 @@ def strength_for(elo: int) -> Strength:
 
 def _value(info: Info) -> float:
     """A line's score in centipawns, mates as huge values (nearer mates larger)."""
-    if info.score_mate is not None:
-        sign = 1 if info.score_mate > 0 else -1
-        return sign * (100_000.0 - 100.0 * abs(info.score_mate))
-    return float(info.score_cp or 0)
+    if info.score is None:
+        return 0.0
+    score = info.score.relative
+    mate = score.mate()
+    if mate is None:
+        return float(score.score() or 0)
+    # Mates a pawn apart per move: a weak player still prefers the shorter mate.
+    return (1.0 if score > Cp(0) else -1.0) * (MATE_SCORE - 100.0 * abs(mate))
 
 
 def choose_line(lines: list[Info], strength: Strength, rng: random.Random) -> Info:

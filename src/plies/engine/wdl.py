@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from plies.engine.score import Cp, Score
+
 if TYPE_CHECKING:
     from plies.board import Board
 
@@ -53,11 +55,11 @@ def _win_rate(score_cp: float, material_points: int) -> float:
     return 1.0 / (1.0 + math.exp(x))
 
 
-def wdl(score_cp: int | None, score_mate: int | None, material_points: int) -> tuple[int, int, int]:
-    """Win, draw and loss per mille for the side to move; the three sum to 1000."""
-    if score_mate is not None:
-        return (1000, 0, 0) if score_mate > 0 else (0, 0, 1000)
-    score = float(score_cp or 0)
-    win = round(1000 * _win_rate(score, material_points))
-    loss = min(round(1000 * _win_rate(-score, material_points)), 1000 - win)
+def wdl(score: Score, material_points: int) -> tuple[int, int, int]:
+    """Win, draw and loss per mille for the side ``score`` is from; the three sum to 1000."""
+    if score.is_mate():
+        return (1000, 0, 0) if score > Cp(0) else (0, 0, 1000)
+    value = float(score.score() or 0)
+    win = round(1000 * _win_rate(value, material_points))
+    loss = min(round(1000 * _win_rate(-value, material_points)), 1000 - win)
     return win, 1000 - win - loss, loss

@@ -114,9 +114,8 @@ def run_bench(
         elapsed = time.perf_counter() - start
         if result is None or (canceller is not None and canceller.cancelled):
             break
-        nodes = result.info.nodes if result.info is not None else 0
-        best = result.best_move.uci() if result.best_move is not None else "0000"
-        position = BenchPosition(name, fen, nodes, elapsed, best)
+        best = result.move.uci() if result.move is not None else "0000"
+        position = BenchPosition(name, fen, result.nodes, elapsed, best)
         done.append(position)
         if on_position is not None:
             on_position(position)

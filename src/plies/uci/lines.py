@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from plies.engine.score import uci_score
+
 if TYPE_CHECKING:
     from plies.board import Board, Move
     from plies.engine import Info
-
-
-def score_text(score_cp: int | None, score_mate: int | None) -> str:
-    """``cp X`` or ``mate M`` (M negative when the side to move is mated)."""
-    if score_mate is not None:
-        return f"mate {score_mate}"
-    return f"cp {score_cp if score_cp is not None else 0}"
 
 
 def info_line(info: Info, show_wdl: bool = False) -> str:
@@ -23,8 +18,9 @@ def info_line(info: Info, show_wdl: bool = False) -> str:
         f"info depth {info.depth}",
         f"seldepth {max(info.seldepth, info.depth)}",
         f"multipv {info.multipv}",
-        f"score {score_text(info.score_cp, info.score_mate)}" + (f" {bound}" if bound else ""),
     ]
+    if info.score is not None:
+        parts.append(f"score {uci_score(info.score.relative)}" + (f" {bound}" if bound else ""))
     if show_wdl and info.wdl is not None:
         win, draw, loss = info.wdl
         parts.append(f"wdl {win} {draw} {loss}")

@@ -21,7 +21,7 @@ from plies.uci.protocol import Go
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
-    from plies.engine import Engine, Info, Limit, SearchResult
+    from plies.engine import Engine, Info, Limit
 
 # How long to wait for a stopped search's callback before reporting it ourselves.
 STOP_GRACE_S = 10.0
@@ -34,7 +34,7 @@ class _Search:
     board: Board
     infinite: bool
     hold: bool
-    result: SearchResult | None = None
+    result: Info | None = None
     done: bool = False
     reported: threading.Event = field(default_factory=threading.Event)
 
@@ -131,7 +131,7 @@ class InFlight:
         self._out.send(info_line(info, show_wdl=self._show_wdl() is True))
 
     def _search_done(
-        self, search: _Search, result: SearchResult | None, fallback: Move | None = None
+        self, search: _Search, result: Info | None, fallback: Move | None = None
     ) -> None:
         """Search-thread callback: remember the result; print it unless it is held."""
         with self._lock:
@@ -150,9 +150,9 @@ class InFlight:
         best, ponder = fallback, None
         result = search.result
         if result is not None:
-            best, ponder = result.best_move, result.ponder_move
-            if ponder is None and result.info is not None and len(result.info.pv) > 1:
-                ponder = result.info.pv[1]
+            best, ponder = result.move, result.ponder
+            if ponder is None and len(result.pv) > 1:
+                ponder = result.pv[1]
         legal = search.board.legal_moves
         if best is not None and best not in legal:
             # Never hand a GUI an illegal move: that loses the game on the spot.

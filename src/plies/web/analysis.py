@@ -12,30 +12,37 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from plies.board import WHITE, Board, InvalidFenError, Move
+from plies.board import Board, InvalidFenError, Move
 from plies.board.svg import render_board
-from plies.engine import Limit, SearchResult
+from plies.engine import Info, Limit
+from plies.engine.limits import ANALYSIS_MOVETIME_MS
+from plies.engine.score import Cp, Mate, PovScore, pov, score_int
 from plies.web.errors import ApiError
 from plies.web.fields import get_int, get_str
-from plies.web.notation import info_json, pv_san, score_text, white_score
+from plies.web.notation import info_json, pv_san, score_fields
 from plies.web.pgn import MAX_PLIES, MainLine, read_main_line
 from plies.web.runner import Emit, Post, RunnerSession, SearchRunner
 
 PgnReader = Callable[[str], Awaitable[MainLine]]
 
-DEFAULT_MOVETIME_MS = 300
 MIN_MOVETIME_MS = 10
 MAX_MOVETIME_MS = 30_000
 #: Engine time for a whole analysis by default: a long game gets less per position.
 BUDGET_MS = 300_000
-#: Where the graph puts a mate or a finished game, in centipawns from White's side.
-MATE_CP = 2000
+#: The graph's reach either way, in centipawns from White's side (the page draws up to
+#: this): a mate or a won game sits at its edge.
+GRAPH_CP = 1000
 START_FEN = Board().fen()
 
 
 async def _read_in_thread(text: str) -> MainLine:
     """Read a PGN in a thread of this process (no time limit: for use without a server)."""
     return await asyncio.to_thread(read_main_line, text, MAX_PLIES)
+
+
+def graph_cp(score: PovScore) -> int:
+    """Where the graph puts ``score``: White's centipawns, capped at ``GRAPH_CP``."""
+    return max(-GRAPH_CP, min(GRAPH_CP, score_int(score.white())))
 
 
 def movetime_within(requested_ms: int, positions: int, budget_ms: int) -> int:
@@ -67,7 +74,7 @@ class AnalysisSession(RunnerSession):
         self.moves: list[str] = []
         self.sans: list[str] = []
         self.flipped = False
-        self.movetime_ms = DEFAULT_MOVETIME_MS
+        self.movetime_ms = ANALYSIS_MOVETIME_MS
         self._next = 0
         self._cursor = Board()
         """The position the engine is at (index ``_next``), with the moves that led there."""
@@ -91,7 +98,7 @@ class AnalysisSession(RunnerSession):
 
     async def _analyse(self, message: dict[str, Any]) -> None:
         """Read the game or position and start going through it."""
-        movetime = get_int(message, "movetime", 10, MAX_MOVETIME_MS, DEFAULT_MOVETIME_MS)
+        movetime = get_int(message, "movetime", 10, MAX_MOVETIME_MS, ANALYSIS_MOVETIME_MS)
         pgn = get_str(message, "pgn", "")
         fen = get_str(message, "fen", "", max_len=200).strip()
         if pgn.strip():
@@ -151,11 +158,12 @@ class AnalysisSession(RunnerSession):
                     partial(self._on_done, index),
                 )
                 return
-            winner = outcome.winner
-            cp = 0 if winner is None else (MATE_CP if winner == WHITE else -MATE_CP)
+            # The mover is mated (python-chess's mate in 0) or the game is drawn.
+            score = pov(Mate(0) if outcome.winner is not None else Cp(0), board.turn)
             self._emit(
-                {"type": "eval", "index": index, "score": outcome.result(), "score_cp": cp,
-                 "score_mate": None, "graph_cp": cp, "best": "", "pv": "", "depth": 0}
+                {"type": "eval", "index": index, **score_fields(score),
+                 "score": outcome.result(), "graph_cp": graph_cp(score), "best": "", "pv": "",
+                 "depth": 0}
             )  # fmt: skip
             if not self._advance():
                 return
@@ -165,21 +173,16 @@ class AnalysisSession(RunnerSession):
         """The engine's progress on position ``index``."""
         self._emit({"type": "analysis_info", "index": index, **payload})
 
-    def _on_done(self, index: int, result: SearchResult) -> None:
+    def _on_done(self, index: int, result: Info) -> None:
         """One position is done: send its verdict and go on."""
         board = self._cursor
-        info = result.info
         payload: dict[str, Any] = {"type": "eval", "index": index}
-        if info is None or result.best_move is None:
-            payload.update(score="?", score_cp=None, score_mate=None, graph_cp=0, best="", pv="")
-            payload["depth"] = 0
+        if result.score is None or result.move is None:
+            payload.update(score_fields(None), graph_cp=0, best="", pv="", depth=0)
         else:
-            cp, mate = white_score(info, board.turn)
-            graph = cp if mate is None else (MATE_CP if mate > 0 else -MATE_CP)
             payload.update(
-                score=score_text(cp, mate), score_cp=cp, score_mate=mate,
-                graph_cp=max(-MATE_CP, min(MATE_CP, graph or 0)),
-                best=board.san(result.best_move), pv=pv_san(board, info), depth=info.depth,
+                score_fields(result.score), graph_cp=graph_cp(result.score),
+                best=board.san(result.move), pv=pv_san(board, result), depth=result.depth,
             )  # fmt: skip
         self._emit(payload)
         if self._advance():

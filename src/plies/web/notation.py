@@ -4,25 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from plies.board import WHITE, Board, Color
+from plies.board import Board
 from plies.engine import Info
+from plies.engine.score import PovScore, score_text
 
 
-def white_score(info: Info, turn: Color) -> tuple[int | None, int | None]:
-    """The score of ``info`` (centipawns, mate in moves) from White's point of view."""
-    sign = 1 if turn == WHITE else -1
-    cp = None if info.score_cp is None else sign * info.score_cp
-    mate = None if info.score_mate is None else sign * info.score_mate
-    return cp, mate
-
-
-def score_text(cp: int | None, mate: int | None) -> str:
-    """A score as people read it: ``+0.35``, ``-1.20``, ``#3`` or ``#-2``."""
-    if mate is not None:
-        return f"#{mate}"
-    if cp is None:
-        return "?"
-    return f"{cp / 100:+.2f}"
+def score_fields(score: PovScore | None) -> dict[str, Any]:
+    """A score for the pages, from White's side: ``score`` as people read it (``+0.35``,
+    ``#3``, ``#-2``; ``?`` for none), ``score_cp`` or ``score_mate`` (in moves)."""
+    if score is None:
+        return {"score": "?", "score_cp": None, "score_mate": None}
+    white = score.white()
+    mate = white.mate()
+    return {
+        "score": score_text(white),
+        "score_cp": white.score() if mate is None else None,
+        "score_mate": mate,
+    }
 
 
 def pv_san(board: Board, info: Info) -> str:
@@ -40,13 +38,10 @@ def pv_san(board: Board, info: Info) -> str:
 def info_json(board: Board, info: Info) -> dict[str, Any]:
     """One search iteration as JSON: depth, White's score, nodes, nodes/s and the line."""
     line = pv_san(board, info)
-    cp, mate = white_score(info, board.turn)
     return {
         "depth": info.depth,
         "seldepth": info.seldepth,
-        "score": score_text(cp, mate),
-        "score_cp": cp,
-        "score_mate": mate,
+        **score_fields(info.score),
         "nodes": info.nodes,
         "nps": info.nps,
         "time_ms": info.time_ms,

@@ -12,7 +12,7 @@ import chess.pgn
 from plies.arena.players import MoveReply, PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.board.svg import render_board
-from plies.engine import Limit, SearchResult
+from plies.engine import Info, Limit
 from plies.play.game import Game
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
@@ -320,9 +320,9 @@ class PlaySession(RunnerSession):
         """One finished iteration: show it."""
         self._emit({"type": "info", **payload})
 
-    def _on_done(self, result: SearchResult) -> None:
+    def _on_done(self, result: Info) -> None:
         """The engine has chosen: play the move."""
-        move = result.best_move
+        move = result.move
         if move is not None and self.board.is_legal(move):
             self._push(move)
             self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})

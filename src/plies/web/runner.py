@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from plies.board import Board
-from plies.engine import Engine, Info, Limit, SearchResult
+from plies.engine import Engine, Info, Limit
 from plies.web.slots import Lease, SearchSlots, Ticket
 
 Post = Callable[[Callable[[], None]], None]
@@ -78,7 +78,7 @@ class SearchRunner:
         limit: Limit,
         describe: Callable[[Board, Info], dict[str, Any]],
         on_info: Callable[[dict[str, Any]], None],
-        on_done: Callable[[SearchResult], None],
+        on_done: Callable[[Info], None],
     ) -> None:
         """Search ``board``; ``on_info``/``on_done`` run on the owner's thread while current.
 
@@ -108,7 +108,7 @@ class SearchRunner:
             hurried = capped(limit, HURRY_MS) if self._hurry else limit
             self._hurry = False
 
-            def done(result: SearchResult) -> None:
+            def done(result: Info) -> None:
                 """In the search thread: hand the result over."""
                 self._post(lambda: self._deliver_done(generation, lease, result, on_done))
 
@@ -130,8 +130,8 @@ class SearchRunner:
         self,
         generation: int,
         lease: Lease,
-        result: SearchResult,
-        on_done: Callable[[SearchResult], None],
+        result: Info,
+        on_done: Callable[[Info], None],
     ) -> None:
         """On the owner's thread: free the slot; pass the result on if still current."""
         lease.release()

@@ -11,7 +11,9 @@ import pytest
 from PIL import Image
 
 from plies.analysis import GameAnalysis, Judgement, analyse_game, annotate, summarise
+from plies.analysis.game import evaluate_position
 from plies.analysis.plot import MARK_COLOURS, plot_game
+from plies.board import Board
 from plies.engine import Engine, Limit
 
 DATA = Path(__file__).with_name("data")
@@ -137,3 +139,15 @@ def test_plot_is_a_readable_png_with_marks(opera: GameAnalysis, tmp_path: Path) 
         rgb = tuple(int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
         if any(r.judgement is judgement for r in opera.moves):
             assert rgb in colours, f"no {judgement.label} marker drawn"
+
+
+def test_a_mate_in_three_is_a_mate_in_three_moves(engine: Engine) -> None:
+    """The engine's mate in three reaches the analysis as python-chess's Mate(3), from the
+    side that mates, and its [%eval] as #3."""
+    fen = "k7/8/8/3K4/8/8/8/7R w - - 0 1"
+    engine.new_game()
+    verdict = evaluate_position(engine, Board(fen), chess.Board(fen), Limit(depth=12))
+    assert verdict.score.white() == chess.engine.Mate(3)
+    node = chess.pgn.Game()
+    node.set_eval(verdict.score)
+    assert "[%eval #3]" in node.comment

@@ -23,6 +23,20 @@ def test_analyse_shows_three_lines_in_san(capsys: pytest.CaptureFixture[str]) ->
     assert "1. Rxd8+" in summary[0] and len({s.split()[5] for s in summary}) == 3
 
 
+@pytest.mark.parametrize(
+    ("fen", "shown"),
+    [("k7/8/8/3K4/8/8/8/7R w - - 0 1", "#3"), ("7r/8/8/8/3k4/8/8/K7 b - - 0 1", "#-3")],
+    ids=["white-mates", "black-mates"],
+)
+def test_a_mate_in_three_is_shown_as_mate_in_three(
+    fen: str, shown: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scores are White's, mates in moves: White mating in three is #3, Black mating #-3."""
+    assert main(["analyse", "--fen", fen, "--depth", "12"]) == 0
+    out = capsys.readouterr().out
+    assert f"(score {shown} for White, depth 12)" in out, out[-300:]
+
+
 @pytest.mark.parametrize("argv", [["--multipv", "0"], ["--multipv", "257"],
                                   ["--multipv", "2", "--pgn", "games.pgn"]])
 def test_bad_multipv(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

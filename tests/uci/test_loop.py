@@ -12,6 +12,11 @@ from plies.options import OPTIONS
 from plies.uci.protocol import Go, parse_command
 from plies.uci.search import limit_for
 
+#: White mates in three moves (and not sooner): king and rook against king.
+MATE_IN_THREE = "k7/8/8/3K4/8/8/8/7R w - - 0 1"
+#: The same with the colours swapped: Black to move mates in three.
+BLACK_MATES_IN_THREE = "7r/8/8/8/3k4/8/8/K7 b - - 0 1"
+
 
 @pytest.fixture(scope="module")
 def harness() -> Iterator[Harness]:
@@ -224,3 +229,12 @@ def test_a_longer_position_replays_only_the_new_moves(
     assert harness.fen().startswith("rnbqkbnr/ppp1pppp/8/3p4/3P4/")
     harness.send(f"position fen {game.fen()}", "position fen 8/8/8/8/8/8/8/8 w - - 0 1")
     assert harness.fen() == game.fen()
+
+
+@pytest.mark.parametrize("fen", [MATE_IN_THREE, BLACK_MATES_IN_THREE], ids=["white", "black"])
+def test_a_mate_in_three_is_reported_as_mate_3(harness: Harness, fen: str) -> None:
+    """UCI scores from the mover's side in moves: a mate in three is ``score mate 3``."""
+    harness.send("ucinewgame", f"position fen {fen}", "go depth 12")
+    out = harness.until("bestmove")
+    scores = [line.split(" score ")[1].split()[:2] for line in out if " score " in line]
+    assert scores and scores[-1] == ["mate", "3"], out[-3:]

@@ -358,6 +358,26 @@ def test_analysis_of_a_fen(client: TestClient) -> None:
         assert verdict["best"] == "Rd8#" and verdict["score"] == "#1"
 
 
+@pytest.mark.parametrize(
+    ("fen", "score", "mate", "graph"),
+    [("k7/8/8/3K4/8/8/8/7R w - - 0 1", "#3", 3, 1000),
+     ("7r/8/8/8/3k4/8/8/K7 b - - 0 1", "#-3", -3, -1000)],
+    ids=["white-mates", "black-mates"],
+)  # fmt: skip
+def test_analysis_shows_a_mate_in_three_as_mate_in_three(
+    client: TestClient, fen: str, score: str, mate: int, graph: int
+) -> None:
+    """The verdict is White's view in moves: mate 3 (#3) when White mates, -3 when Black does;
+    the graph puts it at its edge."""
+    with open_tab(client) as ws:
+        receive_until(ws, "state")
+        ws.send_json({"channel": "analyse", "type": "analyse", "fen": fen, "movetime": 1000})
+        receive_until(ws, "analysis", "analyse")
+        verdict = receive_until(ws, "eval", "analyse")
+        assert (verdict["score"], verdict["score_mate"], verdict["score_cp"]) == (score, mate, None)
+        assert verdict["graph_cp"] == graph
+
+
 def test_status_counts_tabs_and_searches(uncapped_client: TestClient) -> None:
     """/api/status counts the open tabs and their running searches."""
     assert uncapped_client.get("/api/status").json()["tabs"] == 0

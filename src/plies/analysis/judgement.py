@@ -23,6 +23,8 @@ import math
 import chess.engine
 import chess.pgn
 
+from plies.engine.score import score_int
+
 WIN_MULTIPLIER = 0.00368208
 """Slope of lichess's centipawns-to-winning-chances curve."""
 CP_CEILING = 1000
@@ -60,9 +62,7 @@ _NAGS = {
 
 def capped_cp(score: chess.engine.Score) -> int:
     """Centipawns capped at +-CP_CEILING; a mate counts as the cap."""
-    value = score.score(mate_score=10 * CP_CEILING)
-    assert value is not None  # a mate_score always yields a number
-    return max(-CP_CEILING, min(CP_CEILING, value))
+    return max(-CP_CEILING, min(CP_CEILING, score_int(score)))
 
 
 def winning_chances(score: chess.engine.Score) -> float:

@@ -15,6 +15,7 @@ import chess
 
 from plies.analysis.game import GameAnalysis
 from plies.analysis.judgement import Judgement
+from plies.engine.score import score_int
 
 CLIP_PAWNS = 6.0
 """Evaluations are drawn within +-this many pawns."""
@@ -31,9 +32,7 @@ def _pawns(analysis: GameAnalysis) -> list[float]:
     """White's evaluation in pawns: the start position, then after each move (clipped)."""
     values = []
     for position in analysis.positions():
-        white = position.score.white()
-        cp = white.score(mate_score=100_000)
-        assert cp is not None
+        cp = score_int(position.score.white())
         values.append(max(-CLIP_PAWNS, min(CLIP_PAWNS, cp / 100)))
     return values
 

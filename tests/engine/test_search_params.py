@@ -14,9 +14,7 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3P4/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1"
 def _nodes(engine: Engine) -> int:
     """Nodes of a fresh depth-8 search of Kiwipete (deterministic on one thread)."""
     engine.new_game()
-    info = engine.search(Board(KIWIPETE), Limit(depth=8)).info
-    assert info is not None
-    return info.nodes
+    return engine.search(Board(KIWIPETE), Limit(depth=8)).nodes
 
 
 def test_parameters_change_the_search_and_the_defaults_restore_it(engine: Engine) -> None:

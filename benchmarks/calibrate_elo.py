@@ -53,7 +53,7 @@ from harness import (
 from plies.arena.clock import TimeControl
 from plies.arena.openings import Opening
 from plies.arena.pgn import PgnWriter
-from plies.arena.stats import Score, elo_error, elo_from_score, format_elo
+from plies.arena.stats import Tally, elo_error, elo_from_score, format_elo
 from plies.engine.levels import (
     LEVELS_ENV,
     LevelPoint,
@@ -101,7 +101,7 @@ def plies_player(elo: int, hash_mb: int, overhead_ms: int) -> str:
             f"UCI_Elo={own},Move Overhead={overhead_ms},name=plies-{elo}")
 
 
-def score_interval(score: Score) -> float:
+def score_interval(score: Tally) -> float:
     """Half-width of the 95% confidence interval of the mean score (normal approximation)."""
     if score.games < 2:
         return float("inf")
@@ -111,7 +111,7 @@ def score_interval(score: Score) -> float:
     return 1.96 * math.sqrt(var / score.games)
 
 
-def in_band(score: Score) -> bool:
+def in_band(score: Tally) -> bool:
     """Whether a level's score is within the calibrated band."""
     return score.games > 0 and LOW_SCORE <= score.mean <= HIGH_SCORE
 
@@ -128,7 +128,7 @@ def bench_signature() -> Signature:
     raise RuntimeError(f"plies bench printed no node count:\n{out}")
 
 
-def level_offset(score: Score) -> float:
+def level_offset(score: Tally) -> float:
     """Elo of plies over Stockfish at a level, finite (half a virtual draw) and capped."""
     shrunk = (score.points + 0.25) / (score.games + 0.5)
     return max(-MAX_STEP_ELO, min(MAX_STEP_ELO, elo_from_score(shrunk)))
@@ -140,7 +140,7 @@ class Trial:
 
     nodes: int
     """The level's node budget."""
-    score: Score
+    score: Tally
     """plies' score."""
 
 

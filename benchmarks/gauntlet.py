@@ -55,7 +55,7 @@ from harness import (
 from plies.arena.clock import TimeControl
 from plies.arena.pgn import PgnWriter
 from plies.arena.rating import Rating, rate_pool
-from plies.arena.stats import Score, format_elo
+from plies.arena.stats import Tally, format_elo
 
 ENGINE_HASH_MB = 64
 """Hash of every opponent (plies' own is ``--hash``)."""
@@ -198,7 +198,7 @@ def main() -> int:
     except OSError as exc:
         p.error(f"cannot write {plain}: {exc.strerror}")
 
-    results: dict[tuple[str, str], Score] = {}
+    results: dict[tuple[str, str], Tally] = {}
     runs: list[tuple[str, MatchRun]] = []
     me = "plies"
     try:

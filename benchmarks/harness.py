@@ -47,7 +47,7 @@ from plies.arena.openings import Opening, OpeningError, load_openings, random_op
 from plies.arena.pgn import PgnWriter, to_pgn
 from plies.arena.players import PlayerSpec, parse_player
 from plies.arena.report import game_line
-from plies.arena.stats import Score, elo_error, elo_from_score, los
+from plies.arena.stats import Tally, elo_error, elo_from_score, los
 
 # The outside engines (Debian packages); the one place their paths are written.
 STOCKFISH = "/usr/games/stockfish"
@@ -299,7 +299,7 @@ def plies_player(hash_mb: int, name: str = PLIES) -> str:
     return f"uci:{sys.executable} -m plies uci:Hash={hash_mb},name={name}"
 
 
-def score_line(name: str, opponent: str, score: Score) -> str:
+def score_line(name: str, opponent: str, score: Tally) -> str:
     """``plies vs X: +W =D -L  score S%  Elo d +/- e  LOS p%``."""
     if score.games == 0:
         return f"{name} vs {opponent}: no finished games"
@@ -318,7 +318,7 @@ def score_line(name: str, opponent: str, score: Score) -> str:
 class MatchRun:
     """A finished match as the benchmarks report it."""
 
-    score: Score
+    score: Tally
     """The first player's score."""
     records: list[GameRecord]
     """Every finished game."""
@@ -386,7 +386,7 @@ FAULT_KINDS = {"time forfeit": "time", "rules infraction": "illegal", "abandoned
 class EngineTally:
     """One engine over the games of a match: its score, its faults by kind and its clock."""
 
-    score: Score = field(default_factory=Score)
+    score: Tally = field(default_factory=Tally)
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("crash", "illegal",
                                                                            "time"), 0))
     """Games lost by its own fault: ``crash`` (crashed, hung, failed to start), ``illegal``,

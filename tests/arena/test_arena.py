@@ -18,6 +18,7 @@ from tests.waiting import HANG_S, wait_until
 from plies.agents.base import Budget
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
+from plies.arena.gsprt import Sprt
 from plies.arena.interrupt import CtrlC
 from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, schedule
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
@@ -190,7 +191,7 @@ def test_bad_uci_engines_lose_with_the_reason(mode: str, words: str, termination
 
 def test_sprt_stops_at_a_verdict() -> None:
     settings = GameSettings(movetime_ms=20)
-    match = run_match(["random", toy("crashy", "crash")], 40, settings, sprt=(0.0, 100.0))
+    match = run_match(["random", toy("crashy", "crash")], 40, settings, sprt=Sprt(0.0, 100.0))
     res = match.result
     assert res.sprt_verdict == "H1"
     assert 10 <= res.played < 40 and not res.interrupted

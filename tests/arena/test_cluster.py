@@ -22,6 +22,7 @@ from tests.cli.runs import ctrl_c_when
 
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameRecord, GameSettings
+from plies.arena.gsprt import Sprt
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import opening_schedule
 from plies.arena.players import parse_player
@@ -47,7 +48,7 @@ def _match(
     nodes: int = 2000,
     players: tuple[str, str] = (f"uci:{STOCKFISH}:name=sf-a", f"uci:{STOCKFISH}:Hash=8,name=sf-b"),
     max_moves: int = 30,
-    sprt: tuple[float, float] | None = None,
+    sprt: Sprt | None = None,
     on_game: list[GameRecord] | None = None,
     hook: object = None,
 ) -> Match:
@@ -160,7 +161,7 @@ def test_an_engine_that_always_crashes_loses_after_its_replays(cluster: Cluster)
 
 def test_sprt_verdict_cancels_the_rest_and_keeps_a_prefix(cluster: Cluster) -> None:
     random_mover = f"uci:{sys.executable} {TOY}:name=toy"
-    match = _match(40, cluster.address, nodes=500, max_moves=60, sprt=(0.0, 200.0),
+    match = _match(40, cluster.address, nodes=500, max_moves=60, sprt=Sprt(0.0, 200.0),
                    players=(f"uci:{STOCKFISH}:name=sf", random_mover))
     result = run_match(match)
     assert result.sprt_verdict == "H1" and not result.interrupted

@@ -16,7 +16,7 @@ from plies.arena.openings import Opening
 from plies.arena.rating import log_likelihood
 from plies.arena.report import pairing_table
 from plies.arena.standings import GameResult, Standings, report_kind
-from plies.arena.stats import Score
+from plies.arena.stats import Tally
 
 
 def games(white: str, black: str, result: str, n: int) -> list[GameResult]:
@@ -33,7 +33,7 @@ def test_counts_points_and_crosstable() -> None:
     assert (rows["b"].wins, rows["b"].draws, rows["b"].losses, rows["b"].points) == (0, 1, 2, 0.5)
     assert rows["c"].points == 0 and rows["c"].games == 1
     cross = s.crosstable()
-    assert cross[("a", "b")] == Score(2, 1, 0) and cross[("b", "a")] == Score(0, 1, 2)
+    assert cross[("a", "b")] == Tally(2, 1, 0) and cross[("b", "a")] == Tally(0, 1, 2)
     assert ("b", "c") not in cross
 
 
@@ -139,7 +139,7 @@ def test_pairing_table_has_faults_and_no_infinite_elo() -> None:
                             fault="" if "mates" in reason else "crash")
         record.white_index, record.black_index = white, black
         records.append(record)
-    result = MatchResult(names, [(0, 1)], {(0, 1): Score(0, 0, 3)}, records)
+    result = MatchResult(names, [(0, 1)], {(0, 1): Tally(0, 0, 3)}, records)
     text = _rendered([pairing_table(result)])
     head, row = (line for line in text.splitlines()
                  if "┃" in line or ("│" in line and "x" in line))

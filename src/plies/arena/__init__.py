@@ -4,7 +4,8 @@
 - ``game``, ``clock``, ``openings``: one game under a time control from an opening;
 - ``match``: a schedule of paired games on worker threads; ``runner.run_match`` runs
   it here or, through ``remote`` and ``cluster``, on a Ray cluster;
-- ``stats``, ``pairs``, ``pentanomial``, ``sprtlog``: scores, Elo, SPRT and its log;
+- ``stats``, ``pairs``, ``pentanomial``, ``gsprt``, ``sprtlog``: Elo, game pairs, the one
+  SPRT of ``plies arena --sprt`` and ``plies sprt``, and its log;
 - ``rating``, ``standings``, ``league``: joint maximum-likelihood ratings of a pool, league
   standings with a crosstable (terminal, Markdown, HTML, Jupyter), and the league file
   that keeps every result so a league grows and resumes;

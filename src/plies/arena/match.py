@@ -17,10 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 from plies.arena.game import GameRecord, GameSettings, play_game
+from plies.arena.gsprt import Sprt
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
+from plies.arena.pairs import pentanomial
 from plies.arena.players import Player, PlayerError, PlayerSpec
-from plies.arena.stats import Score, sprt_llr, sprt_verdict
+from plies.arena.stats import Tally
 
 # How often (seconds) the match loop looks at Ctrl-C and the stop flag between finished games.
 POLL_S = 0.25
@@ -46,9 +48,8 @@ class MatchSettings:
     concurrency: int = 1
     seed: int | None = None
     gauntlet: bool = False
-    sprt: tuple[float, float] | None = None
-    sprt_alpha: float = 0.05
-    sprt_beta: float = 0.05
+    # An SPRT on the first pairing, decided on its game pairs (pentanomial) at every game.
+    sprt: Sprt | None = None
     # A Ray address ('auto' = a private local instance); None plays on local threads.
     cluster: str | None = None
     # Worker slots on the cluster (one CPU each); 0 = one per CPU the cluster offers.
@@ -64,7 +65,7 @@ class MatchResult:
 
     names: list[str]
     pairings: list[tuple[int, int]]
-    scores: dict[tuple[int, int], Score] = field(default_factory=dict)
+    scores: dict[tuple[int, int], Tally] = field(default_factory=dict)
     records: list[GameRecord] = field(default_factory=list)
     scheduled: int = 0
     interrupted: bool = False
@@ -232,7 +233,7 @@ class Match:
         self.tasks = schedule(self.pairings, settings.games, openings, settings.seed)
         self.result = MatchResult(self.names, self.pairings, scheduled=len(self.tasks))
         for p in self.pairings:
-            self.result.scores[p] = Score()
+            self.result.scores[p] = Tally()
         self._stop = threading.Event()
         self._pool = _PlayerPool(self.specs)
         self._lock = threading.Lock()
@@ -260,12 +261,8 @@ class Match:
         res.scores[record.pairing] = res.scores[record.pairing].add(record.points_for(a))
         res.records.append(record)
         if self.settings.sprt is not None:
-            elo0, elo1 = self.settings.sprt
-            first = res.scores[self.pairings[0]]
-            res.sprt_llr = sprt_llr(first, elo0, elo1)
-            res.sprt_verdict = sprt_verdict(
-                res.sprt_llr, self.settings.sprt_alpha, self.settings.sprt_beta
-            )
+            pairs = pentanomial(res.records, self.pairings[0][0], self.pairings[0])
+            res.sprt_llr, res.sprt_verdict = self.settings.sprt.decide(pairs)
         if self.on_game is not None:
             self.on_game(record, res)
         if res.sprt_verdict is not None:

@@ -8,23 +8,27 @@ from plies.arena.game import GameRecord
 from plies.arena.pentanomial import Pentanomial
 
 
-def pair_points(records: Sequence[GameRecord], player: int = 0) -> list[float]:
-    """Points ``player`` scored in each complete pair of a two-player match, in pair order.
+def pair_points(
+    records: Sequence[GameRecord], player: int = 0, pairing: tuple[int, int] = (0, 1)
+) -> list[float]:
+    """Points ``player`` scored in each complete pair of ``pairing``'s games, in pair order.
 
-    The match schedule gives games ``2k + 1`` and ``2k + 2`` (rounds, counted
-    from 1) the same opening with colours swapped; a pair counts once both
-    games have finished.
+    The match schedule plays an opening's two games of a pairing as consecutive
+    rounds, the pairing's first player White in the first; a pair counts once
+    both games have finished.
     """
-    by_round = {r.round: r for r in records if r.finished}
+    by_round = {r.round: r for r in records if r.finished and r.pairing == pairing}
     points: list[float] = []
     for first in sorted(by_round):
-        if first % 2 == 1 and first + 1 in by_round:
-            points.append(
-                by_round[first].points_for(player) + by_round[first + 1].points_for(player)
-            )
+        second = by_round.get(first + 1)
+        if by_round[first].white_index == pairing[0] and second is not None \
+                and second.white_index == pairing[1]:
+            points.append(by_round[first].points_for(player) + second.points_for(player))
     return points
 
 
-def pentanomial(records: Sequence[GameRecord], player: int = 0) -> Pentanomial:
-    """The pentanomial of ``player``'s complete pairs."""
-    return Pentanomial.from_pair_points(pair_points(records, player))
+def pentanomial(
+    records: Sequence[GameRecord], player: int = 0, pairing: tuple[int, int] = (0, 1)
+) -> Pentanomial:
+    """The pentanomial of ``player``'s complete pairs of ``pairing``'s games."""
+    return Pentanomial.from_pair_points(pair_points(records, player, pairing))

@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from plies.arena.stats import Score
+from plies.arena.stats import Tally, expected_score
 
 __all__ = [
     "Rating",
@@ -43,8 +43,8 @@ Z95 = 1.959963984540054
 _LN10_400 = math.log(10.0) / 400.0
 """d/dR of the logistic's log-odds: E = 1 / (1 + exp(-(R_A - R_B) * ln10 / 400))."""
 
-Results = Mapping[tuple[str, str], Score]
-"""Pairwise results: ``(a, b) -> a's Score against b`` (both orders may appear)."""
+Results = Mapping[tuple[str, str], Tally]
+"""Pairwise results: ``(a, b) -> a's Tally against b`` (both orders may appear)."""
 
 
 class RatingError(ValueError):
@@ -81,16 +81,11 @@ def _pairings(results: Results) -> dict[tuple[str, str], tuple[float, int]]:
     return merged
 
 
-def _expected(diff: float) -> float:
-    """Logistic expected score of an ``diff`` Elo advantage."""
-    return 1.0 / (1.0 + math.pow(10.0, -diff / 400.0))
-
-
 def log_likelihood(results: Results, ratings: Mapping[str, float]) -> float:
     """Log-likelihood of ``results`` under ``ratings`` (draws as half a win and half a loss)."""
     total = 0.0
     for (a, b), (pts, n) in _pairings(results).items():
-        e = _expected(ratings[a] - ratings[b])
+        e = expected_score(ratings[a] - ratings[b])
         if pts > 0:
             total += pts * math.log(e)
         if n - pts > 0:
@@ -174,7 +169,7 @@ def _derivatives(pairs: Mapping[tuple[str, str], tuple[float, int]], ratings: Ma
     grad = [0.0] * k
     info = [[0.0] * k for _ in range(k)]
     for (a, b), (pts, n) in pairs.items():
-        e = _expected(ratings[a] - ratings[b])
+        e = expected_score(ratings[a] - ratings[b])
         g = _LN10_400 * (pts - n * e)
         w = _LN10_400**2 * n * e * (1.0 - e)
         ia, ib = index.get(a), index.get(b)
@@ -246,7 +241,7 @@ def bootstrap_errors(results: Results, anchor: str, samples: int = 1000, seed: i
     rng = random.Random(seed)
     drawn: dict[str, list[float]] = {}
     for _ in range(samples):
-        fake: dict[tuple[str, str], Score] = {}
+        fake: dict[tuple[str, str], Tally] = {}
         for key, score in results.items():
             n = score.games
             if n == 0:
@@ -259,7 +254,7 @@ def bootstrap_errors(results: Results, anchor: str, samples: int = 1000, seed: i
                     wins += 1
                 elif u < w + d:
                     draws += 1
-            fake[key] = Score(wins, draws, n - wins - draws)
+            fake[key] = Tally(wins, draws, n - wins - draws)
         for p, r in fit_pool(fake, anchor).items():
             drawn.setdefault(p, []).append(r)
     tail = (1.0 - confidence) / 2.0

@@ -11,14 +11,11 @@ from collections import Counter
 from rich.table import Table
 
 from plies.arena.game import GameRecord
+from plies.arena.gsprt import Sprt
 from plies.arena.match import MatchResult
+from plies.arena.pairs import pentanomial
 from plies.arena.standings import NOT_ENOUGH_GAMES, elo_text
-from plies.arena.stats import (
-    elo_error,
-    elo_from_score,
-    los,
-    sprt_bounds,
-)
+from plies.arena.stats import elo_error, elo_from_score, los
 
 
 def pairing_table(result: MatchResult) -> Table:
@@ -91,16 +88,17 @@ def endings_table(records: list[GameRecord]) -> Table:
     return table
 
 
-def sprt_line(result: MatchResult, elo0: float, elo1: float, alpha: float, beta: float) -> str:
-    """The SPRT status: LLR, bounds and the verdict if one was reached."""
-    lower, upper = sprt_bounds(alpha, beta)
+def sprt_line(result: MatchResult, sprt: Sprt) -> str:
+    """The SPRT status: the test, the pairs it counted, LLR, bounds and the verdict if reached."""
+    lower, upper = sprt.bounds
     llr = result.sprt_llr if result.sprt_llr is not None else 0.0
     verdicts = {"H1": "H1 accepted", "H0": "H0 accepted"}
     verdict = verdicts.get(result.sprt_verdict or "", "no verdict yet")
     a, b = result.pairings[0]
+    pairs = pentanomial(result.records, a, (a, b))
     return (
-        f"SPRT {result.names[a]} vs {result.names[b]} (elo0={elo0:g}, elo1={elo1:g}, "
-        f"alpha={alpha:g}, beta={beta:g}): LLR {llr:.2f} [{lower:.2f}, {upper:.2f}] - {verdict}"
+        f"SPRT {result.names[a]} vs {result.names[b]} ({sprt.describe(pairs)}; "
+        f"{pairs.pairs} complete pairs): LLR {llr:.2f} [{lower:.2f}, {upper:.2f}] - {verdict}"
     )
 
 

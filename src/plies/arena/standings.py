@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from plies.arena.rating import RatingError, rate_pool
-from plies.arena.stats import Score, format_elo
+from plies.arena.stats import Tally, format_elo
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -115,12 +115,12 @@ class Standings:
         games = [result_of(r) for r in records if r.result in RESULTS]
         return cls(list(players), games, anchor)
 
-    def crosstable(self) -> dict[tuple[str, str], Score]:
-        """``(a, b) -> a's Score against b`` for every pair that met (both orders)."""
-        table: dict[tuple[str, str], Score] = {}
+    def crosstable(self) -> dict[tuple[str, str], Tally]:
+        """``(a, b) -> a's Tally against b`` for every pair that met (both orders)."""
+        table: dict[tuple[str, str], Tally] = {}
         for g in self.games:
             for me, them in ((g.white, g.black), (g.black, g.white)):
-                old = table.get((me, them), Score())
+                old = table.get((me, them), Tally())
                 table[(me, them)] = old.add(g.points(me))
         return table
 
@@ -151,10 +151,10 @@ class Standings:
         names = list(self.players) + sorted(
             {n for g in self.games for n in (g.white, g.black)} - set(self.players))
         for name in names:
-            total = Score()
+            total = Tally()
             for (a, _), s in cross.items():
                 if a == name:
-                    total = Score(total.wins + s.wins, total.draws + s.draws,
+                    total = Tally(total.wins + s.wins, total.draws + s.draws,
                                   total.losses + s.losses)
             elo, error = ratings.get(name, (math.nan, math.inf))
             rows.append(Row(name, total.games, total.wins, total.draws, total.losses,

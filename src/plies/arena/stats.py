@@ -1,22 +1,28 @@
-"""Match statistics: Elo difference, 95% error bar, LOS and the SPRT.
+"""Elo from results: the expected score and its inverse, tallies, error bars, LOS, normalized Elo.
 
-All figures use the plain logistic Elo model, E(d) = 1 / (1 + 10^(-d/400)), and
-a trinomial (win/draw/loss) model of a single game.  The error bar follows the
-usual normal approximation of the mean score, mapped through the Elo curve.
-The SPRT is the generalised SPRT: the log-likelihood ratio of the two
-maximum-likelihood trinomial distributions whose expected scores match elo0
-and elo1.
+The one home of the logistic Elo model, E(d) = 1 / (1 + 10^(-d/400)) and its
+inverse, as fishtest's ``stat_util.L`` and ``stat_util.elo``; the pentanomial
+(:mod:`plies.arena.pentanomial`), the SPRT (:mod:`plies.arena.gsprt`) and the
+pool ratings (:mod:`plies.arena.rating`) read them from here.  The error bar
+follows the usual normal approximation of the mean score, mapped through the
+Elo curve.  Results in fishtest's layout (:func:`results_to_pdf`) are the
+three (loss, draw, win) counts of a :class:`Tally` or the five pair counts of a
+pentanomial.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import Protocol
 
-# Draw-free fractions of zero would make logs and the MLE degenerate; this is a
-# tiny pseudo-count, far too small to move a real result.
-_EPSILON_COUNT = 1e-3
+NELO_PER_T = 800.0 / math.log(10.0)
+"""Normalized Elo per unit of t-value per game (fishtest's ``nelo_divided_by_nt``)."""
+
+# fishtest's pseudo-count for an outcome never seen (keeps the logs finite).
+_EMPTY_COUNT = 1e-3
 
 
 def expected_score(elo_diff: float) -> float:
@@ -34,7 +40,7 @@ def elo_from_score(score: float) -> float:
 
 
 @dataclass(frozen=True)
-class Score:
+class Tally:
     """Wins, draws and losses of one side of a pairing."""
 
     wins: int = 0
@@ -56,22 +62,77 @@ class Score:
         """Mean score per game (0.5 when no games were played)."""
         return self.points / self.games if self.games else 0.5
 
-    def reversed(self) -> Score:
-        """The same results seen from the opponent's side."""
-        return Score(self.losses, self.draws, self.wins)
+    @property
+    def results(self) -> tuple[int, int, int]:
+        """Losses, draws and wins: fishtest's trinomial layout."""
+        return (self.losses, self.draws, self.wins)
 
-    def add(self, points: float) -> Score:
+    def reversed(self) -> Tally:
+        """The same results seen from the opponent's side."""
+        return Tally(self.losses, self.draws, self.wins)
+
+    def add(self, points: float) -> Tally:
         """Return a copy with one more game scoring ``points`` (1, 0.5 or 0)."""
         if points == 1.0:
-            return Score(self.wins + 1, self.draws, self.losses)
+            return Tally(self.wins + 1, self.draws, self.losses)
         if points == 0.5:
-            return Score(self.wins, self.draws + 1, self.losses)
+            return Tally(self.wins, self.draws + 1, self.losses)
         if points == 0.0:
-            return Score(self.wins, self.draws, self.losses + 1)
+            return Tally(self.wins, self.draws, self.losses + 1)
         raise ValueError(f"a game scores 1, 0.5 or 0, not {points}")
 
 
-def score_stdev(score: Score) -> float:
+class Outcomes(Protocol):
+    """Counted results in fishtest's layout: a :class:`Tally` or a pentanomial."""
+
+    @property
+    def results(self) -> tuple[int, ...]:
+        """Three (loss, draw, win) or five (pair scores 0, 0.5, 1, 1.5, 2) counts."""
+        ...
+
+
+Pdf = list[tuple[float, float]]
+"""A distribution as (value, probability) pairs, values ascending in [0, 1]."""
+
+
+def results_to_pdf(results: Sequence[float]) -> tuple[float, Pdf]:
+    """Total count and the empirical distribution over scores 0..1 (fishtest's layout).
+
+    An outcome never seen gets fishtest's pseudo-count of 1e-3.
+    """
+    regular = [float(c) if c > 0 else _EMPTY_COUNT for c in results]
+    total = sum(regular)
+    last = len(regular) - 1
+    return total, [(i / last, c / total) for i, c in enumerate(regular)]
+
+
+def pdf_stats(pdf: Pdf) -> tuple[float, float]:
+    """Mean and variance of a distribution given as (value, probability) pairs."""
+    mean = sum(p * a for a, p in pdf)
+    var = sum(p * (a - mean) ** 2 for a, p in pdf)
+    return mean, var
+
+
+def normalized_elo(counts: Outcomes) -> float:
+    """Normalized Elo: (score - 0.5) / the per-game standard deviation, times 800 / ln 10.
+
+    0 with no games; +-inf when every game (or pair) scored the same other than a half.
+    A pair's variance is twice a game's, as in fishtest.
+    """
+    results = counts.results
+    total = sum(results)
+    if total == 0:
+        return 0.0
+    if max(results) == total:
+        middle = len(results) // 2
+        return 0.0 if results[middle] else math.copysign(math.inf, results.index(total) - middle)
+    _, pdf = results_to_pdf(results)
+    mu, var = pdf_stats(pdf)
+    per_game = var * (len(results) - 1) / 2.0
+    return (mu - 0.5) / math.sqrt(per_game) * NELO_PER_T
+
+
+def score_stdev(score: Tally) -> float:
     """Standard deviation of a single game's score, estimated from the results."""
     n = score.games
     if n == 0:
@@ -83,7 +144,7 @@ def score_stdev(score: Score) -> float:
     return math.sqrt(var)
 
 
-def elo_interval(score: Score, confidence: float = 0.95) -> tuple[float, float]:
+def elo_interval(score: Tally, confidence: float = 0.95) -> tuple[float, float]:
     """Lower and upper Elo bounds of the two-sided ``confidence`` interval."""
     n = score.games
     if n == 0:
@@ -93,7 +154,7 @@ def elo_interval(score: Score, confidence: float = 0.95) -> tuple[float, float]:
     return (elo_from_score(score.mean - half), elo_from_score(score.mean + half))
 
 
-def elo_error(score: Score, confidence: float = 0.95) -> float:
+def elo_error(score: Tally, confidence: float = 0.95) -> float:
     """Half the width of the Elo confidence interval (the "+/-" figure)."""
     low, high = elo_interval(score, confidence)
     if math.isinf(low) or math.isinf(high):
@@ -101,78 +162,12 @@ def elo_error(score: Score, confidence: float = 0.95) -> float:
     return (high - low) / 2.0
 
 
-def los(score: Score) -> float:
+def los(score: Tally) -> float:
     """Likelihood of superiority: probability that the side is truly stronger (draws ignored)."""
     decisive = score.wins + score.losses
     if decisive == 0:
         return 0.5
     return 0.5 * (1.0 + math.erf((score.wins - score.losses) / math.sqrt(2.0 * decisive)))
-
-
-def _mle_with_mean(freqs: list[float], outcomes: list[float], mean: float) -> list[float]:
-    """Maximum-likelihood distribution over ``outcomes`` with expectation ``mean``."""
-    # Lagrange: p_i = f_i / (1 + lam (a_i - mean)); pick lam so the mean holds.
-    shifts = [a - mean for a in outcomes]
-    lo = -1.0 / max(shifts) if max(shifts) > 0 else -1e9
-    hi = -1.0 / min(shifts) if min(shifts) < 0 else 1e9
-
-    def gap(lam: float) -> float:
-        """Sum whose root fixes the mean; strictly decreasing in ``lam``."""
-        return sum(f * s / (1.0 + lam * s) for f, s in zip(freqs, shifts, strict=True))
-
-    margin = 1e-12 * (hi - lo)
-    lo, hi = lo + margin, hi - margin
-    for _ in range(200):
-        mid = (lo + hi) / 2.0
-        if gap(mid) > 0:
-            lo = mid
-        else:
-            hi = mid
-    lam = (lo + hi) / 2.0
-    return [f / (1.0 + lam * s) for f, s in zip(freqs, shifts, strict=True)]
-
-
-def sprt_llr(score: Score, elo0: float, elo1: float) -> float:
-    """Generalised-SPRT log-likelihood ratio of H1 (elo1) against H0 (elo0)."""
-    if score.games == 0:
-        return 0.0
-    counts = [
-        max(float(score.wins), _EPSILON_COUNT),
-        max(float(score.draws), _EPSILON_COUNT),
-        max(float(score.losses), _EPSILON_COUNT),
-    ]
-    total = sum(counts)
-    freqs = [c / total for c in counts]
-    outcomes = [1.0, 0.5, 0.0]
-    p0 = _mle_with_mean(freqs, outcomes, expected_score(elo0))
-    p1 = _mle_with_mean(freqs, outcomes, expected_score(elo1))
-    real = [float(score.wins), float(score.draws), float(score.losses)]
-    return sum(n * math.log(b / a) for n, a, b in zip(real, p0, p1, strict=True) if n > 0)
-
-
-def sprt_llr_approx(score: Score, elo0: float, elo1: float) -> float:
-    """The classic closed-form approximation of :func:`sprt_llr` (for cross-checks)."""
-    n = score.games
-    sigma = score_stdev(score)
-    if n == 0 or sigma == 0.0:
-        return 0.0
-    s0, s1 = expected_score(elo0), expected_score(elo1)
-    return n * (s1 - s0) * (2.0 * score.mean - s0 - s1) / (2.0 * sigma**2)
-
-
-def sprt_bounds(alpha: float = 0.05, beta: float = 0.05) -> tuple[float, float]:
-    """Lower (accept H0) and upper (accept H1) LLR bounds for error rates alpha and beta."""
-    return (math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha))
-
-
-def sprt_verdict(llr: float, alpha: float = 0.05, beta: float = 0.05) -> str | None:
-    """'H1' or 'H0' once the LLR crosses a bound, else None (keep playing)."""
-    lower, upper = sprt_bounds(alpha, beta)
-    if llr >= upper:
-        return "H1"
-    if llr <= lower:
-        return "H0"
-    return None
 
 
 def format_elo(value: float) -> str:
@@ -183,16 +178,18 @@ def format_elo(value: float) -> str:
 
 
 __all__ = [
-    "Score",
+    "NELO_PER_T",
+    "Outcomes",
+    "Pdf",
+    "Tally",
     "elo_error",
     "elo_from_score",
     "elo_interval",
     "expected_score",
     "format_elo",
     "los",
+    "normalized_elo",
+    "pdf_stats",
+    "results_to_pdf",
     "score_stdev",
-    "sprt_bounds",
-    "sprt_llr",
-    "sprt_llr_approx",
-    "sprt_verdict",
 ]

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from plies.arena.game import GameRecord, GameSettings
+    from plies.arena.gsprt import Sprt
     from plies.arena.league import League
     from plies.arena.match import MatchResult
     from plies.arena.players import PlayerSpec
@@ -91,7 +92,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="write the standings and crosstable here: FILE.md (Markdown) or "
                         "FILE.html")
     p.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"),
-                   help="run an SPRT on the first pairing and stop at a verdict")
+                   help="run fishtest's pentanomial SPRT on the game pairs and stop at a "
+                        "verdict (bounds in normalized Elo, as plies sprt)")
+    p.add_argument("--sprt-model", choices=("normalized", "logistic"), default="normalized",
+                   help="Elo scale of the --sprt bounds (default normalized, as fishtest)")
     p.add_argument("--sprt-alpha", type=float, default=0.05, metavar="A", help="default 0.05")
     p.add_argument("--sprt-beta", type=float, default=0.05, metavar="B", help="default 0.05")
     p.add_argument("--seed", type=int, metavar="S", help="seed for agents and random openings")
@@ -145,6 +149,15 @@ def _check(args: argparse.Namespace) -> None:
     if args.move_timeout <= 0 or args.time_margin < 0:
         raise CliError("--move-timeout must be positive and --time-margin not negative")
     match_options.check(args)
+
+
+def sprt_test(args: argparse.Namespace) -> Sprt | None:
+    """The SPRT ``--sprt`` asks for (checked options), or None."""
+    from plies.arena.gsprt import Sprt
+
+    if args.sprt is None:
+        return None
+    return Sprt(args.sprt[0], args.sprt[1], args.sprt_alpha, args.sprt_beta, args.sprt_model)
 
 
 def _settle(args: argparse.Namespace) -> None:
@@ -268,9 +281,7 @@ def run(args: argparse.Namespace) -> int:
                 concurrency=args.concurrency or 1,
                 seed=args.seed,
                 gauntlet=args.gauntlet,
-                sprt=(args.sprt[0], args.sprt[1]) if args.sprt else None,
-                sprt_alpha=args.sprt_alpha,
-                sprt_beta=args.sprt_beta,
+                sprt=sprt_test(args),
                 cluster=args.cluster,
                 cluster_slots=args.concurrency or 0,
             ),
@@ -311,9 +322,9 @@ def run(args: argparse.Namespace) -> int:
                 out.print(table)
         if result.records:
             out.print(endings_table(result.records))
-        if args.sprt:
-            out.print(sprt_line(result, args.sprt[0], args.sprt[1], args.sprt_alpha,
-                                args.sprt_beta))
+        sprt = sprt_test(args)
+        if sprt is not None:
+            out.print(sprt_line(result, sprt))
         if match_options.sandbox_line(specs, result.names):
             out.print(match_options.sandbox_line(specs, result.names), highlight=False)
         summary = f"{result.played} of {result.scheduled} games played"

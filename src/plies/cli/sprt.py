@@ -20,6 +20,7 @@ from plies.cli.common import CliError, Command, cannot_write, check_minimum
 if TYPE_CHECKING:
     from plies.arena.builds import Build
     from plies.arena.game import GameSettings
+    from plies.arena.gsprt import Sprt
     from plies.arena.match import MatchResult
     from plies.arena.openings import Opening
     from plies.arena.pentanomial import Pentanomial
@@ -30,7 +31,8 @@ as `python -m plies uci`); left out, a side is the plies that runs this command.
 sets of one build: --base-options / --new-options (UCI options, Name=value,...). An
 EvalFile is loaded here first, and an option the engine refuses stops the run before any game.
 bounds: --elo0/--elo1 in normalized Elo (fishtest's default model) or, with --model
-logistic, in plain (logistic) Elo; the LLR is fishtest's pentanomial GSPRT.
+logistic, in plain (logistic) Elo; the LLR is fishtest's pentanomial GSPRT on the game
+pairs, the test plies arena --sprt runs.
 examples:
   plies sprt --base main --new HEAD --tc 10+0.1
   plies sprt --base HEAD~1 --elo0 0 --elo1 5 --log benchmarks/sprt-log.md --change "LMR tweak"
@@ -73,6 +75,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log", metavar="FILE.md", help="append the outcome to this SPRT log")
     p.add_argument("--change", default="", metavar="TEXT", help="what changed (for --log)")
     p.add_argument("-q", "--quiet", action="store_true", help="no line per finished game")
+
+
+def sprt_test(args: argparse.Namespace) -> Sprt:
+    """The SPRT the options ask for."""
+    from plies.arena.gsprt import Sprt
+
+    return Sprt(args.elo0, args.elo1, args.alpha, args.beta, args.model)
 
 
 def _check(args: argparse.Namespace) -> None:
@@ -145,11 +154,9 @@ def _play(
     from plies.arena.game import GameRecord
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pairs import pentanomial
-    from plies.arena.pentanomial import sprt_llr
     from plies.arena.pgn import to_pgn
     from plies.arena.report import cluster_line, game_line
     from plies.arena.runner import run_match
-    from plies.arena.stats import sprt_bounds, sprt_verdict
     from plies.cli.progress import progress_bar
 
     out = Console()
@@ -166,25 +173,19 @@ def _play(
         chess960 = args.variant == "chess960"
         match_options.try_player(build.spec(), chess960, label, f"{label} did not start")
     writer = match_options.pgn_writer(args.pgn)
-    lower, upper = sprt_bounds(args.alpha, args.beta)
-    state: dict[str, object] = {"llr": 0.0, "verdict": None}
+    sprt = sprt_test(args)
+    lower, upper = sprt.bounds
     progress = progress_bar(err, "[bold]sprt", "{task.fields[status]}")
     tc_tag = settings.tc.pgn() if settings.tc is not None else "-"
 
     def on_game(record: GameRecord, res: MatchResult) -> None:
-        """Write the game, update the pentanomial SPRT and stop at a verdict."""
+        """Write the game and show the LLR the match's SPRT reached (it stops at a verdict)."""
         if writer is not None:
             writer.write(to_pgn(record, event="plies sprt", time_control=tc_tag))
         if not args.quiet:
             err.print(game_line(record), markup=False, highlight=False, soft_wrap=True)
-        penta = pentanomial(res.records)
-        llr = sprt_llr(penta, args.elo0, args.elo1, args.model)
-        state["llr"] = llr
-        verdict = sprt_verdict(llr, args.alpha, args.beta)
+        llr = res.sprt_llr or 0.0
         progress.update(task, advance=1, status=f"LLR {llr:.2f} [{lower:.2f}, {upper:.2f}]")
-        if verdict is not None and state["verdict"] is None:
-            state["verdict"] = verdict
-            match.stop()
 
     # A build runs from its sources' path (a revision: a temporary checkout here); a node
     # without that path would run whatever plies it has installed, so each worker checks.
@@ -198,6 +199,7 @@ def _play(
             cluster=args.cluster,
             cluster_slots=args.concurrency or 0,
             cluster_needs=needs,
+            sprt=sprt,
         ),
         settings,
         openings,
@@ -218,8 +220,8 @@ def _play(
         if writer is not None:
             writer.close()
     penta = pentanomial(result.records)
-    verdict = state["verdict"]
-    llr = sprt_llr(penta, args.elo0, args.elo1, args.model)
+    verdict = result.sprt_verdict
+    llr, _ = sprt.decide(penta)
     lines = report_lines(args, new, base, penta, llr, verdict, result.scores[(0, 1)])
     if args.cluster is not None:
         lines.append(cluster_summary(result))
@@ -254,9 +256,9 @@ def cluster_summary(result: MatchResult) -> str:
 
 def _signed(value: float) -> str:
     """One decimal with a sign, never "-0.0"; infinities as +inf / -inf."""
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
-    return f"{round(value, 1) + 0.0:+.1f}"
+    from plies.arena.stats import format_elo
+
+    return format_elo(value)
 
 
 def _error(value: float) -> str:
@@ -286,11 +288,12 @@ def report_lines(
     score: object,
 ) -> list[str]:
     """The game-pair report: pair counts, W/D/L, Elo with error, nElo, LLR and verdict."""
-    from plies.arena.pentanomial import normalized_elo, pair_elo_error
-    from plies.arena.stats import Score, sprt_bounds
+    from plies.arena.pentanomial import pair_elo_error
+    from plies.arena.stats import Tally, normalized_elo
 
-    assert isinstance(score, Score)
-    lower, upper = sprt_bounds(args.alpha, args.beta)
+    assert isinstance(score, Tally)
+    sprt = sprt_test(args)
+    lower, upper = sprt.bounds
     elo, err = pair_elo_error(penta)
     c = penta.counts
     return [
@@ -299,8 +302,7 @@ def report_lines(
         f"pairs scoring 0 / 0.5 / 1 / 1.5 / 2 points: {c[0]} / {c[1]} / {c[2]} / {c[3]} / {c[4]}",
         f"Elo (pairs) {_signed(elo)} +- {_error(err)} (95%), normalized Elo "
         f"{_signed(normalized_elo(penta))}",
-        f"SPRT {args.model} [{args.elo0:g}, {args.elo1:g}] alpha={args.alpha:g} "
-        f"beta={args.beta:g}: LLR {_fixed(llr)} [{lower:.2f}, {upper:.2f}] - "
+        f"SPRT ({sprt.describe(penta)}): LLR {_fixed(llr)} [{lower:.2f}, {upper:.2f}] - "
         f"{_verdict_text(verdict)}",
     ]
 
@@ -319,10 +321,10 @@ def _log(
     """Append the run to the SPRT log (``stopped``: why it ended early, if it did)."""
     from plies.arena.pentanomial import pair_elo_error
     from plies.arena.sprtlog import LogEntry, append_entry
-    from plies.arena.stats import Score, sprt_bounds
+    from plies.arena.stats import Tally
 
-    assert isinstance(score, Score)
-    lower, upper = sprt_bounds(args.alpha, args.beta)
+    assert isinstance(score, Tally)
+    lower, upper = sprt_test(args).bounds
     if settings.tc is not None:
         control = settings.tc.pgn() + " s"
     elif settings.nodes is not None:

@@ -254,13 +254,6 @@ def cluster_summary(result: MatchResult) -> str:
     )
 
 
-def _signed(value: float) -> str:
-    """One decimal with a sign, never "-0.0"; infinities as +inf / -inf."""
-    from plies.arena.stats import format_elo
-
-    return format_elo(value)
-
-
 def _error(value: float) -> str:
     """An error bar: one decimal, or inf."""
     return "inf" if math.isinf(value) else f"{value:.1f}"
@@ -289,7 +282,7 @@ def report_lines(
 ) -> list[str]:
     """The game-pair report: pair counts, W/D/L, Elo with error, nElo, LLR and verdict."""
     from plies.arena.pentanomial import pair_elo_error
-    from plies.arena.stats import Tally, normalized_elo
+    from plies.arena.stats import Tally, format_elo, normalized_elo
 
     assert isinstance(score, Tally)
     sprt = sprt_test(args)
@@ -300,8 +293,8 @@ def report_lines(
         f"{new.name} vs {base.name}: {score.games} games, {penta.pairs} complete pairs",
         f"W-D-L (new): {score.wins}-{score.draws}-{score.losses}, score {100 * score.mean:.1f}%",
         f"pairs scoring 0 / 0.5 / 1 / 1.5 / 2 points: {c[0]} / {c[1]} / {c[2]} / {c[3]} / {c[4]}",
-        f"Elo (pairs) {_signed(elo)} +- {_error(err)} (95%), normalized Elo "
-        f"{_signed(normalized_elo(penta))}",
+        f"Elo (pairs) {format_elo(elo)} +- {_error(err)} (95%), normalized Elo "
+        f"{format_elo(normalized_elo(penta))}",
         f"SPRT ({sprt.describe(penta)}): LLR {_fixed(llr)} [{lower:.2f}, {upper:.2f}] - "
         f"{_verdict_text(verdict)}",
     ]
@@ -321,7 +314,7 @@ def _log(
     """Append the run to the SPRT log (``stopped``: why it ended early, if it did)."""
     from plies.arena.pentanomial import pair_elo_error
     from plies.arena.sprtlog import LogEntry, append_entry
-    from plies.arena.stats import Tally
+    from plies.arena.stats import Tally, format_elo
 
     assert isinstance(score, Tally)
     lower, upper = sprt_test(args).bounds
@@ -348,7 +341,7 @@ def _log(
         games=score.games,
         pentanomial=penta.counts,
         wdl=(score.wins, score.draws, score.losses),
-        elo=f"{_signed(elo)} ± {_error(err)}",
+        elo=f"{format_elo(elo)} ± {_error(err)}",
         llr=f"{_fixed(llr)} [{lower:.2f}, {upper:.2f}]",
         result=result,
     )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from plies.board.fen import ParsedFen
 from plies.core.position import (
@@ -14,7 +15,6 @@ from plies.core.position import (
     Position,
     _build,
     castling_tables,
-    new_position,
 )
 from plies.core.tables import SLIDER_ATTACKS
 
@@ -37,11 +37,10 @@ def _castling(mailbox: tuple[int, ...], rooks: tuple[int, ...]) -> tuple[np.ndar
 def build_position(parsed: ParsedFen, rights: int, ep: int, rooks: tuple[int, ...]) -> Position:
     """The compiled position of a validated FEN (castling ``rights`` with their ``rooks``)."""
     global _build_entry
-    if _build_entry is None:
-        pos = new_position(parsed.mailbox, parsed.side, rights, ep, parsed.halfmove,
-                           parsed.fullmove, rooks)  # fmt: skip
-        _build_entry = _build.overloads[_build.signatures[0]].entry_point  # type: ignore[attr-defined]
-        return pos
     state = np.array([parsed.side, rights, ep, parsed.halfmove, parsed.fullmove], dtype=np.int64)
-    return _build_entry(np.array(parsed.mailbox, dtype=np.int64), state,  # type: ignore[no-any-return]
-                        SLIDER_ATTACKS, _castling(parsed.mailbox, rooks), _NO_NET)  # fmt: skip
+    args = (np.array(parsed.mailbox, dtype=np.int64), state, SLIDER_ATTACKS,
+            _castling(parsed.mailbox, rooks), _NO_NET)  # fmt: skip
+    if _build_entry is None:
+        # Bound to these arguments' signature (callers in compiled code may add others).
+        _build_entry = _build.compile(tuple(typeof(a) for a in args))  # type: ignore[no-untyped-call]
+    return _build_entry(*args)  # type: ignore[no-any-return]

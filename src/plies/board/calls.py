@@ -17,10 +17,10 @@ import numpy as np
 from numba import typeof, types
 
 from plies.core import board_entry as _entry
+from plies.core import board_fen as _fen
 from plies.core import board_handle as _handle
 from plies.core import copy_position, position_arrays
 from plies.core.encoding import MAX_MOVES
-from plies.core.position import Position
 
 Entry = Callable[..., Any]
 
@@ -28,10 +28,11 @@ Entry = Callable[..., Any]
 class Calls:
     """The compiled entry points the board uses, each bound to the board's one signature."""
 
-    def __init__(self, pos: Position) -> None:
-        """Bind every entry point for positions of ``pos``'s type."""
-        p = typeof(pos)  # type: ignore[no-untyped-call]
+    def __init__(self) -> None:
+        """Bind every entry point for the board's positions' type."""
+        p = _handle.POSITION_TYPE
         i64 = types.int64
+        fields = typeof(np.zeros(_fen.FIELDS, dtype=np.int64))  # type: ignore[no-untyped-call]
         moves = typeof(np.zeros(MAX_MOVES, dtype=np.int64))  # type: ignore[no-untyped-call]
         text = typeof(np.zeros(TEXT_BYTES, dtype=np.uint8))  # type: ignore[no-untyped-call]
         self.push_named: Entry = _handle.push_named_at.compile((i64, i64))
@@ -56,8 +57,9 @@ class Calls:
         """``(handle, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
         self.san: Entry = _handle.san_at.compile((i64, i64, text))
         """``(handle, code, out) -> length``: the move's SAN (no check suffix) into ``out``."""
-        self.find_san: Entry = _handle.find_san_at.compile((i64,) * 6)
-        """``(handle, kind, file, rank, to, promotion) -> code``, 0 none, -1 several."""
+        self.read_san: Entry = _handle.read_san_at.compile((i64, types.unicode_type))
+        """``(handle, san) -> code``, 0 none, -1 several, ``NOT_READ`` not a piece or pawn
+        move in SAN."""
         self.illegal: Entry = _handle.illegal_at.compile((i64,))
         """``(handle) -> bool``: whether the side not to move is in check."""
         self.in_check: Entry = _entry.side_in_check.compile((p,))
@@ -72,31 +74,39 @@ class Calls:
         """``(pos) -> Position``: an independent copy, full undo stack."""
         self.compact_copy: Entry = _entry.compact_copy.compile((p,))
         """``(pos) -> Position``: an independent copy sized to its history."""
+        self.read_fen: Entry = _fen.read_fen.compile((types.unicode_type, fields))
+        """``(fen, fields) -> bool``: a plainly written standard FEN into ``fields``."""
+        self.build_board: Entry = _fen.build_board.compile((i64, fields))
+        """``(template handle, fields) -> (pos, handle, info)``: the position read (info: the
+        side not to move in check, bit 0; the side to move, bit 1; castling bits above)."""
+        self.fen_text: Entry = _fen.fen_text.compile((i64, text))
+        """``(handle, out) -> length | 1 << 8 if an en-passant square was written``."""
 
 
-TEXT_BYTES = 80
-"""Room for the longest text a compiled call writes (a FEN's placement: 71 bytes)."""
+TEXT_BYTES = _fen.FEN_BYTES
+"""Room for the longest text a compiled call writes (a FEN)."""
 _local = threading.local()
 
 
-def buffers() -> tuple[np.ndarray, np.ndarray]:
-    """This thread's move and text buffers for the compiled calls (a thread's calls run one
-    at a time, so one pair per thread is never shared by two calls at once)."""
+def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's move, text and FEN-field buffers for the compiled calls (a thread's
+    calls run one at a time, so one set per thread is never shared by two calls at once)."""
     try:
         return _local.buffers  # type: ignore[no-any-return]
     except AttributeError:
-        _local.buffers = (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(TEXT_BYTES, np.uint8))
+        _local.buffers = (np.zeros(MAX_MOVES, dtype=np.int64), np.zeros(TEXT_BYTES, np.uint8),
+                          np.zeros(_fen.FIELDS, dtype=np.int64))  # fmt: skip
         return _local.buffers  # type: ignore[no-any-return]
 
 
 _bound: Calls | None = None
 
 
-def calls(pos: Position) -> Calls:
-    """The bound entry points (bound on the first call, for ``pos``'s type)."""
+def calls() -> Calls:
+    """The bound entry points (bound on the first call)."""
     global _bound
     if _bound is None:
-        _bound = Calls(pos)
+        _bound = Calls()
     return _bound
 
 

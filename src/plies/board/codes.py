@@ -23,6 +23,10 @@ PIECE_CODE = tuple(tuple((core << COLOR_SHIFT) | k for k in range(KING + 1)) for
 
 MOVES: dict[int, Move] = {}
 """One shared ``Move`` per core move integer met so far (fewer than 65536 exist)."""
+CODE_OF_ID: dict[int, int] = {}
+"""The core move integer of each shared ``Move`` of ``MOVES``, by the object's ``id`` (the
+objects live as long as ``MOVES``, so their ids stay theirs): a move the board handed out
+carries its integer, whichever position it is pushed on, without being hashed."""
 
 
 def core_to_move(m: int) -> Move:
@@ -30,6 +34,7 @@ def core_to_move(m: int) -> Move:
     move = MOVES.get(m)
     if move is None:
         move = MOVES[m] = Move(m & 63, (m >> 6) & 63, promotion_of(m))
+        CODE_OF_ID[id(move)] = m
     return move
 
 

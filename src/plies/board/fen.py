@@ -96,8 +96,11 @@ def _reader() -> Callable[..., tuple[int, int, int, int]]:
     """The core's placement parser, bound to its one signature (no per-call type dispatch)."""
     global _read
     if _read is None:
-        read_placement(np.zeros(1, dtype=np.uint32), 0, 0, np.empty(64, dtype=np.int64))
-        _read = read_placement.overloads[read_placement.signatures[0]].entry_point  # type: ignore[attr-defined]
+        from numba import typeof, types
+
+        text = typeof(np.zeros(1, dtype=np.uint32))  # type: ignore[no-untyped-call]
+        squares = typeof(np.empty(64, dtype=np.int64))  # type: ignore[no-untyped-call]
+        _read = read_placement.compile((text, types.int64, types.int64, squares))
     return _read
 
 

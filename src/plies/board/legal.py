@@ -31,19 +31,19 @@ class LegalMoveGenerator:
 
     def __len__(self) -> int:
         """Number of legal moves."""
-        return len(self.board._legal_list())
+        return self.board._legal_count()
 
     def count(self) -> int:
         """Number of legal moves."""
-        return len(self.board._legal_list())
+        return self.board._legal_count()
 
     def __bool__(self) -> bool:
         """Whether there is a legal move."""
-        return bool(self.board._legal_list())
+        return self.board._legal_count() > 0
 
     def any(self) -> bool:
         """Whether there is a legal move."""
-        return bool(self.board._legal_list())
+        return self.board._legal_count() > 0
 
     def __contains__(self, move: object) -> bool:
         """Whether ``move`` is legal."""

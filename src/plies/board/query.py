@@ -10,7 +10,7 @@ from __future__ import annotations
 import chess
 from chess import KING, PAWN, ROOK, Bitboard, Color, PieceType, Square, SquareSet
 
-from plies.board.codes import PIECE_CODE
+from plies.board.codes import CODE_OF_ID, PIECE_CODE
 from plies.board.move import Move, Piece
 from plies.board.state import BoardState
 from plies.core.encoding import (
@@ -25,6 +25,7 @@ from plies.core.encoding import (
     NO_PIECE,
 )
 
+_CODE_OF = CODE_OF_ID.get
 _RIGHT_BITS = (CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ)
 # One Piece value per core piece code: the board hands these out, as values (python-chess's
 # Piece is a plain dataclass: treat it as read-only, as one treats python-chess's constants).
@@ -300,8 +301,9 @@ class PositionQueries(BoardState):
     def is_capture(self, move: Move) -> bool:
         """Whether the move captures (en passant included; castling onto one's own rook not)."""
         k = self._k
-        if k is not None and (ids := k.ids) is not None and (code := ids.get(id(move), 0)):
-            return code >> FLAG_SHIFT in _CAPTURE_FLAGS  # a listed move: its integer says
+        if k is not None and (legal := k.legal) is not None and (code := _CODE_OF(id(move), 0)) \
+                in legal:  # fmt: skip
+            return code >> FLAG_SHIFT in _CAPTURE_FLAGS  # a legal move: its integer says
         target = self.color_at(move.to_square)
         return (target is not None and target != self.turn) or self.is_en_passant(move)
 

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from chess import (
     FILE_NAMES,
-    PAWN,
     PIECE_SYMBOLS,
     SQUARE_NAMES,
     WHITE,
@@ -45,12 +44,14 @@ _QUEEN_CASTLE = FLAG_QUEEN_CASTLE << FLAG_SHIFT
 
 def san(board: Board, move: Move) -> str:
     """SAN of a legal move, with ``+`` for check and ``#`` for mate (``--``: the null move)."""
-    if not move:
-        return "--"
-    code = board._code_of(move) or board._code_of(board._castling_alias(move))
+    code = board._code_of(move)
     if code == 0:
-        raise IllegalMoveError(f"illegal san: {move.uci()!r} in {board.fen()}"
-                               f"{board._why_illegal(move)}")  # fmt: skip
+        if not move:
+            return "--"
+        code = board._code_of(board._castling_alias(move))
+        if code == 0:
+            raise IllegalMoveError(f"illegal san: {move.uci()!r} in {board.fen()}"
+                                   f"{board._why_illegal(move)}")  # fmt: skip
     out = buffers()[1]
     n = board._c.san(board._h, code, out)
     if n & GREW:
@@ -62,6 +63,15 @@ def san(board: Board, move: Move) -> str:
 def parse_san(board: Board, text: str) -> Move:
     """The legal move a SAN string names (python-chess's reading, overspecified and long
     algebraic moves included); InvalidMoveError, IllegalMoveError or AmbiguousMoveError."""
+    if isinstance(text, str):
+        # A piece or pawn move, the common case, is read in one compiled call.
+        found = board._c.read_san(board._h, text if type(text) is str else str(text))
+        if found > 0:
+            return board.move_of(found)
+        if found == 0:
+            raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
+        if found == -1:
+            raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
     side = _CASTLES.get(text)
     if side is not None:
         for code in board._legal_codes():
@@ -85,16 +95,9 @@ def parse_san(board: Board, text: str) -> Move:
         if move.promotion != promotion:
             raise IllegalMoveError(f"missing promotion piece type: {text!r} in {board.fen()}")
         return move
-    kind = PIECE_SYMBOLS.index(letter.lower()) if letter else PAWN
-    if not letter and not from_file:
-        from_file = to_name[0]  # a pawn move without a file stays on its file: no capture
-    found = board._c.find_san(board._h, kind, FILE_NAMES.index(from_file) if from_file else -1,
-                              int(from_rank) - 1 if from_rank else -1, to, promotion or 0)
-    if found == 0:
-        raise IllegalMoveError(f"illegal san: {text!r} in {board.fen()}")
-    if found < 0:
-        raise AmbiguousMoveError(f"ambiguous san: {text!r} in {board.fen()}")
-    return board.move_of(found)
+    # Every other SAN the pattern matches was read above (the compiled reader reads what
+    # the pattern does); python-chess's reading stands behind it all the same.
+    return board._python_chess_view(stack=False).parse_san(text)
 
 
 def variation_san(board: Board, moves: Iterable[Move]) -> str:

@@ -9,7 +9,8 @@ by a python-chess board instead, as python-chess keeps it, until it is playable 
 
 from __future__ import annotations
 
-from typing import Any, Self
+import contextlib
+from typing import TYPE_CHECKING, Any, Self
 
 import chess
 import numpy as np
@@ -18,7 +19,7 @@ from chess import SQUARE_NAMES, Color, Square
 from plies.board.build import build_position
 from plies.board.calls import GREW, Calls, buffers, calls
 from plies.board.chess960 import chess960_fen
-from plies.board.codes import MOVES, core_to_move, core_to_move_960
+from plies.board.codes import CODE_OF_ID, MOVES, core_to_move, core_to_move_960
 from plies.board.errors import IllegalMoveError, InvalidFenError
 from plies.board.fen import (
     STARTING_FEN,
@@ -29,7 +30,14 @@ from plies.board.fen import (
 from plies.board.legal import LegalMoveGenerator
 from plies.board.move import Move
 from plies.core import Position, opponent_in_check
-from plies.core.encoding import FLAG_EP, FLAG_SHIFT, NO_SQUARE
+from plies.core.encoding import (
+    FLAG_EP,
+    FLAG_KING_CASTLE,
+    FLAG_QUEEN_CASTLE,
+    FLAG_SHIFT,
+    NO_SQUARE,
+)
+from plies.core.position import new_position
 
 _GREW = GREW
 # Standard chess writes its castling rights as the letters of the rights bits (K, Q, k, q).
@@ -37,20 +45,41 @@ _STANDARD_CASTLING = tuple("".join(c for bit, c in enumerate("KQkq") if bits >> 
                            for bits in range(16))  # fmt: skip
 _EP_FLAG = FLAG_EP << FLAG_SHIFT
 _FLAGS = 15 << FLAG_SHIFT
+_CASTLE_FLAGS = 0b1011 << FLAG_SHIFT
+# The castling rooks of each set of standard castling rights (NO_SQUARE where absent).
+_STANDARD_ROOKS = tuple(tuple(sq if bits >> right & 1 else NO_SQUARE
+                              for right, sq in enumerate((7, 0, 63, 56)))
+                        for bits in range(16))  # fmt: skip
+_ARRAYS = ("_pieces", "_squares", "_keys")
+_template: tuple[Position, int] | None = None
+
+
+def _template_handle() -> int:
+    """Handle of the position whose shared tables (sliders, the empty net) every position a
+    FEN is read into shares: built once, kept alive here."""
+    global _template
+    if _template is None:
+        pos = new_position([0] * 64, 0, 0, NO_SQUARE, 0, 1)
+        _template = (pos, calls().handle_of(pos))
+    return _template[1]
+_MOVE_OF = MOVES.__getitem__
+_CODE_OF = CODE_OF_ID.get
 
 
 class Known:
     """What was read about one position: kept while it is on the board or under a pushed move,
     so a search that pops back finds its moves still known."""
 
-    __slots__ = ("bbs", "codes", "ids", "moves", "names", "st", "status")
+    __slots__ = ("bbs", "codes", "legal", "moves", "names", "st", "status")
 
     def __init__(self) -> None:
         """Nothing known yet."""
         self.st: tuple[int, int, int, int, int, int] | None = None
         self.codes: list[int] | None = None
         self.moves: list[Move] | None = None
-        self.ids: dict[int, int] | None = None
+        self.legal: set[int] | None = None
+        """The legal move integers a shared ``Move`` (``CODE_OF_ID``) may stand for here:
+        all of them, but castling in Chess960, where the shared move is a king's step."""
         self.bbs: list[int] | None = None
         self.names: dict[int, int] | None = None
         self.status = -1
@@ -96,6 +125,18 @@ class BoardState:
         """Replace the position and clear the history; ``InvalidFenError`` (a ValueError, the
         board unchanged) for a malformed FEN. A well-formed position the rules cannot apply to
         is kept as python-chess keeps it (``is_valid()`` says False)."""
+        if not self.chess960 and type(fen) is str:
+            # The common case in one compiled call: a plainly written standard FEN.
+            c = calls()
+            fields = buffers()[2]
+            if c.read_fen(fen, fields):
+                pos, handle, info = c.build_board(_template_handle(), fields)
+                if not info & 1:
+                    self._castle_rooks = _STANDARD_ROOKS[info >> 2]
+                    self._stack = []
+                    self._adopt(pos, handle, info >> 1 & 1)
+                    self._root_fen = fen.strip()
+                    return
         parsed = parse_fen(fen)
         try:
             rights, rooks = validate(parsed, self.chess960)
@@ -133,23 +174,43 @@ class BoardState:
 
     def _adopt_position(self, pos: Position) -> None:
         """Hold compiled position ``pos`` (its history becomes the board's)."""
+        c = calls()
+        handle = c.handle_of(pos)
+        self._adopt(pos, handle, c.state(handle)[0])
+
+    def _adopt(self, pos: Position, handle: int, side: int) -> None:
+        """Hold compiled position ``pos`` of handle ``handle`` and side to move ``side`` (the
+        core's: 0 white), its history the board's."""
         self._pos = pos
         self._pc = None
         self._why = ""
         self._promoted = 0
-        self._c: Calls = calls(pos)
+        self._c: Calls = calls()
         # The per-move calls take the position's address: the board keeps ``pos`` alive.
-        self._h: int = self._c.handle_of(pos)
+        self._h: int = handle
         self._push = self._c.push_at
         self._pop = self._c.pop_at
         self._read_arrays()
         # The side to move follows from the set-up's and the number of moves since.
-        self._white_first = (self._c.state(self._h)[0] == 0) == (len(self._stack) % 2 == 0)
+        self._white_first = (side == 0) == (len(self._stack) % 2 == 0)
         self._forget()
 
     def _read_arrays(self) -> None:
-        """Look at the position's arrays again (the undo stack was reallocated)."""
-        self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
+        """Look at the position's arrays again when next asked (the undo stack was
+        reallocated, or the position replaced): ``__getattr__`` reads them."""
+        for name in _ARRAYS:
+            with contextlib.suppress(AttributeError):
+                delattr(self, name)
+
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> Any:
+            """The position's live ``_pieces``, ``_squares`` and ``_keys`` arrays, read on the
+            first use after a set-up or a reallocation (a FEN read and written needs none)."""
+            if name in _ARRAYS and self._pos is not None:
+                self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
+                return object.__getattribute__(self, name)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _forget(self) -> None:
         """Drop what was read about the position and the positions before it."""
@@ -347,6 +408,15 @@ class BoardState:
         if self._pos is None or promoted:
             return self._python_chess_view().fen(shredder=shredder, en_passant=en_passant,
                                                  promoted=promoted)  # fmt: skip
+        if not (self.chess960 or shredder) and (en_passant == "legal" or en_passant == "fen"):
+            out = buffers()[1]
+            n = self._c.fen_text(self._h, out)
+            text: str = out[: n & 255].tobytes().decode()
+            if n >> 8 and en_passant == "legal" and not self._ep_capture():
+                fields = text.split(" ")
+                fields[3] = "-"
+                text = " ".join(fields)
+            return text
         side, rights, _, half, full, _ = self._state()
         out = buffers()[1]
         board = out[: self._c.placement(self._h, out)].tobytes().decode()
@@ -368,8 +438,11 @@ class BoardState:
             return SQUARE_NAMES[ep] if self._pawn_ready_for_ep(ep) else "-"
         if mode != "legal":
             raise ValueError(f"en_passant must be 'legal', 'fen' or 'xfen', not {mode!r}")
-        return SQUARE_NAMES[ep] if any((c & _FLAGS) == _EP_FLAG for c in self._legal_codes()) \
-            else "-"  # fmt: skip
+        return SQUARE_NAMES[ep] if self._ep_capture() else "-"
+
+    def _ep_capture(self) -> bool:
+        """Whether an en-passant capture is among the legal moves."""
+        return any((c & _FLAGS) == _EP_FLAG for c in self._legal_codes())
 
     def _pawn_ready_for_ep(self, ep: Square) -> bool:
         """Whether a pawn of the side to move attacks ``ep`` (pins aside: X-FEN's rule)."""
@@ -419,14 +492,27 @@ class BoardState:
                 moves = [core_to_move_960(c, rooks) for c in codes]
             else:
                 try:
-                    moves = [MOVES[c] for c in codes]
+                    moves = list(map(_MOVE_OF, codes))
                 except KeyError:  # a move integer met for the first time
                     moves = [core_to_move(c) for c in codes]
             k.moves = moves
-            # Each Move object stands for one move integer (and is kept alive by ``moves``):
-            # a push of one of them needs no search for its integer.
-            k.ids = dict(zip(map(id, moves), codes, strict=True))
+            # Each listed move is the shared Move of its integer: a push of one of them
+            # finds its integer by the object's id and checks it against this set.
+            k.legal = self._shared_legal(codes)
         return moves
+
+    def _shared_legal(self, codes: list[int]) -> set[int]:
+        """The legal integers a shared ``Move`` may be pushed as (``Known.legal``)."""
+        if self.chess960:
+            return {c for c in codes if not _is_castling_code(c)}
+        return set(codes)
+
+    def _legal_count(self) -> int:
+        """Number of legal moves (no ``Move`` values built)."""
+        if self._pos is None:
+            assert self._pc is not None
+            return self._pc.legal_moves.count()
+        return len(self._legal_codes())
 
     @property
     def legal_moves(self) -> LegalMoveGenerator:
@@ -450,6 +536,14 @@ class BoardState:
         """Core integer of ``move`` if it is legal here, else 0."""
         if self._pos is None or not isinstance(move, chess.Move):
             return 0
+        code = _CODE_OF(id(move), 0)
+        if code:
+            k = self._known()
+            legal = k.legal
+            if legal is None:
+                legal = k.legal = self._shared_legal(self._legal_codes())
+            if code in legal:
+                return code
         if self.chess960:
             for code, legal in zip(self._legal_codes(), self._legal_list(), strict=True):
                 if legal == move:
@@ -482,8 +576,9 @@ class BoardState:
         """Play a legal move (a python-chess ``Move`` too, or ``Move.null()`` to pass);
         IllegalMoveError, the board unchanged, if it is not legal here."""
         k = self._k
-        if k is not None and (ids := k.ids) is not None and (code := ids.get(id(move), 0)):
-            # A move of this position's own list: its integer is known and legal here.
+        if k is not None and (legal := k.legal) is not None and (code := _CODE_OF(id(move), 0)) \
+                in legal:  # fmt: skip
+            # A shared move (as the legal moves are) whose integer is legal here.
             grew = self._push(self._h, code)
         else:
             pos = self._pos
@@ -571,6 +666,12 @@ class BoardState:
             self._pc.clear_stack()
             return
         self.set_fen(self.fen(en_passant="fen"))
+
+
+def _is_castling_code(code: int) -> bool:
+    """Whether a core move integer castles (flag 2 or 3, whatever its capture bit)."""
+    flags = code & _CASTLE_FLAGS
+    return flags in (FLAG_KING_CASTLE << FLAG_SHIFT, FLAG_QUEEN_CASTLE << FLAG_SHIFT)
 
 
 def _status_text(board: chess.Board) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unicode import _get_code_point
 
 from plies.core import makemove as _makemove
 from plies.core import position as _position
@@ -325,3 +326,68 @@ def find_san(pos: Position, kind: int, file: int, rank: int, to: int, promotion:
             return -1
         found = m
     return found
+
+
+NOT_READ = -2
+"""``read_san``: the text is not a piece or pawn move written in SAN (castling, a null move,
+long algebraic, or not SAN at all): the board's Python reader takes it."""
+_KIND_OF_LETTER = np.zeros(128, dtype=np.int64)
+for _kind, _letter in enumerate("  NBRQK"):
+    if _letter != " ":
+        _KIND_OF_LETTER[ord(_letter)] = _kind
+_PROMOTION_OF_LETTER = np.zeros(128, dtype=np.int64)
+for _kind, _letter in enumerate("  nbrqk"):
+    if _letter != " ":
+        _PROMOTION_OF_LETTER[ord(_letter)] = _kind
+        _PROMOTION_OF_LETTER[ord(_letter.upper())] = _kind
+
+
+@njit(cache=True, nogil=True)
+def read_san(pos: Position, text: str) -> int:
+    """The legal move the SAN ``text`` names (python-chess's reading: ``[NBKRQ]?[a-h]?[1-8]?
+    [-x]?`` then the square, ``=?`` and a promotion letter, one ``+`` or ``#``): its integer,
+    0 when no move matches, -1 when several do, NOT_READ for any other text."""
+    n = len(text)
+    if n < 2 or n > 10:
+        return NOT_READ
+    chars = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        c = _get_code_point(text, i)
+        if c >= 128:
+            return NOT_READ
+        chars[i] = c
+    end = n
+    if chars[end - 1] == 43 or chars[end - 1] == 35:  # "+", "#"
+        end -= 1
+    promotion = 0
+    if end > 0 and _PROMOTION_OF_LETTER[chars[end - 1]]:
+        promotion = _PROMOTION_OF_LETTER[chars[end - 1]]
+        end -= 1
+        if end > 0 and chars[end - 1] == 61:  # "="
+            end -= 1
+    if end < 2:
+        return NOT_READ
+    to_file, to_rank = chars[end - 2] - 97, chars[end - 1] - 49
+    if to_file < 0 or to_file > 7 or to_rank < 0 or to_rank > 7:
+        return NOT_READ
+    end -= 2
+    if end > 0 and (chars[end - 1] == 45 or chars[end - 1] == 120):  # "-", "x"
+        end -= 1
+    i = 0
+    kind = PAWN
+    if i < end and _KIND_OF_LETTER[chars[i]]:
+        kind = _KIND_OF_LETTER[chars[i]]
+        i += 1
+    file = -1
+    if i < end and 97 <= chars[i] <= 104:
+        file = chars[i] - 97
+        i += 1
+    rank = -1
+    if i < end and 49 <= chars[i] <= 56:
+        rank = chars[i] - 49
+        i += 1
+    if i != end or (kind == PAWN and file >= 0 and rank >= 0):
+        return NOT_READ  # unread characters, or long algebraic (a move between squares)
+    if kind == PAWN and file < 0:
+        file = to_file  # a pawn move without a file stays on its file: no capture
+    return find_san(pos, kind, file, rank, to_rank * 8 + to_file, promotion)

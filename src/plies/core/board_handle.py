@@ -139,6 +139,6 @@ def placement_at(handle: int, out: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def find_san_at(handle: int, kind: int, file: int, rank: int, to: int, promotion: int) -> int:
-    """``board_entry.find_san`` on the position of ``handle``."""
-    return _entry.find_san(_at(handle), kind, file, rank, to, promotion)
+def read_san_at(handle: int, text: str) -> int:
+    """``board_entry.read_san`` on the position of ``handle``."""
+    return _entry.read_san(_at(handle), text)

@@ -117,7 +117,7 @@ def test_the_compiled_reader_takes_the_common_fens() -> None:
     assert c.read_fen("r3k2r/8/8/8/8/8/8/R3K2R b Qk - 7 40", fields)
     assert fields[SIDE] == 1 and fields[CASTLING] == 2 | 4 and fields[EP] == 64
     assert (fields[HALFMOVE], fields[FULLMOVE]) == (7, 40)
-    assert np.array_equal(fields[:64], Board("r3k2r/8/8/8/8/8/8/R3K2R b Qk - 7 40")._squares)
+    assert np.array_equal(fields[:64], Board("r3k2r/8/8/8/8/8/8/R3K2R b Qk - 7 40")._live()[1])
 
 
 @pytest.mark.parametrize("seed", [6])

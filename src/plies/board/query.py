@@ -50,7 +50,7 @@ class PositionQueries(BoardState):
         k = self._known()
         bbs = k.bbs
         if bbs is None:
-            bbs = k.bbs = self._pieces.tolist()
+            bbs = k.bbs = self._live()[0].tolist()
         return bbs
 
     def _kind_mask(self, kind: PieceType) -> Bitboard:
@@ -124,7 +124,10 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.piece_at(square)
-        piece: Piece | None = _PIECES[self._squares[square]]
+        squares = self._squares
+        if squares is None:
+            squares = self._live()[1]
+        piece: Piece | None = _PIECES[squares[square]]
         return piece
 
     def piece_type_at(self, square: Square) -> PieceType | None:
@@ -132,7 +135,10 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.piece_type_at(square)
-        code = int(self._squares[square])
+        squares = self._squares
+        if squares is None:
+            squares = self._live()[1]
+        code = int(squares[square])
         return None if code == NO_PIECE else code & 7
 
     def color_at(self, square: Square) -> Color | None:
@@ -140,7 +146,10 @@ class PositionQueries(BoardState):
         if self._pos is None:
             assert self._pc is not None
             return self._pc.color_at(square)
-        code = int(self._squares[square])
+        squares = self._squares
+        if squares is None:
+            squares = self._live()[1]
+        code = int(squares[square])
         return None if code == NO_PIECE else code < 8
 
     def piece_map(self, *, mask: Bitboard = chess.BB_ALL) -> dict[Square, Piece]:
@@ -149,9 +158,10 @@ class PositionQueries(BoardState):
             assert self._pc is not None
             return self._pc.piece_map(mask=mask)
         pieces = _PIECES
+        squares = self._live()[1]
         if mask == chess.BB_ALL:
-            return {sq: pieces[c] for sq, c in enumerate(self._squares.tolist()) if c}  # type: ignore[misc]
-        return {sq: pieces[c] for sq, c in enumerate(self._squares.tolist())  # type: ignore[misc]
+            return {sq: pieces[c] for sq, c in enumerate(squares.tolist()) if c}  # type: ignore[misc]
+        return {sq: pieces[c] for sq, c in enumerate(squares.tolist())  # type: ignore[misc]
                 if c and mask >> sq & 1}  # fmt: skip
 
     def pieces_mask(self, piece_type: PieceType, color: Color) -> Bitboard:

@@ -93,9 +93,10 @@ class GameRules(PositionQueries):
     def _repetitions(self) -> int:
         """How often the current position occurred, counting the current one."""
         ply = self._state()[5]
-        key = self._keys[ply]
+        keys = self._live()[2]
+        key = keys[ply]
         low = max(0, ply - self.halfmove_clock)
-        return int(np.count_nonzero(self._keys[low : ply + 1] == key))
+        return int(np.count_nonzero(keys[low : ply + 1] == key))
 
     def is_repetition(self, count: int = 3) -> bool:
         """Whether the current position occurred at least ``count`` times."""
@@ -118,11 +119,11 @@ class GameRules(PositionQueries):
         if self._status() & THREEFOLD:
             return True
         ply = self._state()[5]
-        seen = self._keys[max(0, ply - self.halfmove_clock) : ply + 1].copy()
+        seen = self._live()[2][max(0, ply - self.halfmove_clock) : ply + 1].copy()
         for move in list(self._legal_list()):
             self.push(move)
             try:
-                if np.count_nonzero(seen == self._keys[ply + 1]) >= 2:
+                if np.count_nonzero(seen == self._live()[2][ply + 1]) >= 2:
                     return True
             finally:
                 self.pop()

@@ -9,8 +9,7 @@ by a python-chess board instead, as python-chess keeps it, until it is playable 
 
 from __future__ import annotations
 
-import contextlib
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 import chess
 import numpy as np
@@ -50,7 +49,6 @@ _CASTLE_FLAGS = 0b1011 << FLAG_SHIFT
 _STANDARD_ROOKS = tuple(tuple(sq if bits >> right & 1 else NO_SQUARE
                               for right, sq in enumerate((7, 0, 63, 56)))
                         for bits in range(16))  # fmt: skip
-_ARRAYS = ("_pieces", "_squares", "_keys")
 _template: tuple[Position, int] | None = None
 
 
@@ -168,6 +166,7 @@ class BoardState:
         self._pos: Position | None = None
         self._pc: chess.Board | None = board
         self._why = why
+        self._squares = None
         self._promoted = 0
         self._stack = []
         self._forget()
@@ -197,20 +196,16 @@ class BoardState:
 
     def _read_arrays(self) -> None:
         """Look at the position's arrays again when next asked (the undo stack was
-        reallocated, or the position replaced): ``__getattr__`` reads them."""
-        for name in _ARRAYS:
-            with contextlib.suppress(AttributeError):
-                delattr(self, name)
+        reallocated, or the position replaced): ``_live`` reads them."""
+        self._squares: np.ndarray | None = None
 
-    if not TYPE_CHECKING:
-
-        def __getattr__(self, name: str) -> Any:
-            """The position's live ``_pieces``, ``_squares`` and ``_keys`` arrays, read on the
-            first use after a set-up or a reallocation (a FEN read and written needs none)."""
-            if name in _ARRAYS and self._pos is not None:
-                self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
-                return object.__getattribute__(self, name)
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+    def _live(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The position's live ``pieces, squares, keys`` arrays (views into the compiled
+        position), read on the first use after a set-up or a reallocation: a FEN read and
+        written needs none of them."""
+        if self._squares is None:
+            self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
+        return self._pieces, self._squares, self._keys
 
     def _forget(self) -> None:
         """Drop what was read about the position and the positions before it."""
@@ -390,14 +385,14 @@ class BoardState:
         """Castling field of the FEN in X-FEN (``"KQkq"``, ``"-"``, ``"Bq"`` for an inner rook)."""
         if self._pos is None:
             return self._python_chess_view().castling_xfen()
-        return castling_field(self._squares.tolist(), self._state()[1], self._castle_rooks,
+        return castling_field(self._live()[1].tolist(), self._state()[1], self._castle_rooks,
                               False)  # fmt: skip
 
     def castling_shredder_fen(self) -> str:
         """Castling field in Shredder-FEN: the rooks' files (``"HAha"``, ``"-"``)."""
         if self._pos is None:
             return self._python_chess_view().castling_shredder_fen()
-        return castling_field(self._squares.tolist(), self._state()[1], self._castle_rooks,
+        return castling_field(self._live()[1].tolist(), self._state()[1], self._castle_rooks,
                               True)  # fmt: skip
 
     def fen(self, *, shredder: bool = False, en_passant: chess.EnPassantSpec = "legal",
@@ -448,13 +443,14 @@ class BoardState:
         """Whether a pawn of the side to move attacks ``ep`` (pins aside: X-FEN's rule)."""
         own = 1 if self.turn else 9  # the core's pawn codes: white 1, black 9
         attackers = chess.BB_PAWN_ATTACKS[not self.turn][ep]
-        return any(int(self._squares[sq]) == own for sq in chess.scan_forward(attackers))
+        squares = self._live()[1]
+        return any(int(squares[sq]) == own for sq in chess.scan_forward(attackers))
 
     def zobrist_key(self) -> int:
         """64-bit Zobrist hash of the position (pieces, side, castling, en passant), the
         engine's key (python-chess's Polyglot key is ``chess.polyglot.zobrist_hash``)."""
         self.check_playable()
-        return int(self._keys[self._state()[5]])
+        return int(self._live()[2][self._state()[5]])
 
     def shredder_fen(self, *, en_passant: chess.EnPassantSpec = "legal") -> str:
         """FEN with the castling field in Shredder-FEN (``HAha``)."""

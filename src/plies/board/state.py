@@ -467,7 +467,9 @@ class BoardState:
 
     def _legal_codes(self) -> list[int]:
         """The legal moves as core move integers (read once per position)."""
-        k = self._known()
+        k = self._k
+        if k is None:
+            k = self._k = Known()
         codes = k.codes
         if codes is None:
             out = buffers()[0]
@@ -476,25 +478,28 @@ class BoardState:
 
     def _legal_list(self) -> list[Move]:
         """The legal moves as ``Move`` values (built once per position; do not modify)."""
+        k = self._k
+        if k is not None and (moves := k.moves) is not None:
+            return moves
         if self._pos is None:
             assert self._pc is not None
             return list(self._pc.legal_moves)
-        k = self._known()
-        moves = k.moves
-        if moves is None:
-            codes = self._legal_codes()
-            if self.chess960:
-                rooks = self._castle_rooks
-                moves = [core_to_move_960(c, rooks) for c in codes]
-            else:
-                try:
-                    moves = list(map(_MOVE_OF, codes))
-                except KeyError:  # a move integer met for the first time
-                    moves = [core_to_move(c) for c in codes]
-            k.moves = moves
+        codes = self._legal_codes()
+        k = self._k
+        assert k is not None
+        if self.chess960:
+            rooks = self._castle_rooks
+            moves = [core_to_move_960(c, rooks) for c in codes]
+            k.legal = self._shared_legal(codes)
+        else:
+            try:
+                moves = list(map(_MOVE_OF, codes))
+            except KeyError:  # a move integer met for the first time
+                moves = [core_to_move(c) for c in codes]
             # Each listed move is the shared Move of its integer: a push of one of them
             # finds its integer by the object's id and checks it against this set.
-            k.legal = self._shared_legal(codes)
+            k.legal = set(codes)
+        k.moves = moves
         return moves
 
     def _shared_legal(self, codes: list[int]) -> set[int]:

@@ -55,8 +55,8 @@ class Calls:
         """``(handle) -> bits``: check, no moves, dead position, move counts, repetitions."""
         self.check_after: Entry = _handle.check_after_at.compile((i64, i64))
         """``(handle, code) -> 0, 1 (check) or 2 (mate) | GREW``."""
-        self.san: Entry = _handle.san_at.compile((i64, i64, text))
-        """``(handle, code, out) -> length``: the move's SAN (no check suffix) into ``out``."""
+        self.san: Entry = _handle.san_at.compile((i64, i64))
+        """``(handle, code) -> SAN bytes, 7 bits each | SAN_GREW``: the move's SAN."""
         self.read_san: Entry = _handle.read_san_at.compile((i64, types.unicode_type))
         """``(handle, san) -> code``, 0 none, -1 several, ``NOT_READ`` not a piece or pawn
         move in SAN."""

@@ -15,9 +15,9 @@ from chess import (
     square,
 )
 
-from plies.board.calls import GREW, buffers
 from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from plies.board.move import Move
+from plies.core.board_handle import SAN_GREW
 from plies.core.encoding import (
     FLAG_KING_CASTLE,
     FLAG_QUEEN_CASTLE,
@@ -34,6 +34,9 @@ _CASTLES = {
 }  # fmt: skip
 """Castling in SAN: 1 for king-side, 0 for queen-side (as python-chess reads it)."""
 _SQUARES = {name: sq for sq, name in enumerate(SQUARE_NAMES)}
+_TEXTS: dict[int, str] = {}
+"""Each SAN met so far by its packed bytes (``plies.core.board_handle.san_at``): a few
+thousand at most."""
 _NULL_SAN = ("--", "Z0", "0000", "@@@@")
 _LETTERS = ("", "", "N", "B", "R", "Q", "K")
 # Castling is flag 2 or 3 whatever its capture bit says (a Chess960 king may take its rook).
@@ -52,12 +55,15 @@ def san(board: Board, move: Move) -> str:
         if code == 0:
             raise IllegalMoveError(f"illegal san: {move.uci()!r} in {board.fen()}"
                                    f"{board._why_illegal(move)}")  # fmt: skip
-    out = buffers()[1]
-    n = board._c.san(board._h, code, out)
-    if n & GREW:
+    packed = board._c.san(board._h, code)
+    if packed & SAN_GREW:
         board._read_arrays()
-        n &= ~GREW
-    return out[:n].tobytes().decode()
+        packed &= ~SAN_GREW
+    text = _TEXTS.get(packed)
+    if text is None:
+        text = _TEXTS[packed] = bytes((packed >> shift) & 127 for shift in range(0, 56, 7)
+                                      if (packed >> shift) & 127).decode()  # fmt: skip
+    return text
 
 
 def parse_san(board: Board, text: str) -> Move:

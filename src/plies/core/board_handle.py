@@ -117,19 +117,28 @@ def illegal_at(handle: int) -> bool:
     return _position.opponent_in_check(_at(handle))
 
 
+SAN_GREW = 1 << 62
+"""Bit of ``san_at``'s result set when the undo stack was reallocated."""
+
+
 @njit(cache=True, nogil=True)
-def san_at(handle: int, m: int, out: np.ndarray) -> int:
-    """Write the SAN of legal move ``m`` on the position of ``handle``, ``+`` or ``#``
-    included, into ``out``; its length, ``| 1 << 20`` if the undo stack was reallocated."""
+def san_at(handle: int, m: int) -> int:
+    """The SAN of legal move ``m`` on the position of ``handle``, ``+`` or ``#`` included,
+    as one integer: its ASCII bytes (at most 7: ``Qa1xb2+``, ``exd8=Q#``) 7 bits each, the
+    first lowest, ``| SAN_GREW`` if the undo stack was reallocated. An integer, not text
+    in a buffer: the board keeps each SAN's string by it, so writing one is a look-up."""
     pos = _at(handle)
+    out = np.zeros(8, dtype=np.uint8)
     n = _entry.san_body(pos, m, out)
     given = _entry.check_after(pos, m)
     grew = given & _GREW
     given &= ~_GREW
+    packed = 0
+    for i in range(n):
+        packed |= np.int64(out[i]) << (7 * i)
     if given:
-        out[n] = 35 if given == 2 else 43  # "#" or "+"
-        n += 1
-    return n | grew
+        packed |= (35 if given == 2 else 43) << (7 * n)  # "#" or "+"
+    return packed | SAN_GREW if grew else packed
 
 
 @njit(cache=True, nogil=True)

@@ -43,4 +43,4 @@ def build_position(parsed: ParsedFen, rights: int, ep: int, rooks: tuple[int, ..
     if _build_entry is None:
         # Bound to these arguments' signature (callers in compiled code may add others).
         _build_entry = _build.compile(tuple(typeof(a) for a in args))  # type: ignore[no-untyped-call]
-    return _build_entry(*args)  # type: ignore[no-any-return]
+    return _build_entry(*args)  # type: ignore[no-any-return, arg-type]

@@ -166,7 +166,7 @@ class BoardState:
         self._pos: Position | None = None
         self._pc: chess.Board | None = board
         self._why = why
-        self._squares = None
+        self._squares: np.ndarray | None = None
         self._promoted = 0
         self._stack = []
         self._forget()
@@ -197,15 +197,17 @@ class BoardState:
     def _read_arrays(self) -> None:
         """Look at the position's arrays again when next asked (the undo stack was
         reallocated, or the position replaced): ``_live`` reads them."""
-        self._squares: np.ndarray | None = None
+        self._squares = None
 
     def _live(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The position's live ``pieces, squares, keys`` arrays (views into the compiled
         position), read on the first use after a set-up or a reallocation: a FEN read and
         written needs none of them."""
-        if self._squares is None:
-            self._pieces, self._squares, self._keys = self._c.arrays(self._pos)
-        return self._pieces, self._squares, self._keys
+        squares = self._squares
+        if squares is None:
+            self._pieces, squares, self._keys = self._c.arrays(self._pos)
+            self._squares = squares
+        return self._pieces, squares, self._keys
 
     def _forget(self) -> None:
         """Drop what was read about the position and the positions before it."""
@@ -546,8 +548,8 @@ class BoardState:
             if code in legal:
                 return code
         if self.chess960:
-            for code, legal in zip(self._legal_codes(), self._legal_list(), strict=True):
-                if legal == move:
+            for code, listed in zip(self._legal_codes(), self._legal_list(), strict=True):
+                if listed == move:
                     return code
             return 0
         k = self._known()

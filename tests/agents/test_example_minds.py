@@ -14,10 +14,10 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
+from plies.agents.agent_player import AgentPlayer
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer
 from plies.board import Board, Move
 
 MINDS = Path(__file__).resolve().parents[2] / "examples" / "minds"

@@ -19,12 +19,12 @@ import pytest
 from tests.waiting import HANG_S, wait_until
 
 from plies import sandbox
-from plies.agents.player import PlayerError
+from plies.agents.agent_player import AgentPlayer
+from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.spec import confine, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer, MovePlayer
 from plies.arena.standings import GameResult, Standings
 from plies.sandbox import Jail, Limits, Sandbox, SandboxError
 

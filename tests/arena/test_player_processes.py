@@ -180,7 +180,7 @@ def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
     patient = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
     for path, fault, words in (("/garbage", "illegal", "answered 'pass'"),
                                ("/error", "crash", "HTTP 500"),
-                               ("/slow", "hang", "no answer within 0.5s")):
+                               ("/slow", "hang", "no move within 0.5s")):
         bad = parse_player(f"mind+{mind_server}{path}").create()
         settings = quick if fault == "hang" else patient
         record = _game(bad, AgentPlayer("random", "random", {}), settings)

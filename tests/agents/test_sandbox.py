@@ -26,6 +26,7 @@ from plies.agents.spec import confine, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.standings import GameResult, Standings
+from plies.engine.limits import Limit
 from plies.sandbox import Jail, Limits, Sandbox, SandboxError
 
 HOSTILE = Path(__file__).with_name("hostile")
@@ -71,7 +72,7 @@ def play_against_random(player: MovePlayer, sandboxed: bool) -> None:
         assert player.sandboxed is sandboxed  # type: ignore[attr-defined]
         record = play_game(player, AgentPlayer("random", "random", {}),
                            Opening(chess.STARTING_FEN),
-                           GameSettings(depth=1, move_timeout_s=HANG_S), seed=1)
+                           GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S), seed=1)
     finally:
         player.close()
     assert not record.fault, record.reason

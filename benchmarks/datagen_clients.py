@@ -2,7 +2,7 @@
 
 Plays the same seeded datagen games (Stockfish at a fixed depth, as
 ``plies datagen --player uci:/usr/games/stockfish --depth 7 --scores`` does)
-once through :class:`plies.arena.players.UciPlayer` (``chess.engine``) and once
+once through :class:`plies.agents.uci_player.UciPlayer` (``chess.engine``) and once
 through :class:`plies.arena.pipe_uci.PipeUciPlayer`, alternating ``--repeat``
 times, and prints the training positions per CPU second (this process, its
 threads and the engine), best of the repeats, with the ratio.  CPU time, not
@@ -19,8 +19,8 @@ import sys
 from dataclasses import dataclass
 
 from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line
+from plies.agents.spec import parse_player
 from plies.arena.pipe_uci import pipe_player
-from plies.arena.players import parse_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 

@@ -422,8 +422,9 @@ def ablation_match(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from plies.agents.spec import PlayerSpec
     from plies.arena.game import Adjudication, GameSettings
-    from plies.arena.players import PlayerSpec
+    from plies.engine.limits import Limit
 
     terms = args.terms.split(",") if args.terms else list(ABLATED)
     for off in [None, *terms]:
@@ -440,7 +441,7 @@ def ablation_match(args: argparse.Namespace) -> int:
 
     openings = balanced_openings((args.games + 1) // 2, args.seed)
     settings = GameSettings(
-        nodes=args.nodes,
+        limit=Limit(nodes=args.nodes),
         move_timeout_s=120.0,
         adjudication=Adjudication(
             resign_moves=4, resign_score=800, draw_after=40, draw_moves=10, draw_score=8,

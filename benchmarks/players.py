@@ -52,6 +52,7 @@ from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pipe_uci import pipe_player
+from plies.engine.limits import Limit
 from plies.sandbox import Sandbox
 
 RANDOM_FILE = """\
@@ -164,7 +165,7 @@ def measure(make: Callable[[], Player], games: int) -> tuple[list[float], float,
     """Per-move seconds, the games' wall seconds and the moves played, over ``games`` games."""
     times: list[float] = []
     white, black = TimedPlayer(make(), times), TimedPlayer(make(), times)
-    settings = GameSettings(depth=1, move_timeout_s=30.0)
+    settings = GameSettings(limit=Limit(depth=1), move_timeout_s=30.0)
     opening = Opening(chess.STARTING_FEN)
     play_game(white, black, opening, settings, seed=-1)  # one-off loading is not per move
     times.clear()

@@ -35,10 +35,10 @@ from harness import (
     run_match,
     score_line,
 )
+from plies.agents.spec import parse_player
 from plies.arena.clock import TimeControl
 from plies.arena.openings import Opening
 from plies.arena.pgn import PgnWriter
-from plies.arena.players import parse_player
 from plies.arena.report import endings_table
 
 SF_MIN_ELO = 1350

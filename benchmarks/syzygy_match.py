@@ -35,9 +35,10 @@ from harness import (
     run_match,
     score_line,
 )
+from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.openings import Opening
-from plies.arena.players import PlayerSpec, parse_player
+from plies.engine.limits import Limit
 
 ENDINGS = ["KQvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBNvK", "KPvK"]
 WITH, WITHOUT = "tables", "no-tables"
@@ -113,7 +114,8 @@ def main() -> None:
     starts = start_positions(endings, args.per_ending, args.seed)
     verdicts = {o.fen: oracle.get_wdl(chess.Board(o.fen)) for o in starts}  # None: no referee
     args.games = 2 * len(starts)
-    settings = GameSettings(nodes=args.nodes, adjudication=Adjudication(max_moves=args.max_moves))
+    settings = GameSettings(limit=Limit(nodes=args.nodes),
+                            adjudication=Adjudication(max_moves=args.max_moves))
     run = run_match(players(args.path), args, starts, Console(highlight=False, soft_wrap=True),
                     event="plies syzygy match", settings=settings)
     sides: dict[str, Counter[str]] = {WITH: Counter(), WITHOUT: Counter()}

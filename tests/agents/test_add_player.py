@@ -14,6 +14,7 @@ from plies.agents.spec import SpecError, parse_player, spec_help
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.board import Board, Move
+from plies.engine.limits import Limit
 from plies.registry import SEED, Option
 
 
@@ -46,7 +47,7 @@ def test_a_registered_player_plays_through_the_spec_parser(lastmove: None) -> No
     spec = parse_player("lastmove:skip=1")
     assert (spec.kind, spec.agent) == ("agent", "lastmove")
     white, black = spec.create(), parse_player("random:seed=2").create()
-    settings = GameSettings(depth=1, adjudication=Adjudication(max_moves=6))
+    settings = GameSettings(limit=Limit(depth=1), adjudication=Adjudication(max_moves=6))
     record = play_game(white, black, Opening(chess.STARTING_FEN), settings, seed=1)
     board = chess.Board()
     for number, played in enumerate(record.moves):

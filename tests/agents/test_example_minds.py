@@ -14,16 +14,18 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
+from plies.agents.agent_player import AgentPlayer
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer
 from plies.board import Board, Move
+from plies.engine.limits import Limit
 
 MINDS = Path(__file__).resolve().parents[2] / "examples" / "minds"
 JAVAC = shutil.which("javac")
 JAVA = shutil.which("java")
-SHORT = GameSettings(depth=1, move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=8))
+SHORT = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S,
+                     adjudication=Adjudication(max_moves=8))
 
 
 def _module(name: str) -> ModuleType:
@@ -127,7 +129,8 @@ def test_java_mind_compiles_and_plays(tmp_path: Path) -> None:
         for seed in (1, 2):
             record = play_game(mind, AgentPlayer("random", "random", {}),
                                Opening(chess.STARTING_FEN),
-                               GameSettings(depth=1, adjudication=Adjudication(max_moves=60)),
+                               GameSettings(limit=Limit(depth=1),
+                                            adjudication=Adjudication(max_moves=60)),
                                seed=seed)
             assert record.finished and not record.fault, record.reason
             assert len(record.moves) >= 20 or record.termination == "normal"

@@ -14,11 +14,11 @@ import pytest
 from tests.waiting import HANG_S
 
 from plies.agents import AGENT_NAMES, FORFEIT, Budget, FunctionAgent, Mind, make_agent, mind_action
+from plies.agents.agent_player import AgentPlayer
 from plies.agents.mind import action_move, move_action, parse_action
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer
 from plies.board import KNIGHT, QUEEN, Board, Move
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"

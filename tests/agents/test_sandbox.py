@@ -19,13 +19,14 @@ import pytest
 from tests.waiting import HANG_S, wait_until
 
 from plies import sandbox
-from plies.agents.player import PlayerError
+from plies.agents.agent_player import AgentPlayer
+from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.spec import confine, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer, MovePlayer
 from plies.arena.standings import GameResult, Standings
+from plies.engine.limits import Limit
 from plies.sandbox import Jail, Limits, Sandbox, SandboxError
 
 HOSTILE = Path(__file__).with_name("hostile")
@@ -71,7 +72,7 @@ def play_against_random(player: MovePlayer, sandboxed: bool) -> None:
         assert player.sandboxed is sandboxed  # type: ignore[attr-defined]
         record = play_game(player, AgentPlayer("random", "random", {}),
                            Opening(chess.STARTING_FEN),
-                           GameSettings(depth=1, move_timeout_s=HANG_S), seed=1)
+                           GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S), seed=1)
     finally:
         player.close()
     assert not record.fault, record.reason

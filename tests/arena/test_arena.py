@@ -16,6 +16,7 @@ import pytest
 from tests.waiting import HANG_S, wait_until
 
 from plies.agents.base import Budget
+from plies.agents.spec import parse_player
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
 from plies.arena.gsprt import Sprt
@@ -23,7 +24,7 @@ from plies.arena.interrupt import CtrlC
 from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, schedule
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
-from plies.arena.players import parse_player
+from plies.engine.limits import Limit
 
 TOY = Path(__file__).with_name("toy_uci.py")
 TOY_CMD = f"{sys.executable} {TOY}"
@@ -137,7 +138,7 @@ def test_random_openings_are_seeded_and_alive() -> None:
 
 
 def test_results_add_up_and_pgn_reads_back(tmp_path: Path) -> None:
-    settings = GameSettings(depth=1, adjudication=Adjudication(max_moves=40))
+    settings = GameSettings(limit=Limit(depth=1), adjudication=Adjudication(max_moves=40))
     match = run_match(["random", "capture", "minimax:depth=1"], 4, settings)
     res = match.result
     assert res.played == res.scheduled == 12 and not res.interrupted
@@ -161,7 +162,7 @@ def test_results_add_up_and_pgn_reads_back(tmp_path: Path) -> None:
 
 
 def test_crashing_uci_engine_loses_and_the_match_goes_on() -> None:
-    settings = GameSettings(movetime_ms=20)
+    settings = GameSettings(limit=Limit(movetime=20))
     match = run_match(["random:name=steady", toy("crashy", "crash", after=3)], 4, settings)
     res = match.result
     assert res.played == 4
@@ -190,7 +191,7 @@ def test_bad_uci_engines_lose_with_the_reason(mode: str, words: str, termination
 
 
 def test_sprt_stops_at_a_verdict() -> None:
-    settings = GameSettings(movetime_ms=20)
+    settings = GameSettings(limit=Limit(movetime=20))
     match = run_match(["random", toy("crashy", "crash")], 40, settings, sprt=Sprt(0.0, 100.0))
     res = match.result
     assert res.sprt_verdict == "H1"
@@ -199,7 +200,8 @@ def test_sprt_stops_at_a_verdict() -> None:
 
 def test_draw_and_resign_adjudication() -> None:
     # The toy engine always reports 0.00: a draw after 3 moves each from move 1.
-    settings = GameSettings(movetime_ms=20, adjudication=Adjudication(draw_after=1, draw_moves=3))
+    settings = GameSettings(limit=Limit(movetime=20),
+                            adjudication=Adjudication(draw_after=1, draw_moves=3))
     res = run_match([toy("a"), toy("b")], 2, settings).result
     assert all(r.result == "1/2-1/2" and r.termination == "adjudication" for r in res.records)
     assert all(len(r.moves) == 6 for r in res.records)
@@ -208,7 +210,7 @@ def test_draw_and_resign_adjudication() -> None:
 @pytest.mark.skipif(STOCKFISH is None, reason="stockfish not installed")
 def test_short_match_against_stockfish(tmp_path: Path) -> None:
     # Nodes, not a clock: on a loaded machine a short clock can run out for either side.
-    settings = GameSettings(nodes=20_000, adjudication=Adjudication(max_moves=60))
+    settings = GameSettings(limit=Limit(nodes=20_000), adjudication=Adjudication(max_moves=60))
     res = run_match(["capture", f"uci:{STOCKFISH}:Threads=1,Hash=16"], 2, settings).result
     assert res.played == 2
     assert res.scores[(0, 1)].wins == 0  # capture does not beat Stockfish
@@ -216,7 +218,7 @@ def test_short_match_against_stockfish(tmp_path: Path) -> None:
 
 
 def test_seeded_matches_repeat() -> None:
-    settings = GameSettings(depth=1, adjudication=Adjudication(max_moves=30))
+    settings = GameSettings(limit=Limit(depth=1), adjudication=Adjudication(max_moves=30))
     first = run_match(["random", "capture"], 2, settings).result
     second = run_match(["random", "capture"], 2, settings).result
     moves = sorted((r.round, [m.move for m in r.moves]) for r in first.records)
@@ -251,7 +253,7 @@ def test_ctrl_c_while_a_game_is_written_keeps_count_and_file_in_step() -> None:
 
     specs = [parse_player(toy("a")), parse_player(toy("b"))]
     games = 40
-    match = Match(specs, MatchSettings(games=games, seed=5), GameSettings(depth=1),
+    match = Match(specs, MatchSettings(games=games, seed=5), GameSettings(limit=Limit(depth=1)),
                   opening_schedule(games // 2, None, 2, 11), on_game=on_game)
     before = signal.getsignal(signal.SIGINT)
     result = match.run()
@@ -277,7 +279,8 @@ def test_ctrl_c_guard_turns_sigint_into_a_flag() -> None:
 def test_agent_player_plays_chess960_castling_on_its_mirror() -> None:
     """A ladder agent on a Chess960 referee board answers in Chess960 notation: in a position
     where castling (king takes rook) is the only mate, a searching agent plays it."""
-    from plies.arena.players import AgentPlayer, MoveRequest
+    from plies.agents.agent_player import AgentPlayer
+    from plies.agents.player import MoveRequest
 
     player = AgentPlayer("ab", "alphabeta", {"depth": "2"})
     player.new_game(1)
@@ -320,7 +323,8 @@ def test_chess960_pgn_has_variant_fen_and_setup_and_reads_back() -> None:
 
 @pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
 def test_uci_engine_is_told_chess960_and_castles_king_takes_rook() -> None:
-    from plies.arena.players import MoveRequest, UciPlayer, variant_refusal
+    from plies.agents.player import MoveRequest
+    from plies.agents.uci_player import UciPlayer, variant_refusal
 
     assert STOCKFISH is not None
     player = UciPlayer("sf", [STOCKFISH], {})
@@ -335,7 +339,8 @@ def test_uci_engine_is_told_chess960_and_castles_king_takes_rook() -> None:
 
 
 def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
-    from plies.arena.players import AgentPlayer, UciPlayer, variant_refusal
+    from plies.agents.agent_player import AgentPlayer
+    from plies.agents.uci_player import UciPlayer, variant_refusal
 
     toy_player = UciPlayer("toy", [sys.executable, str(TOY)], {})
     try:

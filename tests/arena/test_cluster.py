@@ -20,13 +20,14 @@ import chess.pgn
 import pytest
 from tests.cli.runs import ctrl_c_when
 
+from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.gsprt import Sprt
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import opening_schedule
-from plies.arena.players import parse_player
 from plies.arena.runner import run_match
+from plies.engine.limits import Limit
 
 if TYPE_CHECKING:
     from conftest import Cluster
@@ -55,7 +56,8 @@ def _match(
     """A match between two deterministic Stockfish configurations from seeded random openings."""
     specs = [parse_player(p) for p in players]
     openings = opening_schedule((games + 1) // 2, None, 4, 11)
-    settings = GameSettings(nodes=nodes, adjudication=Adjudication(max_moves=max_moves))
+    settings = GameSettings(limit=Limit(nodes=nodes),
+                            adjudication=Adjudication(max_moves=max_moves))
     seen = on_game if on_game is not None else []
 
     def record(rec: GameRecord, res: MatchResult) -> None:

@@ -21,13 +21,14 @@ import pytest
 from tests.cli.runs import sprt_wdl
 
 import plies
+from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError
 from plies.arena.game import Adjudication, GameSettings
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import opening_schedule
-from plies.arena.players import parse_player
 from plies.arena.runner import run_match
 from plies.cli.main import main
+from plies.engine.limits import Limit
 from plies.learn.datagen import DatagenSettings, play_datagen_game, position_lines
 from plies.learn.datagen.remote import ClusterStats, games_on_cluster
 
@@ -153,7 +154,7 @@ def test_a_needed_path_missing_on_a_worker_is_one_clear_error(cluster: Cluster) 
     match = Match(
         [parse_player(toy), parse_player(toy)],
         MatchSettings(games=2, cluster=cluster.address, cluster_needs=needs),
-        GameSettings(nodes=100, adjudication=Adjudication(max_moves=10)),
+        GameSettings(limit=Limit(nodes=100), adjudication=Adjudication(max_moves=10)),
         opening_schedule(1, None, 2, 1),
     )
     with pytest.raises(ClusterError) as info:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from tests.waiting import wait_until
 
-from plies.arena.players import PlayerError, UciPlayer
+from plies.agents.player import PlayerError
+from plies.agents.uci_player import UciPlayer
 
 TOY = Path(__file__).with_name("toy_uci.py")
 

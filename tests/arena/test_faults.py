@@ -11,19 +11,21 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
+from plies.agents.agent_player import AgentPlayer
+from plies.agents.player import MovePlayer
 from plies.agents.spec import parse_player
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import Opening
 from plies.arena.pgn import to_pgn
-from plies.arena.players import AgentPlayer, Player
+from plies.engine.limits import Limit
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 # A move timeout the hanging minds can never meet (they never answer at all).
-QUICK = GameSettings(depth=1, move_timeout_s=1.0)
+QUICK = GameSettings(limit=Limit(depth=1), move_timeout_s=1.0)
 # The other faults must not turn into hangs on a busy machine: they get all the time a
 # reply may take.
-PATIENT = GameSettings(depth=1, move_timeout_s=HANG_S)
+PATIENT = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
 
 FAULTY = """\
 import os
@@ -81,7 +83,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _lose(player: Player, hangs: bool = False) -> GameRecord:
+def _lose(player: MovePlayer, hangs: bool = False) -> GameRecord:
     """A game in which ``player`` (White) faults; the record, checked to be a loss."""
     record = play_game(player, AgentPlayer("random", "random", {}), Opening(chess.STARTING_FEN),
                        QUICK if hangs else PATIENT, seed=5)

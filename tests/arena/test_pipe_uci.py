@@ -12,10 +12,14 @@ import pytest
 from tests.waiting import HANG_S
 
 from plies.agents.base import Budget
+from plies.agents.player import MATE_CP, MoveRequest, PlayerError
+from plies.agents.spec import parse_player
+from plies.agents.uci_player import UciPlayer
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pipe_uci import PipeUciPlayer, _go_command, _last_score, pipe_player
-from plies.arena.players import MATE_CP, MoveRequest, PlayerError, UciPlayer, parse_player
+from plies.engine.limits import Limit
+from plies.engine.score import Cp
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
@@ -77,7 +81,7 @@ def test_datagen_games_equal_python_chess_clients() -> None:
         assert all(r.finished for r in records)
         lines.append(
             [position_lines(r, settings.skip_plies, settings.scores) for r in records]
-            + [[(m.move, m.score_cp, m.depth) for m in r.moves] for r in records]
+            + [[(m.move, m.score, m.depth) for m in r.moves] for r in records]
         )
     assert lines[0] == lines[1]
     assert sum(len(game) for game in lines[1][:3]) > 50
@@ -95,10 +99,10 @@ def test_toy_game_and_its_faults() -> None:
     opening = Opening(chess.STARTING_FEN, ("e2e4",), "test")
     # A depth, not a move time: a move time would also set each move's timeout to about a
     # second, which a busy machine may miss.
-    settings = GameSettings(depth=1, move_timeout_s=HANG_S)
+    settings = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
     try:
         record = play_game(good, good, opening, settings, seed=1)
-        assert record.finished and record.moves and record.moves[0].score_cp == 0
+        assert record.finished and record.moves and record.moves[0].score.relative == Cp(0)
         faults = (("crash", "crashed"), ("illegal", "illegal move: unreadable move 'a1a1'"),
                   ("null", "illegal move: no move"))  # fmt: skip
         for mode, words in faults:

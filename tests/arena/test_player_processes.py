@@ -15,17 +15,21 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
+from plies.agents.agent_player import AgentPlayer
+from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import AgentPlayer, Player, PlayerError
+from plies.engine.limits import Limit
+from plies.engine.score import Cp, pov
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
-SHORT = GameSettings(depth=1, move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=12))
+SHORT = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S,
+                     adjudication=Adjudication(max_moves=12))
 
 
-def _game(white: Player, black: Player, settings: GameSettings = SHORT) -> GameRecord:
+def _game(white: MovePlayer, black: MovePlayer, settings: GameSettings = SHORT) -> GameRecord:
     """One game from the standard start."""
     record = play_game(white, black, Opening(chess.STARTING_FEN), settings, seed=1)
     assert record.finished, record.reason
@@ -73,7 +77,8 @@ def test_python_minds_of_every_shape_play(tmp_path: Path, monkeypatch: pytest.Mo
         assert len(record.moves) >= 20
         _legal_replay(record)
         if attr == "Deep":  # an Agent subclass gets the budget and reports its thought
-            assert {(m.depth, m.score_cp) for m in record.moves[::2]} == {(10, 12)}
+            assert {(m.depth, str(m.score)) for m in record.moves[::2]} == {
+                (10, str(pov(Cp(12), True)))}
 
 
 def test_module_mind_and_installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -171,11 +176,11 @@ def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
     _legal_replay(record)
     # Only the mind that never answers gets a timeout it cannot meet; the other faults get
     # all the time a reply may take, so a busy machine cannot turn them into hangs.
-    quick = GameSettings(depth=1, move_timeout_s=0.5)
-    patient = GameSettings(depth=1, move_timeout_s=HANG_S)
+    quick = GameSettings(limit=Limit(depth=1), move_timeout_s=0.5)
+    patient = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
     for path, fault, words in (("/garbage", "illegal", "answered 'pass'"),
                                ("/error", "crash", "HTTP 500"),
-                               ("/slow", "hang", "no answer within 0.5s")):
+                               ("/slow", "hang", "no move within 0.5s")):
         bad = parse_player(f"mind+{mind_server}{path}").create()
         settings = quick if fault == "hang" else patient
         record = _game(bad, AgentPlayer("random", "random", {}), settings)
@@ -193,24 +198,24 @@ def test_xboard_engine_plays_a_game() -> None:
     engine = parse_player(f"xboard:{FAIRYMAX}").create()
     try:
         record = _game(engine, AgentPlayer("random", "random", {}),
-                       GameSettings(depth=2, adjudication=Adjudication(max_moves=30)))
+                       GameSettings(limit=Limit(depth=2), adjudication=Adjudication(max_moves=30)))
         again = _game(AgentPlayer("random", "random", {}), engine,
-                      GameSettings(depth=2, adjudication=Adjudication(max_moves=10)))
+                      GameSettings(limit=Limit(depth=2), adjudication=Adjudication(max_moves=10)))
     finally:
         engine.close()
     assert not record.fault and not again.fault, (record.reason, again.reason)
     _legal_replay(record)
     # Fairy-Max at depth 2 beats a random mover or is far ahead when the game is cut short.
     assert record.result == "1-0" or len(record.moves) >= 58
-    assert any(m.depth == 2 and m.score_cp is not None for m in record.moves[::2])
+    assert any(m.depth == 2 and m.score is not None for m in record.moves[::2])
 
 
 TOY_XBOARD = Path(__file__).with_name("toy_xboard.py")
 
 
 def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
-    quick = GameSettings(depth=1, move_timeout_s=1.0)
-    patient = GameSettings(depth=1, move_timeout_s=HANG_S)
+    quick = GameSettings(limit=Limit(depth=1), move_timeout_s=1.0)
+    patient = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
     cases = (("illegal", "illegal", "played 'a1a1'"), ("garbage", "illegal", "played 'hello'"),
              ("die", "crash", "exited with status 5"), ("hang", "hang", "no move within 1s"),
              ("claim", "illegal", "claimed '1-0 {I say so}'"), ("resign", "", "resigns"))

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from plies.agents.spec import PlayerSpec, SpecError, load_player, parse_player
-from plies.arena import players as arena_players
+from plies.agents.spec import SpecError, load_player, parse_player
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")
 
@@ -44,9 +43,6 @@ def test_every_form_parses_to_its_kind(tmp_path: Path, monkeypatch: pytest.Monke
     assert parse_player(str(mind)).attr == "choose"
     assert parse_player("other.py:Player").target == str((tmp_path / "other.py").resolve())
     assert parse_player("mind+http://127.0.0.1:8080/mind").target == "http://127.0.0.1:8080/mind"
-    # The arena's module offers the same loader, protocol and error.
-    assert arena_players.parse_player is parse_player
-    assert arena_players.PlayerSpec is PlayerSpec and arena_players.SpecError is SpecError
 
 
 def test_bad_specs_raise_one_error_naming_spec_and_reason(

@@ -2,7 +2,8 @@
 """A tiny real UCI engine for arena tests: plays random legal moves, then misbehaves on cue.
 
 Options: Mode (none | crash | hang | illegal | null) and After (how many of its
-own moves it plays normally before misbehaving).  Crash exits the process
+own moves it plays normally before misbehaving); Mate, when not 0, is the mate it reports
+(``score mate N``, in moves) instead of ``score cp 0``.  Crash exits the process
 abruptly, hang stops answering, illegal sends a move that is not legal, null
 sends ``bestmove 0000``.
 
@@ -42,6 +43,7 @@ def main() -> None:
     board = chess.Board()
     gate: Path | None = None
     tickets = 0
+    mate = 0
     for parts in commands():
         cmd = parts[0]
         if cmd == "uci":
@@ -52,6 +54,7 @@ def main() -> None:
             print("option name After type spin default 0 min 0 max 1000")
             print("option name Gate type string default <empty>")
             print("option name Pass type spin default 0 min 0 max 100")
+            print("option name Mate type spin default 0 min -100 max 100")
             print("uciok", flush=True)
         elif cmd == "isready":
             if gate is not None:
@@ -69,6 +72,8 @@ def main() -> None:
                 gate = Path(value)
             elif name.lower() == "pass":
                 tickets = int(value)
+            elif name.lower() == "mate":
+                mate = int(value)
         elif cmd == "ucinewgame":
             played = 0
         elif cmd == "position":
@@ -88,7 +93,8 @@ def main() -> None:
                 continue
             move = rng.choice(list(board.legal_moves))
             played += 1
-            print("info depth 1 score cp 0 nodes 1 pv " + move.uci())
+            score = f"mate {mate}" if mate else "cp 0"
+            print(f"info depth 1 score {score} nodes 1 pv " + move.uci())
             print("bestmove " + move.uci(), flush=True)
         elif cmd == "quit":
             return

@@ -24,7 +24,7 @@ with warnings.catch_warnings():  # Starlette's notice about its test client's HT
     from starlette.testclient import TestClient
 
 from plies.agents.registry import AGENT_NAMES
-from plies.arena.players import parse_player
+from plies.agents.spec import parse_player
 from plies.web.app import create_app
 from plies.web.arena import ArenaRoom
 
@@ -113,6 +113,22 @@ def test_a_league_runs_to_the_end_with_standings_and_pgn(client: TestClient) -> 
     assert len(games) == 6
     assert {g.headers["White"] for g in games} == {"random", "capture", "toy"}
     assert client.post("/api/arena/stop", json={}).status_code == 400  # nothing to stop
+
+
+def test_a_mate_in_3_is_shown_as_mate_in_3() -> None:
+    """A UCI engine's ``score mate 3`` is ``#3`` on the live board and ``+M3`` in the PGN."""
+    room = ArenaRoom([parse_player(f"uci:{sys.executable} {TOY}:Mate=3,name=mater"),
+                      parse_player("random")])
+    try:
+        room.start({"players": [0, 1], "depth": 1, "games": 1})
+        wait_until(lambda: not room.state()["run"]["running"], "the run finishes")
+        live = room.state()["run"]["live"]
+        assert (live["white"], live["scores"]) == ("mater", ["#3", ""])
+        game = chess.pgn.read_game(io.StringIO(room.pgn()))
+        assert game is not None and game.next() is not None
+        assert game.next().comment.startswith("+M3/1 ")  # type: ignore[union-attr]
+    finally:
+        room.close()
 
 
 def test_one_run_at_a_time_and_stop(client: TestClient) -> None:

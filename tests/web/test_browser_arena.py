@@ -18,12 +18,14 @@ TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 
 @pytest.fixture(scope="module")
 def arena_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``plies serve`` offering a random mover, a capturer and two outside UCI engines: one
-    that answers at once, one that plays a move a game and then never answers again."""
+    """``plies serve`` offering a random mover, a capturer and three outside UCI engines: one
+    that answers at once, one that plays a move a game and then never answers again, and one
+    that reports a mate in three on every move."""
     log = tmp_path_factory.mktemp("serve-arena") / "stderr.log"
     command = [sys.executable, "-m", "plies", "serve", "--port", "0", "--player", "random",
                "--player", "capture", "--player", f"uci:{sys.executable} {TOY}:name=toy",
-               "--player", f"uci:{sys.executable} {TOY}:Mode=hang,After=1,name=stalling"]
+               "--player", f"uci:{sys.executable} {TOY}:Mode=hang,After=1,name=stalling",
+               "--player", f"uci:{sys.executable} {TOY}:Mate=3,name=mater"]
     with running_server(command, log) as running:
         yield running
 
@@ -84,6 +86,21 @@ def test_a_bad_choice_shows_one_line_and_a_run_can_be_stopped(tab: Any,
     tab.click("#ar-stop")
     tab.wait_for_selector("#ar-status[data-running=false]")
     assert int(tab.get_attribute("#ar-status", "data-played")) < 100
+
+
+def test_a_mate_in_3_is_shown_as_mate_in_3(tab: Any, arena_server: Server) -> None:
+    """An engine's ``score mate 3`` is ``#3`` beside its name on the live board."""
+    tab.goto(arena_server.url + "#arena")
+    tab.wait_for_selector("#ar-players input[data-name=mater]")
+    for name in ("random", "mater"):  # random is offered first, so it plays White
+        tab.check(f"#ar-players input[data-name={name}]")
+    tab.fill("#ar-games", "1")
+    tab.select_option("#ar-limit", "d1")
+    tab.click("#ar-start")
+    tab.wait_for_selector("#ar-status[data-running=false][data-played='1']")
+    assert tab.get_attribute("#ar-black", "data-score") == "#3"
+    assert tab.text_content("#ar-black").endswith(" #3")
+    assert tab.get_attribute("#ar-white", "data-score") == ""
 
 
 def test_play_page_against_a_configured_player(tab: Any, arena_server: Server) -> None:

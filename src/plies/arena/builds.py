@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import plies
-from plies.arena.players import PlayerSpec
+from plies.agents.spec import PlayerSpec
 from plies.params import find_param
 
 CURRENT_SRC = Path(plies.__file__).resolve().parent.parent

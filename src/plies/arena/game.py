@@ -1,11 +1,14 @@
 """One arena game: the referee loop with clocks, adjudication and failure handling.
 
-The referee is a python-chess board, independent of the players.  A game ends
+The referee keeps its own :class:`plies.Board`, independent of the players, and asks
+each side ``player.play(board, limit)`` (:class:`plies.agents.player.Player`) for an
+:class:`~plies.engine.limits.Info`.  A game ends
 by the rules (checkmate, stalemate, insufficient material, threefold
 repetition, fifty moves), by adjudication if enabled (resign, draw, move
 limit), by a resignation (a mind's ``0,0``, an xboard engine's ``resign``), or by
 a player's fault: a crash (an exception in a mind, a process that died), a hang
-(no answer within the move's timeout: the process is killed), an illegal or
+(no answer within the move's timeout: the referee calls ``player.stop()``, and a player
+that still cannot answer has its process killed), an illegal or
 unreadable move, each of which loses the game with the reason recorded: the PGN
 ``Termination`` tag says which kind of ending ("abandoned", "rules infraction",
 "time forfeit"), the game's last comment says why, and ``GameRecord.fault``
@@ -16,19 +19,22 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import chess
 
-from plies.agents.base import Budget
+from plies.agents.player import MovePlayer, Player, PlayerError, as_player
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.openings import Opening
-from plies.arena.players import MoveReply, MoveRequest, Player, PlayerError
+from plies.board import Board
+from plies.engine.limits import Info, Limit
+from plies.engine.score import PovScore, score_int
 
 
 @dataclass(frozen=True)
 class Adjudication:
-    """Optional early endings; a count of 0 switches a rule off."""
+    """Optional early endings; a count of 0 switches a rule off; scores in centipawns from
+    the mover's side (a mate counts beyond any of them)."""
 
     resign_moves: int = 0
     resign_score: int = 600
@@ -40,12 +46,13 @@ class Adjudication:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """How every game of a match is limited and judged."""
+    """How every game of a match is limited and judged: a time control (the clocks go into
+    each move's limit) or a fixed per-move ``limit`` (depth, nodes, movetime), the lag
+    forgiven before a flag, the hard timeout of a move without a clock or movetime, and the
+    adjudication rules."""
 
     tc: TimeControl | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    movetime_ms: int | None = None
+    limit: Limit = field(default_factory=Limit)
     time_margin_ms: int = 0
     move_timeout_s: float = 60.0
     adjudication: Adjudication = field(default_factory=Adjudication)
@@ -57,8 +64,8 @@ class MoveRecord:
 
     move: chess.Move
     elapsed_ms: int
-    score_cp: int | None
-    depth: int | None
+    score: PovScore | None = None
+    depth: int | None = None
 
 
 @dataclass
@@ -106,7 +113,7 @@ class GameRecord:
 _COLOR_NAME = {chess.WHITE: "White", chess.BLACK: "Black"}
 
 
-def rules_ending(board: chess.Board) -> tuple[str, str, str] | None:
+def rules_ending(board: Board) -> tuple[str, str, str] | None:
     """(result, PGN termination, reason) if the rules end the game now, else None."""
     outcome = board.outcome(claim_draw=False)
     if outcome is None:
@@ -142,8 +149,9 @@ class _Adjudicator:
         self.losing = {chess.WHITE: 0, chess.BLACK: 0}
         self.drawish = 0
 
-    def update(self, board: chess.Board, mover: chess.Color, score: int | None) -> tuple[str, str]:
-        """Record the mover's score; return (result, reason) if the game is adjudicated."""
+    def update(self, board: Board, mover: chess.Color, score: int | None) -> tuple[str, str]:
+        """Record the mover's score (``score_int`` of its own side); return (result, reason)
+        if the game is adjudicated."""
         r = self.rules
         if r.max_moves and board.fullmove_number > r.max_moves:
             return ("1/2-1/2", f"Draw by adjudication: move limit ({r.max_moves})")
@@ -164,17 +172,16 @@ class _Adjudicator:
         return ("", "")
 
 
-def _budget(settings: GameSettings, clock: Clock | None, side: chess.Color) -> Budget:
-    """The thinking budget for the side to move."""
+def move_limit(settings: GameSettings, clock: Clock | None, side: chess.Color) -> Limit:
+    """The limit of ``side``'s next move: the fixed one, with both clocks (and the mover's
+    moves to the next time control) when there is a clock."""
     if clock is None:
-        return Budget(depth=settings.depth, nodes=settings.nodes, movetime_ms=settings.movetime_ms)
-    me = 0 if side == chess.WHITE else 1
-    return Budget(
-        time_left_ms=clock.remaining(me),
-        increment_ms=clock.tc.increment_ms,
-        opponent_time_ms=clock.remaining(1 - me),
-        moves_to_go=clock.moves_to_go(me),
-    )
+        return settings.limit
+    inc = clock.tc.increment_ms
+    return replace(
+        settings.limit, wtime=clock.remaining(0), btime=clock.remaining(1), winc=inc,
+        binc=inc, movestogo=clock.moves_to_go(0 if side == chess.WHITE else 1),
+    )  # fmt: skip
 
 
 def _timeout(settings: GameSettings, clock: Clock | None, side: chess.Color) -> float:
@@ -183,23 +190,41 @@ def _timeout(settings: GameSettings, clock: Clock | None, side: chess.Color) -> 
         me = 0 if side == chess.WHITE else 1
         # Past its clock the mover has lost anyway; allow a little for lag.
         return max(0.0, clock.remaining(me) + settings.time_margin_ms) / 1000.0 + 0.5
-    if settings.movetime_ms is not None:
-        return settings.movetime_ms / 1000.0 + max(1.0, settings.time_margin_ms / 1000.0)
+    if settings.limit.movetime is not None:
+        return settings.limit.movetime / 1000.0 + max(1.0, settings.time_margin_ms / 1000.0)
     return settings.move_timeout_s
 
 
+def _ask(player: Player, board: Board, limit: Limit, timeout_s: float) -> Info:
+    """``player.play`` under the hard timeout: past it the referee calls ``player.stop()``;
+    a player that then fails is reported as hung, whatever its error says."""
+    timer = threading.Timer(timeout_s, player.stop)
+    timer.daemon = True
+    timer.start()
+    try:
+        return player.play(board, limit)
+    except PlayerError as exc:
+        if timer.finished.is_set() and exc.kind != "hang":
+            raise PlayerError("hang", f"no move within {timeout_s:g}s") from exc
+        raise
+    finally:
+        timer.cancel()
+
+
 def play_game(
-    white: Player,
-    black: Player,
+    white: Player | MovePlayer,
+    black: Player | MovePlayer,
     opening: Opening,
     settings: GameSettings,
     stop: threading.Event | None = None,
     seed: int | None = None,
 ) -> GameRecord:
-    """Play one game to its end and return the record (result '*' if ``stop`` was set)."""
+    """Play one game to its end and return the record (result '*' if ``stop`` was set).
+
+    A player not yet on the :class:`Player` protocol is seated through ``as_player``."""
     record = GameRecord(white=white.name, black=black.name, opening=opening)
     board = opening.board()
-    players = {chess.WHITE: white, chess.BLACK: black}
+    players = {chess.WHITE: as_player(white), chess.BLACK: as_player(black)}
     for side, player in players.items():
         if stop is not None and stop.is_set():  # no engine (re)start for a game never played
             return _finish(record, board, "*", "unterminated", "Match interrupted")
@@ -222,10 +247,10 @@ def play_game(
         side = board.turn
         player = players[side]
         who = f"{_COLOR_NAME[side]} ({player.name})"
-        request = MoveRequest(_budget(settings, clock, side), _timeout(settings, clock, side))
+        limit = move_limit(settings, clock, side)
         started = time.perf_counter()
         try:
-            reply: MoveReply = player.move(board, request)
+            info = _ask(player, board.copy(), limit, _timeout(settings, clock, side))
         except PlayerError as exc:
             if stop is not None and stop.is_set():
                 return _finish(record, board, "*", "unterminated", "Match interrupted")
@@ -241,22 +266,25 @@ def play_game(
             return _finish(record, board, "*", "unterminated", "Match interrupted")
         if clock is not None and not clock.spend(0 if side == chess.WHITE else 1, elapsed_ms):
             return _flag(record, board, side, f"{who} loses on time")
-        if reply.resigned:
+        if info.resigned and info.move is None:
             return _finish(record, board, _loss(side), "normal", f"{who} resigns")
-        move = reply.move
-        if not move or move not in board.legal_moves:
-            shown = move.uci() if move else "no move"
+        move = info.move
+        if not move or not isinstance(move, chess.Move) or move not in board.legal_moves:
+            # A null move (``0000``) is python-chess's "no move" too.
+            shown = "no move" if not move else (
+                move.uci() if isinstance(move, chess.Move) else repr(move))
             record.fault = "illegal"
             return _finish(record, board, _loss(side), "rules infraction",
                            f"{who} made an illegal move: {shown}")
         board.push(move)
-        record.moves.append(MoveRecord(move, elapsed_ms, reply.score_cp, reply.depth))
-        result, reason = adjudicator.update(board, side, reply.score_cp)
+        record.moves.append(MoveRecord(move, elapsed_ms, info.score, info.depth or None))
+        mover_score = None if info.score is None else score_int(info.score.relative)
+        result, reason = adjudicator.update(board, side, mover_score)
         if result and rules_ending(board) is None:
             return _finish(record, board, result, "adjudication", reason)
 
 
-def _flag(record: GameRecord, board: chess.Board, side: chess.Color, reason: str) -> GameRecord:
+def _flag(record: GameRecord, board: Board, side: chess.Color, reason: str) -> GameRecord:
     """Time forfeit, drawn instead when the opponent could never mate (FIDE 6.9)."""
     if board.has_insufficient_material(not side):
         return _finish(record, board, "1/2-1/2", "time forfeit",
@@ -265,7 +293,7 @@ def _flag(record: GameRecord, board: chess.Board, side: chess.Color, reason: str
 
 
 def _finish(
-    record: GameRecord, board: chess.Board, result: str, termination: str, reason: str
+    record: GameRecord, board: Board, result: str, termination: str, reason: str
 ) -> GameRecord:
     """Fill in the ending and return the record."""
     record.result = result

@@ -16,12 +16,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
+from plies.agents.player import Player, PlayerError, as_player
+from plies.agents.spec import PlayerSpec
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.gsprt import Sprt
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
 from plies.arena.pairs import pentanomial
-from plies.arena.players import Player, PlayerError, PlayerSpec
 from plies.arena.stats import Tally
 
 # How often (seconds) the match loop looks at Ctrl-C and the stop flag between finished games.
@@ -119,6 +120,14 @@ def schedule(
     return tasks
 
 
+def seat(spec: PlayerSpec, name: str) -> Player:
+    """A fresh player made from ``spec``, shown as ``name`` (raises PlayerError if it cannot
+    start); one not yet on the Player protocol is seated through ``as_player``."""
+    made = spec.create()
+    made.name = name
+    return as_player(made)
+
+
 class _PlayerPool:
     """Players per worker thread, created on first use and replaced when broken."""
 
@@ -138,14 +147,13 @@ class _PlayerPool:
             player.close()
             player = None
         if player is None:
-            player = self.specs[index].create()
-            player.name = unique_names(self.specs)[index]
+            player = seat(self.specs[index], unique_names(self.specs)[index])
             cache[index] = player
             with self._lock:
                 self.everyone.append(player)
                 aborted = self._aborted
             if aborted:  # started while abort_all ran: it would otherwise play on unstopped
-                player.abort()
+                player.stop()
         return player
 
     def abort_all(self) -> None:
@@ -154,7 +162,7 @@ class _PlayerPool:
             self._aborted = True
             players = list(self.everyone)
         for p in players:
-            p.abort()
+            p.stop()
 
     def close_all(self) -> None:
         """Close every player that was ever started."""

@@ -16,6 +16,7 @@ import chess
 import chess.pgn
 
 if TYPE_CHECKING:
+    from plies.board import Board
     from plies.board.polyglot import OpeningBook
 
 
@@ -29,8 +30,14 @@ class Opening:
     # Chess960 rules: castling as king takes rook, engines told UCI_Chess960.
     chess960: bool = False
 
-    def board(self) -> chess.Board:
-        """The position after the book moves (with them on the move stack)."""
+    def board(self) -> Board:
+        """The position after the book moves (with them on the move stack), the referee's."""
+        from plies.board import Board
+
+        return Board.from_chess(self.chess_board())
+
+    def chess_board(self) -> chess.Board:
+        """The same position on a python-chess board."""
         board = chess.Board(self.fen, chess960=self.chess960)
         for uci in self.moves:
             board.push_uci(uci)
@@ -114,7 +121,8 @@ def random_opening(plies: int, rng: random.Random, start: Opening | None = None)
     default), never ending the game."""
     start = start or Opening()
     for _ in range(1000):
-        board = start.board()
+        # python-chess's move order: a seed gives the openings it always gave.
+        board = start.chess_board()
         moves: list[str] = []
         while len(moves) < plies:
             legal = list(board.legal_moves)

@@ -18,20 +18,7 @@ import chess
 import chess.pgn
 
 from plies.arena.game import GameRecord
-from plies.arena.players import MATE_CP
-
-
-def _score_text(score_cp: int | None, depth: int | None) -> str:
-    """Score as seen by the mover, cutechess style: ``+0.31/12`` or ``+M5/20``."""
-    if score_cp is None:
-        return ""
-    if abs(score_cp) >= MATE_CP - 1000:
-        plies = MATE_CP - abs(score_cp)
-        text = f"{'+' if score_cp > 0 else '-'}M{(plies + 1) // 2}"
-    else:
-        text = f"{score_cp / 100:+.2f}"
-    return f"{text}/{depth}" if depth else text
-
+from plies.engine.score import pgn_score
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 """The seven tags every PGN game carries, in order."""
@@ -97,8 +84,9 @@ def to_pgn(
         node.comment = "book"
     for m in record.moves:
         node = node.add_variation(m.move)
-        parts = [p for p in (_score_text(m.score_cp, m.depth), f"{m.elapsed_ms / 1000:.3f}s") if p]
-        node.comment = " ".join(parts)
+        # The mover's view, cutechess's style: ``+0.31/12``, ``+M3/12`` (mate in 3 moves).
+        score = "" if m.score is None else pgn_score(m.score.relative, m.depth)
+        node.comment = " ".join(p for p in (score, f"{m.elapsed_ms / 1000:.3f}s") if p)
     if record.reason:
         if node is game:
             game.comment = record.reason

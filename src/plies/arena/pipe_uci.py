@@ -17,23 +17,16 @@ import subprocess
 
 import chess
 
+from plies.agents.player import MATE_CP, MovePlayer, MoveReply, MoveRequest, PlayerError
 from plies.agents.process_player import EngineProcessPlayer
-from plies.arena.players import (
-    MATE_CP,
-    READY_TIMEOUT_S,
-    MoveReply,
-    MoveRequest,
-    Player,
-    PlayerError,
-    PlayerSpec,
-    refusal,
-)
+from plies.agents.spec import PlayerSpec
+from plies.agents.uci_player import READY_TIMEOUT_S, refusal
 
 # How long an engine may take to answer ``uci`` with ``uciok``.
 HANDSHAKE_TIMEOUT_S = 10.0
 
 
-def pipe_player(spec: PlayerSpec) -> Player:
+def pipe_player(spec: PlayerSpec) -> MovePlayer:
     """A fresh player from ``spec``, an outside engine over pipes (agents as usual)."""
     if spec.kind == "uci":
         return PipeUciPlayer(spec.name, list(spec.command), dict(spec.options))

@@ -25,16 +25,17 @@ from functools import partial
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from plies.agents.player import MovePlayer, Player, PlayerError
+from plies.agents.spec import PlayerSpec
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings
 from plies.arena.interrupt import CtrlC
-from plies.arena.match import GameTask, Match, MatchResult, play_task, unique_names
-from plies.arena.players import Player, PlayerError, PlayerSpec
+from plies.arena.match import GameTask, Match, MatchResult, play_task, seat, unique_names
 
 LOST_FAULTS = frozenset({"crash", "start"})
 """Player faults that mean "the engine process went away", not "the engine played badly"."""
 
-PlayerT = TypeVar("PlayerT", bound=Player)
+PlayerT = TypeVar("PlayerT", bound=Player | MovePlayer)
 
 
 class WarmPlayers(Generic[PlayerT]):
@@ -63,7 +64,10 @@ class WarmPlayers(Generic[PlayerT]):
         with self._lock:
             players = list(self._players.values())
         for player in players:
-            player.abort()
+            if isinstance(player, Player):
+                player.stop()
+            else:  # not yet on the Player protocol
+                player.abort()
 
     def close(self) -> None:
         """Close the players."""
@@ -117,8 +121,7 @@ class GameWorker(WarmPlayers[Player]):
             player.close()
             player = None
         if player is None:
-            player = self.specs[index].create()
-            player.name = self.names[index]
+            player = seat(self.specs[index], self.names[index])
             self._put(index, player)
         return player
 

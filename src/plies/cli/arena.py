@@ -17,11 +17,11 @@ from plies.cli.common import CliError, Command, cannot_write, check_minimum
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from plies.agents.spec import PlayerSpec
     from plies.arena.game import GameRecord, GameSettings
     from plies.arena.gsprt import Sprt
     from plies.arena.league import League
     from plies.arena.match import MatchResult
-    from plies.arena.players import PlayerSpec
 
 _LIMITS = ("tc", "depth", "nodes", "movetime")
 """The options limiting a move, by dest: a league file keeps them under the same names."""
@@ -361,9 +361,9 @@ def _league_settings(args: argparse.Namespace, settings: GameSettings) -> dict[s
     adj = settings.adjudication
     return {
         "tc": settings.tc.pgn() if settings.tc is not None else None,
-        "depth": settings.depth,
-        "nodes": settings.nodes,
-        "movetime": settings.movetime_ms,
+        "depth": settings.limit.depth,
+        "nodes": settings.limit.nodes,
+        "movetime": settings.limit.movetime,
         "variant": args.variant,
         "resign_moves": adj.resign_moves,
         "resign_score": adj.resign_score,

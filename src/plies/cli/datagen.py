@@ -80,9 +80,9 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
+    from plies.agents.player import MovePlayer, PlayerError
     from plies.arena.cluster import ClusterError
     from plies.arena.pipe_uci import pipe_player
-    from plies.arena.players import Player, PlayerError
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
         DatagenFile,
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except DatagenFileError as exc:
         raise CliError(str(exc)) from None
     err = Console(stderr=True)
-    players: list[Player] = []
+    players: list[MovePlayer] = []
     start = out.games
     stats = ClusterStats()
     try:

@@ -19,10 +19,10 @@ from plies.sandbox import (
 )
 
 if TYPE_CHECKING:
+    from plies.agents.spec import PlayerSpec
     from plies.arena.game import GameSettings
     from plies.arena.openings import Opening
     from plies.arena.pgn import PgnWriter
-    from plies.arena.players import PlayerSpec
     from plies.sandbox import Sandbox
 
 _TC_HELP = "time control SECONDS[+INC] or MOVES/SECONDS[+INC]"
@@ -139,6 +139,7 @@ def game_settings(args: argparse.Namespace) -> GameSettings:
     control; the adjudication and time options the command takes."""
     from plies.arena.clock import TimeControl
     from plies.arena.game import Adjudication, GameSettings
+    from plies.engine.limits import Limit
 
     fixed = any(getattr(args, name) is not None for name in ("depth", "nodes", "movetime"))
     tc = None
@@ -150,9 +151,7 @@ def game_settings(args: argparse.Namespace) -> GameSettings:
     adjudication = {name: getattr(args, name) for name in _ADJUDICATION if hasattr(args, name)}
     return GameSettings(
         tc=tc,
-        depth=args.depth,
-        nodes=args.nodes,
-        movetime_ms=args.movetime,
+        limit=Limit(depth=args.depth, nodes=args.nodes, movetime=args.movetime),
         time_margin_ms=args.time_margin,
         move_timeout_s=getattr(args, "move_timeout", GameSettings.move_timeout_s),
         adjudication=Adjudication(**adjudication),
@@ -180,8 +179,8 @@ def openings(args: argparse.Namespace, pairs: int) -> list[Opening]:
 
 def parse_spec(text: str) -> PlayerSpec:
     """A player spec, its net options checked for a plies engine; CliError naming it if bad."""
+    from plies.agents.spec import SpecError, parse_player
     from plies.arena.builds import check_net_options, is_plies_command
-    from plies.arena.players import SpecError, parse_player
 
     try:
         spec = parse_player(text)
@@ -198,7 +197,8 @@ def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = 
     """Start the player once and close it, so a bad option or a refused variant is one line
     (``label: why``; ``start_label: why`` if it does not start) before any game, not lost
     games."""
-    from plies.arena.players import PlayerError, variant_refusal
+    from plies.agents.player import PlayerError
+    from plies.agents.uci_player import variant_refusal
 
     try:
         player = spec.create()

@@ -26,7 +26,7 @@ from plies.cli.common import CliError, Command
 if TYPE_CHECKING:
     import uvicorn
 
-    from plies.arena.players import PlayerSpec
+    from plies.agents.spec import PlayerSpec
     from plies.web.readiness import EngineReadiness
 
 DEFAULT_HOST = "127.0.0.1"

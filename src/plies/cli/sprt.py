@@ -320,12 +320,12 @@ def _log(
     lower, upper = sprt_test(args).bounds
     if settings.tc is not None:
         control = settings.tc.pgn() + " s"
-    elif settings.nodes is not None:
-        control = f"{settings.nodes} nodes"
-    elif settings.depth is not None:
-        control = f"depth {settings.depth}"
+    elif settings.limit.nodes is not None:
+        control = f"{settings.limit.nodes} nodes"
+    elif settings.limit.depth is not None:
+        control = f"depth {settings.limit.depth}"
     else:
-        control = f"{settings.movetime_ms} ms/move"
+        control = f"{settings.limit.movetime} ms/move"
     elo, err = pair_elo_error(penta)
     model = "" if args.model == "normalized" else " logistic"
     result = {"H1": "accepted (H1)", "H0": "rejected (H0)"}.get(

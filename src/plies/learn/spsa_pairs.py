@@ -17,12 +17,13 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+from plies.agents.player import PlayerError
+from plies.agents.uci_player import UciPlayer
 from plies.arena.builds import Build
 from plies.arena.cluster import JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
-from plies.arena.players import PlayerError, UciPlayer
 from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.spsa import Proposal, Spsa
 

@@ -39,7 +39,7 @@ from plies.web.slots import BusyError, SearchSlots
 from plies.web.socket import Tabs, tab_socket
 
 if TYPE_CHECKING:
-    from plies.arena.players import PlayerSpec
+    from plies.agents.spec import PlayerSpec
 
 STATIC = Path(__file__).parent / "static"
 #: How long an HTTP request waits for a search slot before it is told the server is busy.

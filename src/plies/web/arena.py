@@ -6,8 +6,8 @@ bare ``plies serve`` has players to choose from.  A request names them by their 
 that list, never by a spec, so nothing a browser sends can make the server load code or
 start a program.  One run at a time plays on a thread of its own (one game at a time, so
 two players never share the machine's cores with a third), never on the event loop; the
-page polls its state: the game being played (board, moves, clocks), every finished game,
-the standings and the PGN.
+page polls its state: the game being played (board, moves, clocks, the score each side
+last reported, a mate in N as ``#N``), every finished game, the standings and the PGN.
 """
 
 from __future__ import annotations
@@ -18,19 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import chess
-
+from plies.agents.player import Player, as_player
 from plies.agents.registry import AGENT_NAMES
+from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.clock import TimeControl
 from plies.arena.game import GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings, unique_names
 from plies.arena.openings import opening_schedule
 from plies.arena.pgn import format_game, to_pgn
-from plies.arena.players import MoveReply, MoveRequest, Player, PlayerSpec, parse_player
 from plies.arena.report import game_line
 from plies.arena.standings import Standings
-from plies.board import Board, Move
+from plies.board import Board
 from plies.board.svg import render_board
+from plies.engine.limits import Info, Limit
+from plies.engine.score import score_text
 from plies.web.errors import ApiError
 from plies.web.fields import get_optional_int, get_str
 
@@ -66,10 +67,13 @@ class _Live:
 
     white: str = ""
     black: str = ""
-    board: chess.Board = field(default_factory=chess.Board)
+    board: Board = field(default_factory=Board)
     sans: list[str] = field(default_factory=list)
     clocks: tuple[int | None, int | None] = (None, None)
     """Milliseconds left for White and Black when last known (None without a clock)."""
+    scores: tuple[str, str] = ("", "")
+    """The score White and Black each last reported this game, from its own side (``#3``:
+    it mates in three moves; "" when it reported none)."""
     to_move_since: float = 0.0
 
 
@@ -89,21 +93,22 @@ class _Watched(Player):
 
     name = _forwarded("name", "The inner player's name.")
     healthy = _forwarded("healthy", "Whether the inner player can play on.")
+    last = _forwarded("last", "What the inner player reported on its last move.")
 
-    def new_game(self, seed: int | None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Start a game."""
         self.inner.new_game(seed)
 
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """Ask the inner player, telling the run the position and the clocks."""
-        self.run.before_move(self.inner.name, board, request)
-        reply = self.inner.move(board, request)
-        self.run.after_move(board, reply)
-        return reply
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Ask the inner player, telling the run the position, the clocks and the answer."""
+        self.run.before_move(self.inner.name, board, limit)
+        info = self.inner.play(board, limit)
+        self.run.after_move(board, info)
+        return info
 
-    def abort(self) -> None:
+    def stop(self) -> None:
         """Stop the inner player thinking."""
-        self.inner.abort()
+        self.inner.stop()
 
     def close(self) -> None:
         """Close the inner player."""
@@ -126,7 +131,7 @@ class _WatchedSpec:
 
     def create(self) -> Player:
         """A fresh watched player."""
-        return _Watched(self.spec.create(), self.run)
+        return _Watched(as_player(self.spec.create()), self.run)
 
 
 class ArenaRun:
@@ -178,30 +183,30 @@ class ArenaRun:
         """Whether games are still being played."""
         return not self.finished
 
-    def before_move(self, name: str, board: chess.Board, request: MoveRequest) -> None:
+    def before_move(self, name: str, board: Board, limit: Limit) -> None:
         """A player is asked to move in ``board``: show the position and the clocks."""
-        budget = request.budget
         with self._lock:
             live = self.live
             if live.board.move_stack != board.move_stack or live.board.root() != board.root():
                 live.sans = _sans(board)  # a new game (else the moves so far are known)
+                live.scores = ("", "")
             live.board = board.copy()
-            if board.turn == chess.WHITE:
+            if board.turn:
                 live.white = name
             else:
                 live.black = name
-            if budget.time_left_ms is not None:
-                mine, theirs = budget.time_left_ms, budget.opponent_time_ms
-                live.clocks = (mine, theirs) if board.turn == chess.WHITE else (theirs, mine)
-            else:
-                live.clocks = (None, None)
+            live.clocks = (limit.wtime, limit.btime)
             live.to_move_since = time.monotonic()
 
-    def after_move(self, board: chess.Board, reply: MoveReply) -> None:
-        """A player answered: show its move on the live board when it is legal."""
-        move = reply.move
+    def after_move(self, board: Board, info: Info) -> None:
+        """A player answered: show its move on the live board when it is legal, and the
+        score it reported."""
+        move = info.move
         with self._lock:
             live = self.live
+            if info.score is not None and live.board.fen() == board.fen():
+                text = score_text(info.score.relative)
+                live.scores = (text, live.scores[1]) if board.turn else (live.scores[0], text)
             if move and live.board.fen() == board.fen() and move in live.board.legal_moves:
                 live.sans.append(live.board.san(move))
                 live.board.push(move)
@@ -228,15 +233,14 @@ class ArenaRun:
             live = self.live
             board = live.board.copy()
             sans = list(live.sans)
-            white, black, clocks = live.white, live.black, live.clocks
+            white, black, clocks, scores = live.white, live.black, live.clocks, live.scores
             lines = list(self.lines)
             since = live.to_move_since
         last = board.move_stack[-1] if board.move_stack else None
-        plies_board = Board(board.fen())
         result = self.match.result
         clock_now = list(clocks)
         if self.running:
-            side = 0 if board.turn == chess.WHITE else 1
+            side = 0 if board.turn else 1
             if clock_now[side] is not None:  # the side to move's clock runs
                 spent = round((time.monotonic() - since) * 1000)
                 clock_now[side] = max(0, (clock_now[side] or 0) - spent)
@@ -251,17 +255,17 @@ class ArenaRun:
                 "white": white,
                 "black": black,
                 "fen": board.fen(),
-                "svg": render_board(plies_board, False,
-                                    Move.from_uci(last.uci()) if last else None),
+                "svg": render_board(Board(board.fen()), False, last),
                 "moves": sans,
                 "clocks": clock_now,
+                "scores": list(scores),
             },
             "games": lines,
             "standings": self.standings_html(),
         }
 
 
-def _sans(board: chess.Board) -> list[str]:
+def _sans(board: Board) -> list[str]:
     """The SAN of every move on ``board``'s stack."""
     replay = board.root()
     out = []
@@ -377,6 +381,6 @@ def _limits(data: dict[str, Any]) -> tuple[GameSettings, str]:
             raise ApiError(f"a clock of at most {MAX_TC_S:g} s")
         return GameSettings(tc=tc, adjudication=adjudication), f"clock {tc.pgn()}"
     if movetime is not None:
-        return (GameSettings(movetime_ms=movetime, adjudication=adjudication),
+        return (GameSettings(limit=Limit(movetime=movetime), adjudication=adjudication),
                 f"{movetime} ms a move")
-    return GameSettings(depth=depth, adjudication=adjudication), f"depth {depth}"
+    return GameSettings(limit=Limit(depth=depth), adjudication=adjudication), f"depth {depth}"

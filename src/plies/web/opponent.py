@@ -15,7 +15,8 @@ from collections.abc import Callable
 import chess
 
 from plies.agents.base import Budget
-from plies.arena.players import MoveReply, MoveRequest, Player, PlayerError, PlayerSpec
+from plies.agents.player import MovePlayer, MoveReply, MoveRequest, PlayerError
+from plies.agents.spec import PlayerSpec
 from plies.web.runner import Post
 
 #: A silent player (no clock, a fixed depth) is given up after this long.
@@ -36,7 +37,7 @@ class Opponent:
         self.name = name
         self._post = post
         self._lock = threading.Lock()
-        self._player: Player | None = None
+        self._player: MovePlayer | None = None
         self._generation = 0
         self._game = -1
         self.busy = False
@@ -77,7 +78,7 @@ class Opponent:
         self.busy = False
         done(reply, reason)
 
-    def _ready(self, game: int) -> Player:
+    def _ready(self, game: int) -> MovePlayer:
         """The player, started if needed and told when a new game began."""
         with self._lock:
             player = self._player

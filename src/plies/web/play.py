@@ -9,7 +9,8 @@ from typing import Any, ClassVar
 import chess
 import chess.pgn
 
-from plies.arena.players import MoveReply, PlayerSpec
+from plies.agents.player import MoveReply
+from plies.agents.spec import PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.board.svg import render_board
 from plies.engine import Info, Limit

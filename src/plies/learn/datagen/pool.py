@@ -10,12 +10,13 @@ import time
 from collections.abc import Generator
 from concurrent.futures import Future, ProcessPoolExecutor
 
+from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.spec import parse_player
 from plies.arena.pipe_uci import pipe_player
-from plies.arena.players import Player, PlayerError, parse_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
-_players: list[Player] = []
+_players: list[MovePlayer] = []
 _settings: list[DatagenSettings] = []
 _failure: list[str] = []
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import chess
 
 from plies.arena.game import GameRecord
-from plies.arena.players import MATE_CP
+from plies.engine.score import MATE_SCORE, score_int
 from plies.learn.lines import RESULT_TEXT, format_line
 
 # Scores at or beyond this (centipawns) are mates found by the search.
-_MATE_THRESHOLD = MATE_CP - 10_000
+_MATE_THRESHOLD = MATE_SCORE - 10_000
 
 
 def keep_position(
@@ -37,17 +37,18 @@ def position_lines(record: GameRecord, skip_plies: int, with_scores: bool) -> li
     result = RESULT_TEXT.get(record.result)
     if result is None or record.termination not in ("normal", "adjudication"):
         return []
-    board = record.opening.board()
+    board = record.opening.chess_board()
     lines: list[str] = []
     for played in record.moves:
         ply = len(board.move_stack)
-        if keep_position(board, played.move, played.score_cp, ply, skip_plies):
+        mover_cp = None if played.score is None else score_int(played.score.relative)
+        if keep_position(board, played.move, mover_cp, ply, skip_plies):
             score = None
             if with_scores:
-                if played.score_cp is None:
+                if played.score is None:
                     board.push(played.move)
                     continue  # a line without its score would break the file's layout
-                score = played.score_cp if board.turn == chess.WHITE else -played.score_cp
+                score = score_int(played.score.white())
             lines.append(format_line(board.fen(), result, score))
         board.push(played.move)
     return lines

@@ -19,16 +19,17 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import partial
 
+from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.interrupt import CtrlC
 from plies.arena.pipe_uci import pipe_player
-from plies.arena.players import Player, PlayerError, parse_player
 from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
 
-class DatagenWorker(WarmPlayers[Player]):
+class DatagenWorker(WarmPlayers[MovePlayer]):
     """Plays datagen games in one worker slot, keeping its players between games."""
 
     def __init__(self, settings: DatagenSettings) -> None:
@@ -46,7 +47,7 @@ class DatagenWorker(WarmPlayers[Player]):
         texts = [self.settings.player]
         if self.settings.opponent:
             texts.append(self.settings.opponent)
-        players: list[Player] = []
+        players: list[MovePlayer] = []
         try:
             for text in texts:
                 players.append(pipe_player(parse_player(text)))

@@ -15,9 +15,10 @@ from dataclasses import asdict, dataclass
 
 import chess
 
+from plies.agents.player import MovePlayer
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.players import Player
+from plies.engine.limits import Limit
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,7 @@ class DatagenSettings:
     def game_settings(self) -> GameSettings:
         """Arena game settings: the fixed budget, a move limit and resign adjudication."""
         return GameSettings(
-            depth=self.depth,
-            nodes=self.nodes if self.depth is None else None,
+            limit=Limit(depth=self.depth, nodes=self.nodes if self.depth is None else None),
             move_timeout_s=120.0,
             adjudication=Adjudication(
                 resign_moves=self.resign_moves,
@@ -77,8 +77,8 @@ def random_start(plies: int, rng: random.Random) -> Opening:
 def play_datagen_game(
     settings: DatagenSettings,
     number: int,
-    white: Player,
-    black: Player,
+    white: MovePlayer,
+    black: MovePlayer,
     stop: threading.Event | None = None,
 ) -> GameRecord:
     """Play game ``number`` of a run: its random opening, then ``white`` against ``black``

@@ -59,8 +59,12 @@
     $("#ar-board").dataset.fen = live.fen;
     const white = $("#ar-white");
     const black = $("#ar-black");
-    white.textContent = `White: ${live.white || "?"} ${clockText(live.clocks[0])}`;
-    black.textContent = `Black: ${live.black || "?"} ${clockText(live.clocks[1])}`;
+    // Each side's last reported score, from its own side: "#3" is a mate in three moves.
+    const scores = live.scores || ["", ""];
+    white.textContent = `White: ${live.white || "?"} ${clockText(live.clocks[0])} ${scores[0]}`;
+    black.textContent = `Black: ${live.black || "?"} ${clockText(live.clocks[1])} ${scores[1]}`;
+    white.dataset.score = scores[0];
+    black.dataset.score = scores[1];
     const whiteToMove = live.fen.split(" ")[1] === "w";
     white.classList.toggle("to-move", run.running && whiteToMove);
     black.classList.toggle("to-move", run.running && !whiteToMove);

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 import chess
 
-from plies.agents.base import Budget
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.openings import Opening
 from plies.arena.players import MoveReply, MoveRequest, Player, PlayerError
+from plies.games.budget import Budget
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ the arena and its callers import them from here.
 from __future__ import annotations
 
 # Each name is imported "as" itself: the typing convention for a deliberate re-export.
-from plies.agents.agent_player import AgentPlayer as AgentPlayer
 from plies.agents.player import MATE_CP as MATE_CP
 from plies.agents.player import MovePlayer as MovePlayer
 from plies.agents.player import MoveReply as MoveReply

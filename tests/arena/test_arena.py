@@ -15,7 +15,6 @@ import chess.pgn
 import pytest
 from tests.waiting import HANG_S, wait_until
 
-from plies.agents.base import Budget
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
 from plies.arena.interrupt import CtrlC
@@ -23,6 +22,7 @@ from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, s
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
 from plies.arena.players import parse_player
+from plies.games.budget import Budget
 
 TOY = Path(__file__).with_name("toy_uci.py")
 TOY_CMD = f"{sys.executable} {TOY}"

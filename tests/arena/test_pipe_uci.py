@@ -11,11 +11,11 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.base import Budget
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pipe_uci import PipeUciPlayer, _go_command, _last_score, pipe_player
 from plies.arena.players import MATE_CP, MoveRequest, PlayerError, UciPlayer, parse_player
+from plies.games.budget import Budget
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 

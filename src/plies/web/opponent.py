@@ -93,7 +93,6 @@ class Opponent:
                 player = None
             if player is None:
                 player = self.spec.create()
-                player.name = self.name
                 self._player = player
                 self._game = -1
             fresh = self._game != game

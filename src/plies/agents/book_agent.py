@@ -34,11 +34,6 @@ class BookPlayer(Player):
         self.from_book = False
         """Whether the last move came from the book."""
 
-    @property
-    def healthy(self) -> bool:  # type: ignore[override]
-        """The wrapped player's health."""
-        return self.inner.healthy
-
     def play(self, board: Board, limit: Limit) -> Info:
         """The book move if there is one, else the wrapped player's."""
         found = self.book.choose(board, self.mode, self.rng)
@@ -47,7 +42,10 @@ class BookPlayer(Player):
             self.last = Info(move=found)
             return self.last
         self.inner.on_info = self.on_info
-        self.last = self.inner.play(board, limit)
+        try:
+            self.last = self.inner.play(board, limit)
+        finally:
+            self.healthy = self.inner.healthy
         return self.last
 
     def new_game(self, seed: int | None = None) -> None:
@@ -56,7 +54,10 @@ class BookPlayer(Player):
             self.seed = seed
         self.rng = random.Random(self.seed)
         self.last = None
-        self.inner.new_game(seed)
+        try:
+            self.inner.new_game(seed)
+        finally:
+            self.healthy = self.inner.healthy
 
     def warm_up(self) -> None:
         """Warm up the wrapped player (if it has anything to warm up)."""

@@ -101,7 +101,9 @@ DEFAULT_MOVETIME_MS = 1000
 
 def bounded(player: Player, limit: Limit) -> Limit:
     """``limit``, or a second a move when it bounds nothing and ``player`` is not a ladder
-    player (those have their own default: a depth, the engine's second)."""
-    if isinstance(player, LadderPlayer) or not limit.is_unbounded() or limit.infinite:
+    player (those have their own default: a depth, the engine's second), nor one behind an
+    opening book."""
+    seated = getattr(player, "inner", player)  # a book's player
+    if isinstance(seated, LadderPlayer) or not limit.is_unbounded() or limit.infinite:
         return limit
     return replace(limit, movetime=DEFAULT_MOVETIME_MS)

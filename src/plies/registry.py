@@ -5,11 +5,11 @@ with defaults, checked with a one-line error) and a help line. Built-ins registe
 one line, either a decorator on the class or function::
 
     @PLAYERS.register("random", "a random legal move", SEED)
-    class RandomAgent(Agent): ...
+    class RandomPlayer(LadderPlayer): ...
 
 or, where importing the module must wait until the name is used, a ``module:attr`` text::
 
-    PLAYERS.add("engine", "plies.agents.engine_agent:EngineAgent", "the plies engine", ...)
+    PLAYERS.add("engine", "plies.agents.engine_agent:EnginePlayer", "the plies engine", ...)
 
 Installed packages add names through the registry's entry-point group (``plies.players``,
 ``plies.games``); the registry lists them beside the built-ins, for ``--help`` texts and

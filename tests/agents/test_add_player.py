@@ -8,17 +8,17 @@ from collections.abc import Iterator
 import chess
 import pytest
 
-from plies.agents.base import Agent, Budget
+from plies.agents.ladder import LadderPlayer
 from plies.agents.registry import PLAYERS, builtin_forms
 from plies.agents.spec import SpecError, parse_player, spec_help
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.board import Board, Move
-from plies.engine.limits import Limit
+from plies.board import Board
+from plies.engine.limits import Info, Limit
 from plies.registry import SEED, Option
 
 
-class LastMoveAgent(Agent):
+class LastMovePlayer(LadderPlayer):
     """Plays the legal move ``skip`` places from the end of the list."""
 
     name = "lastmove"
@@ -28,17 +28,17 @@ class LastMoveAgent(Agent):
         super().__init__(seed)
         self.skip = skip
 
-    def choose(self, board: Board, budget: Budget | None = None) -> Move:
-        """The chosen legal move (the null move when there is none)."""
+    def play(self, board: Board, limit: Limit) -> Info:
+        """The chosen legal move (none when there is none)."""
         moves = list(board.legal_moves)
-        return moves[-1 - min(self.skip, len(moves) - 1)] if moves else Move.null()
+        return Info(move=moves[-1 - min(self.skip, len(moves) - 1)] if moves else None)
 
 
 @pytest.fixture
 def lastmove() -> Iterator[None]:
     """``lastmove`` registered for one test, as a built-in's one line registers it."""
     PLAYERS.register("lastmove", "the last legal move", Option("skip", int, 0, minimum=0),
-                     SEED)(LastMoveAgent)
+                     SEED)(LastMovePlayer)
     yield
     PLAYERS.remove("lastmove")
 

@@ -11,8 +11,8 @@ import chess.pgn
 import pytest
 from rich.console import Console
 
-from plies.agents import make_agent
-from plies.agents.book_agent import BookAgent
+from plies.agents import make_player
+from plies.agents.book_agent import BookPlayer
 from plies.arena.openings import OpeningError, book_openings
 from plies.board.polyglot import OpeningBook
 from plies.cli.main import main
@@ -22,10 +22,10 @@ Writer = Callable[[str, Sequence[tuple[str, str, int]]], Path]
 
 
 def test_session_opponent_plays_from_the_book_then_thinks(small_book: Path) -> None:
-    """Against 1.e4 the book's best reply (c5) comes first; out of book the agent plays."""
+    """Against 1.e4 the book's best reply (c5) comes first; out of book the player plays."""
     lines = iter(["e4", "Nf3", "fen", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    agent = BookAgent(make_agent("random", {}, seed=3), OpeningBook(small_book), mode="best")
+    agent = BookPlayer(make_player("random", {}, seed=3), OpeningBook(small_book), mode="best")
     session = PlaySession(agent, Settings(human="white", seed=3), console,
                           read_line=lambda: next(lines) + "\n")
     try:

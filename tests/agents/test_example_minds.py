@@ -14,7 +14,7 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.agent_player import AgentPlayer
+from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
@@ -51,7 +51,7 @@ def test_every_example_is_a_short_file() -> None:
 @pytest.mark.parametrize("color", [chess.WHITE, chess.BLACK], ids=["white", "black"])
 def test_example_plays_a_game_from_its_child_process(name: str, color: chess.Color) -> None:
     mind = parse_player(str(MINDS / f"{name}.py")).create()
-    other = AgentPlayer("random", "random", {})
+    other = make_player("random")
     try:
         record = play_game(*((mind, other) if color == chess.WHITE else (other, mind)),
                            Opening(chess.STARTING_FEN), SHORT, seed=2)
@@ -127,7 +127,7 @@ def test_java_mind_compiles_and_plays(tmp_path: Path) -> None:
     mind = parse_player(f"mind:{JAVA} -cp {tmp_path} CaptureMind").create()
     try:
         for seed in (1, 2):
-            record = play_game(mind, AgentPlayer("random", "random", {}),
+            record = play_game(mind, make_player("random"),
                                Opening(chess.STARTING_FEN),
                                GameSettings(limit=Limit(depth=1),
                                             adjudication=Adjudication(max_moves=60)),

@@ -182,10 +182,10 @@ for line in sys.stdin:
 
 
 def test_cpu_time_is_bounded_and_a_worn_process_is_replaced(tmp_path: Path) -> None:
-    import chess
-
-    from plies.agents.player import MoveRequest, PlayerError
+    from plies.agents.player import PlayerError
     from plies.agents.spec import parse_player
+    from plies.board import Board
+    from plies.engine.limits import Limit
     from plies.sandbox import Limits, Sandbox
 
     (tmp_path / "spin.py").write_text(SPINNER)
@@ -195,12 +195,14 @@ def test_cpu_time_is_bounded_and_a_worn_process_is_replaced(tmp_path: Path) -> N
                                          sandbox=policy).create()
                      for mode in ("worn", "forever"))
     try:
-        first = worn.pid  # type: ignore[attr-defined]
-        assert worn.move(chess.Board(), MoveRequest(timeout_s=HANG_S)).resigned
+        # The process's id, on the player or on what it seats.
+        process = getattr(worn, "inner", worn)
+        first = process.pid
+        assert worn.play(Board(), Limit(movetime=round(HANG_S * 1000))).resigned
         worn.new_game(2)  # 1.5 of its 2 CPU seconds used: a fresh process for this game
-        assert worn.pid not in (None, first)  # type: ignore[attr-defined]
+        assert process.pid not in (None, first)
         with pytest.raises(PlayerError) as fault:
-            forever.move(chess.Board(), MoveRequest(timeout_s=HANG_S))
+            forever.play(Board(), Limit(movetime=round(HANG_S * 1000)))
         assert fault.value.kind == "crash"
         assert fault.value.detail == ("the process was killed by SIGXCPU (sandbox: over its "
                                       "CPU time limit (2 s))")

@@ -1,4 +1,5 @@
-"""The mind protocol: FEN in, "from,to" out, for every ladder agent, in process and over pipes."""
+"""The mind protocol: FEN in, "from,to" out, for every ladder player, in process and over
+pipes."""
 
 from __future__ import annotations
 
@@ -13,13 +14,22 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents import AGENT_NAMES, FORFEIT, Budget, FunctionAgent, Mind, make_agent, mind_action
-from plies.agents.agent_player import AgentPlayer
+from plies.agents import (
+    AGENT_NAMES,
+    FORFEIT,
+    FunctionPlayer,
+    Player,
+    PlayerError,
+    make_player,
+    mind_action,
+    mind_answer,
+)
 from plies.agents.mind import action_move, move_action, parse_action
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.board import KNIGHT, QUEEN, Board, Move
+from plies.engine.limits import Info, Limit
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -40,7 +50,7 @@ BAD_LINES = (
     "4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1",  # the side not to move is in check
     "4k3/8/8/8/8/8/8/4K2P w - - 0 1",  # a pawn on the first rank
 )
-# Small limits so that every agent answers quickly.
+# Small limits so that every player answers quickly.
 QUICK_OPTIONS: dict[str, dict[str, str | int]] = {
     "random": {},
     "capture": {},
@@ -85,13 +95,13 @@ def test_squares_are_numbered_from_a1_along_the_ranks() -> None:
 
 
 @pytest.mark.parametrize("name", AGENT_NAMES)
-def test_every_agent_answers_a_legal_action(name: str) -> None:
-    """The Python API: each ladder agent answers legal actions, checked by python-chess."""
-    agent = make_agent(name, QUICK_OPTIONS[name], seed=3)
-    mind = Mind(agent)
+def test_every_player_answers_a_legal_action(name: str) -> None:
+    """The Python API: each ladder player answers legal actions, checked by python-chess."""
+    agent = make_player(name, QUICK_OPTIONS[name], seed=3)
     for fen in PLAYABLE:
-        action = mind(fen)
-        assert mind.last_error is None
+        answer = mind_answer(agent, fen)
+        assert answer.error is None
+        action = answer.action
         assert_legal_in_python_chess(fen, action)
         move = action_move(Board(fen), action)
         assert move is not None and move_action(move) == action
@@ -100,43 +110,63 @@ def test_every_agent_answers_a_legal_action(name: str) -> None:
 
 def test_bad_lines_and_finished_games_forfeit_and_the_mind_goes_on() -> None:
     """Blank, junk and impossible FENs, checkmate and stalemate all answer "0,0", with a reason."""
-    mind = Mind(make_agent("random", seed=1))
+    player = make_player("random", seed=1)
     for line in BAD_LINES:
-        assert mind(line) == FORFEIT
-        assert mind.last_error is not None
-    assert mind(CHECKMATED) == FORFEIT
-    assert mind.last_error == "no legal move (checkmate)"
-    assert mind(STALEMATE) == FORFEIT
-    assert mind.last_error == "no legal move (stalemate)"
-    assert_legal_in_python_chess(START, mind(START))
-    assert mind.last_error is None
+        answer = mind_answer(player, line)
+        assert answer.action == FORFEIT and answer.error is not None
+    assert mind_answer(player, CHECKMATED).error == "no legal move (checkmate)"
+    assert mind_answer(player, STALEMATE).error == "no legal move (stalemate)"
+    answer = mind_answer(player, START)
+    assert_legal_in_python_chess(START, answer.action)
+    assert answer.error is None
 
 
 def test_an_under_promotion_is_sent_as_its_squares_and_received_as_a_queen() -> None:
-    """An agent preferring e8=N still answers "52,60"; the receiver plays e8=Q."""
-    chosen: list[Move] = []
-    knight = FunctionAgent(lambda board: Move.from_uci("e7e8n"), name="knight")
-    mind = Mind(knight, on_move=chosen.append)
-    action = mind(PROMOTION)
+    """A player preferring e8=N still answers "52,60"; the receiver plays e8=Q."""
+    knight = FunctionPlayer(lambda board: Move.from_uci("e7e8n"), name="knight")
+    answer = mind_answer(knight, PROMOTION)
+    action = answer.action
     assert action == "52,60"
-    assert chosen == [Move(52, 60, KNIGHT)]
+    assert answer.move == Move(52, 60, KNIGHT)
     received = action_move(Board(PROMOTION), action)
     assert received == Move(52, 60, QUEEN)
     assert assert_legal_in_python_chess(PROMOTION, action).promotion == chess.QUEEN
 
 
 def test_the_engine_promotes_and_the_receiver_queens() -> None:
-    """A real agent on a promotion position: the action is e7-e8, played as a queen."""
-    action = mind_action(make_agent("engine", {"depth": 4}), PROMOTION, Budget(depth=4))
+    """A real player on a promotion position: the action is e7-e8, played as a queen."""
+    action = mind_action(make_player("engine", {"depth": 4}), PROMOTION, Limit(depth=4))
     assert action == "52,60"
     assert action_move(Board(PROMOTION), action) == Move(52, 60, QUEEN)
 
 
-def test_an_agent_answering_an_illegal_move_forfeits() -> None:
+def test_a_player_answering_an_illegal_move_forfeits() -> None:
     """A plugged-in function that answers nonsense gives "0,0", never an illegal action."""
-    mind = Mind(FunctionAgent(lambda board: Move.from_uci("e2e5")))
-    assert mind(START) == FORFEIT
-    assert mind.last_error is not None and "e2e5" in mind.last_error
+    answer = mind_answer(FunctionPlayer(lambda board: Move.from_uci("e2e5")), START)
+    assert answer.action == FORFEIT
+    assert answer.error is not None and "e2e5" in answer.error
+
+
+class _Faulty(Player):
+    """A player that fails in the way it is told: a fault, or resigning."""
+
+    def __init__(self, fault: str) -> None:
+        """``fault``: 'crash' raises PlayerError, 'resign' gives the game up."""
+        self.fault = fault
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Fail as told."""
+        if self.fault == "resign":
+            return Info(resigned=True)
+        raise PlayerError("crash", "it fell over")
+
+
+@pytest.mark.parametrize("fault", ["crash", "resign"])
+def test_a_fault_or_a_resignation_answers_the_forfeit(fault: str) -> None:
+    """A player that fails or resigns answers "0,0", and says why."""
+    answer = mind_answer(_Faulty(fault), START)
+    assert answer.action == FORFEIT
+    assert answer.error == ("resigned" if fault == "resign" else "crash: it fell over")
 
 
 def test_a_function_that_leaves_the_board_moved_is_judged_where_it_was_asked() -> None:
@@ -149,9 +179,9 @@ def test_a_function_that_leaves_the_board_moved_is_judged_where_it_was_asked() -
         board.push(move)
         return move
 
-    mind = Mind(FunctionAgent(careless))
-    assert_legal_in_python_chess(START, mind(START))
-    assert mind.last_error is None
+    answer = mind_answer(FunctionPlayer(careless), START)
+    assert_legal_in_python_chess(START, answer.action)
+    assert answer.error is None
 
 
 def test_action_move_rejects_what_is_not_a_legal_move() -> None:
@@ -160,6 +190,19 @@ def test_action_move_rejects_what_is_not_a_legal_move() -> None:
     assert action_move(board, "0,0") is None
     with pytest.raises(ValueError, match="not a legal move"):
         action_move(board, "12,36")
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_one_rule_reads_an_action_on_either_board(chess960: bool) -> None:
+    """The same action is the same move on a plies board and on a python-chess board,
+    castling included (the king's two-square move, even where a board writes king takes
+    rook), and a promotion a queen's."""
+    fen = "r3k2r/pP6/8/8/8/8/8/R3K2R w KQkq - 0 1"
+    for action in ("4,6", "4,2", "49,56", "49,57", "4,5"):
+        ours = action_move(Board(fen, chess960=chess960), action)
+        theirs = action_move(chess.Board(fen, chess960=chess960), action)
+        assert ours == theirs and ours is not None, action
+        assert ours.promotion in (None, QUEEN)
 
 
 class MindProcess:
@@ -218,7 +261,7 @@ def test_plies_mind_answers_line_by_line_over_pipes(name: str) -> None:
 
 
 def test_plies_mind_rejects_a_bad_agent_in_one_line() -> None:
-    """An unknown agent or a bad option is a one-line error, status 2."""
+    """An unknown player or a bad option is a one-line error, status 2."""
     for args in (["--agent", "nobody"], ["--agent", "random", "--depth", "0"]):
         done = subprocess.run(
             [sys.executable, "-m", "plies", "mind", *args],
@@ -249,7 +292,7 @@ def test_a_mind_program_plays_either_colour_in_a_game(color: chess.Color) -> Non
     moves its own colour's pieces and takes the free queen first."""
     command = shlex.join([sys.executable, "-m", "plies", "mind", "--agent", "alphabeta:depth=2"])
     mind = parse_player(f"mind:{command}").create()
-    other = AgentPlayer("random", "random", {})
+    other = make_player("random")
     fen, capture = FREE_QUEEN[color]
     white, black = (mind, other) if color == chess.WHITE else (other, mind)
     settings = GameSettings(move_timeout_s=HANG_S, adjudication=Adjudication(max_moves=3))

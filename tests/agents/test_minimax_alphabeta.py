@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from plies.agents import make_agent
+from plies.agents import make_player
 from plies.board import Board
+from plies.engine.limits import Info, Limit
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -20,6 +21,15 @@ POSITIONS = [
     "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",  # back-rank mate in one
     "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1",
 ]
+
+
+def _score(info: Info | None) -> tuple[int | None, int | None]:
+    """(centipawns, moves to mate) of a report, from the mover's side."""
+    assert info is not None and info.score is not None
+    score = info.score.relative
+    return (None if score.is_mate() else score.score()), score.mate()
+
+
 _BK = (DATA / "tactics" / "bratko-kopec.epd").read_text().splitlines()
 POSITIONS += [" ".join(line.split()[:4]) + " 0 1" for line in _BK[:4] if line.strip()]
 
@@ -28,46 +38,44 @@ POSITIONS += [" ".join(line.split()[:4]) + " 0 1" for line in _BK[:4] if line.st
 def test_same_choice_and_score_fewer_nodes(fen: str) -> None:
     totals = {"minimax": 0, "alphabeta": 0}
     for depth in (1, 2):
-        mm = make_agent("minimax", {"depth": depth})
-        ab = make_agent("alphabeta", {"depth": depth})
+        mm = make_player("minimax", {"depth": depth})
+        ab = make_player("alphabeta", {"depth": depth})
         board = Board(fen)
-        m1, m2 = mm.choose(board), ab.choose(board)
-        assert m1 == m2, (depth, m1.uci(), m2.uci())
-        assert mm.last is not None and ab.last is not None
-        assert (mm.last.score_cp, mm.last.mate_in) == (ab.last.score_cp, ab.last.mate_in)
-        assert ab.nodes <= mm.nodes
-        totals["minimax"] += mm.nodes
-        totals["alphabeta"] += ab.nodes
+        i1, i2 = mm.play(board, Limit()), ab.play(board, Limit())
+        assert i1.move == i2.move, (depth, i1.move, i2.move)
+        assert _score(i1) == _score(i2)
+        assert i2.nodes <= i1.nodes
+        totals["minimax"] += i1.nodes
+        totals["alphabeta"] += i2.nodes
     assert totals["alphabeta"] < totals["minimax"]
 
 
 def test_depth_three_agreement_and_node_ratio() -> None:
     fen = Board.STARTING_FEN  # 9323 nodes for minimax, 744 for alpha-beta
-    mm = make_agent("minimax", {"depth": 3})
-    ab = make_agent("alphabeta", {"depth": 3})
-    assert mm.choose(Board(fen)) == ab.choose(Board(fen))
-    assert mm.last is not None and ab.last is not None
-    assert mm.last.score_cp == ab.last.score_cp
+    mm = make_player("minimax", {"depth": 3})
+    ab = make_player("alphabeta", {"depth": 3})
+    i1, i2 = mm.play(Board(fen), Limit()), ab.play(Board(fen), Limit())
+    assert i1.move == i2.move
+    assert _score(i1) == _score(i2)
     # Pruning cuts the tree by far more than half even where captures are rare.
-    assert ab.nodes * 4 < mm.nodes, (ab.nodes, mm.nodes)
+    assert i2.nodes * 4 < i1.nodes, (i2.nodes, i1.nodes)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_same_choice_with_the_same_seed(seed: int) -> None:
     board = Board()
-    mm = make_agent("minimax", {"depth": 2}, seed=seed)
-    ab = make_agent("alphabeta", {"depth": 2}, seed=seed)
-    assert mm.choose(board) == ab.choose(board)
+    mm = make_player("minimax", {"depth": 2}, seed=seed)
+    ab = make_player("alphabeta", {"depth": 2}, seed=seed)
+    assert mm.play(board, Limit()).move == ab.play(board, Limit()).move
 
 
 def test_node_counts_are_exposed_and_accumulate() -> None:
-    ab = make_agent("alphabeta", {"depth": 2})
-    ab.choose(Board())
-    first = ab.nodes
-    ab.choose(Board())
-    assert first > 0 and ab.total_nodes == 2 * first
-    ab.reset()
-    assert ab.total_nodes == 0
+    ab = make_player("alphabeta", {"depth": 2})
+    first = ab.play(Board(), Limit()).nodes
+    ab.play(Board(), Limit())
+    assert first > 0 and ab.total_nodes == 2 * first  # type: ignore[attr-defined]
+    ab.new_game()
+    assert ab.total_nodes == 0  # type: ignore[attr-defined]
 
 
 # The ladder's choices pinned: (position index, agent, depth, seed, move, score_cp, mate_in,
@@ -129,29 +137,25 @@ PINNED = [
 def test_ladder_moves_scores_and_nodes_are_pinned(
     case: tuple[int, str, int, int | None, str, int | None, int | None, int],
 ) -> None:
-    """Each agent plays the same move with the same score after the same number of nodes."""
+    """Each player plays the same move with the same score after the same number of nodes."""
     index, agent, depth, seed, move, score, mate, nodes = case
-    player = make_agent(agent, {"depth": depth}, seed=seed)
-    chosen = player.choose(Board(POSITIONS[index]))
-    assert player.last is not None
-    assert (chosen.uci(), player.last.score_cp, player.last.mate_in, player.nodes) == (
-        move, score, mate, nodes,
-    )
+    player = make_player(agent, {"depth": depth}, seed=seed)
+    info = player.play(Board(POSITIONS[index]), Limit())
+    assert player.last == info
+    assert (info.move.uci(), *_score(info), info.nodes) == (move, score, mate, nodes)
 
 
 @pytest.mark.parametrize(
     ("agent", "move", "depth", "score", "nodes"),
-    [("alphabeta", "f1b5", 3, 150, 3001), ("minimax", "b1c3", 2, 0, 3001)],
+    [("alphabeta", "f1b5", 3, 150, 3000), ("minimax", "b1c3", 2, 0, 3000)],
 )
 def test_node_budget_deepening_is_pinned(
     agent: str, move: str, depth: int, score: int, nodes: int
 ) -> None:
-    """A node budget stops the deepening at the same place, with the same answer."""
-    from plies.agents.base import Budget
-
-    player = make_agent(agent, {"depth": 5})
-    chosen = player.choose(Board(POSITIONS[1]), Budget(nodes=3000))
-    assert player.last is not None
-    assert (chosen.uci(), player.last.depth, player.last.score_cp, player.nodes) == (
+    """A node limit stops the deepening at the same place, with the same answer (the
+    meter counts the nodes searched, never more than the limit)."""
+    player = make_player(agent, {"depth": 5})
+    info = player.play(Board(POSITIONS[1]), Limit(nodes=3000))
+    assert (info.move.uci(), info.depth, _score(info)[0], info.nodes) == (
         move, depth, score, nodes,
     )

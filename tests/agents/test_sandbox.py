@@ -16,10 +16,10 @@ from pathlib import Path
 
 import chess
 import pytest
+from plies.agents.registry import make_player
 from tests.waiting import HANG_S, wait_until
 
 from plies import sandbox
-from plies.agents.agent_player import AgentPlayer
 from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.spec import confine, parse_player
@@ -70,7 +70,7 @@ def play_against_random(player: MovePlayer, sandboxed: bool) -> None:
     """Check ``player`` is (or is not) sandboxed, then that it plays a game without a fault."""
     try:
         assert player.sandboxed is sandboxed  # type: ignore[attr-defined]
-        record = play_game(player, AgentPlayer("random", "random", {}),
+        record = play_game(player, make_player("random"),
                            Opening(chess.STARTING_FEN),
                            GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S), seed=1)
     finally:

@@ -15,7 +15,6 @@ import chess.pgn
 import pytest
 from tests.waiting import HANG_S, wait_until
 
-from plies.agents.base import Budget
 from plies.agents.spec import parse_player
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
@@ -25,6 +24,7 @@ from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, s
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
 from plies.engine.limits import Limit
+from plies.games.budget import Budget
 
 TOY = Path(__file__).with_name("toy_uci.py")
 TOY_CMD = f"{sys.executable} {TOY}"
@@ -276,18 +276,18 @@ def test_ctrl_c_guard_turns_sigint_into_a_flag() -> None:
         time.sleep(HANG_S)  # cut short by the KeyboardInterrupt
 
 
-def test_agent_player_plays_chess960_castling_on_its_mirror() -> None:
-    """A ladder agent on a Chess960 referee board answers in Chess960 notation: in a position
-    where castling (king takes rook) is the only mate, a searching agent plays it."""
-    from plies.agents.agent_player import AgentPlayer
-    from plies.agents.player import MoveRequest
+def test_ladder_player_plays_chess960_castling_on_the_referee_board() -> None:
+    """A ladder player on a Chess960 referee board answers in Chess960 notation: in a position
+    where castling (king takes rook) is the only mate, a searching player plays it."""
+    from plies.agents.registry import make_player
+    from plies.board import Board
 
-    player = AgentPlayer("ab", "alphabeta", {"depth": "2"})
+    player = make_player("alphabeta", {"depth": 2})
     player.new_game(1)
-    board = chess.Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
-    reply = player.move(board, MoveRequest())
-    assert reply.move == chess.Move.from_uci("b1a1")
-    board.push(reply.move)
+    board = Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
+    move = player.play(board.copy(), Limit()).move
+    assert move == chess.Move.from_uci("b1a1")
+    board.push(move)
     assert board.is_checkmate()
 
 
@@ -339,7 +339,7 @@ def test_uci_engine_is_told_chess960_and_castles_king_takes_rook() -> None:
 
 
 def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
-    from plies.agents.agent_player import AgentPlayer
+    from plies.agents.registry import make_player
     from plies.agents.uci_player import UciPlayer, variant_refusal
 
     toy_player = UciPlayer("toy", [sys.executable, str(TOY)], {})
@@ -348,7 +348,7 @@ def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
         assert "does not support Chess960" in (variant_refusal(toy_player, True) or "")
     finally:
         toy_player.close()
-    assert variant_refusal(AgentPlayer("r", "random", {}), True) is None
+    assert variant_refusal(make_player("random"), True) is None
 
 
 def test_chess960_openings_from_files(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.base import Budget
 from plies.agents.player import MATE_CP, MoveRequest, PlayerError
 from plies.agents.spec import parse_player
 from plies.agents.uci_player import UciPlayer
@@ -20,6 +19,7 @@ from plies.arena.openings import Opening
 from plies.arena.pipe_uci import PipeUciPlayer, _go_command, _last_score, pipe_player
 from plies.engine.limits import Limit
 from plies.engine.score import Cp
+from plies.games.budget import Budget
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 

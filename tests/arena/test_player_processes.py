@@ -15,7 +15,7 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.agent_player import AgentPlayer
+from plies.agents.registry import make_player
 from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
@@ -47,7 +47,9 @@ def _legal_replay(record: GameRecord) -> None:
 def test_python_minds_of_every_shape_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "shapes.py").write_text(
         "import random\n"
-        "from plies.agents import Agent, Thought\n"
+        "from plies.agents import LadderPlayer\n"
+        "from plies.engine.limits import Info\n"
+        "from plies.engine.score import Cp, pov\n"
         "def san(board):\n"
         "    return board.san(board.legal_moves[0])\n"
         "def uci(board):\n"
@@ -59,14 +61,14 @@ def test_python_minds_of_every_shape_play(tmp_path: Path, monkeypatch: pytest.Mo
         "        self.moves += 1\n"
         "        print('thinking', self.moves)  # must not break the protocol\n"
         "        return board.legal_moves[self.moves % len(board.legal_moves)]\n"
-        "class Deep(Agent):\n"
-        "    def choose(self, board, budget=None):\n"
-        "        self.last = Thought(depth=budget.depth * 10, score_cp=12)\n"
-        "        return self.rng.choice(board.legal_moves)\n",
+        "class Deep(LadderPlayer):\n"
+        "    def play(self, board, limit):\n"
+        "        move = self.rng.choice(list(board.legal_moves))\n"
+        "        return Info(move=move, score=pov(Cp(12), board.turn), depth=limit.depth * 10)\n",
         encoding="utf-8",
     )
     monkeypatch.chdir(tmp_path)
-    opponent = AgentPlayer("random", "random", {})
+    opponent = make_player("random")
     for attr in ("san", "uci", "Counter", "Deep"):
         mind = parse_player(f"shapes.py:{attr}").create()
         try:
@@ -76,7 +78,7 @@ def test_python_minds_of_every_shape_play(tmp_path: Path, monkeypatch: pytest.Mo
         assert not record.fault, record.reason
         assert len(record.moves) >= 20
         _legal_replay(record)
-        if attr == "Deep":  # an Agent subclass gets the budget and reports its thought
+        if attr == "Deep":  # a Player class gets the limit and reports its Info
             assert {(m.depth, str(m.score)) for m in record.moves[::2]} == {
                 (10, str(pov(Cp(12), True)))}
 
@@ -99,7 +101,7 @@ def test_module_mind_and_installed_plugin(tmp_path: Path, monkeypatch: pytest.Mo
     assert parse_player("clubminds.first").kind == "module"
     player = spec.create()
     try:
-        record = _game(AgentPlayer("random", "random", {}), player)
+        record = _game(make_player("random"), player)
     finally:
         player.close()
     assert not record.fault and len(record.moves) >= 20
@@ -110,14 +112,14 @@ def test_module_mind_and_installed_plugin(tmp_path: Path, monkeypatch: pytest.Mo
 def test_mind_program_plays_and_resigns() -> None:
     player = parse_player(f"mind:{sys.executable} {TOY_MIND}").create()
     try:
-        record = _game(player, AgentPlayer("random", "random", {}))
+        record = _game(player, make_player("random"))
         assert not record.fault and len(record.moves) >= 20
         _legal_replay(record)
     finally:
         player.close()
     resigner = parse_player(f"mind:{sys.executable} {TOY_MIND} resign 3").create()
     try:
-        record = _game(AgentPlayer("random", "random", {}), resigner)
+        record = _game(make_player("random"), resigner)
     finally:
         resigner.close()
     assert (record.result, record.termination, record.fault) == ("1-0", "normal", "")
@@ -171,7 +173,7 @@ def mind_server() -> Iterator[str]:
 
 def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
     player = parse_player(f"mind+{mind_server}/mind").create()
-    record = _game(player, AgentPlayer("random", "random", {}))
+    record = _game(player, make_player("random"))
     assert not record.fault and len(record.moves) >= 20
     _legal_replay(record)
     # Only the mind that never answers gets a timeout it cannot meet; the other faults get
@@ -183,12 +185,12 @@ def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:
                                ("/slow", "hang", "no move within 0.5s")):
         bad = parse_player(f"mind+{mind_server}{path}").create()
         settings = quick if fault == "hang" else patient
-        record = _game(bad, AgentPlayer("random", "random", {}), settings)
+        record = _game(bad, make_player("random"), settings)
         bad.close()
         assert (record.result, record.fault) == ("0-1", fault), record.reason
         assert words in record.reason
     dead = parse_player("mind+http://127.0.0.1:9/none").create()  # the discard port: refused
-    record = _game(AgentPlayer("random", "random", {}), dead, patient)
+    record = _game(make_player("random"), dead, patient)
     assert (record.result, record.fault) == ("1-0", "crash")
 
 
@@ -197,9 +199,9 @@ def test_xboard_engine_plays_a_game() -> None:
     assert FAIRYMAX is not None
     engine = parse_player(f"xboard:{FAIRYMAX}").create()
     try:
-        record = _game(engine, AgentPlayer("random", "random", {}),
+        record = _game(engine, make_player("random"),
                        GameSettings(limit=Limit(depth=2), adjudication=Adjudication(max_moves=30)))
-        again = _game(AgentPlayer("random", "random", {}), engine,
+        again = _game(make_player("random"), engine,
                       GameSettings(limit=Limit(depth=2), adjudication=Adjudication(max_moves=10)))
     finally:
         engine.close()
@@ -226,7 +228,7 @@ def test_xboard_faults_lose_and_a_resignation_is_no_fault() -> None:
         engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} {mode} {good}").create()
         try:
             settings = quick if fault == "hang" else patient
-            record = _game(engine, AgentPlayer("random", "random", {}), settings)
+            record = _game(engine, make_player("random"), settings)
             assert not engine.healthy or not fault
         finally:
             engine.close()
@@ -242,13 +244,13 @@ def test_xboard_options_and_set_up_positions() -> None:
     fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
     plain = parse_player(f"{toy}:Style=wild").create()  # no setboard feature
     try:
-        record = play_game(plain, AgentPlayer("random", "random", {}), Opening(fen), SHORT)
+        record = play_game(plain, make_player("random"), Opening(fen), SHORT)
     finally:
         plain.close()
     assert record.fault == "start" and "no setboard feature" in record.reason
     able = parse_player(f"{toy} setboard").create()
     try:
-        record = play_game(able, AgentPlayer("random", "random", {}), Opening(fen), SHORT)
+        record = play_game(able, make_player("random"), Opening(fen), SHORT)
     finally:
         able.close()
     assert record.finished and not record.fault, record.reason

@@ -15,9 +15,11 @@ import pytest
 from rich.console import Console
 from tests.waiting import HANG_S
 
-from plies.agents import make_agent
-from plies.agents.base import Thought
+from plies.agents import Player, PlayerError, make_player
+from plies.agents.player import MATE_CP, MovePlayer, MoveReply, MoveRequest
 from plies.board import Board
+from plies.engine.limits import Info, Limit
+from plies.engine.score import Cp, Mate, pov
 from plies.play.render import render_board
 from plies.play.session import PlaySession, Settings, thought_line
 
@@ -146,20 +148,65 @@ def test_every_score_is_labelled_from_whites_side() -> None:
 
 def test_a_mate_score_names_the_side_that_mates() -> None:
     board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1")  # Black to move, mated soon
-    assert thought_line(board, Thought(3, mate_in=-2)).endswith("score White mates in 2")
-    assert thought_line(board, Thought(1, mate_in=1)).endswith("score Black mates in 1")
-    assert thought_line(board, Thought(2, score_cp=300)).endswith("score -3.00 (White's view)")
+    black = False
+
+    def line(score: Cp | Mate) -> str:
+        """The thinking line of Black's search reporting ``score`` (Black's view)."""
+        return thought_line(board, Info(depth=3, score=pov(score, black)))
+
+    assert line(Mate(-2)).endswith("score #2 (White mates in 2)")
+    assert line(Mate(1)).endswith("score #-1 (Black mates in 1)")
+    assert line(Cp(300)).endswith("score -3.00 (White's view)")
+
+
+# White mates in three moves (Re7xg7+ first); Black, to move in the other, mates in three.
+WHITE_MATES_IN_3 = "5rk1/1R2R1pp/8/8/8/8/5PPP/6K1 w - - 0 1"
+BLACK_MATES_IN_3 = "2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1"
+
+
+class _Reporter(Player):
+    """A player that plays the first legal move and reports a fixed score."""
+
+    name = "reporter"
+
+    def __init__(self, score: Mate) -> None:
+        """Report ``score`` (from the mover's side) with every move."""
+        self.score = score
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """The first legal move, with the score."""
+        move = next(iter(board.legal_moves))
+        return Info(move=move, score=pov(self.score, board.turn), depth=5, pv=[move])
+
+
+def _thinking_lines(player: Player | MovePlayer, fen: str, human: str) -> list[str]:
+    """The thinking lines the terminal game prints for ``player``'s first move at ``fen``."""
+    console = Console(record=True, width=120, force_terminal=False)
+    session = PlaySession(player, Settings(human=human, fen=fen), console,
+                          read_line=lambda: "")
+    session._agent_move()
+    return [ln for ln in console.export_text().splitlines() if ln.startswith("depth ")]
+
+
+def test_the_thinking_line_shows_a_mate_in_3_as_mate_in_3() -> None:
+    """A player reporting mate in three moves reads ``#3`` (White mates) or ``#-3`` (Black
+    mates, White's view) in the terminal game's thinking line, not a move count off by one
+    nor a centipawn value."""
+    lines = _thinking_lines(_Reporter(Mate(3)), BLACK_MATES_IN_3, "white")
+    assert lines == [lines[0]] and "score #-3 (Black mates in 3)" in lines[0], lines
+    lines = _thinking_lines(make_player("engine", {"depth": 8}), WHITE_MATES_IN_3, "black")
+    assert len(lines) == 1 and "score #3 (White mates in 3)" in lines[0], lines
 
 
 def test_session_in_process_with_hint_flip_and_pgn_file(tmp_path: Path) -> None:
     lines = iter(["hint", "flip", "e4", f"pgn {tmp_path}/g.pgn", "undo", "undo", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
     session = PlaySession(
-        make_agent("alphabeta", {"depth": 1}),
+        make_player("alphabeta", {"depth": 1}),
         Settings(),
         console,
         read_line=lambda: next(lines) + "\n",
-        hint_agent=lambda: make_agent("alphabeta", {"depth": 2}),
+        hint_agent=lambda: make_player("alphabeta", {"depth": 2}),
     )
     assert session.run() == 0
     text = console.export_text()
@@ -185,7 +232,7 @@ def test_null_moves_are_not_moves() -> None:
     # python-chess's SAN parser reads these as a null move; the game must not pass a turn.
     lines = iter(["--", "0000", "Z0", "fen", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    session = PlaySession(make_agent("random"), Settings(), console,
+    session = PlaySession(make_player("random"), Settings(), console,
                           read_line=lambda: next(lines) + "\n")  # fmt: skip
     assert session.run() == 0
     text = console.export_text()
@@ -217,7 +264,7 @@ def test_chess960_position_number_and_castling_by_king_takes_rook() -> None:
 def test_chess960_new_games_start_from_seeded_positions_and_the_engine_castles() -> None:
     lines = iter(["new", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    session = PlaySession(make_agent("alphabeta", {"depth": 2}),
+    session = PlaySession(make_player("alphabeta", {"depth": 2}),
                           Settings(human="black", chess960=True, seed=4), console,
                           read_line=lambda: next(lines) + "\n")
     assert session.run() == 0
@@ -242,3 +289,39 @@ def test_chess960_bad_options_get_one_line() -> None:
         assert proc.returncode == 2, (args, proc.stdout)
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+class _OldProtocol(MovePlayer):
+    """A player still on the protocol Player replaces (as an outside engine may be): the
+    first legal move, reported as a mate in three moves on the old centipawn scale."""
+
+    name = "old"
+
+    def new_game(self, seed: int | None) -> None:
+        """Nothing to prepare."""
+
+    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+        """The first legal move."""
+        return MoveReply(next(iter(board.legal_moves)), MATE_CP - 3, 5)
+
+
+class _Failing(Player):
+    """A player whose every move is a fault."""
+
+    name = "failing"
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Fail."""
+        raise PlayerError("crash", "it fell over")
+
+
+def test_any_player_sits_at_the_terminal_and_a_fault_loses_the_game() -> None:
+    """A player on the old protocol is seated as it is (its mate in 3 reads #3); a player
+    that fails loses the game, with the reason, instead of a move played for it."""
+    lines = _thinking_lines(_OldProtocol(), WHITE_MATES_IN_3, "black")
+    assert len(lines) == 1 and "score #3 (White mates in 3)" in lines[0], lines
+    console = Console(record=True, width=120, force_terminal=False)
+    session = PlaySession(_Failing(), Settings(human="black"), console, read_line=lambda: "")
+    session._agent_move()
+    assert session.board.move_stack == [] and session.resigned == chess.WHITE
+    assert "failing failed (crash): it fell over" in console.export_text()

@@ -11,28 +11,28 @@ root of minimax's count, so it can look twice as deep.  Default depth: 4.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from plies.agents.search import NodeMeter, SearchAgent
+from plies.agents.search import SearchPlayer
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
 
 
-class AlphaBetaAgent(SearchAgent):
+class AlphaBetaPlayer(SearchPlayer):
     """Alpha-beta, captures first: :class:`plies.games.alphabeta.AlphaBetaSearch`."""
 
     name = "alphabeta"
     default_depth = 4
 
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
     ) -> tuple[int, Move, list[Move]]:
         """Search the root moves in the shared order; the first strictly best one wins."""
         from plies.agents.practical import centipawns
         from plies.games.alphabeta import AlphaBetaSearch
 
-        search = AlphaBetaSearch(game, order=game.order, meter=NodeMeter(self))
+        search = AlphaBetaSearch(game, order=game.order, meter=meter)
         value, pv = search.root(root, depth)
         return centipawns(value), pv[0], list(pv)

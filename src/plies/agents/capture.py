@@ -1,4 +1,4 @@
-"""The capture agent: grab material whenever possible, otherwise move at random.
+"""The capture player: grab material whenever possible, otherwise move at random.
 
 One step above random: it takes a piece when it can (any capture, chosen at
 random among them), which already wins material against a random mover, but
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.agents.random_agent import RandomAgent
+from plies.agents.random_agent import RandomPlayer
 
 if TYPE_CHECKING:
     from plies.board import Board, Move
 
 
-class CaptureAgent(RandomAgent):
+class CapturePlayer(RandomPlayer):
     """Plays a random capture when one exists, else a random legal move."""
 
     name = "capture"

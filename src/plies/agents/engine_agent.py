@@ -1,4 +1,4 @@
-"""The engine agent: the full plies engine (:class:`plies.engine.Engine`) as a ladder rung.
+"""The engine player: the full plies engine (:class:`plies.engine.Engine`) as a ladder rung.
 
 Everything the simple agents do, done properly: iterative deepening with
 principal-variation search, quiescence, a transposition table and careful move
@@ -9,19 +9,21 @@ count or a time per move; in a timed game it manages its own clock. With
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from plies.agents.base import Agent, Budget, Thought
+from plies.agents.ladder import LadderPlayer
+from plies.engine.limits import Info, Limit
 
 if TYPE_CHECKING:
-    from plies.board import Board, Move
-    from plies.engine import Engine, Info
+    from plies.board import Board
+    from plies.engine import Engine
 
 # Without any limit the engine thinks this long per move (milliseconds).
 DEFAULT_MOVETIME_MS = 1000
 
 
-class EngineAgent(Agent):
+class EnginePlayer(LadderPlayer):
     """Wraps :class:`plies.engine.Engine`, created on first use."""
 
     name = "engine"
@@ -37,7 +39,8 @@ class EngineAgent(Agent):
         elo: int | None = None,
     ) -> None:
         """Own limits win over the game's; ``level`` N means depth N; ``elo`` limits strength."""
-        super().__init__(seed)
+        super().__init__(seed, depth=depth if depth is not None else level, nodes=nodes,
+                         movetime=movetime_ms)
         if elo is not None:
             from plies.engine.strength import MAX_ELO, MIN_ELO
 
@@ -45,9 +48,6 @@ class EngineAgent(Agent):
                 raise ValueError(f"elo must be between {MIN_ELO} and {MAX_ELO}, got {elo}")
         self.elo = elo
         self._seed = seed
-        self.depth = depth if depth is not None else level
-        self.nodes_limit = nodes
-        self.movetime_ms = movetime_ms
         self.hash_mb = hash_mb
         self._engine: Engine | None = None
 
@@ -68,73 +68,33 @@ class EngineAgent(Agent):
         """Compile the engine now (the first search would otherwise pay for it)."""
         self.engine.warm_up()
 
-    def reset(self, seed: int | None = None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Start a new game: clear the engine's tables."""
-        super().reset(seed)
+        super().new_game(seed)
         if self._engine is not None:
             self._engine.new_game()
 
-    def limit_for(self, board: Board, budget: Budget | None) -> Any:
-        """The :class:`plies.engine.Limit` for this move: own limits, then the game's."""
-        from plies.board import WHITE
-        from plies.engine import Limit
+    def limit_for(self, limit: Limit | None) -> Limit:
+        """The engine's limit for this move: own limits, then the game's; a move time
+        when nothing at all bounds the search."""
+        limit = super().limit_for(limit)
+        if limit.is_unbounded() and not limit.infinite:
+            limit = replace(limit, movetime=DEFAULT_MOVETIME_MS)
+        return limit
 
-        b = budget or Budget()
-        depth = self.depth if self.depth is not None else b.depth
-        nodes = self.nodes_limit if self.nodes_limit is not None else b.nodes
-        movetime = self.movetime_ms if self.movetime_ms is not None else b.movetime_ms
-        if b.time_left_ms is None:
-            if depth is None and nodes is None and movetime is None:
-                movetime = DEFAULT_MOVETIME_MS
-            return Limit(depth=depth, nodes=nodes, movetime=movetime)
-        own, opp = b.time_left_ms, b.opponent_time_ms
-        white = board.turn == WHITE
-        return Limit(
-            depth=depth,
-            nodes=nodes,
-            movetime=movetime,
-            wtime=own if white else opp,
-            btime=opp if white else own,
-            winc=b.increment_ms,
-            binc=b.increment_ms,
-            movestogo=b.moves_to_go,
-        )
-
-    def choose(self, board: Board, budget: Budget | None = None) -> Move:
+    def play(self, board: Board, limit: Limit | None = None) -> Info:
         """Search with the engine; report each finished iteration to ``on_info``."""
         moves = board.legal_moves
         if not moves:
-            from plies.board import Move
-
-            return Move.null()
-        self._stop.clear()
-        result = self.engine.search(board, self.limit_for(board, budget), on_info=self._info)
-        move: Move | None = result.move
+            return self.report(Info())
+        result = self.engine.search(board, self.limit_for(limit), on_info=self.on_info)
+        move = result.move
         if move is None or move not in moves:
-            move = moves[0]  # never return an illegal or null move while a legal one exists
-        if result.score is not None:
-            self.last = _thought(result)
-        return move
-
-    def _info(self, info: Info) -> None:
-        """Forward one iteration's info as a :class:`Thought`."""
-        self.last = _thought(info)
-        if self.on_info is not None:
-            self.on_info(self.last)
+            move = moves[0]  # never return an illegal or no move while a legal one exists
+        self.last = replace(result, move=move)
+        return self.last
 
     def stop(self) -> None:
         """Stop the engine's current search."""
-        super().stop()
         if self._engine is not None:
             self._engine.stop()
-
-
-def _thought(info: Info) -> Thought:
-    """Convert an engine :class:`Info` into a :class:`Thought`."""
-    return Thought(
-        depth=info.depth,
-        score_cp=info.score_cp,
-        mate_in=info.score_mate,
-        nodes=info.nodes,
-        pv=list(info.pv),
-    )

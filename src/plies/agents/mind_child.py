@@ -77,16 +77,16 @@ def _thought_fields(thought: Any) -> dict[str, Any]:
     if thought is None:
         return {"score": None, "depth": None}
     score = thought.score_cp
-    if thought.mate_in is not None:
-        sign = 1 if thought.mate_in > 0 else -1
-        score = sign * (MATE_CP - abs(thought.mate_in))
+    if thought.score_mate is not None:
+        sign = 1 if thought.score_mate > 0 else -1
+        score = sign * (MATE_CP - abs(thought.score_mate))
     return {"score": score, "depth": thought.depth or None}
 
 
 def serve(mind: LoadedMind, source: str, inp: IO[str], out: IO[str]) -> None:
     """Answer requests until the input ends or says ``quit``."""
-    from plies.agents.base import Budget
     from plies.board import Board, Move
+    from plies.games.budget import Budget
 
     board = Board()
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import chess
 
-from plies.agents.mind import action_chess_move
+from plies.agents.mind import action_move
 from plies.agents.player import MoveReply, MoveRequest, PlayerError
 from plies.agents.process_player import ProcessPlayer
 from plies.sandbox import Jail
@@ -21,7 +21,7 @@ from plies.sandbox import Jail
 def resolve_action(board: chess.Board, text: str) -> MoveReply:
     """The reply for a mind's answer ``text``; PlayerError('illegal') if it plays nothing legal."""
     try:
-        move = action_chess_move(board, text)
+        move = action_move(board, text)
     except ValueError as exc:
         shown = text.strip()[:60]
         raise PlayerError("illegal", f"answered {shown!r}: {exc}") from None

@@ -10,16 +10,16 @@ it sees roughly 30^d positions.  Default depth: 2 plies.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from plies.agents.search import NodeMeter, SearchAgent
+from plies.agents.search import SearchPlayer
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
 
 
-class MinimaxAgent(SearchAgent):
+class MinimaxPlayer(SearchPlayer):
     """Plain minimax over the classic evaluation: :func:`plies.games.minimax.minimax`."""
 
     name = "minimax"
@@ -27,12 +27,12 @@ class MinimaxAgent(SearchAgent):
     captures_below_root = False
 
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
     ) -> tuple[int, Move, list[Move]]:
         """Score every root move; the first strictly best one wins."""
         from plies.agents.practical import centipawns
         from plies.games.minimax import minimax
 
-        result = minimax(game, root, depth, order=game.order, meter=NodeMeter(self))
+        result = minimax(game, root, depth, order=game.order, meter=meter)
         assert result.action is not None
         return centipawns(result.value), result.action, list(result.pv)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from plies.agents.base import Budget
+from plies.games.budget import Budget
 
 if TYPE_CHECKING:
     from plies.board import Board

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from plies.agents.base import Agent
+from plies.agents.player import Player
 from plies.registry import SEED, Option, Registry
 
 #: Every player plies can make by name; the spec parser, ``plies players`` and the help
 #: texts read it.
-PLAYERS: Registry[Agent] = Registry("player", group="plies.players")
+PLAYERS: Registry[Player] = Registry("player", group="plies.players")
 
 
 def _limit(name: str, default: int | None = None, arg: str = "", help: str = "") -> Option:
@@ -23,14 +23,14 @@ def _limit(name: str, default: int | None = None, arg: str = "", help: str = "")
     return Option(name, int, default, minimum=1, arg=arg, help=help)
 
 
-PLAYERS.add("random", "plies.agents.random_agent:RandomAgent", "a random legal move", SEED)
-PLAYERS.add("capture", "plies.agents.capture:CaptureAgent",
+PLAYERS.add("random", "plies.agents.random_agent:RandomPlayer", "a random legal move", SEED)
+PLAYERS.add("capture", "plies.agents.capture:CapturePlayer",
             "a random capture if there is one, else a random move", SEED)
-PLAYERS.add("minimax", "plies.agents.minimax:MinimaxAgent",
+PLAYERS.add("minimax", "plies.agents.minimax:MinimaxPlayer",
             "minimax over material and piece-square tables", _limit("depth", 2), SEED)
-PLAYERS.add("alphabeta", "plies.agents.alphabeta:AlphaBetaAgent",
+PLAYERS.add("alphabeta", "plies.agents.alphabeta:AlphaBetaPlayer",
             "alpha-beta, same evaluation", _limit("depth", 4), SEED)
-PLAYERS.add("engine", "plies.agents.engine_agent:EngineAgent", "the plies engine",
+PLAYERS.add("engine", "plies.agents.engine_agent:EnginePlayer", "the plies engine",
             _limit("depth"), _limit("nodes"), _limit("movetime", arg="movetime_ms"),
             _limit("level"), _limit("elo"), _limit("hash", 16, arg="hash_mb"), SEED)
 
@@ -47,19 +47,28 @@ def builtin_forms() -> list[str]:
     return forms
 
 
-def make_agent(
+def make_player(
     name: str, options: Mapping[str, str | int] | None = None, seed: int | None = None
-) -> Agent:
-    """Create the player called ``name`` with ``options``; an explicit seed option wins."""
+) -> Player:
+    """Create the player called ``name`` with ``options``; an explicit seed option wins.
+
+    The limits among ``options`` (``depth``, ``nodes``, ``movetime``, ``level``) are the
+    player's own: they win over the limit a game gives it.
+    """
+    from plies.agents.ladder import LadderPlayer
+
     given: dict[str, object] = dict(options or {})
     if seed is not None:
         given.setdefault("seed", seed)
-    return PLAYERS.make(name, given)
+    player = PLAYERS.make(name, given)
+    if isinstance(player, LadderPlayer):
+        player.fix("depth" if key == "level" else key for key in given)
+    return player
 
 
-def agent_from_spec(spec: str, seed: int | None = None) -> Agent:
+def player_from_spec(spec: str, seed: int | None = None) -> Player:
     """Create a built-in player from ``name[:key=value,...]``."""
     from plies.registry import parse_options
 
     name, _, rest = spec.partition(":")
-    return make_agent(name, parse_options(rest), seed)
+    return make_player(name, parse_options(rest), seed)

@@ -4,23 +4,24 @@ The searches themselves are the generic ones of :mod:`plies.games` (minimax and
 alpha-beta), run on :class:`plies.agents.practical.PracticalChess`: chess with the
 practical's evaluation.  Scores are negamax scores (from the side to move) in
 centipawns.  A checkmate is worth ``MATE - ply``, so a mate found sooner scores
-higher and the agent plays the quickest one; stalemate, the fifty-move rule,
+higher and the player plays the quickest one; stalemate, the fifty-move rule,
 insufficient material and a repeated position are all 0.  The root's move order
-is fixed (optionally shuffled by the seed, always identically for both agents),
+is fixed (optionally shuffled by the seed, always identically for both players),
 and a move only replaces the best one if it scores strictly better: that is why
 minimax and alpha-beta pick the very same move at equal depth.  This module
 keeps what a game needs across moves (who castled, which positions occurred) and
-the deepening under a time or node budget.
+the deepening under a time or node limit.
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
+from plies.agents.ladder import LadderPlayer
 from plies.agents.practical import MATE, SCALE, PracticalChess
-from plies.games.budget import Meter
+from plies.engine.limits import Info, Limit, Meter, SearchStoppedError
+from plies.engine.score import Cp, Mate, Score, pov
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalState
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 INFINITY = SCALE
 # Scores this close to MATE are mates (we never search anywhere near 1000 plies).
 MATE_BOUND = MATE - 1000
-# How often (in nodes) a search looks at the clock.
-_CHECK_EVERY = 8
 
 
 def mate_in(score: int) -> int | None:
@@ -43,42 +42,39 @@ def mate_in(score: int) -> int | None:
     return None
 
 
-class NodeMeter(Meter):
-    """The agent's own node and time checks, as the meter a generic search ticks."""
-
-    def __init__(self, agent: SearchAgent) -> None:
-        """Tick through ``agent`` (its node limit, its clock, its stop request)."""
-        super().__init__(None)
-        self.agent = agent
-        self.watching = True
-
-    def tick(self) -> None:
-        """Count a node on the agent; it raises ``SearchStoppedError`` when out of budget."""
-        self.agent._tick()
+def typed_score(score: int) -> Score:
+    """A negamax centipawn score as a typed one: ``Mate(n)`` moves, or ``Cp``."""
+    mate = mate_in(score)
+    return Mate(mate) if mate is not None else Cp(score)
 
 
-class SearchAgent(Agent):
-    """A fixed-depth negamax agent; subclasses supply the recursion."""
+class SearchMeter(Meter):
+    """The move's meter as the generic searches tick it: at every node, so ``stop()`` and
+    the clock reach any search."""
+
+    watching = True
+
+
+class SearchPlayer(LadderPlayer):
+    """A fixed-depth negamax player; subclasses supply the recursion."""
 
     default_depth = 2
 
     def __init__(self, depth: int | None = None, seed: int | None = None) -> None:
-        """``depth`` in plies (the default differs per agent); ``seed`` breaks ties at random."""
-        super().__init__(seed)
+        """``depth`` in plies (the default differs per player); ``seed`` breaks ties at random."""
+        super().__init__(seed, depth=depth)
         self.depth = depth if depth is not None else self.default_depth
         if self.depth < 1:
             raise ValueError("depth must be at least 1")
-        self.nodes = 0
         self.total_nodes = 0
-        self._node_limit: int | None = None
         self._seen: set[int] = set()
         self._history: list[Move] = []
         self._history_keys: list[int] = []
         self._castled = (False, False)
 
-    def reset(self, seed: int | None = None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Forget the game history and counters."""
-        super().reset(seed)
+        super().new_game(seed)
         self._history = []
         self._history_keys = []
         self.total_nodes = 0
@@ -117,56 +113,45 @@ class SearchAgent(Agent):
         # The current position is the root; earlier ones count as repeated if reached.
         self._seen = set(self._history_keys[:-1])
 
-    # -- the shared node logic --------------------------------------------------
-
-    def _tick(self) -> None:
-        """Count a node; abort the search when out of time or nodes."""
-        self.nodes += 1
-        if self._node_limit is not None and self.nodes > self._node_limit:
-            raise SearchStoppedError
-        if self.nodes % _CHECK_EVERY == 0 and self._out_of_time():
-            raise SearchStoppedError
-
     #: Whether the search tries captures first below the root (alpha-beta does).
     captures_below_root = True
 
     @abstractmethod
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
     ) -> tuple[int, Move, list[Move]]:
-        """Search ``root`` to ``depth``; return (score, best move, principal variation)."""
+        """Search ``root`` to ``depth`` ticking ``meter``; return (score, best move, line)."""
 
-    def choose(self, board: Board, budget: Budget | None = None) -> Move:
-        """Search to the agent's depth (deepening step by step when time or nodes are limited)."""
-        self._begin(budget)
-        self.nodes = 0
+    def play(self, board: Board, limit: Limit | None = None) -> Info:
+        """Search to the player's depth (deepening step by step when time or nodes are
+        limited); report each finished depth to ``on_info``."""
+        meter = self.start(board, limit, SearchMeter)
         moves = list(board.legal_moves)
         if not moves:
-            from plies.board import Move
-
-            return Move.null()
+            return self.report(Info())
         self._sync_history(board)
-        depth = budget.depth if budget is not None and budget.depth else self.depth
-        self._node_limit = budget.nodes if budget is not None else None
-        limited = self._deadline is not None or self._node_limit is not None
+        own = self.limit_for(limit)
+        depth = own.depth or self.depth
         game = PracticalChess(frozenset(self._seen), self.seed, self.captures_below_root)
         root = game.root(board.copy(), self._castled)
         best = game.order(root, moves)[0]
-        self.last = Thought(depth=0, nodes=0, pv=[best])
-        for d in range(1 if limited else depth, depth + 1):
+        white = bool(board.turn)
+        info = Info(move=best, pv=[best])
+        for d in range(1 if meter.limited else depth, depth + 1):
             try:
-                score, move, pv = self.search_root(game, root, d)
+                score, move, pv = self.search_root(game, root, d, meter)
             except SearchStoppedError:
                 break
             best = move
-            self.last = Thought(d, score if mate_in(score) is None else None, mate_in(score),
-                                self.nodes, pv)
+            info = Info(move=best, score=pov(typed_score(score), white), depth=d,
+                        nodes=meter.nodes, time_ms=round(meter.elapsed() * 1000), pv=pv)
             if self.on_info is not None:
-                self.on_info(self.last)
-            if mate_in(score) is not None and score > 0:
+                self.on_info(info)
+            if score >= MATE_BOUND:
                 break  # a forced mate will not get any better
-            if self._past_soft_deadline():
+            if meter.past_soft_deadline():
                 break
-        self.last.nodes = self.nodes
-        self.total_nodes += self.nodes
-        return best
+        self.total_nodes += meter.nodes
+        self.last = Info(move=best, score=info.score, depth=info.depth, nodes=meter.nodes,
+                         time_ms=round(meter.elapsed() * 1000), pv=info.pv)
+        return self.last

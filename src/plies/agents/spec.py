@@ -61,8 +61,7 @@ from plies.registry import parse_options
 from plies.sandbox import Jail, Sandbox, named_paths, own_folders, unavailable
 
 if TYPE_CHECKING:
-    from plies.agents.base import Agent
-    from plies.agents.player import MovePlayer as Player
+    from plies.agents.player import Player
 
 SPEC_FORMS = (
     (" | ".join(PLAYERS.builtin_names()) + "[:opt=value,...]", "a built-in player"),
@@ -145,50 +144,46 @@ class PlayerSpec:
         confined = self.sandbox.covers(self.kind) and unavailable() is None
         return "yes" if confined else "no"
 
-    def create(self) -> Player:
-        """Make a fresh player (starting its process); PlayerError('start') if it cannot."""
+    def create(self, warm: bool = True) -> Player:
+        """Make a fresh player (starting its process); PlayerError('start') if it cannot.
+
+        A built-in player is made with its options (they win over a game's limits) and,
+        with ``warm``, compiled now rather than on its first move.
+        """
+        from plies.agents.player import as_player
+
         if self.kind == "uci":
             from plies.agents.uci_player import UciPlayer
 
-            return UciPlayer(self.name, list(self.command), dict(self.options), self.jail())
+            return as_player(UciPlayer(self.name, list(self.command), dict(self.options),
+                                       self.jail()))
         if self.kind == "xboard":
             from plies.agents.xboard_player import XboardPlayer
 
-            return XboardPlayer(self.name, list(self.command), dict(self.options),
-                                self.jail())
+            return as_player(XboardPlayer(self.name, list(self.command), dict(self.options),
+                                          self.jail()))
         if self.kind == "mind":
             from plies.agents.mind_program import MindProgramPlayer
 
-            return MindProgramPlayer(self.name, list(self.command), self.jail())
+            return as_player(MindProgramPlayer(self.name, list(self.command), self.jail()))
         if self.kind == "http":
             from plies.agents.mind_http import HttpMindPlayer
 
-            return HttpMindPlayer(self.name, self.target)
+            return as_player(HttpMindPlayer(self.name, self.target))
         if self.kind in ("file", "module"):
             from plies.agents.python_player import PythonMindPlayer
 
-            return PythonMindPlayer(self.name, self.kind, self.target, self.attr,
-                                    self.search_path, self.jail())
-        from plies.agents.agent_player import AgentPlayer
+            return as_player(PythonMindPlayer(self.name, self.kind, self.target, self.attr,
+                                              self.search_path, self.jail()))
+        from plies.agents.ladder import warm_up
+        from plies.agents.registry import make_player
 
         assert self.agent is not None
-        return AgentPlayer(self.name, self.agent, dict(self.options))
-
-    def create_agent(self, seed: int | None = None) -> Agent:
-        """This player as an :class:`~plies.agents.base.Agent` (for the terminal and ``mind``).
-
-        A ladder agent is made directly (its thinking shows); any other player is
-        started and wrapped in a :class:`~plies.agents.player_agent.PlayerAgent`.
-        """
-        if self.kind == "agent":
-            from plies.agents.registry import make_agent
-
-            assert self.agent is not None
-            options = {k: v for k, v in self.options if k != "name"}
-            return make_agent(self.agent, options, seed)
-        from plies.agents.player_agent import PlayerAgent
-
-        return PlayerAgent(self.create(), seed=seed)
+        player = make_player(self.agent, dict(self.options))
+        player.name = self.name
+        if warm:
+            warm_up(player)
+        return player
 
 
 def confine(specs: Sequence[PlayerSpec], sandbox: Sandbox,
@@ -264,21 +259,25 @@ def load_player(text: str) -> PlayerSpec:
     return spec
 
 
-def load_agent(text: str, seed: int | None = None, sandbox: Sandbox | None = None) -> Agent:
-    """The player ``text`` names as an :class:`~plies.agents.base.Agent`, started (SpecError if
-    it cannot load) under ``sandbox`` (default: the default policy); for the terminal game
-    and ``plies mind``."""
+def start_player(text: str, seed: int | None = None, sandbox: Sandbox | None = None,
+                 warm: bool = True) -> Player:
+    """The player ``text`` names, started and told of a new game with ``seed`` (SpecError if
+    it cannot load), under ``sandbox`` (default: the default policy); for the terminal game
+    and ``plies mind``.  Without ``warm`` a built-in player compiles on its first move (or
+    when the caller warms it up)."""
     from plies.agents.player import PlayerError
 
     spec = parse_player(text)
     if sandbox is not None:
         spec = dataclasses.replace(spec, sandbox=sandbox)
     try:
-        return spec.create_agent(seed)
+        player = spec.create(warm)
+        player.new_game(seed)
     except PlayerError as exc:
         raise SpecError(spec.text, exc.detail) from None
     except ValueError as exc:
         raise SpecError(spec.text, str(exc)) from None
+    return player
 
 
 def _parse_agent(text: str) -> PlayerSpec:

@@ -7,9 +7,9 @@ A mind is named ``FILE.py[:NAME]`` or ``package.module[:NAME]``; ``NAME`` defaul
   and the move a :class:`plies.board.Move`, a UCI string (``"e2e4"``) or a SAN string
   (``"e4"``, ``"Nf3"``); or
 - a class whose instance, made with no arguments, has such a ``choose(board)``
-  method (a fresh instance every game); a subclass of :class:`plies.agents.Agent`
-  is reset with the game's seed instead, and gets the move's :class:`Budget`
-  (``choose(board, budget)``) and may report what it saw in ``last``.
+  method (a fresh instance every game); a :class:`plies.agents.Player` (a ladder
+  player, or a subclass of it) is told of each game with its seed instead, and asked
+  ``play(board, limit)`` with the move's :class:`~plies.engine.limits.Limit`.
 
 The parent process only *checks* the code (:func:`check_file`, :func:`check_module`:
 the file exists and compiles, the name is defined, the package is installed);
@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from plies.agents.base import Agent
+    from plies.agents.player import Player
+    from plies.engine.limits import Limit
 
 #: The name a mind file or module is asked for when the spec names none.
 DEFAULT_NAME = "choose"
@@ -144,7 +145,7 @@ class LoadedMind:
     #: Called with the game's seed before each game.
     new_game: Callable[[int | None], None]
     #: Called with the board and the budget; returns what the user's code returned
-    #: and what an :class:`Agent` reported (its ``last``, else None).
+    #: and what a :class:`Player` reported (its ``Info``, else None).
     choose: Callable[[Any, Any], tuple[object, Any]]
 
 
@@ -170,20 +171,33 @@ def load_object(kind: str, target: str, name: str) -> object:
         raise LoadError(f"{where} defines no {name}") from None
 
 
-def agent_mind(agent: Agent, name: str) -> LoadedMind:
-    """An Agent instance as a mind: asked with the budget, keeping what it reports."""
+def budget_limit(budget: Any, white: bool) -> Limit:
+    """The parent's budget (depth, nodes, times in ms) as the :class:`Limit` a Player takes."""
+    from plies.engine.limits import Limit
+
+    if budget is None:
+        return Limit()
+    mine, theirs = budget.time_left_ms, budget.opponent_time_ms
+    inc = budget.increment_ms or None
+    return Limit(depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime_ms,
+                 wtime=mine if white else theirs, btime=theirs if white else mine,
+                 winc=inc, binc=inc, movestogo=budget.moves_to_go)
+
+
+def agent_mind(player: Player, name: str) -> LoadedMind:
+    """A Player instance as a mind: asked with the limit, keeping what it reports."""
 
     def choose(board: Any, budget: Any) -> tuple[object, Any]:
-        """Ask the agent and keep its report."""
-        agent.last = None
-        return agent.choose(board, budget), agent.last
+        """Ask the player and keep its report."""
+        info = player.play(board, budget_limit(budget, bool(board.turn)))
+        return info.move, info
 
-    return LoadedMind(agent.name or name, agent.reset, choose)
+    return LoadedMind(player.name or name, player.new_game, choose)
 
 
 def as_mind(obj: object, name: str) -> LoadedMind:
-    """Wrap the user's object (a function, a class, an Agent class or instance) as a mind."""
-    from plies.agents.base import Agent
+    """Wrap the user's object (a function, a class, a Player class or instance) as a mind."""
+    from plies.agents.player import Player
 
     if isinstance(obj, type):
         cls = obj
@@ -191,10 +205,10 @@ def as_mind(obj: object, name: str) -> LoadedMind:
             instance = cls()
         except TypeError as exc:
             raise LoadError(f"{name}() cannot be made without arguments: {exc}") from None
+        if isinstance(instance, Player):
+            return agent_mind(instance, name)
         if not callable(getattr(instance, "choose", None)):
             raise LoadError(f"class {name} has no choose(board) method")
-        if isinstance(instance, Agent):
-            return agent_mind(instance, name)
         holder = [instance]
 
         def fresh(seed: int | None) -> None:
@@ -206,7 +220,7 @@ def as_mind(obj: object, name: str) -> LoadedMind:
             return holder[0].choose(board), None
 
         return LoadedMind(name, fresh, instance_choose)
-    if isinstance(obj, Agent):
+    if isinstance(obj, Player):
         return agent_mind(obj, name)
     method = getattr(obj, "choose", None)
     func = method if callable(method) else obj

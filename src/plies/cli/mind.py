@@ -63,29 +63,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer every line of standard input until it ends."""
-    from plies.agents.base import Budget
-    from plies.agents.mind import Mind
-    from plies.agents.player_agent import PlayerAgent
-    from plies.agents.spec import SpecError, load_agent
+    from plies.agents.ladder import bounded
+    from plies.agents.mind import mind_answer
+    from plies.agents.spec import SpecError, start_player
+    from plies.engine.limits import Limit
 
     for flag, value in (("--depth", args.depth), ("--nodes", args.nodes),
                         ("--movetime", args.movetime)):
         if value is not None and value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")
     try:
-        agent = load_agent(args.agent, seed=args.seed, sandbox=match_options.sandbox_policy(args))
+        # Compiled now, so that the first position gets an answer as quickly as the rest.
+        player = start_player(args.agent, seed=args.seed,
+                              sandbox=match_options.sandbox_policy(args))
     except SpecError as exc:
         raise CliError(str(exc)) from None
-    limited = any(v is not None for v in (args.depth, args.nodes, args.movetime))
-    budget = Budget(depth=args.depth, nodes=args.nodes, movetime_ms=args.movetime) if limited \
-        else None
+    limit = bounded(player, Limit(depth=args.depth, nodes=args.nodes, movetime=args.movetime))
     verbose = args.verbose
-    mind = Mind(agent, budget)
-    if verbose:
-        mind.on_move = lambda move: print(f"move {move.uci()}", file=sys.stderr, flush=True)
-    outside = agent if isinstance(agent, PlayerAgent) else None
-    # Compile now, so that the first position gets an answer as quickly as the rest.
-    agent.warm_up()
     number = 0
     try:
         while True:
@@ -93,14 +87,13 @@ def run(args: argparse.Namespace) -> int:
             if not line:
                 break
             number += 1
-            action = mind(line)
-            sys.stdout.write(action + "\n")
+            answer = mind_answer(player, line, limit)
+            if verbose and answer.move is not None:
+                print(f"move {answer.move.uci()}", file=sys.stderr, flush=True)
+            sys.stdout.write(answer.action + "\n")
             sys.stdout.flush()
-            if verbose and mind.last_error is not None:
-                why = mind.last_error
-                if outside is not None and outside.fault:
-                    why = f"{why} ({outside.fault})"
-                print(f"line {number}: {why}", file=sys.stderr, flush=True)
+            if verbose and answer.error is not None:
+                print(f"line {number}: {answer.error}", file=sys.stderr, flush=True)
     finally:
-        agent.close()
+        player.close()
     return 0

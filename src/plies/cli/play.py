@@ -14,7 +14,7 @@ from plies.cli.common import CliError, Command
 from plies.options import ELO
 
 if TYPE_CHECKING:
-    from plies.agents.base import Agent
+    from plies.agents.player import Player
 
 MIN_ELO, MAX_ELO = ELO.spin_range()
 
@@ -60,44 +60,44 @@ def _engine_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def _opponent(args: argparse.Namespace) -> tuple[Agent, str]:
-    """The agent to play against, and a note if a fallback was used."""
-    from plies.agents.registry import make_agent
-    from plies.agents.spec import SpecError, load_agent
+def _opponent(args: argparse.Namespace) -> tuple[Player, str]:
+    """The player to play against, and a note if a fallback was used."""
+    from plies.agents.registry import make_player
+    from plies.agents.spec import SpecError, start_player
 
     if args.agent:
         if args.agent.split(":")[0].strip().lower() == "engine" and not _engine_available():
             raise CliError("the engine is not available in this installation")
         try:
-            return load_agent(args.agent, seed=args.seed,
-                              sandbox=match_options.sandbox_policy(args)), ""
+            return start_player(args.agent, seed=args.seed,
+                                sandbox=match_options.sandbox_policy(args), warm=False), ""
         except SpecError as exc:
             raise CliError(str(exc)) from None
     if not _engine_available():
-        return make_agent("alphabeta", {"depth": 3}, seed=args.seed), (
+        return make_player("alphabeta", {"depth": 3}, seed=args.seed), (
             "The engine is not available; playing alphabeta (depth 3) instead."
         )
     options = {"level": args.level} if args.level is not None else {}
     if args.elo is not None:
         options = {"elo": args.elo}
     try:
-        return make_agent("engine", options, seed=args.seed), ""
+        return make_player("engine", options, seed=args.seed), ""
     except ValueError as exc:
         raise CliError(str(exc)) from None
 
 
-def _hinter(seed: int | None) -> Agent:
-    """The agent that gives hints: the engine if present, else alpha-beta at depth 3."""
-    from plies.agents.registry import make_agent
+def _hinter(seed: int | None) -> Player:
+    """The player that gives hints: the engine if present, else alpha-beta at depth 3."""
+    from plies.agents.registry import make_player
 
     if _engine_available():
-        return make_agent("engine", {}, seed=seed)
-    return make_agent("alphabeta", {"depth": 3}, seed=seed)
+        return make_player("engine", {}, seed=seed)
+    return make_player("alphabeta", {"depth": 3}, seed=seed)
 
 
-def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
+def _with_book(agent: Player, path: str, seed: int | None) -> Player:
     """``agent`` playing from the Polyglot book at ``path`` first."""
-    from plies.agents.book_agent import BookAgent
+    from plies.agents.book_agent import BookPlayer
     from plies.board.polyglot import BookError, OpeningBook
 
     try:
@@ -105,7 +105,7 @@ def _with_book(agent: Agent, path: str, seed: int | None) -> Agent:
     except BookError as exc:
         agent.close()
         raise CliError(f"--book: {exc}") from None
-    return BookAgent(agent, book, seed=seed)
+    return BookPlayer(agent, book, seed=seed)
 
 
 def _chess960_pos(args: argparse.Namespace) -> int | None:

@@ -1,15 +1,17 @@
-"""The terminal game: a human against an agent, with commands, hints and takebacks.
+"""The terminal game: a human against a player, with commands, hints and takebacks.
 
 The terminal game reads one line at a time (a move in SAN or UCI, or a command), so
 it works the same at a keyboard and with piped input; end of input quits.
 The game itself is kept on a python-chess board: drawing it and checking the
 human's moves need no compiled code, so on a first run the board is up at once
-while the agent (the engine) compiles in a background thread; only the agent
+while the player (the engine) compiles in a background thread; only the player
 sees a plies board, rebuilt from the game for each of its moves.
 Bad input never costs anything: one line says what was wrong and the prompt
-comes back.  While the agent thinks, its depth, score and expected line are
-shown (live on a terminal, as one summary line otherwise); every score, the agent's
-and a hint's, is from White's side and says so.
+comes back.  While the player thinks, its depth, score and expected line are
+shown (live on a terminal, as one summary line otherwise); every score, the player's
+and a hint's, is from White's side and says so (``+0.34``, a mate in 3 ``#3``).
+Any :class:`~plies.agents.player.Player` can sit opposite: a ladder player, a user's
+mind, a program or an engine; one that fails or resigns loses the game.
 """
 
 from __future__ import annotations
@@ -29,16 +31,20 @@ from rich.console import Console
 from rich.live import Live
 from rich.text import Text
 
-from plies.agents.base import Agent, Budget, Thought
-from plies.agents.book_agent import BookAgent
+from plies.agents.book_agent import BookPlayer
+from plies.agents.ladder import bounded, warm_up
+from plies.agents.player import Player, PlayerError, as_player
 from plies.compile_notice import FIRST_RUN_COMPILE_S, quiet, watching_compiles
+from plies.engine.limits import Info, Limit
+from plies.engine.score import score_text
 from plies.play.game import Game, colour_name
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
-    from plies.board import Board, Move
+    from plies.agents.player import MovePlayer
+    from plies.board import Board
 
-# How long the first prompt waits to learn whether the agent compiles (a first run
+# How long the first prompt waits to learn whether the player compiles (a first run
 # starts compiling at once) or has loaded (a warm start takes about a second).
 WARM_UP_NOTICE_S = 2.0
 
@@ -83,33 +89,33 @@ _SAN_RE = re.compile(
     r"^([NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](=?[NBRQnbrq])?|O-O(-O)?|0-0(-0)?)[+#]?[!?]*$"
 )
 
-def format_score(thought: Thought, mover: chess.Color) -> str:
-    """The score of ``mover``'s search, labelled from White's side whoever searched:
-    ``+0.34 (White's view)``, or ``Black mates in 3``."""
-    if thought.mate_in is not None:
-        n = thought.mate_in
-        mating = mover if n > 0 else not mover
-        return f"{colour_name(mating)} mates in {abs(n)}"
-    if thought.score_cp is None:
+def format_score(info: Info) -> str:
+    """The score of a search, from White's side whoever searched: ``+0.34 (White's view)``,
+    ``#3 (White mates in 3)``, ``#-2 (Black mates in 2)``; ``?`` without one."""
+    if info.score is None:
         return "?"
-    white_cp = thought.score_cp if mover == chess.WHITE else -thought.score_cp
-    return f"{white_cp / 100:+.2f} (White's view)"
+    white = info.score.white()
+    text = score_text(white)
+    mate = white.mate()
+    if mate is not None:
+        mating = chess.BLACK if text.startswith("#-") else chess.WHITE
+        return f"{text} ({colour_name(mating)} mates in {abs(mate)})"
+    return f"{text} (White's view)"
 
 
-def thought_line(board: chess.Board, thought: Thought, max_moves: int = 8) -> str:
+def thought_line(board: chess.Board, info: Info, max_moves: int = 8) -> str:
     """``depth 6  score +0.34 (White's view)  line: Nf3 Nc6 Bb5`` for the side to move in
     ``board`` (the line in SAN, legal part only)."""
     line = []
     b = board.copy()
-    for plies_move in thought.pv[:max_moves]:
-        move = _to_chess(plies_move)
+    for move in info.pv[:max_moves]:
         if not b.is_legal(move):
             break
         line.append(b.san(move))
         b.push(move)
-    text = f"depth {thought.depth}  score {format_score(thought, board.turn)}"
-    if thought.nodes:
-        text += f"  nodes {thought.nodes}"
+    text = f"depth {info.depth}  score {format_score(info)}"
+    if info.nodes:
+        text += f"  nodes {info.nodes}"
     if line:
         text += "  line: " + " ".join(line)
     return text
@@ -135,19 +141,19 @@ class PlaySession:
 
     def __init__(
         self,
-        agent: Agent,
+        agent: Player | MovePlayer,
         settings: Settings,
         console: Console | None = None,
         read_line: Callable[[], str] | None = None,
-        hint_agent: Callable[[], Agent] | None = None,
+        hint_agent: Callable[[], Player] | None = None,
     ) -> None:
         """Set up the first game; ``read_line`` returns '' at end of input."""
-        self.agent = agent
+        self.agent = as_player(agent)
         self.settings = settings
         self.console = console or Console(highlight=False)
         self.read_line = read_line or _stdin_line
         self._hint_factory = hint_agent
-        self._hint_agent: Agent | None = None
+        self._hint_agent: Player | None = None
         self.rng = random.Random(settings.seed)
         self.start_fen = settings.fen or chess.STARTING_FEN
         self.game = Game(chess.Board(self.start_fen, chess960=settings.chess960))
@@ -173,7 +179,7 @@ class PlaySession:
         self.start_fen = self._start_fen()
         self.game.restart(chess.Board(self.start_fen, chess960=self.settings.chess960),
                           not self.human)
-        self.agent.reset(self.settings.seed)
+        self.agent.new_game(self.settings.seed)
 
     def _start_fen(self) -> str:
         """Where a new game starts: ``--fen``, the Chess960 position asked for (or a random
@@ -366,7 +372,7 @@ class PlaySession:
             try:
                 # The game tells the user itself: no second notice from below.
                 with quiet(), watching_compiles(began):
-                    self.agent.warm_up()
+                    warm_up(self.agent)
             except BaseException as exc:  # re-raised where the agent is needed
                 self._warm_error = exc
             finally:
@@ -407,50 +413,62 @@ class PlaySession:
         if self._hint_agent is None:
             self._hint_agent = self._hint_factory() if self._hint_factory else self.agent
         hinter = self._hint_agent
-        budget = Budget(movetime_ms=self.settings.movetime_ms or 1000)
-        choice = hinter.choose(self._agent_board(), budget)
-        if not choice:
-            self.say("No legal moves.")
+        try:
+            info = hinter.play(self._agent_board(), Limit(movetime=self.settings.movetime_ms
+                                                          or 1000))
+        except PlayerError as exc:
+            self.say(f"No hint: {exc.detail}")
             return
-        move = _to_chess(choice)
-        extra = f"   {thought_line(self.board, hinter.last, 4)}" if hinter.last else ""
-        self.say(f"Hint: {self.board.san(move)}{extra}")
+        if not info.move or not self.board.is_legal(info.move):
+            self.say("No hint.")
+            return
+        extra = f"   {thought_line(self.board, info, 4)}" if info.depth or info.score else ""
+        self.say(f"Hint: {self.board.san(info.move)}{extra}")
 
     def _agent_board(self) -> Board:
-        """The game as a plies board (what agents search), history included."""
+        """The game as a plies board (what players search), history included."""
         from plies.board import Board
 
         return Board.from_chess(self.board)
 
     def _agent_move(self) -> None:
-        """Let the agent think (showing its progress) and play its move."""
+        """Let the player think (showing its progress) and play its move; a player that
+        fails, resigns or answers an illegal move loses the game."""
         self._await_agent()
         board = self._agent_board()
         shown = self.board.copy()
         ms = self.settings.movetime_ms
-        budget = Budget(movetime_ms=ms) if ms else None
-        self.agent.last = None
-        if self.console.is_terminal:
-            live = Live(Text("thinking..."), console=self.console, transient=True,
-                        refresh_per_second=8)
+        limit = bounded(self.agent, Limit(movetime=ms))
+        try:
+            if self.console.is_terminal:
+                live = Live(Text("thinking..."), console=self.console, transient=True,
+                            refresh_per_second=8)
 
-            def update(thought: Thought) -> None:
-                """Show the latest iteration."""
-                live.update(Text("thinking: " + thought_line(shown, thought), style="dim"))
+                def update(info: Info) -> None:
+                    """Show the latest iteration."""
+                    live.update(Text("thinking: " + thought_line(shown, info), style="dim"))
 
-            self.agent.on_info = update
-            with live:
-                choice = self.agent.choose(board, budget)
-            self.agent.on_info = None
-        else:
-            choice = self.agent.choose(board, budget)
-        move = _to_chess(choice) if choice else chess.Move.null()
-        if not self.board.is_legal(move):
-            # An agent must never do this; play on rather than crash the game.
-            move = next(iter(self.board.legal_moves))
-        if self.agent.last is not None:
-            self.say(thought_line(self.board, self.agent.last), "dim")
-        elif isinstance(self.agent, BookAgent) and self.agent.from_book:
+                self.agent.on_info = update
+                try:
+                    with live:
+                        info = self.agent.play(board, limit)
+                finally:
+                    self.agent.on_info = None
+            else:
+                info = self.agent.play(board, limit)
+        except PlayerError as exc:
+            self.say(f"{self.agent.name} failed ({exc.kind}): {exc.detail}", "bold")
+            self.game.resigned = not self.human
+            return
+        move = info.move
+        if info.resigned or not move or not self.board.is_legal(move):
+            why = "resigns" if info.resigned or not move else f"answered {move.uci()}, illegal"
+            self.say(f"{self.agent.name} {why}.", "bold")
+            self.game.resigned = not self.human
+            return
+        if info.depth or info.score is not None:
+            self.say(thought_line(self.board, info), "dim")
+        elif isinstance(self.agent, BookPlayer) and self.agent.from_book:
             self.say("book move", "dim")
         self.say(f"plies plays {self.game.push(move)}", "bold")
 
@@ -481,11 +499,6 @@ class PlaySession:
             "Black": black,
         })
         return str(game)
-
-
-def _to_chess(move: Move) -> chess.Move:
-    """A plies move as python-chess's."""
-    return chess.Move.from_uci(move.uci())
 
 
 def _stdin_line() -> str:

@@ -2,8 +2,10 @@
 
 The player is made from the server's own spec list (never from a request), started on
 first use, asked for each move on a thread of its own, and its answer posted back to
-the event loop.  A move asked for and then overtaken (undo, a new game) is dropped: its
-generation number no longer matches.  A player that fails is closed and made afresh for
+the event loop.  Any player a spec makes can sit here (a ladder player, a mind, an
+engine).  A move asked for and then overtaken (undo, a new game) is dropped: its
+generation number no longer matches.  A player still silent well past its time is told
+to stop.  A player that fails is closed and made afresh for
 the next move; the tab hears one line saying what went wrong.
 """
 
@@ -12,11 +14,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-import chess
-
-from plies.agents.base import Budget
-from plies.agents.player import MovePlayer, MoveReply, MoveRequest, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.spec import PlayerSpec
+from plies.board import Board
+from plies.engine.limits import Info, Limit
 from plies.web.runner import Post
 
 #: A silent player (no clock, a fixed depth) is given up after this long.
@@ -24,8 +25,8 @@ DEPTH_TIMEOUT_S = 60.0
 #: Beyond its movetime, a player gets this long to answer before it is declared hung.
 GRACE_S = 5.0
 
-Done = Callable[[MoveReply | None, str], None]
-"""Called on the event loop with the reply (None and a reason if the player failed)."""
+Done = Callable[[Info | None, str], None]
+"""Called on the event loop with the player's report (None and a reason if it failed)."""
 
 
 class Opponent:
@@ -37,29 +38,34 @@ class Opponent:
         self.name = name
         self._post = post
         self._lock = threading.Lock()
-        self._player: MovePlayer | None = None
+        self._player: Player | None = None
         self._generation = 0
         self._game = -1
         self.busy = False
         """Whether a move is being worked out."""
 
-    def ask(self, board: chess.Board, movetime_ms: int | None, depth: int | None, game: int,
+    def ask(self, board: Board, movetime_ms: int | None, depth: int | None, game: int,
             done: Done) -> None:
         """Ask for a move in ``board`` (game number ``game``); ``done`` hears the answer."""
         self._generation += 1
         generation = self._generation
-        budget = Budget(movetime_ms=movetime_ms, depth=depth)
+        limit = Limit(movetime=movetime_ms, depth=depth)
         timeout = movetime_ms / 1000 + GRACE_S if movetime_ms else DEPTH_TIMEOUT_S
-        request = MoveRequest(budget, timeout)
         self.busy = True
 
         def work() -> None:
             """Thread body: start the player if needed and ask it."""
-            reply: MoveReply | None = None
+            reply: Info | None = None
             reason = ""
             try:
                 player = self._ready(game)
-                reply = player.move(board, request)
+                timer = threading.Timer(timeout, player.stop)
+                timer.daemon = True
+                timer.start()
+                try:
+                    reply = player.play(board, limit)
+                finally:
+                    timer.cancel()
             except PlayerError as exc:
                 reason = f"{self.name} failed: {exc.detail}"
                 self._drop()
@@ -70,7 +76,7 @@ class Opponent:
 
         threading.Thread(target=work, name="play-opponent", daemon=True).start()
 
-    def _answer(self, generation: int, reply: MoveReply | None, reason: str,
+    def _answer(self, generation: int, reply: Info | None, reason: str,
                 done: Done) -> None:
         """On the event loop: pass the answer on unless it was overtaken."""
         if generation != self._generation:
@@ -78,7 +84,7 @@ class Opponent:
         self.busy = False
         done(reply, reason)
 
-    def _ready(self, game: int) -> MovePlayer:
+    def _ready(self, game: int) -> Player:
         """The player, started if needed and told when a new game began."""
         with self._lock:
             player = self._player
@@ -87,7 +93,6 @@ class Opponent:
                 player = None
             if player is None:
                 player = self.spec.create()
-                player.name = self.name
                 self._player = player
                 self._game = -1
             fresh = self._game != game
@@ -112,7 +117,7 @@ class Opponent:
         with self._lock:
             player = self._player
         if player is not None:
-            player.abort()
+            player.stop()
 
     def close(self) -> None:
         """The tab has gone or changed opponent: stop and close the player (on a thread)."""

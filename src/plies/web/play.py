@@ -9,7 +9,6 @@ from typing import Any, ClassVar
 import chess
 import chess.pgn
 
-from plies.agents.player import MoveReply
 from plies.agents.spec import PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.board.svg import render_board
@@ -310,7 +309,7 @@ class PlaySession(RunnerSession):
         if self.opponent is not None:
             # A configured player cannot be told to move now: it gets the default time instead.
             movetime = DEFAULT_MOVETIME_MS if self.until_stopped else self.movetime_ms
-            self.opponent.ask(self.game.board.copy(), movetime, self.depth,
+            self.opponent.ask(self.board.copy(), movetime, self.depth,
                               self._game, self._on_reply)
             self._emit({"type": "thinking", "thinking": True})
             return
@@ -329,15 +328,16 @@ class PlaySession(RunnerSession):
             self._emit({"type": "engine_move", "uci": move.uci(), "san": self.sans[-1]})
         self.send_state()
 
-    def _on_reply(self, reply: MoveReply | None, reason: str) -> None:
+    def _on_reply(self, reply: Info | None, reason: str) -> None:
         """The configured opponent answered: play its move if legal, else say why not."""
         move = None
         if reply is not None and reply.move:
-            candidate = Move.from_uci(reply.move.uci())
-            if self.board.is_legal(candidate):
-                move = candidate
+            if self.board.is_legal(reply.move):
+                move = reply.move
             else:
                 reason = f"{self.opponent_name} answered an illegal move: {reply.move.uci()}"
+        elif reply is not None and reply.resigned:
+            reason = f"{self.opponent_name} resigns"
         elif not reason:
             reason = f"{self.opponent_name} offered no move"
         if move is not None:
@@ -381,7 +381,7 @@ class PlaySession(RunnerSession):
 
     def _push(self, move: Move) -> None:
         """Play a legal ``move`` in the game and on the engine's board."""
-        self.game.push(chess.Move.from_uci(move.uci()))
+        self.game.push(move)
         self.board.push(move)
 
     def _pop(self) -> None:

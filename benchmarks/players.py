@@ -8,9 +8,8 @@ process boundary, the protocol, the board kept in step), not a search:
   in the sandbox (as minds run by default), and ``file-bare`` the same without it;
 - ``mind``: a ``mind:`` program (Python with python-chess) answering FENs, in the sandbox,
   and ``mind-bare`` without it;
-- ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through ``chess.engine``);
-- ``uci-pipe``: the same engine through :class:`plies.arena.pipe_uci.PipeUciPlayer`
-  (what ``plies datagen`` uses);
+- ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through
+  :class:`plies.agents.uci_engine.UciEngine`);
 - ``xboard``: an ``xboard:`` engine (a random-move CECP engine in Python);
 - ``pipe`` (the peer): a program that answers every line at once (a Python loop
   echoing a fixed action), asked through the same line-pipe code: the floor any
@@ -51,7 +50,6 @@ from plies.agents.process import LineProcess
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.pipe_uci import pipe_player
 from plies.sandbox import Sandbox
 
 RANDOM_FILE = """\
@@ -217,7 +215,7 @@ def main() -> int:
     parser.add_argument("--pipe-rounds", type=int, default=5000)
     parser.add_argument("--starts", type=int, default=5,
                         help="start-ups measured per adapter (default 5)")
-    parser.add_argument("--only", default="agent,file,file-bare,mind,mind-bare,uci,uci-pipe,"
+    parser.add_argument("--only", default="agent,file,file-bare,mind,mind-bare,uci,"
                         "xboard", help="comma-separated adapters to measure")
     args = parser.parse_args()
     chosen = [a.strip() for a in args.only.split(",") if a.strip()]
@@ -239,7 +237,6 @@ def main() -> int:
             "mind": f"mind:{sys.executable} {files['random_mind.py']}",
             "mind-bare": f"mind:{sys.executable} {files['random_mind.py']}",
             "uci": f"uci:{sys.executable} {files['random_engine.py']} uci",
-            "uci-pipe": f"uci:{sys.executable} {files['random_engine.py']} uci",
             "xboard": f"xboard:{sys.executable} {files['random_engine.py']} xboard",
         }
         floor = pipe_floor(files["echo.py"], args.pipe_rounds)
@@ -247,11 +244,10 @@ def main() -> int:
         parsed = {name: parse_player(specs[name]) for name in chosen}
         parsed.update({name: dataclasses.replace(spec, sandbox=Sandbox("off"))
                        for name, spec in parsed.items() if name.endswith("-bare")})
-        starts = start_ups({n: s for n, s in parsed.items() if n != "uci-pipe"}, args.starts)
+        starts = start_ups(parsed, args.starts)
         rows = []
         for name, spec in parsed.items():
-            make = (lambda s=spec: pipe_player(s)) if name == "uci-pipe" else spec.create
-            times, elapsed, moves = measure(make, args.games)
+            times, elapsed, moves = measure(spec.create, args.games)
             start = statistics.median(starts[name]) * 1e3 if name in starts else math.nan
             rows.append((name, statistics.median(times) * 1e6, statistics.fmean(times) * 1e6,
                          moves, 60.0 * args.games / elapsed, start))

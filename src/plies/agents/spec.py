@@ -148,9 +148,9 @@ class PlayerSpec:
     def create(self) -> Player:
         """Make a fresh player (starting its process); PlayerError('start') if it cannot."""
         if self.kind == "uci":
-            from plies.agents.uci_player import UciPlayer
+            from plies.agents.uci_engine import UciEngine
 
-            return UciPlayer(self.name, list(self.command), dict(self.options), self.jail())
+            return UciEngine(self.name, list(self.command), dict(self.options), self.jail())
         if self.kind == "xboard":
             from plies.agents.xboard_player import XboardPlayer
 

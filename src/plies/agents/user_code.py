@@ -9,7 +9,11 @@ A mind is named ``FILE.py[:NAME]`` or ``package.module[:NAME]``; ``NAME`` defaul
 - a class whose instance, made with no arguments, has such a ``choose(board)``
   method (a fresh instance every game); a subclass of :class:`plies.agents.Agent`
   is reset with the game's seed instead, and gets the move's :class:`Budget`
-  (``choose(board, budget)``) and may report what it saw in ``last``.
+  (``choose(board, budget)``) and may report what it saw in ``last``; or
+- a :class:`~plies.agents.player.Player` (``play(board, limit) -> Info``), class or
+  instance, used as it is.
+
+:func:`as_mind` makes any of them a :class:`~plies.agents.player.Player`.
 
 The parent process only *checks* the code (:func:`check_file`, :func:`check_module`:
 the file exists and compiles, the name is defined, the package is installed);
@@ -27,12 +31,15 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from plies.agents.player import Player
 
 if TYPE_CHECKING:
     from plies.agents.base import Agent
+    from plies.board import Board, Move
+    from plies.engine.limits import Info, Limit
 
 #: The name a mind file or module is asked for when the spec names none.
 DEFAULT_NAME = "choose"
@@ -136,18 +143,6 @@ def module_location(module: str, search_path: Sequence[str]) -> str | None:
     return spec.origin if spec.origin and spec.has_location else None
 
 
-@dataclass
-class LoadedMind:
-    """A user's mind, loaded: how to start a game and how to ask for a move."""
-
-    title: str
-    #: Called with the game's seed before each game.
-    new_game: Callable[[int | None], None]
-    #: Called with the board and the budget; returns what the user's code returned
-    #: and what an :class:`Agent` reported (its ``last``, else None).
-    choose: Callable[[Any, Any], tuple[object, Any]]
-
-
 def load_object(kind: str, target: str, name: str) -> object:
     """Import the user's file or module and return its ``name``; ValueError with a reason."""
     if kind == "file":
@@ -170,19 +165,109 @@ def load_object(kind: str, target: str, name: str) -> object:
         raise LoadError(f"{where} defines no {name}") from None
 
 
-def agent_mind(agent: Agent, name: str) -> LoadedMind:
-    """An Agent instance as a mind: asked with the budget, keeping what it reports."""
-
-    def choose(board: Any, budget: Any) -> tuple[object, Any]:
-        """Ask the agent and keep its report."""
-        agent.last = None
-        return agent.choose(board, budget), agent.last
-
-    return LoadedMind(agent.name or name, agent.reset, choose)
+class BadAnswerError(ValueError):
+    """The mind returned something that is not a legal move here."""
 
 
-def as_mind(obj: object, name: str) -> LoadedMind:
-    """Wrap the user's object (a function, a class, an Agent class or instance) as a mind."""
+def answer_move(board: Board, answer: object) -> Move:
+    """The legal move the mind's ``answer`` names (a Move, a UCI or a SAN string);
+    BadAnswerError saying why when it names none."""
+    from plies.board import Move
+
+    if isinstance(answer, str):
+        text = answer.strip()
+        for parse in (board.parse_uci, board.parse_san):
+            try:
+                move = parse(text)
+            except ValueError:
+                continue
+            if not move:  # "0000" or "--": python-chess reads a null move, no move of a game
+                break
+            return move
+        raise BadAnswerError(f"returned {text[:40]!r}, not a legal move in UCI or SAN")
+    uci = getattr(answer, "uci", None)
+    if not callable(uci):
+        raise BadAnswerError(f"returned {type(answer).__name__} {answer!r:.40}, not a move")
+    text = str(uci())
+    try:
+        move = Move.from_uci(text)
+    except ValueError:
+        raise BadAnswerError(f"returned {text[:40]!r}, not a move") from None
+    if not move or not board.is_legal(move):
+        raise BadAnswerError(f"returned {text}, not a legal move")
+    return move
+
+
+class FunctionMind(Player):
+    """A user's function ``choose(board) -> move`` as a player (``make`` gives a fresh one
+    every game: a class's ``choose`` on a new instance)."""
+
+    def __init__(self, name: str, choose: Callable[[Board], object],
+                 make: Callable[[], Callable[[Board], object]] | None = None) -> None:
+        """The mind called ``name`` answering with ``choose``."""
+        self.name = name
+        self._choose = choose
+        self._make = make
+
+    def new_game(self, seed: int | None = None) -> None:
+        """A fresh instance for a class's mind."""
+        self.last = None
+        if self._make is not None:
+            self._choose = self._make()
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Ask the function (on a copy of ``board``); BadAnswerError if it names no legal move."""
+        from plies.engine.limits import Info
+
+        info = Info(move=answer_move(board, self._choose(board.copy())))
+        self.last = info
+        return info
+
+
+class AgentMind(Player):
+    """A user's :class:`~plies.agents.base.Agent` as a player: asked with the budget the
+    limit gives, reporting what it saw in ``last``."""
+
+    def __init__(self, agent: Agent, name: str) -> None:
+        """The agent, shown as its own name or ``name``."""
+        self.agent = agent
+        self.name = agent.name or name
+
+    def new_game(self, seed: int | None = None) -> None:
+        """Reset the agent with the game's seed."""
+        self.last = None
+        self.agent.reset(seed)
+
+    def play(self, board: Board, limit: Limit) -> Info:
+        """Ask the agent (on a copy of ``board``) and report its thought."""
+        from plies.agents.move_player_view import limit_budget
+        from plies.engine.limits import Info
+        from plies.engine.score import Cp, Mate, pov
+
+        white = bool(board.turn)
+        self.agent.last = None
+        move = answer_move(board, self.agent.choose(board.copy(), limit_budget(limit, white)))
+        thought = self.agent.last
+        info = Info(move=move)
+        if thought is not None:
+            score = None
+            if thought.mate_in is not None:
+                score = pov(Mate(thought.mate_in), white)
+            elif thought.score_cp is not None:
+                score = pov(Cp(thought.score_cp), white)
+            info = Info(move=move, score=score, depth=thought.depth, nodes=thought.nodes,
+                        pv=list(thought.pv))
+        self.last = info
+        return info
+
+    def stop(self) -> None:
+        """Ask the agent to answer now."""
+        self.agent.stop()
+
+
+def as_mind(obj: object, name: str) -> Player:
+    """The user's object (a function, a class with ``choose(board)``, an Agent or a Player,
+    class or instance) as a player; LoadError saying why it cannot be one."""
     from plies.agents.base import Agent
 
     if isinstance(obj, type):
@@ -191,30 +276,19 @@ def as_mind(obj: object, name: str) -> LoadedMind:
             instance = cls()
         except TypeError as exc:
             raise LoadError(f"{name}() cannot be made without arguments: {exc}") from None
+        if isinstance(instance, Player):
+            return instance
         if not callable(getattr(instance, "choose", None)):
             raise LoadError(f"class {name} has no choose(board) method")
         if isinstance(instance, Agent):
-            return agent_mind(instance, name)
-        holder = [instance]
-
-        def fresh(seed: int | None) -> None:
-            """A new instance for every game."""
-            holder[0] = cls()
-
-        def instance_choose(board: Any, budget: Any) -> tuple[object, Any]:
-            """Ask this game's instance."""
-            return holder[0].choose(board), None
-
-        return LoadedMind(name, fresh, instance_choose)
+            return AgentMind(instance, name)
+        return FunctionMind(name, instance.choose, lambda: cls().choose)
+    if isinstance(obj, Player):
+        return obj
     if isinstance(obj, Agent):
-        return agent_mind(obj, name)
+        return AgentMind(obj, name)
     method = getattr(obj, "choose", None)
     func = method if callable(method) else obj
     if not callable(func):
         raise LoadError(f"{name} is not a function or a class with choose(board)")
-
-    def call(board: Any, budget: Any) -> tuple[object, Any]:
-        """Call the function with the board."""
-        return func(board), None
-
-    return LoadedMind(name, lambda seed: None, call)
+    return FunctionMind(name, func)

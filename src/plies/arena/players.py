@@ -3,7 +3,7 @@
 The protocol (:class:`Player`, :class:`MoveRequest`, :class:`MoveReply`,
 :class:`PlayerError`) lives in :mod:`plies.agents.player`, the spec loader
 (:func:`parse_player`, :class:`PlayerSpec`, :class:`SpecError`) in
-:mod:`plies.agents.spec` and the outside UCI engine in :mod:`plies.agents.uci_player`;
+:mod:`plies.agents.spec` and the outside UCI engine in :mod:`plies.agents.uci_engine`;
 the arena and its callers import them from here.
 """
 
@@ -20,11 +20,10 @@ from plies.agents.spec import PlayerSpec as PlayerSpec
 from plies.agents.spec import SpecError as SpecError
 from plies.agents.spec import load_player as load_player
 from plies.agents.spec import parse_player as parse_player
-from plies.agents.uci_player import READY_TIMEOUT_S as READY_TIMEOUT_S
-from plies.agents.uci_player import UciPlayer as UciPlayer
-from plies.agents.uci_player import configure_checked as configure_checked
-from plies.agents.uci_player import refusal as refusal
-from plies.agents.uci_player import variant_refusal as variant_refusal
+from plies.agents.uci_engine import READY_TIMEOUT_S as READY_TIMEOUT_S
+from plies.agents.uci_engine import UciEngine as UciEngine
+from plies.agents.uci_engine import refusal as refusal
+from plies.agents.uci_engine import variant_refusal as variant_refusal
 
 # The arena still seats players of the protocol plies.agents.player.Player replaces.
 Player = MovePlayer

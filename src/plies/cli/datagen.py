@@ -81,7 +81,6 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.arena.cluster import ClusterError
-    from plies.arena.pipe_uci import pipe_player
     from plies.arena.players import Player, PlayerError
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
@@ -128,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
         local_workers = args.concurrency or 1
         if args.cluster is None and local_workers == 1:
             try:
-                players.append(pipe_player(specs[0]))
-                players.append(pipe_player(specs[1]) if args.opponent else players[0])
+                players.append(specs[0].create())
+                players.append(specs[1].create() if args.opponent else players[0])
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None

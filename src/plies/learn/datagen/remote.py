@@ -21,7 +21,6 @@ from functools import partial
 
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.interrupt import CtrlC
-from plies.arena.pipe_uci import pipe_player
 from plies.arena.players import Player, PlayerError, parse_player
 from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.datagen.positions import position_lines
@@ -49,7 +48,7 @@ class DatagenWorker(WarmPlayers[Player]):
         players: list[Player] = []
         try:
             for text in texts:
-                players.append(pipe_player(parse_player(text)))
+                players.append(parse_player(text).create())
         except (PlayerError, ValueError) as exc:
             for player in players:
                 player.close()

@@ -16,6 +16,7 @@ PlayerError that costs the engine that game, not the match.
 from __future__ import annotations
 
 import contextlib
+import subprocess
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -287,8 +288,6 @@ class UciEngine(EngineProcessPlayer):
 
     def _start(self) -> None:
         """Launch the process (own process group: Ctrl-C is the parent's) and configure it."""
-        import subprocess
-
         process = self._launch(self.command, stderr=subprocess.DEVNULL)
         self._root, self._chess960 = None, False
         with self._starting():

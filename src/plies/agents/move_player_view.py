@@ -9,6 +9,7 @@ agents still taking a :class:`Budget` are given one for a :class:`Limit`.
 
 from __future__ import annotations
 
+import functools
 from abc import abstractmethod
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from plies.engine.limits import Info, Limit
 
 
+@functools.lru_cache(maxsize=256)
 def budget_limit(budget: Budget, white: bool) -> Limit:
     """The :class:`Limit` a ``budget`` sets for the side ``white`` says is to move."""
     from plies.engine.limits import Limit

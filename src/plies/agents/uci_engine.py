@@ -16,6 +16,7 @@ PlayerError that costs the engine that game, not the match.
 from __future__ import annotations
 
 import contextlib
+import functools
 import subprocess
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -141,6 +142,7 @@ def variant_refusal(player: object, chess960: bool) -> str | None:
     return f"{player.engine_name} does not support Chess960 (it has no UCI_Chess960 option)"
 
 
+@functools.lru_cache(maxsize=256)
 def go_command(limit: Limit) -> str:
     """The ``go`` line for ``limit`` (clocks, depth, nodes, move time, mate, infinite)."""
     parts = ["go"]
@@ -173,30 +175,38 @@ _PV_END = frozenset({*_INT_FIELDS, *_SKIPPED, "score", "wdl", "string", "refutat
 
 def _info_fields(line: str, fields: dict[str, Any]) -> None:
     """Add what the ``info`` line says to ``fields`` (raw: the pv as UCI texts)."""
+    # Plain try/except, not contextlib.suppress: this runs for every info line of datagen.
     tokens = line.split()
     i, n = 1, len(tokens)
     while i < n:
         token = tokens[i]
         if token == "string" or token in ("refutation", "currline"):
             return  # the rest is text, or moves of a line that is not the best
-        if token in _INT_FIELDS:
-            with contextlib.suppress(ValueError, IndexError):
-                fields[_INT_FIELDS[token]] = int(tokens[i + 1])
+        name = _INT_FIELDS.get(token)
+        if name is not None:
+            try:  # noqa: SIM105 (see above)
+                fields[name] = int(tokens[i + 1])
+            except (ValueError, IndexError):
+                pass
             i += 2
         elif token == "score" and i + 2 < n:
-            with contextlib.suppress(ValueError):
+            kind = tokens[i + 1]
+            try:
                 value = int(tokens[i + 2])
-                kind = tokens[i + 1]
-                if kind in ("cp", "mate"):
-                    fields["score"] = (kind, value)
-                    fields["bound"] = ""
+            except ValueError:
+                kind = ""
+            if kind in ("cp", "mate"):
+                fields["score"] = (kind, value)
+                fields["bound"] = ""
             i += 3
         elif token in ("lowerbound", "upperbound"):
             fields["bound"] = token
             i += 1
         elif token == "wdl" and i + 3 < n:
-            with contextlib.suppress(ValueError):
+            try:  # noqa: SIM105 (see above)
                 fields["wdl"] = (int(tokens[i + 1]), int(tokens[i + 2]), int(tokens[i + 3]))
+            except ValueError:
+                pass
             i += 4
         elif token == "pv":
             j = i + 1
@@ -210,6 +220,23 @@ def _info_fields(line: str, fields: dict[str, Any]) -> None:
             i += 1
 
 
+# Moves read from UCI text, kept: an engine names the same few thousand moves again and
+# again, and python-chess's Move.from_uci costs more than the rest of reading a line.
+_MOVES: dict[str, chess.Move] = {}
+_MOVES_KEPT = 20_000
+
+
+def uci_move(text: str) -> chess.Move:
+    """The move UCI ``text`` spells (ValueError if none); the same object for the same text."""
+    move = _MOVES.get(text)
+    if move is None:
+        move = chess.Move.from_uci(text)
+        if len(_MOVES) >= _MOVES_KEPT:
+            _MOVES.clear()
+        _MOVES[text] = move
+    return move
+
+
 def _as_info(fields: Mapping[str, Any], white: bool, **extra: Any) -> Info:
     """The Info ``fields`` (as :func:`_info_fields` gathered them) describe."""
     values = {k: v for k, v in fields.items() if k not in ("score", "pv")}
@@ -220,7 +247,7 @@ def _as_info(fields: Mapping[str, Any], white: bool, **extra: Any) -> Info:
     pv = []
     for text in fields.get("pv", ()):
         try:
-            pv.append(chess.Move.from_uci(text))
+            pv.append(uci_move(text))
         except ValueError:
             break
     return Info(pv=pv, **values, **extra)
@@ -252,7 +279,7 @@ def _bestmove(line: str, board: Board) -> tuple[chess.Move | None, chess.Move | 
     if len(tokens) < 2 or tokens[1] == "(none)":
         return None, None
     try:
-        move = chess.Move.from_uci(tokens[1])
+        move = uci_move(tokens[1])
     except ValueError:
         raise PlayerError("illegal", f"unreadable move {tokens[1]!r}") from None
     if board.chess960:
@@ -261,7 +288,7 @@ def _bestmove(line: str, board: Board) -> tuple[chess.Move | None, chess.Move | 
     ponder = None
     if len(tokens) >= 4 and tokens[2] == "ponder":
         with contextlib.suppress(ValueError):
-            ponder = chess.Move.from_uci(tokens[3])
+            ponder = uci_move(tokens[3])
     return move, ponder
 
 

@@ -143,10 +143,8 @@ class PythonMindPlayer(ProcessPlayer):
         else:
             try:
                 move = chess.Move.from_uci(str(answer.get("move")))
-                score = answer.get("score")
-                white = bool(board.turn)
-                info = Info(move=move, score=_score(score, white), depth=int(answer.get("depth")
-                                                                         or 0))
+                score = _score(answer.get("score"), bool(board.turn))
+                info = Info(move=move, score=score, depth=int(answer.get("depth") or 0))
             except (ValueError, TypeError, KeyError):
                 self._kill()
                 raise PlayerError("crash", f"the child sent {answer!r:.80}") from None

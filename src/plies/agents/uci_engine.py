@@ -175,49 +175,50 @@ _PV_END = frozenset({*_INT_FIELDS, *_SKIPPED, "score", "wdl", "string", "refutat
 
 def _info_fields(line: str, fields: dict[str, Any]) -> None:
     """Add what the ``info`` line says to ``fields`` (raw: the pv as UCI texts)."""
-    # Plain try/except, not contextlib.suppress: this runs for every info line of datagen.
-    tokens = line.split()
-    i, n = 1, len(tokens)
-    while i < n:
-        token = tokens[i]
-        if token == "string" or token in ("refutation", "currline"):
-            return  # the rest is text, or moves of a line that is not the best
+    # This runs for every search of datagen: the pv (last, as engines write it) is split
+    # off first, and the rest read with one iterator.
+    head, _, pv = line.partition(" pv ")
+    tokens = iter(head.split())
+    next(tokens, None)  # "info"
+    for token in tokens:
         name = _INT_FIELDS.get(token)
         if name is not None:
-            try:  # noqa: SIM105 (see above)
-                fields[name] = int(tokens[i + 1])
-            except (ValueError, IndexError):
-                pass
-            i += 2
-        elif token == "score" and i + 2 < n:
-            kind = tokens[i + 1]
             try:
-                value = int(tokens[i + 2])
+                fields[name] = int(next(tokens, ""))
             except ValueError:
-                kind = ""
+                continue
+        elif token == "score":
+            kind, value = next(tokens, ""), next(tokens, "")
             if kind in ("cp", "mate"):
-                fields["score"] = (kind, value)
+                try:
+                    fields["score"] = (kind, int(value))
+                except ValueError:
+                    continue
                 fields["bound"] = ""
-            i += 3
         elif token in ("lowerbound", "upperbound"):
             fields["bound"] = token
-            i += 1
-        elif token == "wdl" and i + 3 < n:
-            try:  # noqa: SIM105 (see above)
-                fields["wdl"] = (int(tokens[i + 1]), int(tokens[i + 2]), int(tokens[i + 3]))
+        elif token == "wdl":
+            try:
+                fields["wdl"] = (int(next(tokens, "")), int(next(tokens, "")),
+                                 int(next(tokens, "")))
             except ValueError:
-                pass
-            i += 4
-        elif token == "pv":
-            j = i + 1
-            while j < n and tokens[j] not in _PV_END:
-                j += 1
-            fields["pv"] = tokens[i + 1:j]
-            i = j
+                continue
         elif token in _SKIPPED:
-            i += 2
-        else:
-            i += 1
+            next(tokens, None)
+        elif token in ("string", "refutation", "currline"):
+            return  # the rest is text, or moves of a line that is not the best
+    if pv:
+        moves = pv.split()
+        for i, text in enumerate(moves):
+            if text in _PV_END:
+                if text in ("string", "refutation", "currline"):
+                    del moves[i:]
+                    break
+                # A field written after the pv: read it as the rest of the line.
+                _info_fields("info " + " ".join(moves[i:]), fields)
+                del moves[i:]
+                break
+        fields["pv"] = moves
 
 
 # Moves read from UCI text, kept: an engine names the same few thousand moves again and
@@ -237,20 +238,19 @@ def uci_move(text: str) -> chess.Move:
     return move
 
 
-def _as_info(fields: Mapping[str, Any], white: bool, **extra: Any) -> Info:
-    """The Info ``fields`` (as :func:`_info_fields` gathered them) describe."""
-    values = {k: v for k, v in fields.items() if k not in ("score", "pv")}
-    score = fields.get("score")
+def _as_info(fields: dict[str, Any], white: bool, **extra: Any) -> Info:
+    """The Info ``fields`` (as :func:`_info_fields` gathered them, taken over) describe."""
+    score = fields.pop("score", None)
     if score is not None:
         kind, value = score
-        values["score"] = PovScore(Mate(value) if kind == "mate" else Cp(value), white)
+        fields["score"] = PovScore(Mate(value) if kind == "mate" else Cp(value), white)
     pv = []
-    for text in fields.get("pv", ()):
+    for text in fields.pop("pv", ()):
         try:
             pv.append(uci_move(text))
         except ValueError:
             break
-    return Info(pv=pv, **values, **extra)
+    return Info(pv=pv, **fields, **extra)
 
 
 def read_info(lines: Sequence[str], white: bool, **extra: Any) -> Info:

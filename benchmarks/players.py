@@ -3,14 +3,13 @@
 Every adapter seats a random mover, so that what is measured is the adapter (the
 process boundary, the protocol, the board kept in step), not a search:
 
-- ``agent``: the ladder's ``random`` in this process (:class:`AgentPlayer`);
+- ``agent``: the ladder's ``random`` in this process (a ladder player);
 - ``file``: a Python file mind (``random.choice(board.legal_moves)``) in its child process,
   in the sandbox (as minds run by default), and ``file-bare`` the same without it;
 - ``mind``: a ``mind:`` program (Python with python-chess) answering FENs, in the sandbox,
   and ``mind-bare`` without it;
-- ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through ``chess.engine``);
-- ``uci-pipe``: the same engine through :class:`plies.arena.pipe_uci.PipeUciPlayer`
-  (what ``plies datagen`` uses);
+- ``uci``: a ``uci:`` engine (a random-move UCI engine in Python, through
+  :class:`plies.agents.uci_engine.UciEngine`);
 - ``xboard``: an ``xboard:`` engine (a random-move CECP engine in Python);
 - ``pipe`` (the peer): a program that answers every line at once (a Python loop
   echoing a fixed action), asked through the same line-pipe code: the floor any
@@ -45,14 +44,13 @@ from pathlib import Path
 import chess
 
 from harness import clocked, load_average, machine_line
-from plies.agents.player import MovePlayer as Player
-from plies.agents.player import MoveReply, MoveRequest
+from plies.agents.player import Player
 from plies.agents.process import LineProcess
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
-from plies.arena.pipe_uci import pipe_player
-from plies.engine.limits import Limit
+from plies.board import Board
+from plies.engine.limits import Info, Limit
 from plies.sandbox import Sandbox
 
 RANDOM_FILE = """\
@@ -132,7 +130,7 @@ for line in sys.stdin:
 
 
 class TimedPlayer(Player):
-    """A player whose ``move`` calls are timed (wall clock, as the referee waits)."""
+    """A player whose ``play`` calls are timed (wall clock, as the referee waits)."""
 
     def __init__(self, inner: Player, times: list[float]) -> None:
         """Wrap ``inner``; each move's seconds are appended to ``times``."""
@@ -144,12 +142,16 @@ class TimedPlayer(Player):
         """Pass on."""
         self.inner.new_game(seed)
 
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+    def play(self, board: Board, limit: Limit) -> Info:
         """Time the inner player's move."""
         started = time.perf_counter()
-        reply = self.inner.move(board, request)
+        info = self.inner.play(board, limit)
         self.times.append(time.perf_counter() - started)
-        return reply
+        return info
+
+    def stop(self) -> None:
+        """Pass on."""
+        self.inner.stop()
 
     @property
     def healthy(self) -> bool:  # type: ignore[override]
@@ -189,7 +191,7 @@ def start_ups(specs: dict[str, PlayerSpec], rounds: int) -> dict[str, list[float
             started = time.perf_counter()
             player = spec.create()
             player.new_game(None)
-            player.move(chess.Board(), MoveRequest(timeout_s=30.0))
+            player.play(Board(), Limit(depth=1))
             seconds[name].append(time.perf_counter() - started)
             player.close()
     return seconds
@@ -218,7 +220,7 @@ def main() -> int:
     parser.add_argument("--pipe-rounds", type=int, default=5000)
     parser.add_argument("--starts", type=int, default=5,
                         help="start-ups measured per adapter (default 5)")
-    parser.add_argument("--only", default="agent,file,file-bare,mind,mind-bare,uci,uci-pipe,"
+    parser.add_argument("--only", default="agent,file,file-bare,mind,mind-bare,uci,"
                         "xboard", help="comma-separated adapters to measure")
     args = parser.parse_args()
     chosen = [a.strip() for a in args.only.split(",") if a.strip()]
@@ -240,7 +242,6 @@ def main() -> int:
             "mind": f"mind:{sys.executable} {files['random_mind.py']}",
             "mind-bare": f"mind:{sys.executable} {files['random_mind.py']}",
             "uci": f"uci:{sys.executable} {files['random_engine.py']} uci",
-            "uci-pipe": f"uci:{sys.executable} {files['random_engine.py']} uci",
             "xboard": f"xboard:{sys.executable} {files['random_engine.py']} xboard",
         }
         floor = pipe_floor(files["echo.py"], args.pipe_rounds)
@@ -248,11 +249,10 @@ def main() -> int:
         parsed = {name: parse_player(specs[name]) for name in chosen}
         parsed.update({name: dataclasses.replace(spec, sandbox=Sandbox("off"))
                        for name, spec in parsed.items() if name.endswith("-bare")})
-        starts = start_ups({n: s for n, s in parsed.items() if n != "uci-pipe"}, args.starts)
+        starts = start_ups(parsed, args.starts)
         rows = []
         for name, spec in parsed.items():
-            make = (lambda s=spec: pipe_player(s)) if name == "uci-pipe" else spec.create
-            times, elapsed, moves = measure(make, args.games)
+            times, elapsed, moves = measure(spec.create, args.games)
             start = statistics.median(starts[name]) * 1e3 if name in starts else math.nan
             rows.append((name, statistics.median(times) * 1e6, statistics.fmean(times) * 1e6,
                          moves, 60.0 * args.games / elapsed, start))

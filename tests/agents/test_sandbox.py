@@ -16,12 +16,12 @@ from pathlib import Path
 
 import chess
 import pytest
-from plies.agents.registry import make_player
 from tests.waiting import HANG_S, wait_until
 
 from plies import sandbox
 from plies.agents.player import MovePlayer, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
+from plies.agents.registry import make_player
 from plies.agents.spec import confine, parse_player
 from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening

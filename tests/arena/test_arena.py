@@ -24,7 +24,6 @@ from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, s
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
 from plies.engine.limits import Limit
-from plies.games.budget import Budget
 
 TOY = Path(__file__).with_name("toy_uci.py")
 TOY_CMD = f"{sys.executable} {TOY}"
@@ -319,36 +318,6 @@ def test_chess960_pgn_has_variant_fen_and_setup_and_reads_back() -> None:
     assert "O-O" in text
     assert list(game.mainline_moves()) == board.move_stack
     assert game.end().board() == board
-
-
-@pytest.mark.skipif(STOCKFISH is None, reason="Stockfish is not installed")
-def test_uci_engine_is_told_chess960_and_castles_king_takes_rook() -> None:
-    from plies.agents.player import MoveRequest
-    from plies.agents.uci_player import UciPlayer, variant_refusal
-
-    assert STOCKFISH is not None
-    player = UciPlayer("sf", [STOCKFISH], {})
-    try:
-        assert variant_refusal(player, True) is None
-        player.new_game(1)
-        board = chess.Board("2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1", chess960=True)
-        reply = player.move(board, MoveRequest(Budget(depth=4), 10.0))
-        assert reply.move == chess.Move.from_uci("b1a1")
-    finally:
-        player.close()
-
-
-def test_engine_without_uci_chess960_is_refused_for_chess960() -> None:
-    from plies.agents.registry import make_player
-    from plies.agents.uci_player import UciPlayer, variant_refusal
-
-    toy_player = UciPlayer("toy", [sys.executable, str(TOY)], {})
-    try:
-        assert variant_refusal(toy_player, False) is None
-        assert "does not support Chess960" in (variant_refusal(toy_player, True) or "")
-    finally:
-        toy_player.close()
-    assert variant_refusal(make_player("random"), True) is None
 
 
 def test_chess960_openings_from_files(tmp_path: Path) -> None:

@@ -11,8 +11,8 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.registry import make_player
 from plies.agents.player import MovePlayer
+from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.match import Match, MatchSettings

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from plies.agents.spec import parse_player
 
+from plies.agents.spec import parse_player
 from plies.arena.game import GameRecord, GameSettings
 from plies.arena.gsprt import (
     Sprt,

@@ -15,8 +15,8 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.registry import make_player
 from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening

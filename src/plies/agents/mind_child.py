@@ -7,11 +7,16 @@ its ``input()`` reads nothing):
 
 - first it answers ``{"ready": TITLE}``, or ``{"error": REASON}`` and exits;
 - ``{"op": "new", "seed": S}`` -> ``{"ok": true}``;
-- ``{"op": "move", "root": FEN?, "chess960": B, "moves": [UCI...], "budget": {...}}``
+- ``{"op": "move", "root": FEN?, "chess960": B, "moves": [UCI...], "limit": {...}}``
   (``root`` set: the game starts over from that FEN; the moves are those played
-  since the last request) -> ``{"move": UCI, "score": CP?, "depth": D?}``, or
-  ``{"error": REASON, "kind": "crash"|"illegal"}`` when the mind raised or
-  answered something that is not a legal move.
+  since the last request; ``limit`` a :class:`~plies.engine.limits.Limit`'s fields)
+  -> ``{"move": UCI, "score": {"cp": N} | {"mate": N} | null, "depth": D}`` (the score
+  from the mover's side, a mate in N moves), ``{"resigned": true}``, or
+  ``{"error": REASON, "kind": "crash"|"illegal"}`` when the mind raised or answered
+  something that is not a legal move.
+
+The mind is loaded into a :class:`~plies.agents.player.Player` by
+:func:`plies.agents.user_code.as_mind`, and asked with ``play(board, limit)``.
 """
 
 from __future__ import annotations
@@ -21,41 +26,14 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-from plies.agents.user_code import LoadedMind, LoadError, as_mind, load_object
+from plies.agents.function_player import BadAnswerError, answer_move
+from plies.agents.player import Player
+from plies.agents.user_code import LoadError, as_mind, load_object
 
-
-class BadAnswerError(Exception):
-    """The mind returned something that is not a legal move here."""
-
-
-def answer_uci(board: Any, answer: object) -> str:
-    """The UCI text of the mind's answer (a Move, a UCI or a SAN string), checked legal."""
-    from plies.board import Move
-
-    if isinstance(answer, str):
-        text = answer.strip()
-        for parse in (board.parse_uci, board.parse_san):
-            try:
-                move = parse(text)
-            except ValueError:
-                continue
-            if not move:  # "0000" or "--": python-chess reads a null move, no move of a game
-                break
-            return str(move.uci())
-        raise BadAnswerError(f"returned {text[:40]!r}, not a legal move in UCI or SAN")
-    uci = getattr(answer, "uci", None)
-    if not callable(uci):
-        raise BadAnswerError(f"returned {type(answer).__name__} {answer!r:.40}, not a move")
-    text = str(uci())
-    try:
-        move = Move.from_uci(text)
-    except ValueError:
-        raise BadAnswerError(f"returned {text[:40]!r}, not a move") from None
-    if not board.is_legal(move):
-        raise BadAnswerError(f"returned {text}, not a legal move")
-    return text
+if TYPE_CHECKING:
+    from plies.engine.limits import Info
 
 
 def _where(exc: BaseException, source: str) -> str:
@@ -70,23 +48,20 @@ def _where(exc: BaseException, source: str) -> str:
     return f" ({Path(frame.filename).name} line {frame.lineno})"
 
 
-def _thought_fields(thought: Any) -> dict[str, Any]:
-    """Score and depth from an Agent's ``last`` (mates on the arena's centipawn scale)."""
-    from plies.agents.player import MATE_CP
-
-    if thought is None:
-        return {"score": None, "depth": None}
-    score = thought.score_cp
-    if thought.score_mate is not None:
-        sign = 1 if thought.score_mate > 0 else -1
-        score = sign * (MATE_CP - abs(thought.score_mate))
-    return {"score": score, "depth": thought.depth or None}
+def score_fields(info: Info) -> dict[str, Any]:
+    """The score and depth of ``info`` as the parent reads them (the mover's side)."""
+    if info.score is None:
+        return {"score": None, "depth": info.depth}
+    mate = info.score.relative.mate()
+    if mate is not None:
+        return {"score": {"mate": mate}, "depth": info.depth}
+    return {"score": {"cp": info.score.relative.score()}, "depth": info.depth}
 
 
-def serve(mind: LoadedMind, source: str, inp: IO[str], out: IO[str]) -> None:
+def serve(player: Player, source: str, inp: IO[str], out: IO[str]) -> None:
     """Answer requests until the input ends or says ``quit``."""
     from plies.board import Board, Move
-    from plies.games.budget import Budget
+    from plies.engine.limits import Limit
 
     board = Board()
 
@@ -102,7 +77,7 @@ def serve(mind: LoadedMind, source: str, inp: IO[str], out: IO[str]) -> None:
             return
         if op == "new":
             try:
-                mind.new_game(request.get("seed"))
+                player.new_game(request.get("seed"))
             except Exception as exc:
                 say({"error": f"{type(exc).__name__}: {exc}{_where(exc, source)}",
                      "kind": "crash"})
@@ -113,18 +88,23 @@ def serve(mind: LoadedMind, source: str, inp: IO[str], out: IO[str]) -> None:
             board = Board(request["root"], chess960=bool(request.get("chess960")))
         for uci in request.get("moves", ()):
             board.push(Move.from_uci(uci))
-        budget = Budget(**request.get("budget", {}))
         try:
-            answer, thought = mind.choose(board.copy(), budget)
+            info = player.play(board, Limit(**request.get("limit", {})))
+        except BadAnswerError as exc:
+            say({"error": exc.detail, "kind": "illegal"})
+            continue
         except Exception as exc:
             say({"error": f"{type(exc).__name__}: {exc}{_where(exc, source)}", "kind": "crash"})
             continue
-        try:
-            uci = answer_uci(board, answer)
-        except BadAnswerError as exc:
-            say({"error": str(exc), "kind": "illegal"})
+        if info.resigned:
+            say({"resigned": True})
             continue
-        say({"move": uci, **_thought_fields(thought)})
+        try:
+            move = answer_move(board, info.move)
+        except BadAnswerError as exc:
+            say({"error": exc.detail, "kind": "illegal"})
+            continue
+        say({"move": move.uci(), **score_fields(info)})
 
 
 def _warm_board() -> None:
@@ -162,16 +142,16 @@ def main(argv: list[str]) -> int:
     kind, target, name = argv
     source = str(Path(target).resolve()) if kind == "file" else ""
     try:
-        mind = as_mind(load_object(kind, target, name), name)
+        player = as_mind(load_object(kind, target, name), name)
         _warm_board()
     except Exception as exc:
         reason = str(exc) if isinstance(exc, LoadError) else f"{type(exc).__name__}: {exc}"
         out.write(json.dumps({"error": reason + _where(exc, source)}) + "\n")
         out.flush()
         return 1
-    out.write(json.dumps({"ready": mind.title}) + "\n")
+    out.write(json.dumps({"ready": player.name}) + "\n")
     out.flush()
-    serve(mind, source, inp, out)
+    serve(player, source, inp, out)
     return 0
 
 

@@ -3,7 +3,8 @@
 For every move the FEN is POSTed to the URL as ``text/plain``; the response
 body is the action (``from,to``, ``0,0`` resigns; see :mod:`plies.agents.mind`).
 A server that cannot be reached, answers with an error status, garbage or an
-illegal move, or takes longer than the move's time loses that game.
+illegal move, or takes longer than the move's time (``stop()`` cuts the connection)
+loses that game.
 """
 
 from __future__ import annotations
@@ -12,18 +13,21 @@ import contextlib
 import http.client
 import socket
 import threading
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import chess
-
 from plies.agents.mind_program import resolve_action
-from plies.agents.player import MovePlayer, MoveReply, MoveRequest, PlayerError
+from plies.agents.player import Player, PlayerError
+
+if TYPE_CHECKING:
+    from plies.board import Board
+    from plies.engine.limits import Info, Limit
 
 # The longest answer read from a server: an action is a few bytes.
 MAX_ANSWER_BYTES = 4096
 
 
-class HttpMindPlayer(MovePlayer):
+class HttpMindPlayer(Player):
     """A mind behind an HTTP URL: one POST per move, on a kept-alive connection."""
 
     def __init__(self, name: str, url: str) -> None:
@@ -37,6 +41,7 @@ class HttpMindPlayer(MovePlayer):
         self._path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         self._conn: http.client.HTTPConnection | None = None
         self._lock = threading.Lock()
+        self._stopped = False
 
     def _connection(self, timeout_s: float | None) -> http.client.HTTPConnection:
         """The open connection (made now if there is none), with ``timeout_s`` on its socket."""
@@ -51,13 +56,19 @@ class HttpMindPlayer(MovePlayer):
             conn.sock.settimeout(timeout_s)
         return conn
 
-    def new_game(self, seed: int | None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Nothing to prepare: a mind is asked one position at a time."""
+        self.last = None
         self.healthy = True
 
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """POST the FEN and read the action within the move's timeout."""
-        conn = self._connection(request.timeout_s)
+    def play(self, board: Board, limit: Limit) -> Info:
+        """POST the FEN and read the action; only ``stop()`` ends a silent server's wait."""
+        return self.play_within(board, limit, None)
+
+    def play_within(self, board: Board, limit: Limit, timeout_s: float | None) -> Info:
+        """POST the FEN and read the action within ``timeout_s``."""
+        self._stopped = False
+        conn = self._connection(timeout_s)
         try:
             conn.request("POST", self._path, body=board.fen().encode(),
                          headers={"Content-Type": "text/plain; charset=utf-8"})
@@ -67,14 +78,18 @@ class HttpMindPlayer(MovePlayer):
                 response.read()  # drain, so the connection can carry the next request
         except TimeoutError:
             self._drop()
-            raise PlayerError("hang", f"no answer within {request.timeout_s:g}s") from None
+            raise PlayerError("hang", f"no answer within {timeout_s:g}s") from None
         except (OSError, http.client.HTTPException) as exc:
             self._drop()
+            if self._stopped:
+                raise PlayerError("hang", f"{self.url}: no answer when told to stop") from None
             raise PlayerError("crash", f"{self.url}: {exc or type(exc).__name__}") from None
         if response.status != 200:
             self._drop()
             raise PlayerError("crash", f"{self.url} answered HTTP {response.status}")
-        return resolve_action(board, body.decode(errors="replace"))
+        info = resolve_action(board, body.decode(errors="replace"))
+        self.last = info
+        return info
 
     def _drop(self) -> None:
         """Close the connection; the next move opens a new one."""
@@ -83,7 +98,12 @@ class HttpMindPlayer(MovePlayer):
         if conn is not None:
             conn.close()
 
-    def abort(self) -> None:
+    def stop(self) -> None:
+        """Cut the connection under a waiting request: ``play`` raises PlayerError('hang')."""
+        self._stopped = True
+        self.abandon()
+
+    def abandon(self) -> None:
         """Cut the connection under a waiting request (wakes it at once)."""
         conn = self._conn
         sock = conn.sock if conn is not None else None

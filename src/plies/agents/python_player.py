@@ -5,6 +5,7 @@ The mind's code never runs in the referee's process: a child
 move.  An exception, an answer that is not a legal move, a child that dies or
 a move past the timeout is a :class:`PlayerError` (the game is lost); the child
 is then killed, with its process group, and the next game starts a new one.
+The mind cannot be told to stop: ``stop()`` kills the child.
 """
 
 from __future__ import annotations
@@ -14,14 +15,20 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import chess
 
-from plies.agents.player import MoveReply, MoveRequest, PlayerError
+from plies.agents.player import PlayerError
 from plies.agents.process import NoReplyError, ProcessGoneError
 from plies.agents.process_player import ProcessPlayer
-from plies.sandbox import Jail
+from plies.engine.limits import Info
+from plies.engine.score import Cp, Mate, PovScore
+
+if TYPE_CHECKING:
+    from plies.board import Board
+    from plies.engine.limits import Limit
+    from plies.sandbox import Jail
 
 # How long a child may take to import the mind and the compiled board (a first run compiles).
 LOAD_TIMEOUT_S = 300.0
@@ -55,7 +62,7 @@ class PythonMindPlayer(ProcessPlayer):
         self.attr = attr
         self.search_path = tuple(search_path)
         self.title = ""
-        self._board: chess.Board | None = None
+        self._board: Board | None = None
         self._sent: list[chess.Move] = []
         self._root = ""
         self._start()
@@ -94,7 +101,7 @@ class PythonMindPlayer(ProcessPlayer):
 
     def _ask(self, request: dict[str, Any], timeout_s: float | None) -> dict[str, Any]:
         """Send ``request`` and return the answer; faults become PlayerError (child killed)."""
-        with self._faults(timeout_s):
+        with self._answering(timeout_s):
             self._running().send(json.dumps(request))
             answer = self._receive(timeout_s)
         if "error" in answer:
@@ -103,8 +110,9 @@ class PythonMindPlayer(ProcessPlayer):
             raise PlayerError(str(answer.get("kind", "crash")), detail)
         return answer
 
-    def new_game(self, seed: int | None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Start a fresh child if the last one broke, and let the mind reset."""
+        self.last = None
         self._restart_if_broken()
         self._board = None
         try:
@@ -112,9 +120,9 @@ class PythonMindPlayer(ProcessPlayer):
         except PlayerError as exc:
             raise PlayerError("start", exc.detail) from None
 
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+    def play_within(self, board: Board, limit: Limit, timeout_s: float | None) -> Info:
         """Send the moves played since the last request and read the mind's move."""
-        message: dict[str, Any] = {"op": "move", "budget": dataclasses.asdict(request.budget)}
+        message: dict[str, Any] = {"op": "move", "limit": dataclasses.asdict(limit)}
         stack = board.move_stack
         n = len(self._sent)
         if self._board is not board or len(stack) < n or stack[:n] != self._sent:
@@ -126,13 +134,30 @@ class PythonMindPlayer(ProcessPlayer):
         message["moves"] = [m.uci() for m in new]
         self._sent.extend(new)
         try:
-            answer = self._ask(message, request.timeout_s)
+            answer = self._ask(message, timeout_s)
         except PlayerError:
             self._board = None
             raise
-        try:
-            move = chess.Move.from_uci(str(answer.get("move")))
-        except ValueError:
-            self._kill()
-            raise PlayerError("crash", f"the child sent {answer!r:.80}") from None
-        return MoveReply(move, answer.get("score"), answer.get("depth"))
+        if answer.get("resigned"):
+            info = Info(resigned=True)
+        else:
+            try:
+                move = chess.Move.from_uci(str(answer.get("move")))
+                score = _score(answer.get("score"), bool(board.turn))
+                info = Info(move=move, score=score, depth=int(answer.get("depth") or 0))
+            except (ValueError, TypeError, KeyError):
+                self._kill()
+                raise PlayerError("crash", f"the child sent {answer!r:.80}") from None
+        self.last = info
+        return info
+
+
+def _score(fields: object, white: bool) -> PovScore | None:
+    """The score the child sent (``{"cp": N}`` or ``{"mate": N}``, the mover's side)."""
+    if fields is None:
+        return None
+    if not isinstance(fields, dict):
+        raise ValueError(f"not a score: {fields!r}")
+    if "mate" in fields:
+        return PovScore(Mate(int(fields["mate"])), white)
+    return PovScore(Cp(int(fields["cp"])), white)

@@ -150,31 +150,27 @@ class PlayerSpec:
         A built-in player is made with its options (they win over a game's limits) and,
         with ``warm``, compiled now rather than on its first move.
         """
-        from plies.agents.player import as_player
-
         if self.kind == "uci":
-            from plies.agents.uci_player import UciPlayer
+            from plies.agents.uci_engine import UciEngine
 
-            return as_player(UciPlayer(self.name, list(self.command), dict(self.options),
-                                       self.jail()))
+            return UciEngine(self.name, list(self.command), dict(self.options), self.jail())
         if self.kind == "xboard":
             from plies.agents.xboard_player import XboardPlayer
 
-            return as_player(XboardPlayer(self.name, list(self.command), dict(self.options),
-                                          self.jail()))
+            return XboardPlayer(self.name, list(self.command), dict(self.options), self.jail())
         if self.kind == "mind":
             from plies.agents.mind_program import MindProgramPlayer
 
-            return as_player(MindProgramPlayer(self.name, list(self.command), self.jail()))
+            return MindProgramPlayer(self.name, list(self.command), self.jail())
         if self.kind == "http":
             from plies.agents.mind_http import HttpMindPlayer
 
-            return as_player(HttpMindPlayer(self.name, self.target))
+            return HttpMindPlayer(self.name, self.target)
         if self.kind in ("file", "module"):
             from plies.agents.python_player import PythonMindPlayer
 
-            return as_player(PythonMindPlayer(self.name, self.kind, self.target, self.attr,
-                                              self.search_path, self.jail()))
+            return PythonMindPlayer(self.name, self.kind, self.target, self.attr,
+                                    self.search_path, self.jail())
         from plies.agents.ladder import warm_up
         from plies.agents.registry import make_player
 

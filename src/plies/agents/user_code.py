@@ -7,9 +7,11 @@ A mind is named ``FILE.py[:NAME]`` or ``package.module[:NAME]``; ``NAME`` defaul
   and the move a :class:`plies.board.Move`, a UCI string (``"e2e4"``) or a SAN string
   (``"e4"``, ``"Nf3"``); or
 - a class whose instance, made with no arguments, has such a ``choose(board)``
-  method (a fresh instance every game); a :class:`plies.agents.Player` (a ladder
-  player, or a subclass of it) is told of each game with its seed instead, and asked
-  ``play(board, limit)`` with the move's :class:`~plies.engine.limits.Limit`.
+  method (a fresh instance every game); or
+- a :class:`~plies.agents.player.Player` (``play(board, limit) -> Info``), class or
+  instance, used as it is.
+
+:func:`as_mind` makes any of them a :class:`~plies.agents.player.Player`.
 
 The parent process only *checks* the code (:func:`check_file`, :func:`check_module`:
 the file exists and compiles, the name is defined, the package is installed);
@@ -26,14 +28,10 @@ import importlib.machinery
 import importlib.util
 import re
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from plies.agents.player import Player
-    from plies.engine.limits import Limit
+from plies.agents.player import Player
 
 #: The name a mind file or module is asked for when the spec names none.
 DEFAULT_NAME = "choose"
@@ -137,18 +135,6 @@ def module_location(module: str, search_path: Sequence[str]) -> str | None:
     return spec.origin if spec.origin and spec.has_location else None
 
 
-@dataclass
-class LoadedMind:
-    """A user's mind, loaded: how to start a game and how to ask for a move."""
-
-    title: str
-    #: Called with the game's seed before each game.
-    new_game: Callable[[int | None], None]
-    #: Called with the board and the budget; returns what the user's code returned
-    #: and what a :class:`Player` reported (its ``Info``, else None).
-    choose: Callable[[Any, Any], tuple[object, Any]]
-
-
 def load_object(kind: str, target: str, name: str) -> object:
     """Import the user's file or module and return its ``name``; ValueError with a reason."""
     if kind == "file":
@@ -171,33 +157,10 @@ def load_object(kind: str, target: str, name: str) -> object:
         raise LoadError(f"{where} defines no {name}") from None
 
 
-def budget_limit(budget: Any, white: bool) -> Limit:
-    """The parent's budget (depth, nodes, times in ms) as the :class:`Limit` a Player takes."""
-    from plies.engine.limits import Limit
-
-    if budget is None:
-        return Limit()
-    mine, theirs = budget.time_left_ms, budget.opponent_time_ms
-    inc = budget.increment_ms or None
-    return Limit(depth=budget.depth, nodes=budget.nodes, movetime=budget.movetime_ms,
-                 wtime=mine if white else theirs, btime=theirs if white else mine,
-                 winc=inc, binc=inc, movestogo=budget.moves_to_go)
-
-
-def agent_mind(player: Player, name: str) -> LoadedMind:
-    """A Player instance as a mind: asked with the limit, keeping what it reports."""
-
-    def choose(board: Any, budget: Any) -> tuple[object, Any]:
-        """Ask the player and keep its report."""
-        info = player.play(board, budget_limit(budget, bool(board.turn)))
-        return info.move, info
-
-    return LoadedMind(player.name or name, player.new_game, choose)
-
-
-def as_mind(obj: object, name: str) -> LoadedMind:
-    """Wrap the user's object (a function, a class, a Player class or instance) as a mind."""
-    from plies.agents.player import Player
+def as_mind(obj: object, name: str) -> Player:
+    """The user's object (a function, a class with ``choose(board)`` or a Player, class or
+    instance) as a player; LoadError saying why it cannot be one."""
+    from plies.agents.function_player import FunctionPlayer
 
     if isinstance(obj, type):
         cls = obj
@@ -206,29 +169,14 @@ def as_mind(obj: object, name: str) -> LoadedMind:
         except TypeError as exc:
             raise LoadError(f"{name}() cannot be made without arguments: {exc}") from None
         if isinstance(instance, Player):
-            return agent_mind(instance, name)
+            return instance
         if not callable(getattr(instance, "choose", None)):
             raise LoadError(f"class {name} has no choose(board) method")
-        holder = [instance]
-
-        def fresh(seed: int | None) -> None:
-            """A new instance for every game."""
-            holder[0] = cls()
-
-        def instance_choose(board: Any, budget: Any) -> tuple[object, Any]:
-            """Ask this game's instance."""
-            return holder[0].choose(board), None
-
-        return LoadedMind(name, fresh, instance_choose)
+        return FunctionPlayer(instance.choose, name, make=lambda: cls().choose)
     if isinstance(obj, Player):
-        return agent_mind(obj, name)
+        return obj
     method = getattr(obj, "choose", None)
     func = method if callable(method) else obj
     if not callable(func):
         raise LoadError(f"{name} is not a function or a class with choose(board)")
-
-    def call(board: Any, budget: Any) -> tuple[object, Any]:
-        """Call the function with the board."""
-        return func(board), None
-
-    return LoadedMind(name, lambda seed: None, call)
+    return FunctionPlayer(func, name)

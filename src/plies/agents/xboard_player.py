@@ -2,25 +2,34 @@
 
 python-chess's xboard client insists on the ``setboard`` feature, which
 Fairy-Max and other old engines lack, so plies speaks the protocol itself,
-over pipes like :mod:`plies.arena.pipe_uci`: the engine is kept in ``force``
+over pipes like :mod:`plies.agents.uci_engine`: the engine is kept in ``force``
 mode, given the moves played since it last moved, the time (``level``,
-``time``/``otim``, ``st`` or ``sd``) and ``go``; it answers ``move X``.  A
-position other than the standard start needs ``setboard``.  ``resign`` (or a
-result claimed for its own loss) resigns; a crash, a hang, an illegal move or
-an ``Error`` line costs the engine the game.
+``time``/``otim``, ``st`` or ``sd``) and ``go``; it answers ``move X``, and ``?``
+(``stop()``) makes it move now.  Its thinking lines (``post``) are read into an
+:class:`~plies.engine.limits.Info` (a score of 100000 + N is a mate in N moves, as
+the protocol writes it).  A position other than the standard start needs
+``setboard``.  ``resign`` (or a result claimed for its own loss) resigns; a crash,
+a hang, an illegal move or an ``Error`` line costs the engine the game.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 import chess
 
-from plies.agents.player import MoveReply, MoveRequest, PlayerError
+from plies.agents.player import PlayerError
 from plies.agents.process import NoReplyError
 from plies.agents.process_player import EngineProcessPlayer
-from plies.sandbox import Jail
+from plies.engine.limits import Info
+from plies.engine.score import Cp, Mate, PovScore, Score
+
+if TYPE_CHECKING:
+    from plies.board import Board
+    from plies.engine.limits import Limit
+    from plies.sandbox import Jail
 
 # How long an engine may take to list its features after ``protover 2`` (the protocol's
 # own rule: an engine that says nothing in 2 s is a version 1 engine).
@@ -29,6 +38,8 @@ FEATURE_WAIT_S = 2.0
 READY_TIMEOUT_S = 300.0
 # Depth-only searches: the time per move the engine is told it has (it stops at the depth).
 DEPTH_ONLY_TIME_S = 3600
+# The protocol's mate scores: 100000 + N for a mate in N moves (-100000 - N: mated).
+XBOARD_MATE = 100_000
 
 _FEATURE = re.compile(r'(\w+)=("[^"]*"|\S+)')
 
@@ -38,15 +49,26 @@ def parse_features(line: str) -> dict[str, str]:
     return {k: v.strip('"') for k, v in _FEATURE.findall(line)}
 
 
-def parse_post(line: str) -> tuple[int, int] | None:
-    """(depth, score in centipawns) of a thinking line ``depth score time nodes pv``."""
+def post_score(value: int) -> Score:
+    """A thinking line's score: centipawns, or a mate in N moves written 100000 + N."""
+    if abs(value) > XBOARD_MATE:
+        moves = abs(value) - XBOARD_MATE
+        return Mate(moves if value > 0 else -moves)
+    return Cp(value)
+
+
+def parse_post(line: str, white: bool) -> Info | None:
+    """What a thinking line ``depth score time nodes pv`` says (``white``: whose move)."""
     tokens = line.split()
     if len(tokens) < 4:
         return None
     try:
-        return int(tokens[0].rstrip(".&")), int(tokens[1])
+        depth, value = int(tokens[0].rstrip(".&")), int(tokens[1])
+        time_cs, nodes = int(tokens[2]), int(tokens[3])
     except ValueError:
         return None
+    return Info(score=PovScore(post_score(value), white), depth=depth, time_ms=10 * time_cs,
+                nodes=nodes)
 
 
 class XboardPlayer(EngineProcessPlayer):
@@ -58,7 +80,7 @@ class XboardPlayer(EngineProcessPlayer):
         NAME=VALUE``); PlayerError('start')."""
         super().__init__(name, command, options, jail)
         self.features: dict[str, str] = {}
-        self._board: chess.Board | None = None
+        self._board: Board | None = None
         self._sent: list[chess.Move] = []
         self._ping = 0
         self._start()
@@ -129,14 +151,15 @@ class XboardPlayer(EngineProcessPlayer):
         while self._read(READY_TIMEOUT_S) != f"pong {self._ping}":
             pass
 
-    def new_game(self, seed: int | None) -> None:
+    def new_game(self, seed: int | None = None) -> None:
         """Start a fresh engine if the last one broke; the game itself is set up on move one."""
+        self.last = None
         self._board = None
         self._restart_if_broken()
         with self._starting("never answered ping"):
             self._wait_ready()
 
-    def _setup(self, board: chess.Board) -> list[str]:
+    def _setup(self, board: Board) -> list[str]:
         """Commands bringing the engine from where it is to ``board`` (in force mode)."""
         stack = board.move_stack
         n = len(self._sent)
@@ -166,53 +189,65 @@ class XboardPlayer(EngineProcessPlayer):
         self._sent = list(stack)
         return commands
 
-    def _time_commands(self, board: chess.Board, request: MoveRequest) -> list[str]:
-        """``level``/``time``/``otim``, ``st`` or ``sd`` for the request's budget."""
-        b = request.budget
+    def _time_commands(self, board: Board, limit: Limit) -> list[str]:
+        """``level``/``time``/``otim``, ``st`` or ``sd`` for the mover's limit."""
+        white = bool(board.turn)
+        mine, theirs = (limit.wtime, limit.btime) if white else (limit.btime, limit.wtime)
         commands = []
-        if b.time_left_ms is not None:
-            base_s = max(1, b.time_left_ms // 1000)
-            inc = b.increment_ms / 1000
-            commands.append(f"level {b.moves_to_go or 0} {base_s // 60}:{base_s % 60:02d} {inc:g}")
-            opp = b.opponent_time_ms if b.opponent_time_ms is not None else b.time_left_ms
-            commands += [f"time {max(1, b.time_left_ms // 10)}", f"otim {max(1, opp // 10)}"]
-        elif b.movetime_ms is not None:
-            commands.append(f"st {max(1, math.ceil(b.movetime_ms / 1000))}")
-        elif b.depth is not None:
+        if mine is not None:
+            base_s = max(1, mine // 1000)
+            inc = ((limit.winc if white else limit.binc) or 0) / 1000
+            moves = limit.movestogo or 0
+            commands.append(f"level {moves} {base_s // 60}:{base_s % 60:02d} {inc:g}")
+            opp = theirs if theirs is not None else mine
+            commands += [f"time {max(1, mine // 10)}", f"otim {max(1, opp // 10)}"]
+        elif limit.movetime is not None:
+            commands.append(f"st {max(1, math.ceil(limit.movetime / 1000))}")
+        elif limit.depth is not None:
             commands.append(f"st {DEPTH_ONLY_TIME_S}")
-        if b.depth is not None:
-            commands.append(f"sd {b.depth}")
+        if limit.depth is not None:
+            commands.append(f"sd {limit.depth}")
         return commands
 
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
+    def play_within(self, board: Board, limit: Limit, timeout_s: float | None) -> Info:
         """Set the position and the time, ``go``, and read lines until ``move``."""
-        with self._faults(request.timeout_s):
-            self._send(*self._setup(board), *self._time_commands(board, request), "go")
-            return self._answer(board, request.timeout_s)
+        with self._answering(timeout_s):
+            self._send(*self._setup(board), *self._time_commands(board, limit), "go")
+            info = self._answer(board, timeout_s)
+        self.last = info
+        return info
 
-    def _answer(self, board: chess.Board, timeout_s: float | None) -> MoveReply:
+    def _interrupt(self) -> None:
+        """``?``: the engine moves now."""
+        self._send("?")
+
+    def _answer(self, board: Board, timeout_s: float | None) -> Info:
         """Read the engine's lines up to its move (or resignation)."""
-        depth = score = None
+        white = bool(board.turn)
+        seen = Info()
         lines = self._running().lines(timeout_s)
         while True:
             line = next(lines)
             if line.startswith("move "):
                 move = self._parse_move(board, line[5:].strip())
                 self._sent.append(move)
-                return MoveReply(move, score, depth)
+                return Info(move=move, score=seen.score, depth=seen.depth, nodes=seen.nodes,
+                            time_ms=seen.time_ms)
             if line == "resign" or line.startswith(("1-0", "0-1", "1/2-1/2")):
-                own_loss = "0-1" if board.turn == chess.WHITE else "1-0"
+                own_loss = "0-1" if white else "1-0"
                 if line == "resign" or line.startswith(own_loss):
-                    return MoveReply(None, resigned=True)
+                    return Info(resigned=True)
                 raise PlayerError("illegal", f"claimed {line!r} in a game that goes on")
             if line.startswith(("Illegal move", "Error")):
                 raise PlayerError("illegal", f"refused the position: {line}")
             if line[:1].isdigit():
-                post = parse_post(line)
+                post = parse_post(line, white)
                 if post is not None:
-                    depth, score = post
+                    seen = post
+                    if self.on_info is not None:
+                        self.on_info(post)
 
-    def _parse_move(self, board: chess.Board, text: str) -> chess.Move:
+    def _parse_move(self, board: Board, text: str) -> chess.Move:
         """The engine's move in coordinate notation (or SAN); PlayerError('illegal') if illegal."""
         try:
             move = chess.Move.from_uci(text)

@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Generic, TypeVar
 
-from plies.agents.player import MovePlayer, Player, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.spec import PlayerSpec
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings
@@ -35,7 +35,7 @@ from plies.arena.match import GameTask, Match, MatchResult, play_task, seat, uni
 LOST_FAULTS = frozenset({"crash", "start"})
 """Player faults that mean "the engine process went away", not "the engine played badly"."""
 
-PlayerT = TypeVar("PlayerT", bound=Player | MovePlayer)
+PlayerT = TypeVar("PlayerT", bound=Player)
 
 
 class WarmPlayers(Generic[PlayerT]):
@@ -64,10 +64,7 @@ class WarmPlayers(Generic[PlayerT]):
         with self._lock:
             players = list(self._players.values())
         for player in players:
-            if isinstance(player, Player):
-                player.stop()
-            else:  # not yet on the Player protocol
-                player.abort()
+            player.stop()
 
     def close(self) -> None:
         """Close the players."""

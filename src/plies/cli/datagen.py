@@ -80,9 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
     from rich.console import Console
 
-    from plies.agents.player import MovePlayer, PlayerError
+    from plies.agents.player import Player, PlayerError
     from plies.arena.cluster import ClusterError
-    from plies.arena.pipe_uci import pipe_player
     from plies.cli.progress import progress_bar
     from plies.learn.datagen import (
         DatagenFile,
@@ -115,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     except DatagenFileError as exc:
         raise CliError(str(exc)) from None
     err = Console(stderr=True)
-    players: list[MovePlayer] = []
+    players: list[Player] = []
     start = out.games
     stats = ClusterStats()
     try:
@@ -128,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
         local_workers = args.concurrency or 1
         if args.cluster is None and local_workers == 1:
             try:
-                players.append(pipe_player(specs[0]))
-                players.append(pipe_player(specs[1]) if args.opponent else players[0])
+                players.append(specs[0].create())
+                players.append(specs[1].create() if args.opponent else players[0])
             except (PlayerError, ValueError) as exc:
                 detail = exc.detail if isinstance(exc, PlayerError) else str(exc)
                 raise CliError(f"player could not start: {detail}") from None
@@ -177,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         for player in {id(p): p for p in players}.values():
-            player.abort()
+            player.stop()
             player.close()
         out.close()
     if not args.quiet:

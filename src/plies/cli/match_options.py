@@ -198,7 +198,7 @@ def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = 
     (``label: why``; ``start_label: why`` if it does not start) before any game, not lost
     games."""
     from plies.agents.player import PlayerError
-    from plies.agents.uci_player import variant_refusal
+    from plies.agents.uci_engine import variant_refusal
 
     try:
         player = spec.create()

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 
 from plies.agents.player import PlayerError
-from plies.agents.uci_player import UciPlayer
+from plies.agents.uci_engine import UciEngine
 from plies.arena.builds import Build
 from plies.arena.cluster import JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.game import GameRecord, GameSettings, play_game
@@ -39,7 +39,7 @@ def pair_result(first: GameRecord, second: GameRecord) -> float | None:
     return 2 * points - 2
 
 
-class PairWorker(WarmPlayers[UciPlayer]):
+class PairWorker(WarmPlayers[UciEngine]):
     """Plays SPSA game pairs with two engines of one build, kept between pairs."""
 
     def __init__(self, build: Build, settings: GameSettings, openings: Sequence[Opening]) -> None:
@@ -61,11 +61,11 @@ class PairWorker(WarmPlayers[UciPlayer]):
     def _start(self) -> None:
         """Create the two engines, closing any old ones first."""
         self.close()
-        players: list[UciPlayer] = []
+        players: list[UciEngine] = []
         try:
             for _ in range(2):
                 player = self.build.spec().create()
-                assert isinstance(player, UciPlayer)
+                assert isinstance(player, UciEngine)
                 players.append(player)
         except PlayerError as exc:
             for player in players:

@@ -10,13 +10,12 @@ import time
 from collections.abc import Generator
 from concurrent.futures import Future, ProcessPoolExecutor
 
-from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.spec import parse_player
-from plies.arena.pipe_uci import pipe_player
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
-_players: list[MovePlayer] = []
+_players: list[Player] = []
 _settings: list[DatagenSettings] = []
 _failure: list[str] = []
 
@@ -34,9 +33,9 @@ def _start_worker(settings: DatagenSettings) -> None:
     threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     _settings.append(settings)
     try:
-        first = pipe_player(parse_player(settings.player))
+        first = parse_player(settings.player).create()
         _players.append(first)
-        second = pipe_player(parse_player(settings.opponent)) if settings.opponent else first
+        second = parse_player(settings.opponent).create() if settings.opponent else first
         _players.append(second)
     except (PlayerError, ValueError) as exc:
         # Reported by the first game as one plain error, not as a dead pool.

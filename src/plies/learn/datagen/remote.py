@@ -19,17 +19,16 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from functools import partial
 
-from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
 from plies.arena.interrupt import CtrlC
-from plies.arena.pipe_uci import pipe_player
 from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.datagen.positions import position_lines
 from plies.learn.datagen.selfplay import DatagenSettings, play_datagen_game
 
 
-class DatagenWorker(WarmPlayers[MovePlayer]):
+class DatagenWorker(WarmPlayers[Player]):
     """Plays datagen games in one worker slot, keeping its players between games."""
 
     def __init__(self, settings: DatagenSettings) -> None:
@@ -47,10 +46,10 @@ class DatagenWorker(WarmPlayers[MovePlayer]):
         texts = [self.settings.player]
         if self.settings.opponent:
             texts.append(self.settings.opponent)
-        players: list[MovePlayer] = []
+        players: list[Player] = []
         try:
             for text in texts:
-                players.append(pipe_player(parse_player(text)))
+                players.append(parse_player(text).create())
         except (PlayerError, ValueError) as exc:
             for player in players:
                 player.close()

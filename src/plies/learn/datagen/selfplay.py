@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 
 import chess
 
-from plies.agents.player import MovePlayer
+from plies.agents.player import Player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.engine.limits import Limit
@@ -77,8 +77,8 @@ def random_start(plies: int, rng: random.Random) -> Opening:
 def play_datagen_game(
     settings: DatagenSettings,
     number: int,
-    white: MovePlayer,
-    black: MovePlayer,
+    white: Player,
+    black: Player,
     stop: threading.Event | None = None,
 ) -> GameRecord:
     """Play game ``number`` of a run: its random opening, then ``white`` against ``black``

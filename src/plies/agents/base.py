@@ -19,11 +19,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-# Budget is every player's and every search's; agents take it from here too.
-from plies.games.budget import Budget as Budget
-
 if TYPE_CHECKING:
     from plies.board import Board, Move
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much an agent may think about one move; ``None`` means no limit of that kind."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime_ms: int | None = None
+    time_left_ms: int | None = None
+    increment_ms: int = 0
+    opponent_time_ms: int | None = None
+    moves_to_go: int | None = None
+
+    def allotment_seconds(self) -> float | None:
+        """Seconds to aim for on this move, from a fixed move time or the clock."""
+        if self.movetime_ms is not None:
+            return self.movetime_ms / 1000.0
+        if self.time_left_ms is None:
+            return None
+        # Spread the clock over the moves still to come plus half the
+        # increment, never more than a fifth of what is left, and keep a
+        # little back for lag (a slow Python move must not lose on time).
+        left = max(0, self.time_left_ms)
+        moves = self.moves_to_go + 1 if self.moves_to_go else 40
+        share = left / max(1, moves) + 0.5 * self.increment_ms
+        share = min(share, 0.2 * left) - 20
+        return max(0.001, share / 1000.0)
 
 
 @dataclass

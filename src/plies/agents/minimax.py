@@ -34,5 +34,5 @@ class MinimaxAgent(SearchAgent):
         from plies.games.minimax import minimax
 
         result = minimax(game, root, depth, order=game.order, meter=NodeMeter(self))
-        assert result.action is not None
-        return centipawns(result.value), result.action, list(result.pv)
+        assert result.move is not None and result.value is not None
+        return centipawns(result.value), result.move, list(result.pv)

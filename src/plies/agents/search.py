@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from plies.agents.base import Agent, Budget, SearchStoppedError, Thought
 from plies.agents.practical import MATE, SCALE, PracticalChess
-from plies.games.budget import Meter
+from plies.engine.limits import Meter
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalState
@@ -50,7 +50,7 @@ class NodeMeter(Meter):
         """Tick through ``agent`` (its node limit, its clock, its stop request)."""
         super().__init__(None)
         self.agent = agent
-        self.watching = True
+        self.limited = True  # every node ticks through the agent
 
     def tick(self) -> None:
         """Count a node on the agent; it raises ``SearchStoppedError`` when out of budget."""

@@ -193,6 +193,17 @@ class Info:
     """The last report of every line searched (MultiPV), best first."""
     resigned: bool = False
     """The player gives the game up (``move`` is None)."""
+    value: float | None = None
+    """A generic game's value for the player to move, in [-1, 1] (+1 a proven win, 0 a
+    draw or no idea); None from a chess search, whose measure is ``score``."""
+    exact: bool = False
+    """Whether ``value`` is proven: the search saw every line to its end."""
+    cutoffs: int = 0
+    """Alpha-beta cutoffs (a move refuted before its siblings were searched)."""
+    tt_hits: int = 0
+    """Transposition-table probes that answered outright."""
+    iterations: int = 0
+    """Monte Carlo playouts (0 for the depth-first searches)."""
 
     # Transitional readers of the score as the two ints it was; they go once every
     # reader takes ``score``.

@@ -110,7 +110,7 @@ class Entry(Generic[T]):
     can be drawn)."""
 
     name: str
-    factory: Callable[..., T] | str
+    factory: Callable[..., T] | T | str
     help: str
     options: tuple[Option, ...] = ()
     open: bool = False
@@ -118,8 +118,9 @@ class Entry(Generic[T]):
     entry_point: EntryPoint | None = field(default=None, compare=False)
     traits: frozenset[str] = frozenset()
 
-    def load(self) -> Callable[..., T]:
-        """The factory itself, importing its module if it was named as text."""
+    def load(self) -> Callable[..., T] | T:
+        """The factory (or the ready object) itself, importing its module if it was named
+        as text."""
         if not isinstance(self.factory, str):
             return self.factory
         if self.entry_point is not None:
@@ -158,8 +159,9 @@ class Entry(Generic[T]):
         if not callable(factory):
             if arguments:
                 raise RegistryError(f"{self.name} is an instance; it takes no options")
-            return factory
-        return factory(**arguments, **objects)
+            return factory  # type: ignore[return-value]
+        made: T = factory(**arguments, **objects)
+        return made
 
     def usage(self) -> str:
         """The help line followed by the options, for listings."""
@@ -178,10 +180,11 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry[T]] = {}
         self._aliases: dict[str, str] = {}
 
-    def add(self, name: str, factory: Callable[..., T] | str, help: str,
+    def add(self, name: str, factory: Callable[..., T] | T | str, help: str,
             *options: Option, aliases: Sequence[str] = (), open: bool = False,
             traits: Sequence[str] = ()) -> Entry[T]:
-        """Register ``factory`` (or its ``module:attr``) as ``name``; returns the entry."""
+        """Register ``factory`` (or its ``module:attr``, or a ready object that is not
+        callable, made as it is) as ``name``; returns the entry."""
         key = name.lower()
         if key in self._entries:
             raise RegistryError(f"{self.kind} {name!r} is registered twice")

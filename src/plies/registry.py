@@ -12,8 +12,8 @@ or, where importing the module must wait until the name is used, a ``module:attr
     PLAYERS.add("engine", "plies.agents.engine_agent:EngineAgent", "the plies engine", ...)
 
 Installed packages add names through the registry's entry-point group (``plies.players``,
-``plies.games``, ``plies.searches``); the registry lists them beside the built-ins, for ``--help`` texts and
-``plies players``.
+``plies.games``, ``plies.searches``); the registry lists them beside the built-ins, for
+``--help`` texts and ``plies players``.
 """
 
 from __future__ import annotations

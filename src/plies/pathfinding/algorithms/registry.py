@@ -4,9 +4,8 @@ what it needs, and a timed runner."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from plies.pathfinding.errors import PathfindingError
@@ -91,9 +90,28 @@ _register("bidir-astar", "bidirectional A*", "cost", _bidir_astar, "bidirectiona
           "bidir-a*")
 _register("jps", "jump point search", "cost", _jps)
 
+
+
+class _ByName(Mapping[str, Algorithm]):
+    """The registry's algorithms by their own names, read-only and always up to date."""
+
+    def __getitem__(self, name: str) -> Algorithm:
+        """The algorithm registered as ``name`` (its own name, not an alias)."""
+        if name not in PATH_ALGORITHMS.builtin_names():
+            raise KeyError(name)
+        return PATH_ALGORITHMS.make(name)
+
+    def __iter__(self) -> Iterator[str]:
+        """The names, in registration order."""
+        return iter(PATH_ALGORITHMS.builtin_names())
+
+    def __len__(self) -> int:
+        """How many algorithms are registered."""
+        return len(PATH_ALGORITHMS.builtin_names())
+
+
 #: Every algorithm by its name, in the registry's order (read-only).
-ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
-    {entry.name: PATH_ALGORITHMS.make(entry.name) for entry in PATH_ALGORITHMS})
+ALGORITHMS: Mapping[str, Algorithm] = _ByName()
 
 
 def get_algorithm(name: str) -> Algorithm:

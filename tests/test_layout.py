@@ -135,3 +135,40 @@ def test_every_package_has_a_documented_init() -> None:
         assert init.is_file(), f"{folder} has no __init__.py"
         tree = ast.parse(init.read_text(encoding="utf-8"))
         assert ast.get_docstring(tree), f"{init} has no docstring"
+
+
+def _only_imports(tree: ast.Module) -> bool:
+    """Whether a module's body is nothing but imports (after its docstring and __all__)."""
+    body = [
+        node for node in tree.body
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        and not (isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__")
+    ]  # fmt: skip
+    return bool(body) and all(isinstance(n, ast.Import | ast.ImportFrom) for n in body)
+
+
+def test_no_module_only_passes_names_on() -> None:
+    """A module that only re-exports another's names is a second address for one thing:
+    importers take a name from where it is defined (a package's ``__init__`` may gather)."""
+    passing_on = sorted(
+        name for name, path in _modules().items()
+        if path.name != "__init__.py"
+        and _only_imports(ast.parse(path.read_text(encoding="utf-8")))
+    )  # fmt: skip
+    assert passing_on == []
+
+
+def test_the_re_export_finder_finds_one() -> None:
+    """The check above tells an import-only module from one that defines something."""
+    assert _only_imports(ast.parse('"""Doc."""\nfrom a import b as b\n__all__ = ["b"]\n'))
+    assert not _only_imports(ast.parse("from a import b\n\ndef f() -> None:\n    b()\n"))
+    assert not _only_imports(ast.parse('"""Only a docstring."""\n'))
+
+
+def test_every_package_has_its_tests_folder() -> None:
+    """``src/plies/X/`` is tested in ``tests/X/``: a package nobody tests is found at once."""
+    tests = Path(__file__).resolve().parent
+    packages = sorted(p.name for p in SRC.iterdir() if (p / "__init__.py").is_file())
+    assert packages, "no packages found"
+    missing = [name for name in packages if not (tests / name).is_dir()]
+    assert missing == []

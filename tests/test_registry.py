@@ -94,3 +94,22 @@ def test_option_text() -> None:
     with pytest.raises(RegistryError, match="bad option 'depth': expected key=value"):
         parse_options("depth")
     assert [guess_value(t) for t in ("3", "0.5", "True", "x")] == [3, 0.5, True, "x"]
+
+
+def test_traits_objects_and_the_loaders_error() -> None:
+    """Traits name what an entry can do; objects pass as they are; errors are LoadErrors."""
+    from plies.loader import LoadError
+
+    things: Registry[tuple[object, ...]] = Registry("thing")
+    things.add("pair", lambda depth=1, order=None: (depth, order), "a pair",
+               Option("depth", int), traits=("tree",))
+    things.add("solo", lambda: ("solo",), "alone")
+    hook = object()
+    assert things.make("pair", {"depth": "3"}, order=hook) == (3, hook)
+    assert things.with_trait("tree") == ("pair",)
+    assert things.key("PAIR") == "pair"
+    with pytest.raises(LoadError, match="unknown thing"):
+        things.key("trio")
+    things.add("broken", "no_such_module_here:Thing", "lazily broken")
+    with pytest.raises(LoadError, match="no module named 'no_such_module_here'"):
+        things.make("broken")

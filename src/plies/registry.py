@@ -12,23 +12,24 @@ or, where importing the module must wait until the name is used, a ``module:attr
     PLAYERS.add("engine", "plies.agents.engine_agent:EnginePlayer", "the plies engine", ...)
 
 Installed packages add names through the registry's entry-point group (``plies.players``,
-``plies.games``); the registry lists them beside the built-ins, for ``--help`` texts and
-``plies players``.
+``plies.games``, ``plies.searches``); the registry lists them beside the built-ins, for
+``--help`` texts and ``plies players``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
+from plies.loader import LoadError, load_entry_point, load_text
+
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class RegistryError(ValueError):
+class RegistryError(LoadError):
     """An unknown name or a bad option; the message is one line naming it and why."""
 
 
@@ -104,25 +105,27 @@ SEED = Option("seed", int, help="the random seed")
 @dataclass(frozen=True)
 class Entry(Generic[T]):
     """One registered name: its factory (or ``module:attr`` text, imported when first
-    used), help line and options. ``open`` entries take any ``key=value`` option as is."""
+    used), help line and options. ``open`` entries take any ``key=value`` option as is.
+    ``traits`` are words a kind's users ask about (``tree``: a game search whose tree
+    can be drawn)."""
 
     name: str
-    factory: Callable[..., T] | str
+    factory: Callable[..., T] | T | str
     help: str
     options: tuple[Option, ...] = ()
     open: bool = False
     origin: str = "built-in"
     entry_point: EntryPoint | None = field(default=None, compare=False)
+    traits: frozenset[str] = frozenset()
 
-    def load(self) -> Callable[..., T]:
-        """The factory itself, importing its module if it was named as text."""
+    def load(self) -> Callable[..., T] | T:
+        """The factory (or the ready object) itself, importing its module if it was named
+        as text."""
         if not isinstance(self.factory, str):
             return self.factory
         if self.entry_point is not None:
-            return self.entry_point.load()  # type: ignore[no-any-return]
-        module, _, attr = self.factory.partition(":")
-        found: Callable[..., T] = getattr(importlib.import_module(module), attr)
-        return found
+            return load_entry_point(self.entry_point)  # type: ignore[return-value]
+        return load_text(self.factory)  # type: ignore[return-value]
 
     def option_names(self) -> tuple[str, ...]:
         """The options this entry takes, sorted."""
@@ -147,16 +150,18 @@ class Entry(Generic[T]):
                 out.setdefault(option.arg or option.name, option.default)
         return out
 
-    def make(self, given: Mapping[str, object] | None = None) -> T:
-        """Call the factory with ``given`` options; an object that is not callable (an
-        installed game instance) is returned as it is, and takes no options."""
+    def make(self, given: Mapping[str, object] | None = None, **objects: object) -> T:
+        """Call the factory with ``given`` options (and ``objects``, passed as they are: an
+        ordering hook, a random generator); an object that is not callable (an installed
+        game instance) is returned as it is, and takes no options."""
         arguments = self.arguments(given or {})
         factory = self.load()
         if not callable(factory):
             if arguments:
                 raise RegistryError(f"{self.name} is an instance; it takes no options")
-            return factory
-        return factory(**arguments)
+            return factory  # type: ignore[return-value]
+        made: T = factory(**arguments, **objects)
+        return made
 
     def usage(self) -> str:
         """The help line followed by the options, for listings."""
@@ -175,25 +180,27 @@ class Registry(Generic[T]):
         self._entries: dict[str, Entry[T]] = {}
         self._aliases: dict[str, str] = {}
 
-    def add(self, name: str, factory: Callable[..., T] | str, help: str,
-            *options: Option, aliases: Sequence[str] = (), open: bool = False) -> Entry[T]:
-        """Register ``factory`` (or its ``module:attr``) as ``name``; returns the entry."""
+    def add(self, name: str, factory: Callable[..., T] | T | str, help: str,
+            *options: Option, aliases: Sequence[str] = (), open: bool = False,
+            traits: Sequence[str] = ()) -> Entry[T]:
+        """Register ``factory`` (or its ``module:attr``, or a ready object that is not
+        callable, made as it is) as ``name``; returns the entry."""
         key = name.lower()
         if key in self._entries:
             raise RegistryError(f"{self.kind} {name!r} is registered twice")
-        entry = Entry(key, factory, help, tuple(options), open)
+        entry = Entry(key, factory, help, tuple(options), open, traits=frozenset(traits))
         self._entries[key] = entry
         for alias in aliases:
             self._aliases[alias.lower()] = key
         return entry
 
-    def register(self, name: str, help: str, *options: Option,
-                 aliases: Sequence[str] = (), open: bool = False) -> Callable[[F], F]:
+    def register(self, name: str, help: str, *options: Option, aliases: Sequence[str] = (),
+                 open: bool = False, traits: Sequence[str] = ()) -> Callable[[F], F]:
         """A decorator registering the class or function it decorates as ``name``."""
 
         def decorate(factory: F) -> F:
             """Register ``factory`` and hand it back unchanged."""
-            self.add(name, factory, help, *options, aliases=aliases, open=open)
+            self.add(name, factory, help, *options, aliases=aliases, open=open, traits=traits)
             return factory
 
         return decorate
@@ -244,9 +251,19 @@ class Registry(Generic[T]):
         raise RegistryError(f"unknown {self.kind} {name.strip()!r} "
                             f"(choose from {', '.join(self.names())})")
 
-    def make(self, name: str, options: Mapping[str, object] | None = None) -> T:
-        """Make ``name`` with ``options`` (text or typed values): the one way to build one."""
-        return self.get(name).make(options)
+    def make(self, name: str, options: Mapping[str, object] | None = None,
+             **objects: object) -> T:
+        """Make ``name`` with ``options`` (text or typed values) and ``objects`` (passed as
+        they are): the one way to build one."""
+        return self.get(name).make(options, **objects)
+
+    def key(self, name: str) -> str:
+        """The registered name ``name`` (or an alias) stands for; RegistryError if none."""
+        return self.get(name).name
+
+    def with_trait(self, trait: str) -> tuple[str, ...]:
+        """The built-in names whose entries have ``trait``, in registration order."""
+        return tuple(e.name for e in self._entries.values() if trait in e.traits)
 
     def listing(self) -> list[tuple[str, str]]:
         """(name, help with options) for every name: the built-ins, then the installed."""

@@ -23,7 +23,8 @@ def test_mate_in_one_scores_mate_minus_one_ply() -> None:
     assert centipawns(value) == MATE - 1
     assert pv[0].uci() == "d1d8"
     plain = minimax(game, root, 2, order=game.order)
-    assert (plain.action, centipawns(plain.value)) == (pv[0], MATE - 1)
+    assert plain.value is not None
+    assert (plain.move, centipawns(plain.value)) == (pv[0], MATE - 1)
 
 
 def test_a_position_seen_in_the_game_is_a_draw() -> None:

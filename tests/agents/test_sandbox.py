@@ -19,7 +19,7 @@ import pytest
 from tests.waiting import HANG_S, wait_until
 
 from plies import sandbox
-from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.registry import make_player
 from plies.agents.spec import confine, parse_player
@@ -66,7 +66,7 @@ def jail_of(spec_texts: list[str], index: int, cwd: Path, **policy: object) -> J
     return jail
 
 
-def play_against_random(player: MovePlayer, sandboxed: bool) -> None:
+def play_against_random(player: Player, sandboxed: bool) -> None:
     """Check ``player`` is (or is not) sandboxed, then that it plays a game without a fault."""
     try:
         assert player.sandboxed is sandboxed  # type: ignore[attr-defined]

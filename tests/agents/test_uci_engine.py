@@ -71,7 +71,8 @@ def test_read_info_merges_as_python_chess_does() -> None:
     mate = read_info(["info depth 9 score mate 3 wdl 1000 0 0 pv a1a8"], white=False)
     assert mate.score is not None and mate.score.relative == Mate(3)
     assert mate.score.white() == Mate(-3) and mate.wdl == (1000, 0, 0)
-    assert read_info(["info depth 9 score mate -2 pv a1a2"], True).score_mate == -2
+    mated = read_info(["info depth 9 score mate -2 pv a1a2"], True).score
+    assert mated is not None and mated.relative == Mate(-2)
     assert read_info(["info nodes 5 string score cp 3"], True).score is None
     assert read_info(["info depth x score cp y"], True) == read_info([], True)
 
@@ -232,10 +233,12 @@ def test_toy_game_and_its_faults() -> None:
     opening = Opening(chess.STARTING_FEN, ("e2e4",), "test")
     # A depth, not a move time: a move time would also set each move's timeout to about a
     # second, which a busy machine may miss.
-    settings = GameSettings(depth=1, move_timeout_s=HANG_S)
+    settings = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S)
     try:
         record = play_game(good, good, opening, settings, seed=1)
-        assert record.finished and record.moves and record.moves[0].score_cp == 0
+        assert record.finished and record.moves
+        first = record.moves[0].score
+        assert first is not None and first.relative == Cp(0)
         faults = (("crash", "crashed"), ("illegal", "illegal move: unreadable move 'a1a1'"),
                   ("null", "illegal move: no move"))  # fmt: skip
         for mode, words in faults:

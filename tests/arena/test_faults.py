@@ -11,7 +11,7 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.player import MovePlayer
+from plies.agents.player import Player
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.arena.game import GameRecord, GameSettings, play_game
@@ -83,7 +83,7 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _lose(player: MovePlayer, hangs: bool = False) -> GameRecord:
+def _lose(player: Player, hangs: bool = False) -> GameRecord:
     """A game in which ``player`` (White) faults; the record, checked to be a loss."""
     record = play_game(player, make_player("random"), Opening(chess.STARTING_FEN),
                        QUICK if hangs else PATIENT, seed=5)

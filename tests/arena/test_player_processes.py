@@ -15,7 +15,7 @@ import chess
 import pytest
 from tests.waiting import HANG_S
 
-from plies.agents.player import MovePlayer, PlayerError
+from plies.agents.player import Player, PlayerError
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
@@ -29,7 +29,7 @@ SHORT = GameSettings(limit=Limit(depth=1), move_timeout_s=HANG_S,
                      adjudication=Adjudication(max_moves=12))
 
 
-def _game(white: MovePlayer, black: MovePlayer, settings: GameSettings = SHORT) -> GameRecord:
+def _game(white: Player, black: Player, settings: GameSettings = SHORT) -> GameRecord:
     """One game from the standard start."""
     record = play_game(white, black, Opening(chess.STARTING_FEN), settings, seed=1)
     assert record.finished, record.reason

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from plies.board import Board, Move
+from plies.engine.limits import Limit
 from plies.games.alphabeta import alphabeta
-from plies.games.budget import Budget
 from plies.games.chessgame import ChessGame
 from plies.games.deepening import iterative_deepening
 from plies.games.mcts import mcts
@@ -29,10 +29,10 @@ def test_mate_in_one_is_found_at_depth_one() -> None:
     for fen in fens("mate1.fen"):
         game = ChessGame(fen)
         board = game.initial_state()
-        result = iterative_deepening(game, board, order=game.captures_first, max_depth=3)
+        result = iterative_deepening(game, board, Limit(depth=3), order=game.captures_first)
         assert result.value == 1.0 and result.depth == 1 and result.exact, fen
-        assert result.action is not None
-        after = game.result(board, result.action)
+        assert result.move is not None
+        after = game.result(board, result.move)
         assert after.is_checkmate() and game.utility(after, game.to_move(board)) == 1.0
 
 
@@ -41,7 +41,7 @@ def test_mate_in_two_is_found_at_depth_three() -> None:
     for fen in fens("mate2.fen")[:3]:
         game = ChessGame(fen)
         board = game.initial_state()
-        result = iterative_deepening(game, board, order=game.captures_first, max_depth=3)
+        result = iterative_deepening(game, board, Limit(depth=3), order=game.captures_first)
         assert result.value == 1.0 and result.depth == 3, fen
         for move in result.pv:
             board = game.result(board, move)
@@ -121,8 +121,8 @@ def test_budgeted_searches_return_legal_moves() -> None:
     """Iterative deepening under a node budget and a few MCTS playouts still give a move."""
     game = ChessGame()
     board = game.initial_state()
-    result = iterative_deepening(game, board, Budget(nodes=300), order=game.captures_first)
-    assert result.action in board.legal_moves
+    result = iterative_deepening(game, board, Limit(nodes=300), order=game.captures_first)
+    assert result.move in board.legal_moves
     assert result.nodes <= 300 and result.depth >= 2
     playout = mcts(game, board, iterations=3, rng=random.Random(5))
-    assert playout.action in board.legal_moves and playout.iterations == 3
+    assert playout.move in board.legal_moves and playout.iterations == 3

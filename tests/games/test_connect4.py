@@ -167,4 +167,4 @@ def test_one_ply_search_blocks_a_threat() -> None:
     state = game.initial_state()
     for col in (0, 3, 0, 3, 0):  # X threatens column 1; O's own three in column 4 is too slow
         state = game.result(state, col)
-    assert alphabeta(game, state, depth=1).action == 0
+    assert alphabeta(game, state, depth=1).move == 0

@@ -76,5 +76,7 @@ def test_reader_game_tree_and_limits() -> None:
         search_tree(nim, nim.initial_state(), "minimax", max_nodes=100)
     tree = search_tree(nim, nim.initial_state(), "alphabeta", depth=2)
     assert tree.root.children and all(c.children for c in tree.root.children)
-    with pytest.raises(ValueError, match="unknown algorithm"):
+    with pytest.raises(ValueError, match="tree of mcts cannot be drawn"):
         search_tree(nim, nim.initial_state(), "mcts")
+    with pytest.raises(ValueError, match="unknown algorithm 'bogus'"):
+        search_tree(nim, nim.initial_state(), "bogus")

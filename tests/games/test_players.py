@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from plies.games.budget import Budget
+from plies.engine.limits import Limit
 from plies.games.connect4 import Connect4
 from plies.games.guarantee import worst_case
 from plies.games.match import play_game
@@ -95,7 +95,7 @@ def test_mcts_beats_random_at_connect_four() -> None:
 def test_deepening_player_beats_random_at_connect_four() -> None:
     """A small node budget per move is plenty against random play."""
     game = Connect4()
-    ai = DeepeningPlayer(Budget(nodes=800), order=game.centre_first)
+    ai = DeepeningPlayer(Limit(nodes=800), order=game.centre_first)
     final, _ = play_game(game, (RandomPlayer(random.Random(9)), ai))
     assert game.utility(final, 1) == 1.0
     assert ai.last is not None and ai.last.nodes > 0
@@ -108,13 +108,13 @@ def test_mcts_result_and_limits() -> None:
     for text in ("a1", "b2", "b1"):  # O must block at c1
         state = game.result(state, game.parse_action(state, text))
     result = mcts(game, state, iterations=600, rng=random.Random(1))
-    assert game.action_text(result.action) == "c1"
+    assert game.action_text(result.move) == "c1"
     assert result.iterations == 600 and result.nodes >= 600 and -1 <= result.value <= 1
     walk = state
     for action in result.pv:
         assert action in game.actions(walk)
         walk = game.result(walk, action)
-    by_nodes = mcts(game, state, budget=Budget(nodes=500), rng=random.Random(1))
+    by_nodes = mcts(game, state, limit=Limit(nodes=500), rng=random.Random(1))
     assert by_nodes.iterations >= 1 and by_nodes.nodes < 500 + 10
     with pytest.raises(ValueError, match="needs a limit"):
         mcts(game, state)

@@ -9,14 +9,13 @@ from typing import NamedTuple
 import pytest
 from tests.games.playouts import random_states
 
+from plies.engine.limits import Info, Limit
 from plies.games.alphabeta import alphabeta
-from plies.games.budget import Budget
 from plies.games.connect4 import Connect4, Connect4State
 from plies.games.deepening import iterative_deepening
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
 from plies.games.protocol import BaseGame, Game
-from plies.games.result import SearchResult
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 from plies.games.ttable import TranspositionTable
 
@@ -87,8 +86,8 @@ def test_terminal_root_returns_no_action() -> None:
     for cell in (0, 3, 1, 4, 2):
         state = game.result(state, cell)
     for search in (minimax, negamax, alphabeta, iterative_deepening):
-        result: SearchResult[int] = search(game, state)
-        assert result.action is None and result.value == -1.0  # O to move, X has won
+        result: Info = search(game, state)
+        assert result.move is None and result.value == -1.0  # O to move, X has won
 
 
 def test_searches_take_an_immediate_win_or_block() -> None:
@@ -99,12 +98,12 @@ def test_searches_take_an_immediate_win_or_block() -> None:
         state = game.result(state, col)
     for result in (
         alphabeta(game, state, depth=4, order=game.centre_first),
-        iterative_deepening(game, state, Budget(nodes=20_000), order=game.centre_first),
+        iterative_deepening(game, state, Limit(nodes=20_000), order=game.centre_first),
     ):
-        assert result.action == 3
+        assert result.move == 3
     state = game.result(state, 5)  # O elsewhere: X wins at once
-    result = iterative_deepening(game, state, Budget(nodes=20_000))
-    assert result.action == 3 and result.value == 1.0 and result.depth == 1 and result.exact
+    result = iterative_deepening(game, state, Limit(nodes=20_000))
+    assert result.move == 3 and result.value == 1.0 and result.depth == 1 and result.exact
 
 
 def test_iterative_deepening_solves_tictactoe_and_stops_by_itself() -> None:
@@ -118,26 +117,26 @@ def test_iterative_deepening_solves_tictactoe_and_stops_by_itself() -> None:
 def test_iterative_deepening_respects_a_node_budget() -> None:
     """A node budget is never exceeded (after depth 1) and the answer is repeatable."""
     game = Connect4()
-    first = iterative_deepening(game, game.initial_state(), Budget(nodes=3_000))
-    again = iterative_deepening(game, game.initial_state(), Budget(nodes=3_000))
+    first = iterative_deepening(game, game.initial_state(), Limit(nodes=3_000))
+    again = iterative_deepening(game, game.initial_state(), Limit(nodes=3_000))
     assert first.nodes <= 3_000
-    assert first == dataclasses.replace(again, seconds=first.seconds)
+    assert first == dataclasses.replace(again, time_ms=first.time_ms, nps=first.nps)
     assert 2 <= first.depth < 10 and not first.exact
-    deeper = iterative_deepening(game, game.initial_state(), Budget(nodes=30_000))
+    deeper = iterative_deepening(game, game.initial_state(), Limit(nodes=30_000))
     assert deeper.depth > first.depth
 
 
 def test_iterative_deepening_always_finishes_depth_one() -> None:
     """Even a budget of zero yields a legal move: the first iteration is not interrupted."""
     game = Connect4()
-    result = iterative_deepening(game, game.initial_state(), Budget(nodes=0))
-    assert result.depth == 1 and result.action in game.actions(game.initial_state())
+    result = iterative_deepening(game, game.initial_state(), Limit(nodes=0))
+    assert result.depth == 1 and result.move in game.actions(game.initial_state())
     with pytest.raises(ValueError):
-        iterative_deepening(game, game.initial_state(), max_depth=0)
-    with pytest.raises(ValueError, match="budget nodes must be >= 0"):
-        iterative_deepening(game, game.initial_state(), Budget(nodes=-1))
-    with pytest.raises(ValueError, match="budget time must be >= 0"):
-        iterative_deepening(game, game.initial_state(), Budget(movetime_ms=-1000))
+        iterative_deepening(game, game.initial_state(), Limit(depth=0))
+    with pytest.raises(ValueError, match="limit nodes must be >= 0"):
+        iterative_deepening(game, game.initial_state(), Limit(nodes=-1))
+    with pytest.raises(ValueError, match="limit time must be >= 0"):
+        iterative_deepening(game, game.initial_state(), Limit(movetime=-1000))
 
 
 class ExtraTurnState(NamedTuple):
@@ -209,7 +208,7 @@ def test_transposition_table_keeps_the_deeper_entry_and_clears_when_full() -> No
         TranspositionTable(max_entries=0)
 
 
-def _connect4_type_check(game: Connect4, state: Connect4State) -> SearchResult[int]:
+def _connect4_type_check(game: Connect4, state: Connect4State) -> Info:
     """The generic searches accept any Game: a static check that mypy runs."""
     return alphabeta(game, state, depth=1)
 
@@ -223,4 +222,4 @@ def test_move_ordering_hook_saves_nodes_without_changing_the_value() -> None:
     ordered = alphabeta(game, game.initial_state(), order=by_evaluation(game))
     assert plain.value == ordered.value == 0.0
     assert ordered.nodes * 4 < plain.nodes
-    assert game.action_text(ordered.action) == "b2"  # the centre looks best and is searched first
+    assert game.action_text(ordered.move) == "b2"  # the centre looks best and is searched first

@@ -10,8 +10,9 @@ import pytest
 from plies.games.chessgame import ChessGame
 from plies.games.connect4 import Connect4
 from plies.games.rootsearch import root_values
-from plies.games.spec import CompletedGame, GameSpecError, load_game, play_line
+from plies.games.spec import GAMES, CompletedGame, load_game, play_line
 from plies.games.tictactoe import TicTacToe
+from plies.loader import LoadError
 
 DATA = Path(__file__).parent / "data"
 NIM = DATA / "nim.py"
@@ -25,6 +26,19 @@ def test_builtin_names_and_parameters() -> None:
     game = load_game("tictactoe(width=4, height=3, k=3)")
     assert isinstance(game, TicTacToe)
     assert (game.width, game.height, game.k) == (4, 3, 3)
+    assert GAMES.builtin_names() == ("tictactoe", "connect4", "chess")
+    assert load_game("chess(claim_draw=true)").claim_draw
+
+
+def test_every_failure_is_the_loaders_error(tmp_path: Path) -> None:
+    """A bad spec, a bad option and a file that fails all raise the one LoadError."""
+    from plies.registry import RegistryError
+
+    with pytest.raises(LoadError) as info:
+        load_game("connect4(width=x)")
+    assert str(info.value) == ("game 'connect4(width=x)': option width of connect4 must be "
+                               "an integer, not 'x'")
+    assert issubclass(RegistryError, LoadError)
 
 
 def test_file_without_name_finds_its_only_game_class() -> None:
@@ -63,7 +77,7 @@ def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     (info / "entry_points.txt").write_text("[plies.games]\nnim = nimpkg:Nim\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     assert load_game("nim").initial_state() == ((1, 3, 5), 0)
-    with pytest.raises(GameSpecError, match=r"unknown game 'mim'.*nim"):
+    with pytest.raises(LoadError, match=r"unknown game 'mim'.*nim"):
         load_game("mim")
 
 
@@ -71,20 +85,20 @@ def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     ("spec", "reason"),
     [
         ("", "empty game spec"),
-        ("go", "unknown game 'go': use one of tictactoe, connect4, chess"),
+        ("go", "unknown game 'go': use one of tictactoe, connect4, chess, FILE.py"),
         ("tictactoe(k=9)", "tictactoe() failed: ValueError: k must be between 1 and 3"),
-        ("tictactoe(size)", "parameter 'size' is not key=value"),
-        ("tictactoe(depth=3)", "tictactoe() failed: TypeError"),
+        ("tictactoe(size)", "bad option 'size': expected key=value"),
+        ("tictactoe(depth=3)", "unknown option 'depth' for tictactoe (known: height, k, width)"),
         ("missing.py", "no such file: missing.py"),
         ("no_such_module_here:Game", "no module named 'no_such_module_here'"),
-        ("plies.games.tictactoe:Nothing", "plies.games.tictactoe has no 'Nothing'"),
+        ("plies.games.tictactoe:Nothing", "plies.games.tictactoe defines no Nothing"),
         ("plies.games.tictactoe:MARKS", "tuple is not a game: it has no initial_state"),
         ("x y z", "not a game spec"),
     ],
 )
 def test_bad_specs_are_one_line(spec: str, reason: str) -> None:
     """Each failure names the spec and says why, on one line."""
-    with pytest.raises(GameSpecError) as info:
+    with pytest.raises(LoadError) as info:
         load_game(spec)
     message = str(info.value)
     assert "\n" not in message
@@ -96,18 +110,18 @@ def test_files_that_cannot_serve(tmp_path: Path) -> None:
     """A file that raises, defines no game, or several: each one line."""
     raises = tmp_path / "raises.py"
     raises.write_text("raise RuntimeError('broken\\non purpose')\n")
-    with pytest.raises(GameSpecError, match="failed to run: RuntimeError: broken on purpose"):
+    with pytest.raises(LoadError, match="failed to run: RuntimeError: broken on purpose"):
         load_game(str(raises))
     empty = tmp_path / "empty.py"
     empty.write_text("X = 1\n")
-    with pytest.raises(GameSpecError, match="defines no game"):
+    with pytest.raises(LoadError, match="defines no game"):
         load_game(str(empty))
     two = tmp_path / "two.py"
     two.write_text(NIM.read_text() + textwrap.dedent("""
         class Nim2(Nim):
             pass
     """))
-    with pytest.raises(GameSpecError, match=r"several games \(Nim, Nim2\)"):
+    with pytest.raises(LoadError, match=r"several games \(Nim, Nim2\)"):
         load_game(str(two))
 
 
@@ -122,7 +136,7 @@ def test_files_that_cannot_serve(tmp_path: Path) -> None:
 def test_openspiel_spec_refusals(spec: str, reason: str) -> None:
     """OpenSpiel games the protocol cannot express are refused in one line."""
     pytest.importorskip("pyspiel")
-    with pytest.raises(GameSpecError, match=reason):
+    with pytest.raises(LoadError, match=reason):
         load_game(spec)
 
 

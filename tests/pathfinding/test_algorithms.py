@@ -233,3 +233,16 @@ def test_bidirectional_on_a_directed_cycle() -> None:
     for u, v in [("s", "a"), ("a", "t"), ("t", "b"), ("b", "s")]:
         graph.add_edge(u, v, 1)
     assert bidirectional_search(GraphProblem(graph, "t", "a")).path == ["t", "b", "s", "a"]
+
+
+def test_the_algorithms_live_on_the_shared_registry() -> None:
+    """Names and aliases come from one plies.registry.Registry; the mapping is read-only."""
+    from plies.pathfinding.algorithms.registry import PATH_ALGORITHMS, get_algorithm
+
+    assert tuple(ALGORITHMS) == PATH_ALGORITHMS.builtin_names()
+    assert get_algorithm("Dijkstra") is ALGORITHMS["ucs"]
+    assert get_algorithm("a*").title == "A*"
+    with pytest.raises(PathfindingError, match=r"unknown algorithm 'quantum' \(choose from dfs"):
+        get_algorithm("quantum")
+    with pytest.raises(TypeError):
+        ALGORITHMS["new"] = ALGORITHMS["ucs"]  # type: ignore[index]

@@ -16,7 +16,6 @@ from rich.console import Console
 from tests.waiting import HANG_S
 
 from plies.agents import Player, PlayerError, make_player
-from plies.agents.player import MATE_CP, MovePlayer, MoveReply, MoveRequest
 from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.engine.score import Cp, Mate, pov
@@ -179,7 +178,7 @@ class _Reporter(Player):
         return Info(move=move, score=pov(self.score, board.turn), depth=5, pv=[move])
 
 
-def _thinking_lines(player: Player | MovePlayer, fen: str, human: str) -> list[str]:
+def _thinking_lines(player: Player, fen: str, human: str) -> list[str]:
     """The thinking lines the terminal game prints for ``player``'s first move at ``fen``."""
     console = Console(record=True, width=120, force_terminal=False)
     session = PlaySession(player, Settings(human=human, fen=fen), console,
@@ -291,20 +290,6 @@ def test_chess960_bad_options_get_one_line() -> None:
         assert len(lines) == 1 and message in lines[0], proc.stderr
 
 
-class _OldProtocol(MovePlayer):
-    """A player still on the protocol Player replaces (as an outside engine may be): the
-    first legal move, reported as a mate in three moves on the old centipawn scale."""
-
-    name = "old"
-
-    def new_game(self, seed: int | None) -> None:
-        """Nothing to prepare."""
-
-    def move(self, board: chess.Board, request: MoveRequest) -> MoveReply:
-        """The first legal move."""
-        return MoveReply(next(iter(board.legal_moves)), MATE_CP - 3, 5)
-
-
 class _Failing(Player):
     """A player whose every move is a fault."""
 
@@ -316,9 +301,9 @@ class _Failing(Player):
 
 
 def test_any_player_sits_at_the_terminal_and_a_fault_loses_the_game() -> None:
-    """A player on the old protocol is seated as it is (its mate in 3 reads #3); a player
-    that fails loses the game, with the reason, instead of a move played for it."""
-    lines = _thinking_lines(_OldProtocol(), WHITE_MATES_IN_3, "black")
+    """Any player is seated as it is (a reported mate in 3 reads #3); a player that fails
+    loses the game, with the reason, instead of a move played for it."""
+    lines = _thinking_lines(_Reporter(Mate(3)), WHITE_MATES_IN_3, "black")
     assert len(lines) == 1 and "score #3 (White mates in 3)" in lines[0], lines
     console = Console(record=True, width=120, force_terminal=False)
     session = PlaySession(_Failing(), Settings(human="black"), console, read_line=lambda: "")

@@ -14,7 +14,7 @@ which also tells it of a new game); a spec that cannot load raises :class:`SpecE
 from plies.agents.function_player import FunctionPlayer, as_function_player
 from plies.agents.ladder import LadderPlayer
 from plies.agents.mind import FORFEIT, action_move, mind_action, mind_answer, move_action
-from plies.agents.player import Player, PlayerError, as_player
+from plies.agents.player import Player, PlayerError
 from plies.agents.registry import AGENT_NAMES, make_player, player_from_spec
 from plies.agents.spec import PlayerSpec, SpecError, load_player, parse_player, start_player
 
@@ -29,7 +29,6 @@ __all__ = [
     "SpecError",
     "action_move",
     "as_function_player",
-    "as_player",
     "load_player",
     "make_player",
     "mind_action",

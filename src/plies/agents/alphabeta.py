@@ -11,13 +11,14 @@ root of minimax's count, so it can look twice as deep.  Default depth: 4.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from plies.agents.search import SearchPlayer
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
+    from plies.engine.limits import Meter
 
 
 class AlphaBetaPlayer(SearchPlayer):
@@ -27,7 +28,7 @@ class AlphaBetaPlayer(SearchPlayer):
     default_depth = 4
 
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Meter
     ) -> tuple[int, Move, list[Move]]:
         """Search the root moves in the shared order; the first strictly best one wins."""
         from plies.agents.practical import centipawns

@@ -10,13 +10,14 @@ it sees roughly 30^d positions.  Default depth: 2 plies.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from plies.agents.search import SearchPlayer
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalChess, PracticalState
     from plies.board import Move
+    from plies.engine.limits import Meter
 
 
 class MinimaxPlayer(SearchPlayer):
@@ -27,12 +28,12 @@ class MinimaxPlayer(SearchPlayer):
     captures_below_root = False
 
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Meter
     ) -> tuple[int, Move, list[Move]]:
         """Score every root move; the first strictly best one wins."""
         from plies.agents.practical import centipawns
         from plies.games.minimax import minimax
 
         result = minimax(game, root, depth, order=game.order, meter=meter)
-        assert result.action is not None
-        return centipawns(result.value), result.action, list(result.pv)
+        assert result.move is not None and result.value is not None
+        return centipawns(result.value), result.move, list(result.pv)

@@ -16,7 +16,7 @@ the deepening under a time or node limit.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from plies.agents.ladder import LadderPlayer
 from plies.agents.practical import MATE, SCALE, PracticalChess
@@ -46,13 +46,6 @@ def typed_score(score: int) -> Score:
     """A negamax centipawn score as a typed one: ``Mate(n)`` moves, or ``Cp``."""
     mate = mate_in(score)
     return Mate(mate) if mate is not None else Cp(score)
-
-
-class SearchMeter(Meter):
-    """The move's meter as the generic searches tick it: at every node, so ``stop()`` and
-    the clock reach any search."""
-
-    watching = True
 
 
 class SearchPlayer(LadderPlayer):
@@ -118,14 +111,14 @@ class SearchPlayer(LadderPlayer):
 
     @abstractmethod
     def search_root(
-        self, game: PracticalChess, root: PracticalState, depth: int, meter: Any
+        self, game: PracticalChess, root: PracticalState, depth: int, meter: Meter
     ) -> tuple[int, Move, list[Move]]:
         """Search ``root`` to ``depth`` ticking ``meter``; return (score, best move, line)."""
 
     def play(self, board: Board, limit: Limit | None = None) -> Info:
         """Search to the player's depth (deepening step by step when time or nodes are
         limited); report each finished depth to ``on_info``."""
-        meter = self.start(board, limit, SearchMeter)
+        meter = self.start(board, limit)
         moves = list(board.legal_moves)
         if not moves:
             return self.report(Info())

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import chess
 
-from plies.agents.player import MovePlayer, Player, PlayerError, as_player
+from plies.agents.player import Player, PlayerError
 from plies.arena.clock import Clock, TimeControl
 from plies.arena.openings import Opening
 from plies.board import Board
@@ -212,19 +212,17 @@ def _ask(player: Player, board: Board, limit: Limit, timeout_s: float) -> Info:
 
 
 def play_game(
-    white: Player | MovePlayer,
-    black: Player | MovePlayer,
+    white: Player,
+    black: Player,
     opening: Opening,
     settings: GameSettings,
     stop: threading.Event | None = None,
     seed: int | None = None,
 ) -> GameRecord:
-    """Play one game to its end and return the record (result '*' if ``stop`` was set).
-
-    A player not yet on the :class:`Player` protocol is seated through ``as_player``."""
+    """Play one game to its end and return the record (result '*' if ``stop`` was set)."""
     record = GameRecord(white=white.name, black=black.name, opening=opening)
     board = opening.board()
-    players = {chess.WHITE: as_player(white), chess.BLACK: as_player(black)}
+    players = {chess.WHITE: white, chess.BLACK: black}
     for side, player in players.items():
         if stop is not None and stop.is_set():  # no engine (re)start for a game never played
             return _finish(record, board, "*", "unterminated", "Match interrupted")

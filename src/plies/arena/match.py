@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from plies.agents.player import Player, PlayerError, as_player
+from plies.agents.player import Player, PlayerError
 from plies.agents.spec import PlayerSpec
 from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.gsprt import Sprt
@@ -122,10 +122,10 @@ def schedule(
 
 def seat(spec: PlayerSpec, name: str) -> Player:
     """A fresh player made from ``spec``, shown as ``name`` (raises PlayerError if it cannot
-    start); one not yet on the Player protocol is seated through ``as_player``."""
+    start)."""
     made = spec.create()
     made.name = name
-    return as_player(made)
+    return made
 
 
 class _PlayerPool:

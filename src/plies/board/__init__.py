@@ -91,6 +91,8 @@ from chess import (
     WHITE,
     Bitboard,
     Color,
+    Move,
+    Piece,
     PieceType,
     Square,
     SquareSet,
@@ -114,7 +116,6 @@ from plies.board.errors import (
 )
 from plies.board.fen import STARTING_FEN
 from plies.board.legal import LegalMoveGenerator
-from plies.board.move import Move, Piece
 from plies.board.outcome import Outcome, Termination
 from plies.board.perft import divide, perft
 

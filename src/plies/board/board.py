@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import chess
-from chess import KING, ROOK, SQUARE_NAMES
+from chess import KING, ROOK, SQUARE_NAMES, Move
 
 from plies.board.codes import core_to_move
 from plies.board.compat import PythonChessSurface
 from plies.board.errors import IllegalMoveError
-from plies.board.move import Move
 from plies.board.render import ascii_board, unicode_board
 from plies.board.san import parse_san, san, variation_san
 

@@ -6,9 +6,8 @@ python-chess's colours are ``WHITE = True``, ``BLACK = False``.
 
 from __future__ import annotations
 
-from chess import KING, Color, PieceType
+from chess import KING, Color, Move, PieceType
 
-from plies.board.move import Move
 from plies.core.encoding import (
     COLOR_SHIFT,
     FLAG_KING_CASTLE,

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Self
 
 import chess
+from chess import Move
 
-from plies.board.move import Move
 from plies.board.rules import GameRules
 
 READS = (

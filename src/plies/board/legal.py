@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from plies.board.move import Move
+from chess import Move
 
 if TYPE_CHECKING:
     from plies.board.state import BoardState

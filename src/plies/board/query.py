@@ -8,10 +8,9 @@ mask, a ``Piece``) is python-chess's own value.
 from __future__ import annotations
 
 import chess
-from chess import KING, PAWN, ROOK, Bitboard, Color, PieceType, Square, SquareSet
+from chess import KING, PAWN, ROOK, Bitboard, Color, Move, Piece, PieceType, Square, SquareSet
 
 from plies.board.codes import CODE_OF_ID, PIECE_CODE
-from plies.board.move import Move, Piece
 from plies.board.state import BoardState
 from plies.core.encoding import (
     CAPTURE_BIT,

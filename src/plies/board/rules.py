@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 import numpy as np
-from chess import Color
+from chess import Color, Move
 
 from plies.board.calls import (
     CHECK,
@@ -15,7 +15,6 @@ from plies.board.calls import (
     SEVENTY_FIVE,
     THREEFOLD,
 )
-from plies.board.move import Move
 from plies.board.outcome import Outcome, Termination
 from plies.board.query import PositionQueries
 

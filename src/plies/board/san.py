@@ -12,11 +12,11 @@ from chess import (
     PIECE_SYMBOLS,
     SQUARE_NAMES,
     WHITE,
+    Move,
     square,
 )
 
 from plies.board.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
-from plies.board.move import Move
 from plies.core.board_handle import SAN_GREW
 from plies.core.encoding import (
     FLAG_KING_CASTLE,

@@ -13,7 +13,7 @@ from typing import Any, Self
 
 import chess
 import numpy as np
-from chess import SQUARE_NAMES, Color, Square
+from chess import SQUARE_NAMES, Color, Move, Square
 
 from plies.board.build import build_position
 from plies.board.calls import GREW, Calls, buffers, calls
@@ -27,7 +27,6 @@ from plies.board.fen import (
     validate,
 )
 from plies.board.legal import LegalMoveGenerator
-from plies.board.move import Move
 from plies.core import Position, opponent_in_check
 from plies.core.encoding import (
     FLAG_EP,

@@ -16,8 +16,9 @@ import chess.svg
 from chess import square, square_name
 
 if TYPE_CHECKING:
+    from chess import Move
+
     from plies.board.board import Board as BoardState
-    from plies.board.move import Move
 
 #: Side of one square in SVG units (the piece drawings are this size).
 SQUARE = 45

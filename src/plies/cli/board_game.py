@@ -22,9 +22,9 @@ def add_player_arguments(
     )
     parser.add_argument(
         "--algorithm",
-        choices=("minimax", "negamax", "alphabeta", "mcts"),
         default="alphabeta",
-        help="the computer's search (default alphabeta, iterative deepening)",
+        help="the computer's search: a game search algorithm (minimax, negamax, alphabeta, "
+             "mcts or an installed one; default alphabeta, iterative deepening)",
     )
     parser.add_argument("--depth", type=int, default=None, help=depth_help)
     parser.add_argument("--time", type=float, default=None, help=time_help)
@@ -40,7 +40,7 @@ def play_computer(
     seconds: float | None,
 ) -> int:
     """Play ``--algorithm`` (within ``depth``/``seconds``) against the person; exit status 0."""
-    from plies.games.players import make_player
+    from plies.games.algorithms import make_player
     from plies.games.session import play_against_computer
 
     try:

@@ -20,8 +20,8 @@ _SPEC_HELP = (
     "plies.games entry-point group, or openspiel:NAME[(params)]"
 )
 _STATE_HELP = "start from the state these actions reach (space-separated, as the game writes them)"
-#: The opponents ``play`` offers: the search players of plies.games and two simple ones.
-OPPONENTS = ("alphabeta", "minimax", "negamax", "mcts", "random", "perfect")
+#: The opponents ``play`` offers besides the search algorithms of plies.games.algorithms.
+SIMPLE_OPPONENTS = ("random", "perfect")
 _OPPONENT_OPTIONS = ("depth", "time", "playouts", "seed")
 # Depth of the compare table for games without a default of their own, when they cannot be
 # solved within the time allowed.
@@ -79,7 +79,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _play_options(p: argparse.ArgumentParser) -> None:
     """The computer's search, who starts, and the start state."""
     p.add_argument("--opponent", default="alphabeta", metavar="ALGORITHM[:OPTIONS]",
-                   help=f"the computer: one of {', '.join(OPPONENTS)}, with options "
+                   help="the computer: a search algorithm (alphabeta, minimax, negamax, mcts "
+                   f"or an installed one) or {' or '.join(SIMPLE_OPPONENTS)}, with options "
                    "depth=N, time=SECONDS, playouts=N, seed=N (e.g. mcts:playouts=500,seed=1; "
                    "default alphabeta, iterative deepening for 1 s a move)")
     p.add_argument("--first", choices=("human", "ai"), default="human",
@@ -123,11 +124,12 @@ def _check_options(p: argparse.ArgumentParser) -> None:
 
 def load(spec: str) -> TextGame[Any, Any]:
     """Load the game ``spec`` names, or raise CliError with the one-line reason."""
-    from plies.games.spec import GameSpecError, load_game
+    from plies.games.spec import load_game
+    from plies.loader import LoadError
 
     try:
         return load_game(spec)
-    except GameSpecError as exc:
+    except LoadError as exc:
         raise CliError(str(exc)) from None
 
 
@@ -148,7 +150,7 @@ def start_state(game: TextGame[Any, Any], actions: str) -> Any:
 
 def _solve(args: argparse.Namespace) -> int:
     """Print the value and every best first action of the state asked for."""
-    from plies.games.budget import Budget
+    from plies.engine.limits import Limit
     from plies.games.console import action_label
     from plies.games.rootsearch import root_values
     from plies.games.session import describe_value
@@ -159,8 +161,8 @@ def _solve(args: argparse.Namespace) -> int:
         raise CliError(f"--time must be at least 0, not {args.time}")
     game = load(args.spec)
     state = start_state(game, args.state)
-    budget = Budget(movetime_ms=round(args.time * 1000)) if args.time is not None else None
-    found = root_values(game, state, args.depth, budget)
+    movetime = round(args.time * 1000) if args.time is not None else None
+    found = root_values(game, state, Limit(depth=args.depth, movetime=movetime))
     best = [action_label(game, state, a) for a in found.best_actions]
     if args.json:
         print(json.dumps({
@@ -278,11 +280,12 @@ def _compare(args: argparse.Namespace) -> int:
 def parse_opponent(text: str) -> tuple[str, dict[str, str]]:
     """Split ``ALGORITHM[:k=v,...]``; raise CliError for an unknown name or option."""
     name, _, rest = text.strip().partition(":")
+    from plies.games.algorithms import SEARCHES
+
     name = name.strip().lower()
-    if name not in OPPONENTS:
-        raise CliError(
-            f"--opponent: unknown algorithm {name!r}: choose from {', '.join(OPPONENTS)}"
-        )
+    if name not in SEARCHES and name not in SIMPLE_OPPONENTS:
+        known = ", ".join((*SEARCHES.names(), *SIMPLE_OPPONENTS))
+        raise CliError(f"--opponent: unknown algorithm {name!r}: choose from {known}")
     options: dict[str, str] = {}
     for part in rest.split(","):
         if not part.strip():
@@ -298,8 +301,9 @@ def parse_opponent(text: str) -> tuple[str, dict[str, str]]:
 
 def make_opponent(text: str, game: TextGame[Any, Any]) -> Player[Any, Any]:
     """Build the computer player ``--opponent`` describes."""
+    from plies.games.algorithms import make_player
     from plies.games.ordering import by_evaluation
-    from plies.games.players import PerfectPlayer, RandomPlayer, make_player
+    from plies.games.players import PerfectPlayer, RandomPlayer
 
     name, options = parse_opponent(text)
     try:

@@ -20,9 +20,8 @@ from typing import TYPE_CHECKING, Any
 from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
-    from plies.games.budget import Budget, Meter
+    from plies.engine.limits import Info, Limit, Meter
     from plies.games.protocol import Ordering, TextGame
-    from plies.games.result import SearchResult
     from plies.games.rootsearch import RootValues
 
 GAMES = ("tictactoe", "connect4", "chess")
@@ -134,11 +133,9 @@ def _solve(
     game: TextGame[Any, Any], state: Any, order: Ordering[Any, Any], seconds: float | None
 ) -> RootValues[Any]:
     """Solve ``state`` exactly within ``seconds`` if possible (``exact`` says whether)."""
-    from plies.games.budget import Budget
     from plies.games.rootsearch import root_values
 
-    budget = None if seconds is None else Budget(movetime_ms=round(seconds * 1000))
-    return root_values(game, state, None, budget, order)
+    return root_values(game, state, _limit(seconds), order)
 
 
 def _solved_text(
@@ -211,7 +208,7 @@ class _Stopped:
 
 
 #: A compared search: ``(game, state, meter) -> result``; the meter may stop it by raising.
-_Search = Callable[[Any, Any, "Meter"], "SearchResult[Any]"]
+_Search = Callable[[Any, Any, "Meter"], "Info"]
 
 
 def _algorithms(
@@ -227,7 +224,7 @@ def _algorithms(
     from plies.games.negamax import negamax
     from plies.games.ttable import TranspositionTable
 
-    budget = _budget(seconds)
+    limit = _limit(seconds, depth)
     return [
         ("minimax", lambda g, s, m: minimax(g, s, depth, meter=m)),
         ("negamax", lambda g, s, m: negamax(g, s, depth, m)),
@@ -237,7 +234,7 @@ def _algorithms(
             "alpha-beta + ordering + TT",
             lambda g, s, m: alphabeta(g, s, depth, order, TranspositionTable(), m),
         ),
-        ("iterative deepening", lambda g, s, m: iterative_deepening(g, s, budget, depth, order)),
+        ("iterative deepening", lambda g, s, m: iterative_deepening(g, s, limit, order)),
         (
             f"MCTS ({playouts:,} playouts)",
             lambda g, s, m: mcts(g, s, playouts, rng=random.Random(seed)),
@@ -245,33 +242,33 @@ def _algorithms(
     ]
 
 
-def _budget(seconds: float | None) -> Budget | None:
-    """Return the budget of ``seconds`` (None: no limit)."""
-    from plies.games.budget import Budget
+def _limit(seconds: float | None, depth: int | None = None) -> Limit:
+    """Return the limit of ``seconds`` per search (None: no time limit) and ``depth``."""
+    from plies.engine.limits import Limit
 
-    return None if seconds is None else Budget(movetime_ms=round(seconds * 1000))
+    return Limit(depth=depth, movetime=None if seconds is None else round(seconds * 1000))
 
 
 def _run(
     search: _Search, game: TextGame[Any, Any], state: Any, seconds: float | None
-) -> SearchResult[Any] | _Stopped:
+) -> Info | _Stopped:
     """Run one search within ``seconds``: its result, or what it spent if time ran out."""
-    from plies.games.budget import BudgetExceededError, Meter
+    from plies.engine.limits import Meter, SearchStoppedError
 
-    meter = Meter(_budget(seconds))
+    meter = Meter(_limit(seconds))
     try:
         result = search(game, state, meter)
-    except BudgetExceededError:
+    except SearchStoppedError:
         return _Stopped(meter.nodes, meter.elapsed())
     # Searching to the end, only a search cut short is unproven (iterative deepening returns
     # its last finished depth then); MCTS, which proves nothing, counts its playouts.
     if seconds is not None and not result.exact and not result.iterations:
-        return _Stopped(result.nodes, result.seconds)
+        return _Stopped(result.nodes, result.time_ms / 1000)
     return result
 
 
 def _cells(
-    game: TextGame[Any, Any], label: str, result: SearchResult[Any] | _Stopped,
+    game: TextGame[Any, Any], label: str, result: Info | _Stopped,
     seconds: float | None = None,
 ) -> list[str]:
     """Return the table cells of one search result."""
@@ -280,18 +277,18 @@ def _cells(
     if isinstance(result, _Stopped):
         return [label, "-", "-", f"{result.nodes:,}", "-", "-", f"{result.seconds:.3f}",
                 f"(not finished within {seconds:g} s)"]
-    best = "-" if result.action is None else game.action_text(result.action)
+    best = "-" if result.move is None else game.action_text(result.move)
     pv = " ".join(game.action_text(a) for a in result.pv[:_PV_SHOWN])
     if len(result.pv) > _PV_SHOWN:
         pv += " ..."
     return [
         label,
         best,
-        describe_value(result.value, result.exact),
+        describe_value(0.0 if result.value is None else result.value, result.exact),
         f"{result.nodes:,}",
         f"{result.cutoffs:,}",
         f"{result.tt_hits:,}",
-        f"{result.seconds:.3f}",
+        f"{result.time_ms / 1000:.3f}",
         pv,
     ]
 

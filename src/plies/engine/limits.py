@@ -193,18 +193,15 @@ class Info:
     """The last report of every line searched (MultiPV), best first."""
     resigned: bool = False
     """The player gives the game up (``move`` is None)."""
-
-    # Transitional readers of the score as the two ints it was; they go once every
-    # reader takes ``score``.
-    @property
-    def score_cp(self) -> int | None:
-        """Centipawns from the mover's side, None for a mate or no score."""
-        if self.score is None or self.score.relative.mate() is not None:
-            return None
-        return self.score.relative.score()
-
-    @property
-    def score_mate(self) -> int | None:
-        """Moves to mate from the mover's side (negative: mated), or None."""
-        return None if self.score is None else self.score.relative.mate()
+    value: float | None = None
+    """A generic game's value for the player to move, in [-1, 1] (+1 a proven win, 0 a
+    draw or no idea); None from a chess search, whose measure is ``score``."""
+    exact: bool = False
+    """Whether ``value`` is proven: the search saw every line to its end."""
+    cutoffs: int = 0
+    """Alpha-beta cutoffs (a move refuted before its siblings were searched)."""
+    tt_hits: int = 0
+    """Transposition-table probes that answered outright."""
+    iterations: int = 0
+    """Monte Carlo playouts (0 for the depth-first searches)."""
 

@@ -8,8 +8,8 @@ chess plugs in through :mod:`plies.games.chessgame`.
 
 from __future__ import annotations
 
+from plies.games.algorithms import SEARCHES, make_player
 from plies.games.alphabeta import alphabeta
-from plies.games.budget import Budget
 from plies.games.census import Census, census
 from plies.games.connect4 import Connect4, Connect4State
 from plies.games.deepening import iterative_deepening
@@ -29,16 +29,15 @@ from plies.games.players import (
     SearchPlayer,
 )
 from plies.games.protocol import WIN, BaseGame, Game, Ordering, Player, TextGame
-from plies.games.result import SearchResult
 from plies.games.solver import Solver
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 from plies.games.ttable import TranspositionTable
 
 __all__ = [
+    "SEARCHES",
     "WIN",
     "AlphaBetaPlayer",
     "BaseGame",
-    "Budget",
     "Census",
     "Connect4",
     "Connect4State",
@@ -52,7 +51,6 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "SearchPlayer",
-    "SearchResult",
     "Solver",
     "TextGame",
     "TicTacToe",
@@ -62,6 +60,7 @@ __all__ = [
     "alphabeta",
     "census",
     "iterative_deepening",
+    "make_player",
     "mcts",
     "minimax",
     "negamax",

@@ -7,9 +7,10 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Generic
 
-from plies.games.budget import Meter
+from plies.engine.limits import Info, Meter, SearchStoppedError
+from plies.games.line import Line, unroll
 from plies.games.protocol import WIN, A, Game, Ordering, S
-from plies.games.result import Line, SearchResult, unroll
+from plies.games.report import POLL_EVERY, report
 from plies.games.ttable import RESOLVED, Bound, Entry, TranspositionTable
 
 #: The depth used for "search to the end": deeper than any game here, shallower than RESOLVED.
@@ -24,7 +25,7 @@ class AlphaBetaSearch(Generic[S, A]):
     """One alpha-beta search: its game, options and running statistics.
 
     :func:`alphabeta` runs one; :func:`~plies.games.deepening.iterative_deepening` runs
-    several, deeper each time, sharing the transposition table and the budget meter.
+    several, deeper each time, sharing the transposition table and the meter.
     """
 
     def __init__(
@@ -34,7 +35,8 @@ class AlphaBetaSearch(Generic[S, A]):
         tt: TranspositionTable[A] | None = None,
         meter: Meter | None = None,
     ) -> None:
-        """Prepare a search; ``meter`` counts nodes and may stop the search by raising."""
+        """Prepare a search; ``meter`` counts nodes and may stop the search by raising
+        :class:`~plies.engine.limits.SearchStoppedError`."""
         self.game = game
         self.order = order
         self.tt = tt
@@ -45,7 +47,7 @@ class AlphaBetaSearch(Generic[S, A]):
         self.horizon = 0
         self._search = self._build()
 
-    def root(self, state: S, depth: int) -> tuple[float, tuple[A, ...]]:
+    def root(self, state: S, depth: int) -> tuple[float, list[A]]:
         """Search ``state`` to ``depth`` plies; return its value and principal variation."""
         value, line = self.search(state, depth, -WIN, WIN, True)
         return value, self._extend_pv(state, unroll(line))
@@ -76,9 +78,13 @@ class AlphaBetaSearch(Generic[S, A]):
         order = self.order
         tt = self.tt
         meter = self.meter
+        tick, out_of_time = meter.tick, meter.out_of_time
+        # A meter with a limit counts each node itself; one without only needs a look
+        # at its stop request now and then.
+        limited = meter.limited
         exact_bound, lower_bound, upper_bound = Bound.EXACT, Bound.LOWER, Bound.UPPER
         below_all = -math.inf
-        # Without a budget to watch, nodes are counted here (a closure cell is quicker than
+        # Without a limit to watch, nodes are counted here (a closure cell is quicker than
         # the meter's attribute) and handed to the meter when the search returns.
         count = 0
 
@@ -95,10 +101,12 @@ class AlphaBetaSearch(Generic[S, A]):
         ) -> tuple[float, Line[A]]:
             """One node: see :meth:`AlphaBetaSearch.search`."""
             nonlocal count
-            if meter.watching:
-                meter.tick()
+            if limited:
+                tick()
             else:
                 count += 1
+                if not count % POLL_EVERY and meter.armed and out_of_time():
+                    raise SearchStoppedError
             me = to_move(state)
             if is_terminal(state):
                 return utility(state, me), None
@@ -175,7 +183,7 @@ class AlphaBetaSearch(Generic[S, A]):
 
         return search
 
-    def _extend_pv(self, state: S, pv: tuple[A, ...]) -> tuple[A, ...]:
+    def _extend_pv(self, state: S, pv: list[A]) -> list[A]:
         """Continue ``pv`` with exact best moves stored in the table (cut off by its hits)."""
         if self.tt is None:
             return pv
@@ -194,7 +202,7 @@ class AlphaBetaSearch(Generic[S, A]):
             seen.add(key)
             out.append(entry.action)
             state = game.result(state, entry.action)
-        return tuple(out)
+        return out
 
 
 def alphabeta(
@@ -204,25 +212,26 @@ def alphabeta(
     order: Ordering[S, A] | None = None,
     tt: TranspositionTable[A] | None = None,
     meter: Meter | None = None,
-) -> SearchResult[A]:
+) -> Info:
     """Search ``state`` by alpha-beta, to the end or ``depth`` plies; same value as minimax.
 
     ``order`` lists the actions in the order to try them (good moves first means more
     cutoffs); ``tt`` stores results by ``game.key`` so that transpositions are searched
     once. The search window starts at [-1, +1]: nothing beats a proven win. ``meter``
-    counts the nodes and may stop the search by raising.
+    counts the nodes and may stop the search by raising
+    :class:`~plies.engine.limits.SearchStoppedError`.
     """
     start = time.perf_counter()
     me = game.to_move(state)
     if game.is_terminal(state):
-        return SearchResult(None, game.utility(state, me), exact=True)
+        return report(None, game.utility(state, me), exact=True)
     search = AlphaBetaSearch(game, order, tt, meter)
     limit = UNLIMITED if depth is None else depth
     value, pv = search.root(state, limit)
-    return SearchResult(
-        action=pv[0] if pv else None,
-        value=value + 0.0,  # turns a negated draw's -0.0 into 0.0
-        pv=pv,
+    return report(
+        pv[0] if pv else None,
+        value,
+        pv,
         nodes=search.meter.nodes,
         cutoffs=search.cutoffs,
         tt_hits=search.tt_hits,

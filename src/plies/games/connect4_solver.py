@@ -251,6 +251,6 @@ def generic_score(state: Connect4State) -> int:
 
 def brute_force_score(state: Connect4State) -> int:
     """Return the exact score of ``state`` by plain negamax over the whole tree (tiny cases)."""
-    result = negamax(ScoredConnect4(WIDTH, HEIGHT), state)
-    assert abs(result.value) < WIN
-    return round(result.value * SCORE_BASE)
+    value = negamax(ScoredConnect4(WIDTH, HEIGHT), state).value
+    assert value is not None and abs(value) < WIN
+    return round(value * SCORE_BASE)

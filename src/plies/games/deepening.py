@@ -1,47 +1,52 @@
-"""Iterative deepening: alpha-beta to depth 1, 2, 3, ... until a time or node budget runs out."""
+"""Iterative deepening: alpha-beta to depth 1, 2, 3, ... until the limit is spent."""
 
 from __future__ import annotations
 
+from plies.engine.limits import Info, Limit, Meter, SearchStoppedError
 from plies.games.alphabeta import AlphaBetaSearch
-from plies.games.budget import Budget, BudgetExceededError, Meter
 from plies.games.protocol import WIN, A, Game, Ordering, S
-from plies.games.result import SearchResult
+from plies.games.report import report
 from plies.games.ttable import TranspositionTable
 
 
 def iterative_deepening(
     game: Game[S, A],
     state: S,
-    budget: Budget | None = None,
-    max_depth: int | None = None,
+    limit: Limit | None = None,
     order: Ordering[S, A] | None = None,
     tt: TranspositionTable[A] | None = None,
-) -> SearchResult[A]:
+    meter: Meter | None = None,
+) -> Info:
     """Search ``state`` ever deeper and return the result of the deepest completed depth.
 
-    Stops when the ``budget`` is spent (the unfinished iteration is dropped, but depth 1
-    always completes, so there is always a move), at ``max_depth``, when the value is
-    proven (+1 or -1, found at the shallowest depth that proves it, which favours quick
-    wins over slow ones), or when a search saw every line to its end. The transposition
-    table (a fresh one unless ``tt`` is given) carries each iteration's best moves into
-    the next, which orders them first. Statistics add up all iterations.
+    Stops when the ``limit``'s time or nodes are spent or the meter is told to ``stop()``
+    (the unfinished iteration is dropped, but depth 1 always completes, so there is
+    always a move), after ``limit.depth`` plies, when the value is proven (+1 or -1,
+    found at the shallowest depth that proves it, which favours quick wins over slow
+    ones), or when a search saw every line to its end. Player 0's clock is ``wtime``,
+    player 1's ``btime``. ``meter`` (made from ``limit`` if not given) lets the caller
+    stop the search from another thread. The transposition table (a fresh one unless
+    ``tt`` is given) carries each iteration's best moves into the next, which orders
+    them first. Statistics add up all iterations.
     """
+    max_depth = None if limit is None else limit.depth
     if max_depth is not None and max_depth < 1:
-        raise ValueError(f"max_depth must be >= 1, not {max_depth}")
-    meter = Meter(budget)
+        raise ValueError(f"depth must be >= 1, not {max_depth}")
     me = game.to_move(state)
+    if meter is None:
+        meter = Meter(limit, me == 0)
     if game.is_terminal(state):
-        return SearchResult(None, game.utility(state, me), exact=True)
+        return report(None, game.utility(state, me), exact=True)
     table: TranspositionTable[A] = tt if tt is not None else TranspositionTable()
     meter.armed = False
     cutoffs = tt_hits = 0
-    best: tuple[float, tuple[A, ...], int, bool] | None = None
+    best: tuple[float, list[A], int, bool] | None = None
     depth = 1
     while max_depth is None or depth <= max_depth:
         search = AlphaBetaSearch(game, order, table, meter)
         try:
             value, pv = search.root(state, depth)
-        except BudgetExceededError:
+        except SearchStoppedError:
             cutoffs += search.cutoffs
             tt_hits += search.tt_hits
             break
@@ -56,14 +61,14 @@ def iterative_deepening(
         depth += 1
     assert best is not None  # depth 1 ran unarmed, so it completed
     value, pv, done, exact = best
-    return SearchResult(
-        action=pv[0] if pv else None,
-        value=value + 0.0,  # turns a negated draw's -0.0 into 0.0
-        pv=pv,
+    return report(
+        pv[0] if pv else None,
+        value,
+        pv,
         nodes=meter.nodes,
-        cutoffs=cutoffs,
-        tt_hits=tt_hits,
         seconds=meter.elapsed(),
         depth=done,
         exact=exact,
+        cutoffs=cutoffs,
+        tt_hits=tt_hits,
     )

@@ -7,9 +7,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Generic
 
-from plies.games.budget import Budget, Meter, unlimited
+from plies.engine.limits import Info, Limit, Meter
 from plies.games.protocol import A, Game, S
-from plies.games.result import SearchResult
+from plies.games.report import report
 
 #: The classic UCT exploration constant, for rewards scaled to [0, 1].
 EXPLORATION = math.sqrt(2.0)
@@ -55,26 +55,31 @@ def mcts(
     game: Game[S, A],
     state: S,
     iterations: int | None = None,
-    budget: Budget | None = None,
+    limit: Limit | None = None,
     exploration: float = EXPLORATION,
     rng: random.Random | None = None,
-) -> SearchResult[A]:
-    """Search ``state`` by UCT for ``iterations`` playouts and/or within ``budget``.
+    meter: Meter | None = None,
+) -> Info:
+    """Search ``state`` by UCT for ``iterations`` playouts and/or within ``limit``'s time
+    or nodes (player 0's clock is ``wtime``, player 1's ``btime``).
 
     Each iteration walks down the tree by the UCT rule, adds one new state, plays random
     moves to the end and credits the result to every state on the way. The answer is the
     most visited action; its value is its mean playout result for the player to move, in
-    [-1, 1]. At least one iteration runs. Pass a seeded ``rng`` for repeatable searches.
+    [-1, 1]. At least one iteration runs; ``meter`` (made from ``limit`` if not given)
+    lets the caller ``stop()`` the search after the iteration it is in. Pass a seeded
+    ``rng`` for repeatable searches.
     """
-    if iterations is None and unlimited(budget):
-        raise ValueError("mcts needs a limit: iterations or a budget")
+    me = game.to_move(state)
+    if meter is None:
+        meter = Meter(limit, me == 0)
+    if iterations is None and not meter.limited:
+        raise ValueError("mcts needs a limit: iterations, a time or nodes")
     if iterations is not None and iterations < 1:
         raise ValueError(f"iterations must be >= 1, not {iterations}")
     rng = rng if rng is not None else random.Random()
-    meter = Meter(budget)
-    me = game.to_move(state)
     if game.is_terminal(state):
-        return SearchResult(None, game.utility(state, me), exact=True)
+        return report(None, game.utility(state, me), exact=True)
 
     root: _Node[S, A] = _Node(state, None, None, 1 - me, _shuffled(game, state, rng))
     done = 0
@@ -127,10 +132,10 @@ def mcts(
         walk = walk.most_visited()
         assert walk.action is not None
         pv.append(walk.action)
-    return SearchResult(
-        action=chosen.action,
-        value=chosen.mean(),
-        pv=tuple(pv),
+    return report(
+        chosen.action,
+        chosen.mean(),
+        pv,
         nodes=meter.nodes,
         seconds=meter.elapsed(),
         depth=max_depth,

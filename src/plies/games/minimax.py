@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 import time
 
-from plies.games.budget import Meter
+from plies.engine.limits import Info, Meter, SearchStoppedError
+from plies.games.line import Line, unroll
 from plies.games.protocol import WIN, A, Game, Ordering, S
-from plies.games.result import Line, SearchResult, unroll
+from plies.games.report import POLL_EVERY, report
 
 
 def minimax(
@@ -16,26 +17,32 @@ def minimax(
     depth: int | None = None,
     order: Ordering[S, A] | None = None,
     meter: Meter | None = None,
-) -> SearchResult[A]:
+) -> Info:
     """Search ``state`` by minimax, to the end or ``depth`` plies, and return the best action.
 
     Values are for the player to move at ``state`` (MAX); the opponent minimises them.
     Beyond ``depth`` plies a state is scored by ``game.evaluate``. Ties go to the first
     action in ``game.actions`` order, or in ``order``'s if given (which changes no
-    value). ``meter`` counts the nodes and may stop the search by raising.
+    value). ``meter`` counts the nodes; when its limit is spent or it is told to
+    ``stop()``, the search raises :class:`~plies.engine.limits.SearchStoppedError`.
+    The :class:`~plies.engine.limits.Info` returned has the action as ``move`` and its
+    ``value`` for the player to move.
     """
     start = time.perf_counter()
     root = game.to_move(state)
     count = meter if meter is not None else Meter(None)
+    limited = count.limited
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the minimax value of ``s`` for the root player, and its line."""
         nonlocal horizon
-        if count.watching:
+        if limited:
             count.tick()
         else:
             count.nodes += 1
+            if not count.nodes % POLL_EVERY and count.armed and count.out_of_time():
+                raise SearchStoppedError
         if game.is_terminal(s):
             return game.utility(s, root), None
         if d == 0:
@@ -56,10 +63,10 @@ def minimax(
     limit = -1 if depth is None else depth
     v, line = value(state, limit)
     pv = unroll(line)
-    return SearchResult(
-        action=pv[0] if pv else None,
-        value=v,
-        pv=pv,
+    return report(
+        pv[0] if pv else None,
+        v,
+        pv,
         nodes=count.nodes,
         seconds=time.perf_counter() - start,
         depth=len(pv) if depth is None else depth,

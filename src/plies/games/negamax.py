@@ -5,31 +5,36 @@ from __future__ import annotations
 import math
 import time
 
-from plies.games.budget import Meter
+from plies.engine.limits import Info, Meter, SearchStoppedError
+from plies.games.line import Line, unroll
 from plies.games.protocol import WIN, A, Game, S
-from plies.games.result import Line, SearchResult, unroll
+from plies.games.report import POLL_EVERY, report
 
 
 def negamax(
     game: Game[S, A], state: S, depth: int | None = None, meter: Meter | None = None
-) -> SearchResult[A]:
+) -> Info:
     """Search ``state`` by negamax, to the end or ``depth`` plies; same answers as minimax.
 
     A child's value is negated when the turn passes to the opponent (and kept as it is
     when the same player moves again, so games with extra turns work too). ``meter``
-    counts the nodes and may stop the search by raising.
+    counts the nodes and may stop the search by raising
+    :class:`~plies.engine.limits.SearchStoppedError`.
     """
     start = time.perf_counter()
     count = meter if meter is not None else Meter(None)
+    limited = count.limited
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the value of ``s`` for the player to move there, and its line."""
         nonlocal horizon
-        if count.watching:
+        if limited:
             count.tick()
         else:
             count.nodes += 1
+            if not count.nodes % POLL_EVERY and count.armed and count.out_of_time():
+                raise SearchStoppedError
         me = game.to_move(s)
         if game.is_terminal(s):
             return game.utility(s, me), None
@@ -49,10 +54,10 @@ def negamax(
 
     v, line = value(state, -1 if depth is None else depth)
     pv = unroll(line)
-    return SearchResult(
-        action=pv[0] if pv else None,
-        value=v + 0.0,  # turns a negated draw's -0.0 into 0.0
-        pv=pv,
+    return report(
+        pv[0] if pv else None,
+        v,
+        pv,
         nodes=count.nodes,
         seconds=time.perf_counter() - start,
         depth=len(pv) if depth is None else depth,

@@ -6,14 +6,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from plies.engine.limits import Info, Limit
 from plies.games.alphabeta import alphabeta
-from plies.games.budget import Budget
 from plies.games.deepening import iterative_deepening
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
 from plies.games.protocol import A, Game, Ordering, S
-from plies.games.result import SearchResult
 from plies.games.solver import Solver
 from plies.games.ttable import TranspositionTable
 
@@ -34,10 +33,10 @@ class RandomPlayer:
 class SearchPlayer:
     """A player that runs a search each turn and keeps its last result for inspection."""
 
-    last: SearchResult[Any] | None = field(default=None, init=False, repr=False)
-    """The result of the latest search (value, nodes, principal variation...)."""
+    last: Info | None = field(default=None, init=False, repr=False)
+    """The report of the latest search (its action as ``move``, value, nodes, line...)."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Search ``state``; subclasses choose how."""
         raise NotImplementedError
 
@@ -45,9 +44,10 @@ class SearchPlayer:
         """Search ``state`` and return the chosen action."""
         result = self.search(game, state)
         self.last = result
-        if result.action is None:
+        if result.move is None:
             raise ValueError("no action: the game is over")
-        return result.action
+        action: A = result.move
+        return action
 
 
 @dataclass(eq=False)
@@ -57,7 +57,7 @@ class MinimaxPlayer(SearchPlayer):
     depth: int | None = None
     """Plies searched (None: to the end)."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Run :func:`~plies.games.minimax.minimax`."""
         return minimax(game, state, self.depth)
 
@@ -65,7 +65,7 @@ class MinimaxPlayer(SearchPlayer):
 class NegamaxPlayer(MinimaxPlayer):
     """Negamax to the end or to ``depth`` plies (same moves as minimax)."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Run :func:`~plies.games.negamax.negamax`."""
         return negamax(game, state, self.depth)
 
@@ -81,7 +81,7 @@ class AlphaBetaPlayer(SearchPlayer):
     tt: bool = True
     """Whether each move's search has a transposition table."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Run :func:`~plies.games.alphabeta.alphabeta`."""
         table: TranspositionTable[A] | None = TranspositionTable() if self.tt else None
         return alphabeta(game, state, self.depth, self.order, table)
@@ -89,34 +89,32 @@ class AlphaBetaPlayer(SearchPlayer):
 
 @dataclass(eq=False)
 class DeepeningPlayer(SearchPlayer):
-    """Iterative deepening alpha-beta under a budget per move."""
+    """Iterative deepening alpha-beta under a limit per move."""
 
-    budget: Budget | None = None
-    """What each move may spend (None: no limit but ``max_depth``)."""
-    max_depth: int | None = None
-    """Deepest iteration (None: no limit but ``budget``)."""
+    limit: Limit | None = None
+    """What each move may spend: time, nodes, the deepest iteration (None: to the end)."""
     order: Ordering[Any, Any] | None = None
     """How moves are ordered (None: the game's order)."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Run :func:`~plies.games.deepening.iterative_deepening`."""
-        return iterative_deepening(game, state, self.budget, self.max_depth, self.order)
+        return iterative_deepening(game, state, self.limit, self.order)
 
 
 @dataclass(eq=False)
 class MCTSPlayer(SearchPlayer):
-    """Monte Carlo tree search (UCT) with a playout count and/or budget per move."""
+    """Monte Carlo tree search (UCT) with a playout count and/or a limit per move."""
 
     iterations: int | None = 1000
-    """Playouts per move (None: as many as ``budget`` allows)."""
-    budget: Budget | None = None
-    """What each move may spend (None: ``iterations`` alone)."""
+    """Playouts per move (None: as many as ``limit`` allows)."""
+    limit: Limit | None = None
+    """What each move may spend, in time or nodes (None: ``iterations`` alone)."""
     rng: random.Random = field(default_factory=random.Random)
     """Where the playouts draw from (seed it for repeatable games)."""
 
-    def search(self, game: Game[S, A], state: S) -> SearchResult[A]:
+    def search(self, game: Game[S, A], state: S) -> Info:
         """Run :func:`~plies.games.mcts.mcts`."""
-        return mcts(game, state, self.iterations, self.budget, rng=self.rng)
+        return mcts(game, state, self.iterations, self.limit, rng=self.rng)
 
 
 class PerfectPlayer:
@@ -139,43 +137,3 @@ class PerfectPlayer:
         if not best:
             raise ValueError("no action: the game is over")
         return best[0] if self.rng is None else self.rng.choice(best)
-
-
-#: Names of the algorithms :func:`make_player` knows.
-ALGORITHMS = ("minimax", "negamax", "alphabeta", "mcts")
-
-
-def make_player(
-    algorithm: str,
-    depth: int | None = None,
-    seconds: float | None = None,
-    playouts: int | None = None,
-    order: Ordering[Any, Any] | None = None,
-    rng: random.Random | None = None,
-) -> SearchPlayer:
-    """Build a search player by name, as the command line offers them.
-
-    ``minimax`` and ``negamax`` search to ``depth`` (None: to the end); ``alphabeta``
-    deepens iteratively within ``seconds`` per move up to ``depth``; ``mcts`` runs
-    ``playouts`` per move (1000 if neither they nor ``seconds`` are given). Limits that
-    make no sense raise ``ValueError`` with a one-line reason.
-    """
-    if depth is not None and depth < 1:
-        raise ValueError(f"depth must be at least 1, not {depth}")
-    if seconds is not None and seconds <= 0:
-        raise ValueError(f"time must be positive, not {seconds}")
-    if playouts is not None and playouts < 1:
-        raise ValueError(f"playouts must be at least 1, not {playouts}")
-    if algorithm == "minimax":
-        return MinimaxPlayer(depth)
-    if algorithm == "negamax":
-        return NegamaxPlayer(depth)
-    if algorithm == "alphabeta":
-        budget = Budget(movetime_ms=round(seconds * 1000)) if seconds is not None else None
-        return DeepeningPlayer(budget, depth, order)
-    if algorithm == "mcts":
-        if playouts is None and seconds is None:
-            playouts = 1000
-        budget = Budget(movetime_ms=round(seconds * 1000)) if seconds is not None else None
-        return MCTSPlayer(playouts, budget, rng if rng is not None else random.Random())
-    raise ValueError(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")

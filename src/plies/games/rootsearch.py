@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic
 
+from plies.engine.limits import Limit, Meter, SearchStoppedError
 from plies.games.alphabeta import UNLIMITED, AlphaBetaSearch
-from plies.games.budget import Budget, BudgetExceededError, Meter, unlimited
 from plies.games.protocol import WIN, A, Game, Ordering, S
 from plies.games.ttable import TranspositionTable
 
@@ -42,36 +42,37 @@ class RootValues(Generic[A]):
 def root_values(
     game: Game[S, A],
     state: S,
-    depth: int | None = None,
-    budget: Budget | None = None,
+    limit: Limit | None = None,
     order: Ordering[S, A] | None = None,
 ) -> RootValues[A]:
-    """Search every action of ``state`` to the end, or to ``depth`` plies, or within ``budget``.
+    """Search every action of ``state`` to the end, or to ``limit.depth`` plies, or within
+    the limit's time or nodes (player 0's clock is ``wtime``, player 1's ``btime``).
 
-    Without limits the values are exact. With a budget the search deepens one ply at a
-    time and answers with the deepest depth it completed (depth 1 always completes). The
-    result says whether the values are proven or heuristic.
+    Without limits the values are exact. With a time or node limit the search deepens
+    one ply at a time and answers with the deepest depth it completed (depth 1 always
+    completes). The result says whether the values are proven or heuristic.
     """
+    depth = None if limit is None else limit.depth
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, not {depth}")
-    meter = Meter(budget)
     me = game.to_move(state)
+    meter = Meter(limit, me == 0)
     if game.is_terminal(state):
         return RootValues(game.utility(state, me) + 0.0, (), (), 0, 0, 0.0, 0, True)
     table: TranspositionTable[A] = TranspositionTable()
-    if unlimited(budget):
+    if not meter.limited:
         values, hits, exact = _one_depth(game, state, me, UNLIMITED if depth is None else depth,
                                          order, table, meter)
         done = depth
     else:
         meter.armed = False  # the first depth always completes: there is always an answer
         values, hits, exact, done = [], 0, False, 0
-        limit = UNLIMITED if depth is None else depth
+        deepest = UNLIMITED if depth is None else depth
         current = 1
-        while current <= limit:
+        while current <= deepest:
             try:
                 values, new_hits, exact = _one_depth(game, state, me, current, order, table, meter)
-            except BudgetExceededError:
+            except SearchStoppedError:
                 break
             finally:
                 meter.armed = True

@@ -15,10 +15,9 @@ import math
 from dataclasses import dataclass, field
 from html import escape
 
+from plies.games.algorithms import SEARCHES
 from plies.games.protocol import WIN, A, Game, S
 
-#: The algorithms :func:`search_tree` can record.
-ALGORITHMS = ("minimax", "alphabeta")
 #: The most nodes a recorded tree may hold (a bigger picture helps nobody).
 MAX_NODES = 3000
 
@@ -79,13 +78,17 @@ def search_tree(
     depth: int | None = None,
     max_nodes: int = MAX_NODES,
 ) -> SearchTree:
-    """Search ``state`` by ``algorithm`` (minimax or alphabeta) and record every node.
+    """Search ``state`` by ``algorithm`` (one of the search algorithms with the trait
+    ``tree``: minimax or alphabeta) and record every node.
 
     Beyond ``depth`` plies a state is scored by ``game.evaluate``. Raises ``ValueError``
     if the tree would hold more than ``max_nodes`` nodes (search a later state or less deep).
     """
-    if algorithm not in ALGORITHMS:
-        raise ValueError(f"unknown algorithm {algorithm!r}: choose from {', '.join(ALGORITHMS)}")
+    drawable = SEARCHES.with_trait("tree")
+    algorithm = SEARCHES.key(algorithm)
+    if algorithm not in drawable:
+        raise ValueError(f"the tree of {algorithm} cannot be drawn: choose from "
+                         f"{', '.join(drawable)}")
     me = game.to_move(state)
     text = getattr(game, "action_text", str)
     count = 0

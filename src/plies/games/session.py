@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
+from plies.engine.limits import Info
 from plies.games.console import ConsolePlayer, PlayerQuitError, action_label
 from plies.games.match import play_game
 from plies.games.players import SearchPlayer
 from plies.games.protocol import WIN, A, Player, S, TextGame
-from plies.games.result import SearchResult
 
 
 def describe_value(value: float, exact: bool) -> str:
@@ -23,9 +23,10 @@ def describe_value(value: float, exact: bool) -> str:
     return f"{value:+.2f}"
 
 
-def describe_search(result: SearchResult[Any]) -> str:
+def describe_search(result: Info) -> str:
     """Return one line of search statistics: value, nodes, cutoffs, table hits, depth, time."""
-    parts = [f"value {describe_value(result.value, result.exact)}", f"{result.nodes:,} nodes"]
+    value = 0.0 if result.value is None else result.value
+    parts = [f"value {describe_value(value, result.exact)}", f"{result.nodes:,} nodes"]
     if result.iterations:
         parts.append(f"{result.iterations:,} playouts")
     else:
@@ -33,7 +34,7 @@ def describe_search(result: SearchResult[Any]) -> str:
         if result.tt_hits:
             parts.append(f"{result.tt_hits:,} table hits")
     parts.append(f"depth {result.depth}")
-    parts.append(f"{result.seconds:.2f} s")
+    parts.append(f"{result.time_ms / 1000:.2f} s")
     return ", ".join(parts)
 
 

@@ -7,32 +7,42 @@ The forms, tried in this order:
 * ``FILE.py[:NAME]``: ``NAME`` in a Python file (without ``:NAME``, the one game the file
   defines);
 * ``package.module:NAME``: ``NAME`` in an importable module;
-* ``NAME[(key=value,...)]``: a built-in game (``tictactoe(width=4,height=4)``,
-  ``connect4``, ``chess``) or one an installed package registers in the ``plies.games``
-  entry-point group.
+* ``NAME[(key=value,...)]``: a game of the :data:`GAMES` registry: a built-in game
+  (``tictactoe(width=4,height=4)``, ``connect4``, ``chess``) or one an installed package
+  registers in the ``plies.games`` entry-point group.
 
 ``NAME`` is a class instantiated without arguments or an instance; either way the object
-must have the methods of :class:`~plies.games.protocol.Game`. Every failure is one
-:class:`GameSpecError` whose message is one line naming the spec and the reason.
+must have the methods of :class:`~plies.games.protocol.Game`. Files, modules and entry
+points load through :mod:`plies.loader`, and every failure is one
+:class:`~plies.loader.LoadError` whose message is one line naming the spec and the reason
+(``game 'go': ...``).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-import importlib.util
 import inspect
 import re
-import sys
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from plies.games.protocol import TextGame
+from plies.loader import LoadError, attribute, describe, import_module, load_file
+from plies.registry import Option, Registry, parse_options
 
-#: The entry-point group through which installed packages offer games.
-ENTRY_POINT_GROUP = "plies.games"
+#: The games by name: the built-ins, and those installed packages register in the
+#: ``plies.games`` entry-point group.
+GAMES: Registry[Any] = Registry("game", "plies.games")
+GAMES.add("tictactoe", "plies.games.tictactoe:TicTacToe", "m x n tic-tac-toe, k in a row",
+          Option("width", int, help="columns (1..26)"), Option("height", int, help="rows"),
+          Option("k", int, help="marks in a row that win"))
+GAMES.add("connect4", "plies.games.connect4:Connect4", "connect four",
+          Option("width", int, help="columns (4..16)"),
+          Option("height", int, help="rows (4..16)"))
+GAMES.add("chess", "plies.games.chessgame:ChessGame", "chess as a generic game",
+          Option("fen", str, help="the start position"),
+          Option("claim_draw", bool, help="end a game on a claimable draw"))
 
 #: Methods a game must have; without them nothing can be searched.
 REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "utility")
@@ -40,46 +50,33 @@ REQUIRED = ("initial_state", "to_move", "actions", "result", "is_terminal", "uti
 OPTIONAL = ("evaluate", "key", "render", "action_text", "parse_action")
 
 _CALL = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
-
-
-class GameSpecError(ValueError):
-    """A game spec that cannot be loaded; the message is one line naming it and why."""
-
-    def __init__(self, spec: str, reason: str) -> None:
-        """Record the spec and the reason as one line."""
-        super().__init__(f"game {spec!r}: {' '.join(reason.split())}")
-        self.spec = spec
-        self.reason = reason
-
-
-def builtin_games() -> dict[str, Callable[..., Any]]:
-    """Return the games plies ships, by name (constructors taking keyword parameters)."""
-    from plies.games.chessgame import ChessGame
-    from plies.games.connect4 import Connect4
-    from plies.games.tictactoe import TicTacToe
-
-    return {"tictactoe": TicTacToe, "connect4": Connect4, "chess": ChessGame}
-
-
-#: Names of the built-in games.
-BUILTIN_NAMES = ("tictactoe", "connect4", "chess")
+_OTHER_FORMS = "FILE.py[:NAME], package.module:NAME or openspiel:NAME"
 
 
 def load_game(spec: str) -> TextGame[Any, Any]:
-    """Load the game ``spec`` names; raise :class:`GameSpecError` if it cannot be loaded."""
+    """Load the game ``spec`` names; raise :class:`~plies.loader.LoadError` if it cannot."""
+    try:
+        return _load(spec)
+    except LoadError as exc:
+        raise exc.about(spec, "game") from None
+
+
+def _load(spec: str) -> TextGame[Any, Any]:
+    """Load the game ``spec`` names; the LoadError raised does not name the spec yet."""
     text = spec.strip()
     if not text:
-        raise GameSpecError(spec, "empty game spec")
+        raise LoadError("empty game spec")
     if text.lower().startswith("openspiel:"):
-        return _openspiel(spec, text[len("openspiel:") :])
+        return _openspiel(text[len("openspiel:") :])
     path, name = _split_file(text)
     if path is not None:
-        return complete(spec, _from_object(spec, _load_file(spec, path), name))
+        module = load_file(path, "plies_game_")
+        return complete(_from_object(module, name, path.name))
     if ":" in text:
         module_name, _, attr = text.partition(":")
-        module = _import(spec, module_name.strip())
-        return complete(spec, _from_object(spec, module, attr.strip() or None))
-    return _named(spec, text)
+        module = import_module(module_name.strip())
+        return complete(_from_object(module, attr.strip() or None))
+    return _named(text)
 
 
 def _split_file(text: str) -> tuple[Path | None, str | None]:
@@ -91,51 +88,20 @@ def _split_file(text: str) -> tuple[Path | None, str | None]:
     return Path(match.group(1)), (name.strip() or None) if name is not None else None
 
 
-def _load_file(spec: str, path: Path) -> ModuleType:
-    """Execute the Python file ``path`` as a fresh module and return it."""
-    if not path.is_file():
-        raise GameSpecError(spec, f"no such file: {path}")
-    module_name = f"plies_game_{path.stem}_{abs(hash(str(path.resolve())))}"
-    loader_spec = importlib.util.spec_from_file_location(module_name, path)
-    if loader_spec is None or loader_spec.loader is None:
-        raise GameSpecError(spec, f"cannot load {path} as Python")
-    module = importlib.util.module_from_spec(loader_spec)
-    # Registered before it runs, as an import would, so dataclasses and pickling find it.
-    sys.modules[module_name] = module
-    try:
-        loader_spec.loader.exec_module(module)
-    except Exception as exc:
-        sys.modules.pop(module_name, None)
-        raise GameSpecError(spec, f"{path} failed to run: {_describe(exc)}") from None
-    return module
-
-
-def _import(spec: str, module_name: str) -> ModuleType:
-    """Import ``module_name``, turning any failure into a GameSpecError."""
-    if not module_name:
-        raise GameSpecError(spec, "no module before ':'")
-    try:
-        return importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and module_name.startswith(exc.name):
-            raise GameSpecError(spec, f"no module named {module_name!r}") from None
-        raise GameSpecError(spec, f"importing {module_name} failed: {_describe(exc)}") from None
-    except Exception as exc:
-        raise GameSpecError(spec, f"importing {module_name} failed: {_describe(exc)}") from None
-
-
-def _from_object(spec: str, module: ModuleType, name: str | None) -> Any:
+def _from_object(module: ModuleType, name: str | None, where: str | None = None) -> Any:
     """Return the game ``name`` in ``module`` (or its only game), instantiated if a class."""
     if name is None:
-        name = _only_game(spec, module)
-    try:
-        target = getattr(module, name)
-    except AttributeError:
-        raise GameSpecError(spec, f"{module.__name__} has no {name!r}") from None
-    return _instantiate(spec, target, name)
+        name = _only_game(module)
+    target = attribute(module, name, where)
+    if inspect.isclass(target):
+        try:
+            return target()
+        except Exception as exc:
+            raise LoadError(f"{name}() failed: {describe(exc)}") from None
+    return target
 
 
-def _only_game(spec: str, module: ModuleType) -> str:
+def _only_game(module: ModuleType) -> str:
     """Return the name of the one game class ``module`` defines (else its one game object)."""
     classes, objects = [], []
     for attr, value in vars(module).items():
@@ -151,10 +117,9 @@ def _only_game(spec: str, module: ModuleType) -> str:
         return found[0]
     where = getattr(module, "__file__", module.__name__)
     if not found:
-        raise GameSpecError(spec, f"{where} defines no game (no class or object with the "
-                                  f"methods {', '.join(REQUIRED)})")
-    raise GameSpecError(spec, f"{where} defines several games ({', '.join(found)}): "
-                              "name one after ':'")
+        raise LoadError(f"{where} defines no game (no class or object with the "
+                        f"methods {', '.join(REQUIRED)})")
+    raise LoadError(f"{where} defines several games ({', '.join(found)}): name one after ':'")
 
 
 def _is_protocol(cls: type) -> bool:
@@ -162,113 +127,50 @@ def _is_protocol(cls: type) -> bool:
     return bool(getattr(cls, "_is_protocol", False))
 
 
-def _instantiate(spec: str, target: Any, name: str, params: dict[str, Any] | None = None) -> Any:
-    """Call a class with ``params`` (none by default); return an instance as it is."""
-    if inspect.isclass(target):
-        try:
-            return target(**(params or {}))
-        except Exception as exc:
-            raise GameSpecError(spec, f"{name}() failed: {_describe(exc)}") from None
-    if params:
-        raise GameSpecError(spec, f"{name} is an instance; it takes no parameters")
-    return target
-
-
 def _missing(obj: Any) -> list[str]:
     """Return the required game methods ``obj`` lacks."""
     return [m for m in REQUIRED if not callable(getattr(obj, m, None))]
 
 
-def complete(spec: str, game: Any) -> TextGame[Any, Any]:
+def complete(game: Any) -> TextGame[Any, Any]:
     """Check ``game`` has the required methods; fill in the optional ones it lacks."""
     missing = _missing(game)
     if missing:
-        raise GameSpecError(spec, f"{type(game).__name__} is not a game: it has no "
-                                  f"{', '.join(missing)}")
+        raise LoadError(f"{type(game).__name__} is not a game: it has no {', '.join(missing)}")
     if all(callable(getattr(game, m, None)) for m in OPTIONAL):
         return game  # type: ignore[no-any-return]
     return CompletedGame(game)
 
 
-def _named(spec: str, text: str) -> TextGame[Any, Any]:
-    """Load ``NAME[(params)]``: a built-in game or an entry point of ``plies.games``."""
+def _named(text: str) -> TextGame[Any, Any]:
+    """Load ``NAME[(params)]``: a game of the :data:`GAMES` registry."""
     match = _CALL.match(text)
     if match is None:
-        raise GameSpecError(spec, "not a game spec: use a built-in name "
-                                  f"({', '.join(BUILTIN_NAMES)}), FILE.py[:NAME], "
-                                  "package.module:NAME or openspiel:NAME")
+        raise LoadError(f"not a game spec: use a game name ({', '.join(GAMES.names())}), "
+                        f"{_OTHER_FORMS}")
     name, raw = match.group(1), match.group(2)
-    params = parse_params(spec, raw or "")
-    builtins = builtin_games()
-    if name.lower() in builtins:
-        game = _instantiate(spec, builtins[name.lower()], name.lower(), params)
-        return complete(spec, game)
-    entry = _entry_point(name)
-    if entry is not None:
-        try:
-            target = entry.load()
-        except Exception as exc:
-            raise GameSpecError(spec, f"entry point {entry.value} failed to load: "
-                                      f"{_describe(exc)}") from None
-        return complete(spec, _instantiate(spec, target, name, params))
-    known = [*BUILTIN_NAMES, *sorted(ep.name for ep in _entry_points())]
-    raise GameSpecError(spec, f"unknown game {name!r}: use one of {', '.join(known)}, "
-                              "FILE.py[:NAME], package.module:NAME or openspiel:NAME")
+    entry = GAMES.get(name) if name in GAMES else None
+    if entry is None:
+        raise LoadError(f"unknown game {name!r}: use one of {', '.join(GAMES.names())}, "
+                        f"{_OTHER_FORMS}")
+    options = parse_options(raw or "")
+    try:
+        game = entry.make(options)
+    except LoadError:
+        raise
+    except Exception as exc:
+        raise LoadError(f"{entry.name}() failed: {describe(exc)}") from None
+    return complete(game)
 
 
-def _entry_points() -> Sequence[importlib.metadata.EntryPoint]:
-    """Return the installed entry points of the ``plies.games`` group."""
-    return list(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP))
-
-
-def _entry_point(name: str) -> importlib.metadata.EntryPoint | None:
-    """Return the ``plies.games`` entry point called ``name``, if one is installed."""
-    for entry in _entry_points():
-        if entry.name == name:
-            return entry
-    return None
-
-
-def parse_params(spec: str, raw: str) -> dict[str, Any]:
-    """Read ``key=value,...``: integers, floats, true/false and otherwise text."""
-    params: dict[str, Any] = {}
-    for part in raw.split(","):
-        if not part.strip():
-            continue
-        key, sep, value = part.partition("=")
-        key = key.strip()
-        if not sep or not key.isidentifier():
-            raise GameSpecError(spec, f"parameter {part.strip()!r} is not key=value")
-        params[key] = _value(value.strip())
-    return params
-
-
-def _value(text: str) -> Any:
-    """Turn one parameter's text into an int, float or bool where it reads as one."""
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return text
-
-
-def _openspiel(spec: str, rest: str) -> TextGame[Any, Any]:
+def _openspiel(rest: str) -> TextGame[Any, Any]:
     """Load an OpenSpiel game through the adapter."""
     from plies.games.openspiel import OpenSpielError, OpenSpielGame
 
     try:
         return OpenSpielGame(rest.strip())
     except OpenSpielError as exc:
-        raise GameSpecError(spec, str(exc)) from None
-
-
-def _describe(exc: BaseException) -> str:
-    """Return an exception as ``Type: message`` on one line."""
-    message = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+        raise LoadError(str(exc)) from None
 
 
 class CompletedGame:

@@ -33,7 +33,7 @@ from rich.text import Text
 
 from plies.agents.book_agent import BookPlayer
 from plies.agents.ladder import bounded, warm_up
-from plies.agents.player import Player, PlayerError, as_player
+from plies.agents.player import Player, PlayerError
 from plies.compile_notice import FIRST_RUN_COMPILE_S, quiet, watching_compiles
 from plies.engine.limits import Info, Limit
 from plies.engine.score import score_text
@@ -41,7 +41,6 @@ from plies.play.game import Game, colour_name
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
-    from plies.agents.player import MovePlayer
     from plies.board import Board
 
 # How long the first prompt waits to learn whether the player compiles (a first run
@@ -141,14 +140,14 @@ class PlaySession:
 
     def __init__(
         self,
-        agent: Player | MovePlayer,
+        agent: Player,
         settings: Settings,
         console: Console | None = None,
         read_line: Callable[[], str] | None = None,
         hint_agent: Callable[[], Player] | None = None,
     ) -> None:
         """Set up the first game; ``read_line`` returns '' at end of input."""
-        self.agent = as_player(agent)
+        self.agent = agent
         self.settings = settings
         self.console = console or Console(highlight=False)
         self.read_line = read_line or _stdin_line

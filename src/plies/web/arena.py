@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from plies.agents.player import Player, as_player
+from plies.agents.player import Player
 from plies.agents.registry import AGENT_NAMES
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.clock import TimeControl
@@ -131,7 +131,7 @@ class _WatchedSpec:
 
     def create(self) -> Player:
         """A fresh watched player."""
-        return _Watched(as_player(self.spec.create()), self.run)
+        return _Watched(self.spec.create(), self.run)
 
 
 class ArenaRun:

@@ -10,13 +10,13 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from plies.games import Connect4, Solver, TicTacToe
-from plies.games.players import make_player
+from plies.games.algorithms import SEARCHES, make_player
 from plies.games.protocol import Game
 from plies.web.errors import ApiError
 from plies.web.fields import get_choice, get_optional_int
 
 GAMES = ("tictactoe", "connect4")
-ALGORITHMS = ("minimax", "negamax", "alphabeta", "mcts")
+ALGORITHMS = SEARCHES.builtin_names()
 #: Longest move list a page may send (connect four has 42 cells).
 MAX_MOVES = 64
 MAX_SECONDS_TENTHS = 100
@@ -185,11 +185,11 @@ def computer_move(data: dict[str, Any], cap_s: float = CAP_SECONDS) -> dict[str,
         raise ApiError(
             f"{algorithm} did not finish within {cap_s:g} s: choose a smaller depth"
         ) from None
-    if result.action is None:
+    if result.move is None:
         raise ApiError("the search found no move")
-    after = game.result(current, result.action)
+    after = game.result(current, result.move)
     return {
-        "action": result.action,
+        "action": result.move,
         "value": result.value,
         "exact": result.exact,
         "nodes": result.nodes,
@@ -197,7 +197,7 @@ def computer_move(data: dict[str, Any], cap_s: float = CAP_SECONDS) -> dict[str,
         "tt_hits": result.tt_hits,
         "depth": result.depth,
         "playouts": result.iterations,
-        "seconds": round(result.seconds, 4),
+        "seconds": result.time_ms / 1000,
         "pv": list(result.pv),
         "position": position(game, after),
     }

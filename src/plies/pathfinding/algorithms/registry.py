@@ -1,9 +1,10 @@
-"""The algorithms by name: what each guarantees, what it needs, and a timed runner."""
+"""The algorithms by name, on :class:`plies.registry.Registry`: what each guarantees,
+what it needs, and a timed runner."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +12,7 @@ from plies.pathfinding.errors import PathfindingError
 from plies.pathfinding.grid_problem import GridProblem
 from plies.pathfinding.problem import Problem
 from plies.pathfinding.result import SearchResult
+from plies.registry import Registry, RegistryError
 
 from .best_first import astar_search, greedy_best_first_search, uniform_cost_search
 from .bidirectional import bidirectional_search
@@ -68,41 +70,56 @@ def _dfs(problem: Problem[Any, Any], record: bool, engine: str) -> SearchResult[
     return depth_first_search(problem, record)
 
 
-ALGORITHMS: dict[str, Algorithm] = {
-    a.name: a
-    for a in (
-        Algorithm("dfs", "depth-first", "", _dfs),
-        Algorithm("bfs", "breadth-first", "steps", breadth_first_search),
-        Algorithm("iddfs", "iterative deepening", "steps", _iddfs),
-        Algorithm("ucs", "uniform cost", "cost", uniform_cost_search),
-        Algorithm("greedy", "greedy best-first", "", greedy_best_first_search),
-        Algorithm("astar", "A*", "cost", astar_search),
-        Algorithm("bidirectional", "bidirectional", "cost", _bidir),
-        Algorithm("bidir-astar", "bidirectional A*", "cost", _bidir_astar),
-        Algorithm("jps", "jump point search", "cost", _jps),
-    )
-}
+#: The path-finding algorithms by name (and by their other names: dijkstra, a*...).
+PATH_ALGORITHMS: Registry[Algorithm] = Registry("algorithm")
 
-ALIASES = {
-    "dijkstra": "ucs",
-    "a*": "astar",
-    "a-star": "astar",
-    "bidir": "bidirectional",
-    "bidirectional-astar": "bidir-astar",
-    "bidir-a*": "bidir-astar",
-    "ids": "iddfs",
-    "best-first": "greedy",
-}
+
+def _register(name: str, title: str, optimal: str, run: Runner, *aliases: str) -> None:
+    """Register the algorithm ``name``; its help line is its title."""
+    PATH_ALGORITHMS.add(name, Algorithm(name, title, optimal, run), title, aliases=aliases)
+
+
+_register("dfs", "depth-first", "", _dfs)
+_register("bfs", "breadth-first", "steps", breadth_first_search)
+_register("iddfs", "iterative deepening", "steps", _iddfs, "ids")
+_register("ucs", "uniform cost", "cost", uniform_cost_search, "dijkstra")
+_register("greedy", "greedy best-first", "", greedy_best_first_search, "best-first")
+_register("astar", "A*", "cost", astar_search, "a*", "a-star")
+_register("bidirectional", "bidirectional", "cost", _bidir, "bidir")
+_register("bidir-astar", "bidirectional A*", "cost", _bidir_astar, "bidirectional-astar",
+          "bidir-a*")
+_register("jps", "jump point search", "cost", _jps)
+
+
+
+class _ByName(Mapping[str, Algorithm]):
+    """The registry's algorithms by their own names, read-only and always up to date."""
+
+    def __getitem__(self, name: str) -> Algorithm:
+        """The algorithm registered as ``name`` (its own name, not an alias)."""
+        if name not in PATH_ALGORITHMS.builtin_names():
+            raise KeyError(name)
+        return PATH_ALGORITHMS.make(name)
+
+    def __iter__(self) -> Iterator[str]:
+        """The names, in registration order."""
+        return iter(PATH_ALGORITHMS.builtin_names())
+
+    def __len__(self) -> int:
+        """How many algorithms are registered."""
+        return len(PATH_ALGORITHMS.builtin_names())
+
+
+#: Every algorithm by its name, in the registry's order (read-only).
+ALGORITHMS: Mapping[str, Algorithm] = _ByName()
 
 
 def get_algorithm(name: str) -> Algorithm:
     """The algorithm called ``name`` (or an alias); a one-line error lists the choices."""
-    key = ALIASES.get(name.lower(), name.lower())
     try:
-        return ALGORITHMS[key]
-    except KeyError:
-        choices = ", ".join(ALGORITHMS)
-        raise PathfindingError(f"unknown algorithm {name!r} (choose from {choices})") from None
+        return PATH_ALGORITHMS.make(name)
+    except RegistryError as exc:
+        raise PathfindingError(str(exc)) from None
 
 
 def select(spec: str) -> list[Algorithm]:

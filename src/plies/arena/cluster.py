@@ -207,6 +207,26 @@ def require_ray() -> None:
     _ray()
 
 
+# Ray Client's server starts a driver process per connection; on a busy machine that start
+# can outlast the server's own wait, which the client reports as this, and a second
+# connection then usually succeeds.
+_CLIENT_INIT_FAILURE = "Initialization failure from server"
+CLIENT_ATTEMPTS = 3
+
+
+def _client_init(ray: Any, address: str) -> None:
+    """Connect through Ray Client, again when its server failed to start our driver."""
+    for attempt in range(1, CLIENT_ATTEMPTS + 1):
+        try:
+            # Ray Client forwards init options to the server, which rejects these.
+            ray.init(address=address)
+            return
+        except Exception as exc:
+            if _CLIENT_INIT_FAILURE not in str(exc) or attempt == CLIENT_ATTEMPTS:
+                raise
+            ray.shutdown()
+
+
 @contextlib.contextmanager
 def ray_session(address: str) -> Iterator[None]:
     """Connect to Ray for the duration (``auto``: a private local instance on all cores).
@@ -226,8 +246,7 @@ def ray_session(address: str) -> Iterator[None]:
                 ray.init(address="local", num_cpus=os.cpu_count() or 1,
                          include_dashboard=False, **quiet)
             elif address.startswith("ray://"):
-                # Ray Client forwards init options to the server, which rejects these.
-                ray.init(address=address)
+                _client_init(ray, address)
             else:
                 ray.init(address=address, **quiet)
     except Exception as exc:

@@ -204,7 +204,7 @@ def _ask(player: Player, board: Board, limit: Limit, timeout_s: float) -> Info:
     try:
         return player.play(board, limit)
     except PlayerError as exc:
-        if timer.finished.is_set() and exc.kind != "hang":
+        if timer.finished.is_set():  # stopped by the referee: its own words say why
             raise PlayerError("hang", f"no move within {timeout_s:g}s") from exc
         raise
     finally:

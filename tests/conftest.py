@@ -31,10 +31,10 @@ def pytest_configure(config: pytest.Config) -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SAMPLED_ABOVE = 500
+SAMPLED_ABOVE = 100
 """``--sample-every`` thins only parametrizations larger than this: the Chess960 suite's 960
-positions at depth 6 (about 24 CPU minutes whole); every other slow test has at most 212 cases
-and runs whole."""
+positions at depth 6 (about 50 CPU minutes whole), the perft suite at full depth (126) and
+every mate in two (212); the other slow tests have a few cases each and run whole."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -121,6 +121,7 @@ def test_a_warm_start_does_not_speak_of_compiling(tmp_path: Path) -> None:
     assert "compiling" not in stderr_path.read_text(), stderr_path.read_text()
 
 
+@pytest.mark.long  # the server compiles from an empty cache until it says so
 def test_a_cold_start_says_it_compiles(tmp_path: Path) -> None:
     """With an empty cache the server says that the engine compiles (and is stopped then)."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"),

@@ -13,15 +13,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from plies.agents.ladder import LadderPlayer
-from plies.engine.limits import Info, Limit
+from plies.engine.limits import DEFAULT_MOVETIME_MS, Info, Limit
 
 if TYPE_CHECKING:
     from plies.board import Board
     from plies.engine import Engine
-
-# Without any limit the engine thinks this long per move (milliseconds).
-DEFAULT_MOVETIME_MS = 1000
-
 
 class EnginePlayer(LadderPlayer):
     """Wraps :class:`plies.engine.Engine`, created on first use."""

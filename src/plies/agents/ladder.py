@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from plies.agents.player import Player
-from plies.engine.limits import Info, Limit, Meter
+from plies.engine.limits import DEFAULT_MOVETIME_MS, Info, Limit, Meter
 
 if TYPE_CHECKING:
     from plies.board import Board
@@ -92,11 +92,6 @@ def warm_up(player: Player) -> None:
     warm = getattr(player, "warm_up", None)
     if callable(warm):
         warm()
-
-
-#: Thinking time per move of a player from outside the ladder when the caller sets no
-#: limit (an engine told nothing would think forever).
-DEFAULT_MOVETIME_MS = 1000
 
 
 def bounded(player: Player, limit: Limit) -> Limit:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 _LAG_MS = 20
 #: Moves a sudden-death clock is spread over.
 _MOVES_LEFT_GUESS = 40
+#: Milliseconds a move gets when nothing bounds it: an engine, an outside player or the
+#: web page's opponent told nothing would think forever.
+DEFAULT_MOVETIME_MS = 1000
 #: Milliseconds an analysis gives each position when no limit is asked for (``plies
 #: analyse --pgn``, the web app's Analyse page).
 ANALYSIS_MOVETIME_MS = 500

@@ -13,6 +13,7 @@ from plies.agents.spec import PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.board.svg import render_board
 from plies.engine import Info, Limit
+from plies.engine.limits import DEFAULT_MOVETIME_MS
 from plies.play.game import Game
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
@@ -20,8 +21,6 @@ from plies.web.notation import info_json
 from plies.web.opponent import Opponent
 from plies.web.runner import Emit, Post, RunnerSession, SearchRunner
 
-#: Think time per move the page starts with, in milliseconds.
-DEFAULT_MOVETIME_MS = 1000
 MAX_MOVETIME_MS = 60_000
 MAX_DEPTH = 40
 #: Longest game a tab may play: each state carries the whole game (moves, PGN).

@@ -48,11 +48,16 @@ def loops(board):
 """
 
 
-def _stopped_after(player: Player, seconds: float) -> threading.Timer:
-    """A timer calling ``player.stop()`` after ``seconds`` (started)."""
-    timer = threading.Timer(seconds, player.stop)
+def _hangs_until_stopped(player: Player, board: Board, limit: Limit, after: float) -> None:
+    """``player.play`` stopped from another thread after ``after`` seconds fails as a hang."""
+    timer = threading.Timer(after, player.stop)
     timer.start()
-    return timer
+    try:
+        with pytest.raises(PlayerError) as caught:
+            player.play(board, limit)
+    finally:
+        timer.cancel()
+    assert caught.value.kind == "hang"
 
 
 def test_a_python_mind_is_loaded_into_a_player() -> None:
@@ -107,11 +112,8 @@ def test_stop_kills_a_python_mind_that_loops(tmp_path: Path, monkeypatch: pytest
     player = parse_player("minds.py:loops").create()
     try:
         player.new_game(1)
-        timer = _stopped_after(player, 0.5)
-        with pytest.raises(PlayerError) as caught:
-            player.play(Board(), Limit(movetime=10))
-        timer.cancel()
-        assert caught.value.kind == "hang" and not player.healthy
+        _hangs_until_stopped(player, Board(), Limit(movetime=10), 0.5)
+        assert not player.healthy  # its process was killed
     finally:
         player.close()
 
@@ -125,11 +127,8 @@ def test_mind_program_plays_and_a_stopped_hang_is_killed() -> None:
         info = player.play(board, Limit(depth=1))
         assert info.move in board.legal_moves and player.last == info
         board.push(info.move)
-        timer = _stopped_after(player, 0.3)
-        with pytest.raises(PlayerError) as caught:
-            player.play(board, Limit(depth=1))
-        timer.cancel()
-        assert caught.value.kind == "hang" and not player.healthy
+        _hangs_until_stopped(player, board, Limit(depth=1), 0.3)
+        assert not player.healthy  # its process was killed
         player.new_game(None)  # a fresh program
         assert player.healthy and player.play(Board(), Limit()).move in Board().legal_moves
     finally:
@@ -148,11 +147,8 @@ def test_xboard_engine_that_hangs_is_killed_when_stopped() -> None:
     engine = parse_player(f"xboard:{sys.executable} {TOY_XBOARD} hang 0").create()
     try:
         engine.new_game(None)
-        timer = _stopped_after(engine, 0.3)
-        with pytest.raises(PlayerError) as caught:
-            engine.play(Board(), Limit(depth=1))
-        timer.cancel()
-        assert caught.value.kind == "hang" and not engine.healthy
+        _hangs_until_stopped(engine, Board(), Limit(depth=1), 0.3)
+        assert not engine.healthy  # its process was killed
     finally:
         engine.close()
 
@@ -168,7 +164,8 @@ def test_fairymax_reports_a_typed_score_and_moves_when_stopped() -> None:
         info = engine.play(Board(), Limit(depth=3))
         assert info.move in chess.Board().legal_moves
         assert info.score is not None and info.depth == 3 and seen
-        timer = _stopped_after(engine, 0.5)
+        timer = threading.Timer(0.5, engine.stop)
+        timer.start()
         stopped = engine.play(Board(), Limit(infinite=True))
         timer.cancel()
         assert stopped.move in chess.Board().legal_moves and engine.healthy
@@ -212,10 +209,6 @@ def test_http_mind_stopped_while_waiting_is_a_hang(silent_server: str) -> None:
     player = parse_player(f"mind+{silent_server}").create()
     try:
         player.new_game(None)
-        timer = _stopped_after(player, 0.3)
-        with pytest.raises(PlayerError) as caught:
-            player.play(Board(), Limit())
-        timer.cancel()
-        assert caught.value.kind == "hang"
+        _hangs_until_stopped(player, Board(), Limit(), 0.3)
     finally:
         player.close()

@@ -277,31 +277,19 @@ def test_hang_times_out_and_the_next_game_restarts_the_engine() -> None:
         player.close()
 
 
-def test_stop_kills_a_hung_engine_and_play_raises_hang() -> None:
-    """``stop`` from another thread: an engine that does not answer ``stop`` is killed."""
+@pytest.mark.parametrize(("ending", "kind"), [("stop", "hang"), ("abandon", "crash")])
+def test_stop_or_abandon_from_another_thread_ends_a_hung_engine(ending: str, kind: str) -> None:
+    """An engine that does not answer ``stop`` is killed (a hang); ``abandon`` kills it
+    outright (the move then fails as a crash): either way a move waiting without a timeout
+    ends."""
     player = _toy("hang")
     player.new_game(None)
-    timer = threading.Timer(0.3, player.stop)
+    timer = threading.Timer(0.3, getattr(player, ending))
     timer.start()
     try:
         with pytest.raises(PlayerError) as caught:
-            player.play(Board(), Limit(depth=1))  # ends only by the stop
-        assert caught.value.kind == "hang" and not player.healthy
-    finally:
-        timer.cancel()
-        player.close()
-
-
-def test_abandon_from_another_thread_ends_a_hung_search() -> None:
-    """``abandon`` kills the engine, so a move waiting without a timeout fails at once."""
-    player = _toy("hang")
-    player.new_game(None)
-    timer = threading.Timer(0.3, player.abandon)
-    timer.start()
-    try:
-        with pytest.raises(PlayerError) as caught:
-            player.play(Board(), Limit(depth=1))  # ends only by the abandon
-        assert caught.value.kind == "crash"
+            player.play(Board(), Limit(depth=1))  # ends only by the stop or the abandon
+        assert caught.value.kind == kind and not player.healthy
     finally:
         timer.cancel()
         player.close()

@@ -34,7 +34,15 @@ from pathlib import Path
 
 import chess
 
-from harness import STOCKFISH, children_cpu, clocked, in_turn, machine_line, process_cpu
+from harness import (
+    STOCKFISH,
+    api_perft,
+    children_cpu,
+    clocked,
+    in_turn,
+    machine_line,
+    process_cpu,
+)
 
 KNOWN_COUNTS = Path(__file__).resolve().parents[1] / "tests" / "data" / "perft" / "standard.epd"
 
@@ -94,16 +102,7 @@ def known_counts() -> dict[str, dict[int, int]]:
 
 def python_chess_perft(board: chess.Board, depth: int) -> int:
     """python-chess perft with bulk counting at the last ply."""
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return len(list(board.legal_moves))
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
+    return api_perft(board, depth, bulk=True)
 
 
 def time_perft(engine: str, count: Callable[[], int], depth: int, repeat: int) -> Run:

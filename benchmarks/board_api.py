@@ -39,7 +39,7 @@ from functools import partial
 
 import chess
 
-from harness import in_turn, load_average, machine_line, random_positions, ratio_text
+from harness import api_perft, in_turn, load_average, machine_line, random_positions, ratio_text
 from plies import Board as PliesBoard
 
 AnyBoard = chess.Board | PliesBoard
@@ -83,14 +83,7 @@ def middlegames() -> list[str]:
 
 def perft(board: AnyBoard, depth: int) -> int:
     """Leaf count to ``depth``, every move pushed and popped (no bulk counting)."""
-    if depth == 0:
-        return 1
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += perft(board, depth - 1)
-        board.pop()
-    return nodes
+    return api_perft(board, depth)  # type: ignore[arg-type]  # plies.Board has the same API
 
 
 def evaluate(board: AnyBoard) -> int:

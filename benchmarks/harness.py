@@ -495,3 +495,19 @@ def random_ending(material: str, rng: random.Random, swap: bool = False) -> ches
                 board.set_piece_at(square, chess.Piece(kind, color))
         if board.is_valid():
             return board
+
+
+def api_perft(board: chess.Board, depth: int, bulk: bool = False) -> int:
+    """Leaf count to ``depth`` through the python-chess API (``legal_moves``, ``push``,
+    ``pop``), on either library's board; ``bulk`` counts the last ply's moves instead of
+    pushing them."""
+    if depth == 0:
+        return 1
+    if bulk and depth == 1:
+        return len(list(board.legal_moves))
+    nodes = 0
+    for move in board.legal_moves:
+        board.push(move)
+        nodes += api_perft(board, depth - 1, bulk)
+        board.pop()
+    return nodes

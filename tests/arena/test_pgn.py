@@ -13,9 +13,9 @@ import pytest
 
 from plies.agents.player import Player
 from plies.agents.spec import parse_player
-from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pgn import format_game, new_game, to_pgn
+from plies.arena.referee import Adjudication, GameRecord, GameSettings, play_game
 from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.engine.score import Mate, pov

@@ -13,7 +13,7 @@ from plies.agents.spec import PlayerSpec
 from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError, Move
 from plies.board.svg import render_board
 from plies.engine import Info, Limit
-from plies.play.game import Game
+from plies.play.human_game import HumanGame
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
@@ -65,7 +65,7 @@ class _PlayedGame(chess.pgn.Game):
         return board
 
 
-def game_pgn(game: Game, engine_name: str = "plies") -> str:
+def game_pgn(game: HumanGame, engine_name: str = "plies") -> str:
     """The game's record as PGN text (python-chess's writer, lines of at most 80 columns),
     the computer's side named ``engine_name`` and the person's "Player"."""
     names = {chess.WHITE: "Player", chess.BLACK: "Player"}
@@ -135,7 +135,7 @@ class PlaySession(RunnerSession):
         self._opponent_index: int | None = None
         self._game = 0
         """Counts new games, so a configured player hears when one begins."""
-        self.game = Game(chess.Board(), chess.BLACK)
+        self.game = HumanGame(chess.Board(), chess.BLACK)
         """The game: its python-chess board, moves, sides and record (as the terminal's)."""
         self.board = Board()
         """The same position on a plies board: what the engine searches and the page draws."""

@@ -18,7 +18,8 @@ from plies.games.match import play_game
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
-from plies.games.players import (
+from plies.games.protocol import WIN, BaseGame, Game, Ordering, Player, TextGame
+from plies.games.search_players import (
     AlphaBetaPlayer,
     DeepeningPlayer,
     MCTSPlayer,
@@ -28,7 +29,6 @@ from plies.games.players import (
     RandomPlayer,
     SearchPlayer,
 )
-from plies.games.protocol import WIN, BaseGame, Game, Ordering, Player, TextGame
 from plies.games.solver import Solver
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 from plies.games.ttable import TranspositionTable

@@ -8,8 +8,8 @@ from typing import TextIO
 from plies.engine.limits import Info
 from plies.games.console import ConsolePlayer, PlayerQuitError, action_label
 from plies.games.match import play_game
-from plies.games.players import SearchPlayer
 from plies.games.protocol import WIN, A, Player, S, TextGame
+from plies.games.search_players import SearchPlayer
 
 
 def describe_value(value: float, exact: bool) -> str:

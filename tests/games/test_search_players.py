@@ -11,14 +11,14 @@ from plies.games.connect4 import Connect4
 from plies.games.guarantee import worst_case
 from plies.games.match import play_game
 from plies.games.mcts import mcts
-from plies.games.players import (
+from plies.games.protocol import Game
+from plies.games.search_players import (
     AlphaBetaPlayer,
     DeepeningPlayer,
     MCTSPlayer,
     PerfectPlayer,
     RandomPlayer,
 )
-from plies.games.protocol import Game
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 
 

@@ -11,13 +11,13 @@ import pytest
 
 from plies.play.human_game import HumanGame
 from plies.web.errors import ApiError
-from plies.web.play import PlaySession, game_pgn
+from plies.web.play import WebPlaySession, game_pgn
 
 
-def session() -> tuple[PlaySession, list[dict[str, Any]]]:
+def session() -> tuple[WebPlaySession, list[dict[str, Any]]]:
     """A session with the engine off, and the list its messages go to."""
     sent: list[dict[str, Any]] = []
-    play = PlaySession(sent.append, lambda func: func())
+    play = WebPlaySession(sent.append, lambda func: func())
     play.handle({"type": "new", "engine": "none"})
     return play, sent
 

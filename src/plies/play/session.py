@@ -135,7 +135,7 @@ class Settings:
     chess960_pos: int | None = None
 
 
-class PlaySession:
+class TerminalSession:
     """One sitting at the terminal: possibly several games, until ``quit`` or end of input."""
 
     def __init__(

@@ -118,7 +118,7 @@ def castling_aliases(board: Board) -> dict[str, str]:
     return aliases
 
 
-class PlaySession(RunnerSession):
+class WebPlaySession(RunnerSession):
     """One tab's game: the board, which side the engine plays, and its search."""
 
     def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None,
@@ -271,7 +271,7 @@ class PlaySession(RunnerSession):
         self.send_state()
         self._maybe_think()
 
-    _HANDLERS: ClassVar[dict[str, Callable[[PlaySession, dict[str, Any]], None]]] = {
+    _HANDLERS: ClassVar[dict[str, Callable[[WebPlaySession, dict[str, Any]], None]]] = {
         "state": _state_request,
         "new": _new,
         "move": _move,

@@ -14,7 +14,7 @@ from plies.games.census import Census, census
 from plies.games.connect4 import Connect4, Connect4State
 from plies.games.deepening import iterative_deepening
 from plies.games.guarantee import WorstCase, worst_case
-from plies.games.match import play_game
+from plies.games.match import play_match
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
@@ -64,6 +64,6 @@ __all__ = [
     "mcts",
     "minimax",
     "negamax",
-    "play_game",
+    "play_match",
     "worst_case",
 ]

@@ -17,9 +17,9 @@ from harness import STOCKFISH, machine_line
 from plies.agents.spec import parse_player
 from plies.arena.clock import TimeControl
 from plies.arena.cluster import ray_session
-from plies.arena.game import Adjudication, GameSettings
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import opening_schedule
+from plies.arena.referee import Adjudication, GameSettings
 from plies.arena.runner import run_match
 
 

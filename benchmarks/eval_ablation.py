@@ -423,7 +423,7 @@ def ablation_match(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from plies.agents.spec import PlayerSpec
-    from plies.arena.game import Adjudication, GameSettings
+    from plies.arena.referee import Adjudication, GameSettings
     from plies.engine.limits import Limit
 
     terms = args.terms.split(",") if args.terms else list(ABLATED)

@@ -42,10 +42,10 @@ from rich.console import Console
 
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.clock import TimeControl
-from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import Opening, OpeningError, load_openings, random_opening
 from plies.arena.pgn import PgnWriter, to_pgn
+from plies.arena.referee import Adjudication, GameRecord, GameSettings
 from plies.arena.report import game_line
 from plies.arena.stats import Tally, elo_error, elo_from_score, los
 

@@ -47,8 +47,8 @@ from harness import clocked, load_average, machine_line
 from plies.agents.player import Player
 from plies.agents.process import LineProcess
 from plies.agents.spec import PlayerSpec, parse_player
-from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import GameSettings, play_game
 from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.sandbox import Sandbox

@@ -36,8 +36,8 @@ from harness import (
     score_line,
 )
 from plies.agents.spec import PlayerSpec, parse_player
-from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameRecord, GameSettings
 from plies.engine.limits import Limit
 
 ENDINGS = ["KQvKR", "KRvKB", "KRvKN", "KQvKP", "KRvKP", "KPvKP", "KBNvK", "KPvK"]

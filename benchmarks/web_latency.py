@@ -2,7 +2,7 @@
 
 1. Move request: the time from sending a move to receiving the new state (engine off,
    so no thinking is counted; each move is taken back before the next), against
-   applying the move and building the same state in process (``PlaySession``, no server).
+   applying the move and building the same state in process (``WebPlaySession``, no server).
 2. Info rate: engine reports per second reaching the browser's socket during a timed
    search, against ``Engine.search`` called directly with the same limit.
 
@@ -24,7 +24,7 @@ from harness import machine_line
 from plies.board import Board
 from plies.engine import Engine, Limit
 from plies.web.launch import start_serve
-from plies.web.play import PlaySession
+from plies.web.play import WebPlaySession
 
 # The moves timed, each taken back (untimed) before the next.
 MOVES = ("e2e4", "g1f3", "d2d4", "b1c3")
@@ -57,7 +57,7 @@ def server_move_times(url: str, moves: int) -> list[float]:
 
 def local_move_times(moves: int) -> list[float]:
     """Milliseconds for the same moves and states built in process."""
-    session = PlaySession(lambda message: None, lambda func: func())
+    session = WebPlaySession(lambda message: None, lambda func: func())
     session.handle({"type": "new", "engine": "none"})
     times = []
     for i in range(moves):

@@ -51,7 +51,7 @@ def test_counts_each_concept_where_it_is_defined(tmp_path: Path) -> None:
         "agents/client.py": "def start(p):\n    p.expect('uciok')\n",
         "uci/__init__.py": "",
         "uci/loop.py": "def answer(out):\n    out('uciok')\n",
-        "arena/game.py": (
+        "arena/referee.py": (
             "class GameSettings:\n    depth: int | None = None\n"
             "class Limit:\n    depth: int | None = None\n"
         ),
@@ -63,7 +63,7 @@ def test_counts_each_concept_where_it_is_defined(tmp_path: Path) -> None:
     })
     counts = _tool().count(src)
     assert counts.player == ["plies.agents.mind.Mind", "plies.agents.player.Player"]
-    assert counts.limit == ["plies.arena.game.GameSettings", "plies.arena.game.Limit"]
+    assert counts.limit == ["plies.arena.referee.GameSettings", "plies.arena.referee.Limit"]
     assert counts.score == ["plies.agents.player.MATE_CP", "plies.web.analysis.MATE_CP"]
     assert counts.report == ["plies.agents.mind.Thought", "plies.agents.player.Info"]
     assert counts.uci_client == ["plies.agents.client"]

@@ -11,8 +11,8 @@ import pytest
 from plies.agents.ladder import LadderPlayer
 from plies.agents.registry import PLAYERS, builtin_forms
 from plies.agents.spec import SpecError, parse_player, spec_help
-from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameSettings, play_game
 from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.registry import SEED, Option

@@ -16,7 +16,7 @@ from plies.agents.book_agent import BookPlayer
 from plies.arena.openings import OpeningError, book_openings
 from plies.board.polyglot import OpeningBook
 from plies.cli.main import main
-from plies.play.session import PlaySession, Settings
+from plies.play.session import Settings, TerminalSession
 
 Writer = Callable[[str, Sequence[tuple[str, str, int]]], Path]
 
@@ -26,7 +26,7 @@ def test_session_opponent_plays_from_the_book_then_thinks(small_book: Path) -> N
     lines = iter(["e4", "Nf3", "fen", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
     agent = BookPlayer(make_player("random", {}, seed=3), OpeningBook(small_book), mode="best")
-    session = PlaySession(agent, Settings(human="white", seed=3), console,
+    session = TerminalSession(agent, Settings(human="white", seed=3), console,
                           read_line=lambda: next(lines) + "\n")
     try:
         assert session.run() == 0

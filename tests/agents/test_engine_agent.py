@@ -58,9 +58,9 @@ def test_engine_takes_mate_in_one(fen: str) -> None:
 def test_engine_in_the_arena_under_a_clock() -> None:
     from plies.agents.spec import parse_player
     from plies.arena.clock import TimeControl
-    from plies.arena.game import Adjudication, GameSettings
     from plies.arena.match import Match, MatchSettings
     from plies.arena.openings import opening_schedule
+    from plies.arena.referee import Adjudication, GameSettings
 
     specs = [parse_player("engine"), parse_player("capture")]
     settings = GameSettings(tc=TimeControl(3000, 50), adjudication=Adjudication(max_moves=60))

@@ -16,8 +16,8 @@ from tests.waiting import HANG_S
 
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
-from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameSettings, play_game
 from plies.board import Board, Move
 from plies.engine.limits import Limit
 

@@ -26,8 +26,8 @@ from plies.agents import (
 )
 from plies.agents.mind import action_move, move_action, parse_action
 from plies.agents.spec import parse_player
-from plies.arena.game import Adjudication, GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameSettings, play_game
 from plies.board import KNIGHT, QUEEN, Board, Move
 from plies.engine.limits import Info, Limit
 

@@ -23,8 +23,8 @@ from plies.agents.player import Player, PlayerError
 from plies.agents.process import LineProcess, NoReplyError, ProcessGoneError
 from plies.agents.registry import make_player
 from plies.agents.spec import confine, parse_player
-from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import GameSettings, play_game
 from plies.arena.standings import GameResult, Standings
 from plies.engine.limits import Limit
 from plies.sandbox import Jail, Limits, Sandbox, SandboxError

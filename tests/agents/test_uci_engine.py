@@ -17,8 +17,8 @@ from plies.agents.player import Player, PlayerError
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
 from plies.agents.uci_engine import UciEngine, UciOption, go_command, read_info, variant_refusal
-from plies.arena.game import GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import GameSettings, play_game
 from plies.board import Board
 from plies.engine.limits import Limit
 from plies.engine.score import Cp, Mate

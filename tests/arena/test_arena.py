@@ -17,12 +17,12 @@ from tests.waiting import HANG_S, wait_until
 
 from plies.agents.spec import parse_player
 from plies.arena.clock import Clock, TimeControl
-from plies.arena.game import Adjudication, GameRecord, GameSettings, MoveRecord
 from plies.arena.gsprt import Sprt
 from plies.arena.interrupt import CtrlC
 from plies.arena.match import Match, MatchResult, MatchSettings, pairings_for, schedule
 from plies.arena.openings import Opening, OpeningError, load_openings, opening_schedule
 from plies.arena.pgn import format_game, to_pgn
+from plies.arena.referee import Adjudication, GameRecord, GameSettings, MoveRecord
 from plies.engine.limits import Limit
 
 TOY = Path(__file__).with_name("toy_uci.py")
@@ -225,7 +225,7 @@ def test_seeded_matches_repeat() -> None:
 
 
 def test_resign_adjudication_counts_the_losing_sides_moves() -> None:
-    from plies.arena.game import _Adjudicator
+    from plies.arena.referee import _Adjudicator
 
     adj = _Adjudicator(Adjudication(resign_moves=2, resign_score=500))
     board = chess.Board()

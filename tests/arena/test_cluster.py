@@ -22,10 +22,10 @@ from tests.cli.runs import ctrl_c_when
 
 from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError
-from plies.arena.game import Adjudication, GameRecord, GameSettings
 from plies.arena.gsprt import Sprt
 from plies.arena.match import Match, MatchResult, MatchSettings
 from plies.arena.openings import opening_schedule
+from plies.arena.referee import Adjudication, GameRecord, GameSettings
 from plies.arena.runner import run_match
 from plies.engine.limits import Limit
 

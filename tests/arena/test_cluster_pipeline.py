@@ -23,9 +23,9 @@ from tests.cli.runs import sprt_wdl
 import plies
 from plies.agents.spec import parse_player
 from plies.arena.cluster import ClusterError
-from plies.arena.game import Adjudication, GameSettings
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import opening_schedule
+from plies.arena.referee import Adjudication, GameSettings
 from plies.arena.runner import run_match
 from plies.cli.main import main
 from plies.engine.limits import Limit

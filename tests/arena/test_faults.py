@@ -14,10 +14,10 @@ from tests.waiting import HANG_S
 from plies.agents.player import Player
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
-from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import Opening
 from plies.arena.pgn import to_pgn
+from plies.arena.referee import GameRecord, GameSettings, play_game
 from plies.engine.limits import Limit
 
 TOY_MIND = Path(__file__).with_name("toy_mind.py")

@@ -8,7 +8,6 @@ import random
 import pytest
 
 from plies.agents.spec import parse_player
-from plies.arena.game import GameRecord, GameSettings
 from plies.arena.gsprt import (
     Sprt,
     llr_logistic,
@@ -24,6 +23,7 @@ from plies.arena.match import Match, MatchSettings
 from plies.arena.openings import Opening
 from plies.arena.pairs import pentanomial
 from plies.arena.pentanomial import Pentanomial
+from plies.arena.referee import GameRecord, GameSettings
 from plies.arena.stats import Tally, pdf_stats, results_to_pdf
 from plies.cli import arena as arena_cli
 from plies.cli import sprt as sprt_cli

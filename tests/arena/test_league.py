@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from plies.arena.game import GameRecord
 from plies.arena.league import League, LeagueError, slots, stored_settings
 from plies.arena.match import pairings_for, schedule
 from plies.arena.openings import Opening
+from plies.arena.referee import GameRecord
 
 SETTINGS = {"tc": None, "depth": 1, "variant": "standard"}
 

@@ -13,13 +13,13 @@ import pytest
 
 from plies.agents.player import Player
 from plies.agents.spec import parse_player
-from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
 from plies.arena.pgn import format_game, new_game, to_pgn
+from plies.arena.referee import Adjudication, GameRecord, GameSettings, play_game
 from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.engine.score import Mate, pov
-from plies.play.game import Game
+from plies.play.human_game import HumanGame
 from plies.web.play import game_pgn
 
 STOCKFISH = shutil.which("stockfish") or (
@@ -54,7 +54,7 @@ def test_chess960_start_518_is_written_alike_by_arena_and_web() -> None:
     start = chess.Board.from_chess960_pos(518)
     record = GameRecord("a", "b", Opening(start.fen(), (), "", True), result="*")
     arena = tags(format_game(to_pgn(record)))
-    web = tags(game_pgn(Game(chess.Board.from_chess960_pos(518))))
+    web = tags(game_pgn(HumanGame(chess.Board.from_chess960_pos(518))))
     for t in (arena, web):
         assert t["FEN"] == start.fen() and t["SetUp"] == "1" and t["Variant"] == "Chess960"
     # Another Chess960 start: castling written as python-chess reads it back.

@@ -18,8 +18,8 @@ from tests.waiting import HANG_S
 from plies.agents.player import Player, PlayerError
 from plies.agents.registry import make_player
 from plies.agents.spec import parse_player
-from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameRecord, GameSettings, play_game
 from plies.engine.limits import Limit
 from plies.engine.score import Cp, pov
 

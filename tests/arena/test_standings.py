@@ -10,10 +10,10 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from plies.arena.game import GameRecord
 from plies.arena.match import MatchResult
 from plies.arena.openings import Opening
 from plies.arena.rating import log_likelihood
+from plies.arena.referee import GameRecord
 from plies.arena.report import pairing_table
 from plies.arena.standings import GameResult, Standings, report_kind
 from plies.arena.stats import Tally

@@ -12,9 +12,9 @@ import pytest
 from tests.cli.runs import sprt_wdl
 
 from plies.arena.builds import BuildError, checkout, repository_root
-from plies.arena.game import GameRecord
 from plies.arena.openings import Opening
 from plies.arena.pairs import pair_points, pentanomial
+from plies.arena.referee import GameRecord
 from plies.arena.sprtlog import COLUMNS, HEADER
 from plies.cli.main import main
 

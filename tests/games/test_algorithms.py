@@ -15,7 +15,7 @@ from plies.games.deepening import iterative_deepening
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
-from plies.games.players import DeepeningPlayer, MCTSPlayer, MinimaxPlayer, NegamaxPlayer
+from plies.games.search_players import DeepeningPlayer, MCTSPlayer, MinimaxPlayer, NegamaxPlayer
 from plies.games.tictactoe import TicTacToe
 from plies.registry import RegistryError
 

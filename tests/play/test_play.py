@@ -20,7 +20,7 @@ from plies.board import Board
 from plies.engine.limits import Info, Limit
 from plies.engine.score import Cp, Mate, pov
 from plies.play.render import render_board
-from plies.play.session import PlaySession, Settings, thought_line
+from plies.play.session import Settings, TerminalSession, thought_line
 
 ENV = {**os.environ, "COLUMNS": "120"}
 
@@ -181,7 +181,7 @@ class _Reporter(Player):
 def _thinking_lines(player: Player, fen: str, human: str) -> list[str]:
     """The thinking lines the terminal game prints for ``player``'s first move at ``fen``."""
     console = Console(record=True, width=120, force_terminal=False)
-    session = PlaySession(player, Settings(human=human, fen=fen), console,
+    session = TerminalSession(player, Settings(human=human, fen=fen), console,
                           read_line=lambda: "")
     session._agent_move()
     return [ln for ln in console.export_text().splitlines() if ln.startswith("depth ")]
@@ -200,7 +200,7 @@ def test_the_thinking_line_shows_a_mate_in_3_as_mate_in_3() -> None:
 def test_session_in_process_with_hint_flip_and_pgn_file(tmp_path: Path) -> None:
     lines = iter(["hint", "flip", "e4", f"pgn {tmp_path}/g.pgn", "undo", "undo", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    session = PlaySession(
+    session = TerminalSession(
         make_player("alphabeta", {"depth": 1}),
         Settings(),
         console,
@@ -231,7 +231,7 @@ def test_null_moves_are_not_moves() -> None:
     # python-chess's SAN parser reads these as a null move; the game must not pass a turn.
     lines = iter(["--", "0000", "Z0", "fen", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    session = PlaySession(make_player("random"), Settings(), console,
+    session = TerminalSession(make_player("random"), Settings(), console,
                           read_line=lambda: next(lines) + "\n")  # fmt: skip
     assert session.run() == 0
     text = console.export_text()
@@ -263,7 +263,7 @@ def test_chess960_position_number_and_castling_by_king_takes_rook() -> None:
 def test_chess960_new_games_start_from_seeded_positions_and_the_engine_castles() -> None:
     lines = iter(["new", "quit"])
     console = Console(record=True, width=100, force_terminal=False)
-    session = PlaySession(make_player("alphabeta", {"depth": 2}),
+    session = TerminalSession(make_player("alphabeta", {"depth": 2}),
                           Settings(human="black", chess960=True, seed=4), console,
                           read_line=lambda: next(lines) + "\n")
     assert session.run() == 0
@@ -306,7 +306,7 @@ def test_any_player_sits_at_the_terminal_and_a_fault_loses_the_game() -> None:
     lines = _thinking_lines(_Reporter(Mate(3)), WHITE_MATES_IN_3, "black")
     assert len(lines) == 1 and "score #3 (White mates in 3)" in lines[0], lines
     console = Console(record=True, width=120, force_terminal=False)
-    session = PlaySession(_Failing(), Settings(human="black"), console, read_line=lambda: "")
+    session = TerminalSession(_Failing(), Settings(human="black"), console, read_line=lambda: "")
     session._agent_move()
     assert session.board.move_stack == [] and session.resigned == chess.WHITE
     assert "failing failed (crash): it fell over" in console.export_text()

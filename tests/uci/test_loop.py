@@ -10,7 +10,7 @@ from tests.uci.harness import Harness
 
 from plies.options import OPTIONS
 from plies.uci.protocol import Go, parse_command
-from plies.uci.search import limit_for
+from plies.uci.search_job import limit_for
 
 #: White mates in three moves (and not sooner): king and rook against king.
 MATE_IN_THREE = "k7/8/8/3K4/8/8/8/7R w - - 0 1"

@@ -9,15 +9,15 @@ import chess
 import chess.pgn
 import pytest
 
-from plies.play.game import Game
+from plies.play.human_game import HumanGame
 from plies.web.errors import ApiError
-from plies.web.play import PlaySession, game_pgn
+from plies.web.play import WebPlaySession, game_pgn
 
 
-def session() -> tuple[PlaySession, list[dict[str, Any]]]:
+def session() -> tuple[WebPlaySession, list[dict[str, Any]]]:
     """A session with the engine off, and the list its messages go to."""
     sent: list[dict[str, Any]] = []
-    play = PlaySession(sent.append, lambda func: func())
+    play = WebPlaySession(sent.append, lambda func: func())
     play.handle({"type": "new", "engine": "none"})
     return play, sent
 
@@ -39,7 +39,7 @@ def test_pgn_reads_back_with_python_chess() -> None:
 
 def test_long_movetext_is_wrapped() -> None:
     """Movetext lines stay within 79 characters."""
-    game = Game(computer=None)
+    game = HumanGame(computer=None)
     for move in ["g1f3", "g8f6", "f3g1", "f6g8"] * 20:
         game.push(chess.Move.from_uci(move))
     text = game_pgn(game)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from plies.agents.search import SearchPlayer
+from plies.agents.search_player import SearchPlayer
 
 if TYPE_CHECKING:
     from plies.agents.practical import PracticalChess, PracticalState

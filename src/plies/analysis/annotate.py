@@ -13,7 +13,7 @@ from __future__ import annotations
 import chess
 import chess.pgn
 
-from plies.analysis.game import GameAnalysis, MoveReport
+from plies.analysis.game_review import GameAnalysis, MoveReport
 
 ANNOTATOR = "plies"
 """The ``Annotator`` header written into analysed games."""

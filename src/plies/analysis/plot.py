@@ -13,7 +13,7 @@ from pathlib import Path
 
 import chess
 
-from plies.analysis.game import GameAnalysis
+from plies.analysis.game_review import GameAnalysis
 from plies.analysis.judgement import Judgement
 from plies.engine.score import score_int
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import chess
 
-from plies.analysis.game import GameAnalysis
+from plies.analysis.game_review import GameAnalysis
 from plies.analysis.judgement import Judgement
 
 

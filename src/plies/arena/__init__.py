@@ -1,7 +1,7 @@
 """Matches between agents and outside engines: games, clocks, openings, Elo and SPRT, PGN.
 
 - ``players``: what plays (a plies agent, a UCI engine process) from a spec;
-- ``game``, ``clock``, ``openings``: one game under a time control from an opening;
+- ``referee``, ``clock``, ``openings``: one game under a time control from an opening;
 - ``match``: a schedule of paired games on worker threads; ``runner.run_match`` runs
   it here or, through ``remote`` and ``cluster``, on a Ray cluster;
 - ``stats``, ``pairs``, ``pentanomial``, ``gsprt``, ``sprtlog``: Elo, game pairs, the one

@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from plies.arena.game import GameRecord
 from plies.arena.match import GameTask
+from plies.arena.referee import GameRecord
 from plies.arena.standings import GameResult, faulty_side
 
 FORMAT = 1

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 from plies.agents.player import Player, PlayerError
 from plies.agents.spec import PlayerSpec
-from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.gsprt import Sprt
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
 from plies.arena.pairs import pentanomial
+from plies.arena.referee import GameRecord, GameSettings, play_game
 from plies.arena.stats import Tally
 
 # How often (seconds) the match loop looks at Ctrl-C and the stop flag between finished games.

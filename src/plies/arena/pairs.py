@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from plies.arena.game import GameRecord
 from plies.arena.pentanomial import Pentanomial
+from plies.arena.referee import GameRecord
 
 
 def pair_points(

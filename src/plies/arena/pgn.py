@@ -17,7 +17,7 @@ from typing import TextIO
 import chess
 import chess.pgn
 
-from plies.arena.game import GameRecord
+from plies.arena.referee import GameRecord
 from plies.engine.score import pgn_score
 
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")

@@ -28,9 +28,9 @@ from typing import Generic, TypeVar
 from plies.agents.player import Player, PlayerError
 from plies.agents.spec import PlayerSpec
 from plies.arena.cluster import ClusterError, JobLost, WarmPool, cluster_cpus, ray_session
-from plies.arena.game import GameRecord, GameSettings
 from plies.arena.interrupt import CtrlC
 from plies.arena.match import GameTask, Match, MatchResult, play_task, seat, unique_names
+from plies.arena.referee import GameRecord, GameSettings
 
 LOST_FAULTS = frozenset({"crash", "start"})
 """Player faults that mean "the engine process went away", not "the engine played badly"."""

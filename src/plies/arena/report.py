@@ -10,10 +10,10 @@ from collections import Counter
 
 from rich.table import Table
 
-from plies.arena.game import GameRecord
 from plies.arena.gsprt import Sprt
 from plies.arena.match import MatchResult
 from plies.arena.pairs import pentanomial
+from plies.arena.referee import GameRecord
 from plies.arena.standings import NOT_ENOUGH_GAMES, elo_text
 from plies.arena.stats import elo_error, elo_from_score, los
 

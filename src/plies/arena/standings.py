@@ -22,7 +22,7 @@ from plies.arena.stats import Tally, format_elo
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from plies.arena.game import GameRecord
+    from plies.arena.referee import GameRecord
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 """The results a finished game can have."""

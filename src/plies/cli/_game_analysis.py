@@ -122,7 +122,7 @@ def run_pgn(args: argparse.Namespace) -> int:
     )
 
     from plies.analysis import analyse_game, annotate, summarise
-    from plies.analysis.game import positions_in
+    from plies.analysis.game_review import positions_in
     from plies.analysis.pgnfile import game_label
     from plies.engine import Engine
 

@@ -18,10 +18,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from plies.agents.spec import PlayerSpec
-    from plies.arena.game import GameRecord, GameSettings
     from plies.arena.gsprt import Sprt
     from plies.arena.league import League
     from plies.arena.match import MatchResult
+    from plies.arena.referee import GameRecord, GameSettings
 
 _LIMITS = ("tc", "depth", "nodes", "movetime")
 """The options limiting a move, by dest: a league file keeps them under the same names."""
@@ -165,7 +165,7 @@ def _settle(args: argparse.Namespace) -> None:
     else the defaults; a match or a new league has nowhere to read its limit from."""
     from dataclasses import asdict
 
-    from plies.arena.game import Adjudication
+    from plies.arena.referee import Adjudication
 
     stored = _stored_settings(args.league) if args.league is not None else None
     if all(getattr(args, name) is None for name in _LIMITS):

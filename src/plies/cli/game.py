@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from plies.cli.common import CliError, Command
 
 if TYPE_CHECKING:
-    from plies.games.players import SearchPlayer
     from plies.games.protocol import Player, TextGame
+    from plies.games.search_players import SearchPlayer
 
 _SPEC_HELP = (
     "the game: a built-in name (tictactoe, connect4, chess; parameters as "
@@ -303,7 +303,7 @@ def make_opponent(text: str, game: TextGame[Any, Any]) -> Player[Any, Any]:
     """Build the computer player ``--opponent`` describes."""
     from plies.games.algorithms import make_player
     from plies.games.ordering import by_evaluation
-    from plies.games.players import PerfectPlayer, RandomPlayer
+    from plies.games.search_players import PerfectPlayer, RandomPlayer
 
     name, options = parse_opponent(text)
     try:

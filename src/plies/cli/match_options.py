@@ -20,9 +20,9 @@ from plies.sandbox import (
 
 if TYPE_CHECKING:
     from plies.agents.spec import PlayerSpec
-    from plies.arena.game import GameSettings
     from plies.arena.openings import Opening
     from plies.arena.pgn import PgnWriter
+    from plies.arena.referee import GameSettings
     from plies.sandbox import Sandbox
 
 _TC_HELP = "time control SECONDS[+INC] or MOVES/SECONDS[+INC]"
@@ -138,7 +138,7 @@ def game_settings(args: argparse.Namespace) -> GameSettings:
     """How each game is limited and judged: a fixed limit if one is given, else the time
     control; the adjudication and time options the command takes."""
     from plies.arena.clock import TimeControl
-    from plies.arena.game import Adjudication, GameSettings
+    from plies.arena.referee import Adjudication, GameSettings
     from plies.engine.limits import Limit
 
     fixed = any(getattr(args, name) is not None for name in ("depth", "nodes", "movetime"))

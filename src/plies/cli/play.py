@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     """Start a game in the terminal."""
     from rich.console import Console
 
-    from plies.play.session import PlaySession, Settings
+    from plies.play.session import Settings, TerminalSession
 
     if args.level is not None and args.level < 1:
         raise CliError("--level must be at least 1")
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         chess960=args.chess960 is not None,
         chess960_pos=chess960_pos,
     )
-    session = PlaySession(agent, settings, console, hint_agent=lambda: _hinter(args.seed))
+    session = TerminalSession(agent, settings, console, hint_agent=lambda: _hinter(args.seed))
     try:
         return session.run()
     finally:

@@ -19,11 +19,11 @@ from plies.cli.common import CliError, Command, cannot_write, check_minimum
 
 if TYPE_CHECKING:
     from plies.arena.builds import Build
-    from plies.arena.game import GameSettings
     from plies.arena.gsprt import Sprt
     from plies.arena.match import MatchResult
     from plies.arena.openings import Opening
     from plies.arena.pentanomial import Pentanomial
+    from plies.arena.referee import GameSettings
 
 _EPILOG = """\
 builds: --new / --base take a git revision (checked out into a temporary worktree and run
@@ -151,10 +151,10 @@ def _play(
 
     from plies.arena.builds import BuildError, warm_up
     from plies.arena.cluster import ClusterError
-    from plies.arena.game import GameRecord
     from plies.arena.match import Match, MatchSettings
     from plies.arena.pairs import pentanomial
     from plies.arena.pgn import to_pgn
+    from plies.arena.referee import GameRecord
     from plies.arena.report import cluster_line, game_line
     from plies.arena.runner import run_match
     from plies.cli.progress import progress_bar

@@ -14,11 +14,12 @@ from plies.games.census import Census, census
 from plies.games.connect4 import Connect4, Connect4State
 from plies.games.deepening import iterative_deepening
 from plies.games.guarantee import WorstCase, worst_case
-from plies.games.match import play_game
+from plies.games.match import play_match
 from plies.games.mcts import mcts
 from plies.games.minimax import minimax
 from plies.games.negamax import negamax
-from plies.games.players import (
+from plies.games.protocol import WIN, BaseGame, Game, Ordering, Player, TextGame
+from plies.games.search_players import (
     AlphaBetaPlayer,
     DeepeningPlayer,
     MCTSPlayer,
@@ -28,7 +29,6 @@ from plies.games.players import (
     RandomPlayer,
     SearchPlayer,
 )
-from plies.games.protocol import WIN, BaseGame, Game, Ordering, Player, TextGame
 from plies.games.solver import Solver
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 from plies.games.ttable import TranspositionTable
@@ -64,6 +64,6 @@ __all__ = [
     "mcts",
     "minimax",
     "negamax",
-    "play_game",
+    "play_match",
     "worst_case",
 ]

@@ -14,14 +14,14 @@ import random
 from typing import Any
 
 from plies.engine.limits import Limit
-from plies.games.players import (
+from plies.games.protocol import Ordering
+from plies.games.search_players import (
     DeepeningPlayer,
     MCTSPlayer,
     MinimaxPlayer,
     NegamaxPlayer,
     SearchPlayer,
 )
-from plies.games.protocol import Ordering
 from plies.registry import Option, Registry
 
 #: The game searches, by name.

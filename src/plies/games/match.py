@@ -7,7 +7,7 @@ from collections.abc import Callable
 from plies.games.protocol import A, Game, Player, S
 
 
-def play_game(
+def play_match(
     game: Game[S, A],
     players: tuple[Player[S, A], Player[S, A]],
     state: S | None = None,

@@ -7,9 +7,9 @@ from typing import TextIO
 
 from plies.engine.limits import Info
 from plies.games.console import ConsolePlayer, PlayerQuitError, action_label
-from plies.games.match import play_game
-from plies.games.players import SearchPlayer
+from plies.games.match import play_match
 from plies.games.protocol import WIN, A, Player, S, TextGame
+from plies.games.search_players import SearchPlayer
 
 
 def describe_value(value: float, exact: bool) -> str:
@@ -69,7 +69,7 @@ def run_session(
     out.write(f"{game.render(first)}\n")
     out.flush()
     try:
-        final, _ = play_game(game, players, first, on_move=show)
+        final, _ = play_match(game, players, first, on_move=show)
     except PlayerQuitError:
         out.write("game abandoned\n")
         return None

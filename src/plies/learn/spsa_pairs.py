@@ -21,9 +21,9 @@ from plies.agents.player import PlayerError
 from plies.agents.uci_engine import UciEngine
 from plies.arena.builds import Build
 from plies.arena.cluster import JobLost, WarmPool, cluster_cpus, ray_session
-from plies.arena.game import GameRecord, GameSettings, play_game
 from plies.arena.interrupt import CtrlC
 from plies.arena.openings import Opening
+from plies.arena.referee import GameRecord, GameSettings, play_game
 from plies.arena.remote import LOST_FAULTS, WarmPlayers
 from plies.learn.spsa import Proposal, Spsa
 

@@ -37,7 +37,7 @@ from plies.agents.player import Player, PlayerError
 from plies.compile_notice import FIRST_RUN_COMPILE_S, quiet, watching_compiles
 from plies.engine.limits import Info, Limit
 from plies.engine.score import score_text
-from plies.play.game import Game, colour_name
+from plies.play.human_game import HumanGame, colour_name
 from plies.play.render import render_board
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ class Settings:
     chess960_pos: int | None = None
 
 
-class PlaySession:
+class TerminalSession:
     """One sitting at the terminal: possibly several games, until ``quit`` or end of input."""
 
     def __init__(
@@ -155,7 +155,7 @@ class PlaySession:
         self._hint_agent: Player | None = None
         self.rng = random.Random(settings.seed)
         self.start_fen = settings.fen or chess.STARTING_FEN
-        self.game = Game(chess.Board(self.start_fen, chess960=settings.chess960))
+        self.game = HumanGame(chess.Board(self.start_fen, chess960=settings.chess960))
         """The game itself: board, sides, resignation, record."""
         self.human: chess.Color = chess.WHITE
         self.white_at_bottom = True

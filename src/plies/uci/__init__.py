@@ -3,7 +3,7 @@
 Modules: ``protocol`` (text to typed commands), ``options`` (declared options
 and value checks), ``channel`` (line reader and locked writer), ``lines``
 (info/bestmove text), ``loop`` (the dispatcher), ``startup`` (the engine built in
-the background), ``search`` (the search or job in flight), ``bench`` and ``evaluation``
-(the extra commands).  Nothing heavy is imported here, so ``plies --help``
-stays fast.
+the background), ``search_job`` (the search or job in flight), ``bench`` and
+``evaluation`` (the extra commands).  Nothing heavy is imported here, so
+``plies --help`` stays fast.
 """

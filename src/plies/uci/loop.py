@@ -2,7 +2,7 @@
 
 A reader thread reads lines into a queue; the main thread dispatches them.  The
 search in flight (and the long extra commands, ``perft`` and ``bench``, run as
-jobs) is :mod:`plies.uci.search`'s, so while anything runs ``isready`` is answered
+jobs) is :mod:`plies.uci.search_job`'s, so while anything runs ``isready`` is answered
 and ``stop``/``quit`` act at once.  The engine is built and compiled in the
 background from the start (:mod:`plies.uci.startup`); even the board is imported
 lazily, so ``uci`` is answered at once while numba loads.  Every command runs
@@ -49,7 +49,7 @@ from plies.uci.protocol import (
     Word,
     parse_command,
 )
-from plies.uci.search import InFlight
+from plies.uci.search_job import InFlight
 from plies.uci.startup import EngineFactory, EngineStartup, QuitError
 
 if TYPE_CHECKING:

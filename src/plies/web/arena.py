@@ -22,10 +22,10 @@ from plies.agents.player import Player
 from plies.agents.registry import AGENT_NAMES
 from plies.agents.spec import PlayerSpec, parse_player
 from plies.arena.clock import TimeControl
-from plies.arena.game import GameRecord, GameSettings
 from plies.arena.match import Match, MatchResult, MatchSettings, unique_names
 from plies.arena.openings import opening_schedule
 from plies.arena.pgn import format_game, to_pgn
+from plies.arena.referee import GameRecord, GameSettings
 from plies.arena.report import game_line
 from plies.arena.standings import Standings
 from plies.board import Board
@@ -361,7 +361,7 @@ class ArenaRoom:
 
 def _limits(data: dict[str, Any]) -> tuple[GameSettings, str]:
     """The games' limit from a request: a clock ``tc``, a ``movetime`` or a ``depth``."""
-    from plies.arena.game import Adjudication
+    from plies.arena.referee import Adjudication
 
     tc_text = data.get("tc")
     movetime = get_optional_int(data, "movetime", 1, MAX_MOVETIME_MS)

@@ -14,7 +14,7 @@ from plies.board import BLACK, COLOR_NAMES, WHITE, Board, Color, InvalidFenError
 from plies.board.svg import render_board
 from plies.engine import Info, Limit
 from plies.engine.limits import DEFAULT_MOVETIME_MS
-from plies.play.game import Game
+from plies.play.human_game import HumanGame
 from plies.web.errors import ApiError
 from plies.web.fields import get_bool, get_choice, get_optional_int, get_str
 from plies.web.notation import info_json
@@ -64,7 +64,7 @@ class _PlayedGame(chess.pgn.Game):
         return board
 
 
-def game_pgn(game: Game, engine_name: str = "plies") -> str:
+def game_pgn(game: HumanGame, engine_name: str = "plies") -> str:
     """The game's record as PGN text (python-chess's writer, lines of at most 80 columns),
     the computer's side named ``engine_name`` and the person's "Player"."""
     names = {chess.WHITE: "Player", chess.BLACK: "Player"}
@@ -117,7 +117,7 @@ def castling_aliases(board: Board) -> dict[str, str]:
     return aliases
 
 
-class PlaySession(RunnerSession):
+class WebPlaySession(RunnerSession):
     """One tab's game: the board, which side the engine plays, and its search."""
 
     def __init__(self, emit: Emit, post: Post, runner: SearchRunner | None = None,
@@ -134,7 +134,7 @@ class PlaySession(RunnerSession):
         self._opponent_index: int | None = None
         self._game = 0
         """Counts new games, so a configured player hears when one begins."""
-        self.game = Game(chess.Board(), chess.BLACK)
+        self.game = HumanGame(chess.Board(), chess.BLACK)
         """The game: its python-chess board, moves, sides and record (as the terminal's)."""
         self.board = Board()
         """The same position on a plies board: what the engine searches and the page draws."""
@@ -270,7 +270,7 @@ class PlaySession(RunnerSession):
         self.send_state()
         self._maybe_think()
 
-    _HANDLERS: ClassVar[dict[str, Callable[[PlaySession, dict[str, Any]], None]]] = {
+    _HANDLERS: ClassVar[dict[str, Callable[[WebPlaySession, dict[str, Any]], None]]] = {
         "state": _state_request,
         "new": _new,
         "move": _move,

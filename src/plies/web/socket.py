@@ -20,7 +20,7 @@ from plies.web.analysis import AnalysisSession
 from plies.web.errors import ApiError
 from plies.web.fields import get_choice, require_object
 from plies.web.limits import ServerLimits
-from plies.web.play import PlaySession
+from plies.web.play import WebPlaySession
 from plies.web.readiness import READY, EngineReadiness
 from plies.web.runner import SearchRunner
 
@@ -44,10 +44,10 @@ class Tab:
 
     def __init__(self) -> None:
         """No sessions yet."""
-        self.play: PlaySession | None = None
+        self.play: WebPlaySession | None = None
         self.analyse: AnalysisSession | None = None
 
-    def sessions(self) -> list[PlaySession | AnalysisSession]:
+    def sessions(self) -> list[WebPlaySession | AnalysisSession]:
         """The sessions that exist."""
         return [s for s in (self.play, self.analyse) if s is not None]
 
@@ -203,7 +203,7 @@ async def _serve(
             return SearchRunner(post, app_state.slots, limits.search_cap_ms)
 
         arena = app_state.arena
-        tab.play = PlaySession(lambda m: send({"channel": "play", **m}), post, runner(),
+        tab.play = WebPlaySession(lambda m: send({"channel": "play", **m}), post, runner(),
                                list(zip(arena.names, arena.specs, strict=True)))
         tab.analyse = AnalysisSession(
             lambda m: send({"channel": "analyse", **m}), post, runner(),

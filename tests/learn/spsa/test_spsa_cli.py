@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from plies.arena.cluster import JobLost
-from plies.arena.game import GameRecord
 from plies.arena.openings import Opening
+from plies.arena.referee import GameRecord
 from plies.cli.main import main
 from plies.learn.spsa import Proposal, Spsa, Tunable
 from plies.learn.spsa_pairs import ATTEMPTS, PairWorker, pair_result, pair_with_replays

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 
-from plies.arena.game import GameRecord
+from plies.arena.referee import GameRecord
 from plies.engine.score import MATE_SCORE, score_int
 from plies.learn.lines import RESULT_TEXT, format_line
 

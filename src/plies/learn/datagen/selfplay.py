@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass
 import chess
 
 from plies.agents.player import Player
-from plies.arena.game import Adjudication, GameRecord, GameSettings, play_game
 from plies.arena.openings import Opening
+from plies.arena.referee import Adjudication, GameRecord, GameSettings, play_game
 from plies.engine.limits import Limit
 
 

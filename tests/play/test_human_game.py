@@ -7,17 +7,17 @@ import io
 import chess
 import chess.pgn
 
-from plies.play.game import Game
+from plies.play.human_game import HumanGame
 
 
-def play(game: Game, *ucis: str) -> None:
+def play(game: HumanGame, *ucis: str) -> None:
     """Play moves given in UCI."""
     for uci in ucis:
         game.push(chess.Move.from_uci(uci))
 
 
 def test_take_back_returns_to_the_persons_turn() -> None:
-    game = Game(computer=chess.BLACK)
+    game = HumanGame(computer=chess.BLACK)
     assert game.take_back() == 0  # nothing to take back
     play(game, "e2e4", "e7e5", "g1f3")
     assert game.take_back() == 1 and game.sans == ["e4", "e5"]  # the person's own move
@@ -35,7 +35,7 @@ def test_take_back_returns_to_the_persons_turn() -> None:
 
 
 def test_resignation_result_and_withdrawal() -> None:
-    game = Game()
+    game = HumanGame()
     play(game, "e2e4")
     game.resigned = chess.WHITE
     assert game.over() and game.result() == "0-1"
@@ -44,7 +44,7 @@ def test_resignation_result_and_withdrawal() -> None:
 
 
 def test_endings_are_said_and_recorded() -> None:
-    game = Game(computer=None)
+    game = HumanGame(computer=None)
     play(game, "f2f3", "e7e5", "g2g4", "d8h4")
     assert game.result() == "0-1" and game.reason() == "checkmate"
     assert game.ending() == "Black wins by checkmate (0-1)."
@@ -53,7 +53,7 @@ def test_endings_are_said_and_recorded() -> None:
     assert record.end().comment == game.ending()
     back = chess.pgn.read_game(io.StringIO(str(record)))
     assert back is not None and back.end().board().is_checkmate()
-    stalemate = Game(chess.Board("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"), None)
+    stalemate = HumanGame(chess.Board("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"), None)
     play(stalemate, "f7f6")
     assert not stalemate.outcome() and not stalemate.over()
     play(stalemate, "h8g8")
@@ -65,7 +65,7 @@ def test_endings_are_said_and_recorded() -> None:
 
 def test_chess960_record_names_the_start() -> None:
     start = chess.Board.from_chess960_pos(0)
-    game = Game(start, chess.BLACK)
+    game = HumanGame(start, chess.BLACK)
     play(game, "d1c3")
     record = game.record({})
     assert record.headers["Variant"] == "Chess960" and record.headers["FEN"] == start.fen()

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from plies.analysis import GameAnalysis, Judgement, analyse_game, annotate, summarise
-from plies.analysis.game import evaluate_position
+from plies.analysis.game_review import evaluate_position
 from plies.analysis.plot import MARK_COLOURS, plot_game
 from plies.board import Board
 from plies.engine import Engine, Limit

@@ -34,7 +34,7 @@ def colour_name(color: chess.Color) -> str:
     return "White" if color == chess.WHITE else "Black"
 
 
-class Game:
+class HumanGame:
     """The board, who plays which side, the moves in SAN, and how the game ended."""
 
     def __init__(self, start: chess.Board | None = None,

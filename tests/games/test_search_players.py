@@ -9,16 +9,16 @@ import pytest
 from plies.engine.limits import Limit
 from plies.games.connect4 import Connect4
 from plies.games.guarantee import worst_case
-from plies.games.match import play_game
+from plies.games.match import play_match
 from plies.games.mcts import mcts
-from plies.games.players import (
+from plies.games.protocol import Game
+from plies.games.search_players import (
     AlphaBetaPlayer,
     DeepeningPlayer,
     MCTSPlayer,
     PerfectPlayer,
     RandomPlayer,
 )
-from plies.games.protocol import Game
 from plies.games.tictactoe import TicTacToe, TicTacToeState
 
 
@@ -78,7 +78,7 @@ def test_mcts_never_loses_to_random_at_tictactoe() -> None:
         opponent = RandomPlayer(random.Random(100 + seed))
         seat = seed % 2
         players = (ai, opponent) if seat == 0 else (opponent, ai)
-        final, _ = play_game(game, players)
+        final, _ = play_match(game, players)
         assert game.utility(final, seat) >= 0.0, seed
 
 
@@ -88,7 +88,7 @@ def test_mcts_beats_random_at_connect_four() -> None:
     for seed in range(2):
         ai = MCTSPlayer(iterations=150, rng=random.Random(seed))
         players = (ai, RandomPlayer(random.Random(seed + 50)))
-        final, _ = play_game(game, players if seed == 0 else players[::-1])
+        final, _ = play_match(game, players if seed == 0 else players[::-1])
         assert game.utility(final, seed) == 1.0
 
 
@@ -96,7 +96,7 @@ def test_deepening_player_beats_random_at_connect_four() -> None:
     """A small node budget per move is plenty against random play."""
     game = Connect4()
     ai = DeepeningPlayer(Limit(nodes=800), order=game.centre_first)
-    final, _ = play_game(game, (RandomPlayer(random.Random(9)), ai))
+    final, _ = play_match(game, (RandomPlayer(random.Random(9)), ai))
     assert game.utility(final, 1) == 1.0
     assert ai.last is not None and ai.last.nodes > 0
 
@@ -122,8 +122,8 @@ def test_mcts_result_and_limits() -> None:
         mcts(game, state, iterations=0)
 
 
-def test_play_game_refuses_an_illegal_action() -> None:
+def test_play_match_refuses_an_illegal_action() -> None:
     """A player returning a move that is not legal is reported, not played."""
     game = TicTacToe()
     with pytest.raises(ValueError, match="illegal action"):
-        play_game(game, (lambda g, s: 99, first_action))
+        play_match(game, (lambda g, s: 99, first_action))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import chess
 import pytest
+from tests.loopback import serving
 
 from plies.agents.function_player import BadAnswerError
 from plies.agents.ladder import LadderPlayer
@@ -193,15 +194,8 @@ class _Silent(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def silent_server() -> Iterator[str]:
     """A mind server that does not answer; yields its URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Silent)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mind"
-    finally:
-        _Silent.release.set()
-        server.shutdown()
-        server.server_close()
+    with serving(_Silent, _Silent.release) as url:
+        yield f"{url}/mind"
 
 
 def test_http_mind_stopped_while_waiting_is_a_hang(silent_server: str) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import chess
 import pytest
+from tests.loopback import serving
 from tests.waiting import HANG_S
 
 from plies.agents.player import Player, PlayerError
@@ -159,16 +160,8 @@ class _MindHandler(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def mind_server() -> Iterator[str]:
     """A mind served on the loopback address; yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _MindHandler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        _MindHandler.release.set()
-        server.shutdown()
-        server.server_close()
+    with serving(_MindHandler, _MindHandler.release) as url:
+        yield url
 
 
 def test_http_mind_plays_and_its_faults_lose(mind_server: str) -> None:

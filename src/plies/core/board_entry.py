@@ -36,6 +36,13 @@ GREW = 1 << 20
 
 
 @njit(cache=True, nogil=True)
+def legal_list(pos: Position) -> tuple[np.ndarray, int]:
+    """A fresh array holding the legal moves of ``pos``, and how many there are."""
+    scratch = np.empty(MAX_MOVES, dtype=np.int64)
+    return scratch, gen_moves(pos, scratch, np.bool_(False))
+
+
+@njit(cache=True, nogil=True)
 def push_named(pos: Position, named: int) -> int:
     """Play the legal move whose name is ``named`` (from | to << 6 | promotion kind << 12)
     and return its move integer (``| GREW`` if the undo stack grew); 0, and nothing played,
@@ -44,8 +51,7 @@ def push_named(pos: Position, named: int) -> int:
     The move is checked against the generated legal moves, so no input reaches
     ``make_move`` unchecked.
     """
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    count = gen_moves(pos, scratch, np.bool_(False))
+    scratch, count = legal_list(pos)
     found = 0
     for i in range(count):
         m = scratch[i]
@@ -146,8 +152,7 @@ def game_status(pos: Position) -> int:
     status = 0
     if _position.in_check(pos):
         status |= CHECK
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    if gen_moves(pos, scratch, np.bool_(False)) == 0:
+    if legal_list(pos)[1] == 0:
         status |= NO_MOVES
     bb = pos.pieces
     if _cannot_mate(bb, WHITE) and _cannot_mate(bb, BLACK):
@@ -181,8 +186,7 @@ def check_after(pos: Position, m: int) -> int:
     _makemove.make_move(pos, m)
     result = 0
     if _position.in_check(pos):
-        scratch = np.empty(MAX_MOVES, dtype=np.int64)
-        result = 2 if gen_moves(pos, scratch, np.bool_(False)) == 0 else 1
+        result = 2 if legal_list(pos)[1] == 0 else 1
     _makemove.unmake_move(pos)
     return result | GREW if grew else result
 
@@ -264,8 +268,7 @@ def san_body(pos: Position, m: int, out: np.ndarray) -> int:
     else:
         out[0] = _SAN_LETTERS[kind]
         n = 1
-        scratch = np.empty(MAX_MOVES, dtype=np.int64)
-        count = gen_moves(pos, scratch, np.bool_(False))
+        scratch, count = legal_list(pos)
         rivals = False
         same_file = False
         same_rank = False
@@ -308,8 +311,7 @@ def find_san(pos: Position, kind: int, file: int, rank: int, to: int, promotion:
     """The legal move a SAN names: a ``kind`` piece (never castling) to ``to``, from
     ``file``/``rank`` when they are not -1, promoting to ``promotion`` (0: none); 0 when no
     move matches, -1 when several do."""
-    scratch = np.empty(MAX_MOVES, dtype=np.int64)
-    count = gen_moves(pos, scratch, np.bool_(False))
+    scratch, count = legal_list(pos)
     found = 0
     for i in range(count):
         m = scratch[i]

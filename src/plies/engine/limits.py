@@ -92,6 +92,9 @@ class Meter:
 
     # Reading the clock at every node would cost more than most nodes do.
     _CLOCK_EVERY = 16
+    #: Nodes between two looks at ``stop()`` when no limit needs the clock read that often
+    #: (the look costs more than a quick game's node).
+    STOP_EVERY = 1024
 
     def __init__(self, limit: Limit | None = None, white: bool = True) -> None:
         """Start the clock for the side ``white`` says; refuse a negative limit."""
@@ -110,6 +113,7 @@ class Meter:
         self._stop = threading.Event()
         #: Whether there is a limit to watch (``stop()`` can still end an unlimited search).
         self.limited = self.max_nodes != sys.maxsize or self.deadline != float("inf")
+        self._every = self._CLOCK_EVERY if self.limited else self.STOP_EVERY
         self._armed = True
 
     @property
@@ -130,7 +134,7 @@ class Meter:
         """Count one node; raise :class:`SearchStoppedError` instead if the search must end."""
         if self._armed and (
             self.nodes >= self.max_nodes
-            or (self.nodes % self._CLOCK_EVERY == 0 and self.out_of_time())
+            or (self.nodes % self._every == 0 and self.out_of_time())
         ):
             raise SearchStoppedError
         self.nodes += 1

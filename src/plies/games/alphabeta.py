@@ -10,7 +10,7 @@ from typing import Generic
 from plies.engine.limits import Info, Meter, SearchStoppedError
 from plies.games.line import Line, unroll
 from plies.games.protocol import WIN, A, Game, Ordering, S
-from plies.games.report import POLL_EVERY, report
+from plies.games.report import report
 from plies.games.ttable import RESOLVED, Bound, Entry, TranspositionTable
 
 #: The depth used for "search to the end": deeper than any game here, shallower than RESOLVED.
@@ -105,7 +105,7 @@ class AlphaBetaSearch(Generic[S, A]):
                 tick()
             else:
                 count += 1
-                if not count % POLL_EVERY and meter.armed and out_of_time():
+                if not count % Meter.STOP_EVERY and meter.armed and out_of_time():
                     raise SearchStoppedError
             me = to_move(state)
             if is_terminal(state):
@@ -224,12 +224,11 @@ def alphabeta(
     start = time.perf_counter()
     me = game.to_move(state)
     if game.is_terminal(state):
-        return report(None, game.utility(state, me), exact=True)
+        return report(game.utility(state, me), exact=True)
     search = AlphaBetaSearch(game, order, tt, meter)
     limit = UNLIMITED if depth is None else depth
     value, pv = search.root(state, limit)
     return report(
-        pv[0] if pv else None,
         value,
         pv,
         nodes=search.meter.nodes,

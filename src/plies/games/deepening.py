@@ -36,7 +36,7 @@ def iterative_deepening(
     if meter is None:
         meter = Meter(limit, me == 0)
     if game.is_terminal(state):
-        return report(None, game.utility(state, me), exact=True)
+        return report(game.utility(state, me), exact=True)
     table: TranspositionTable[A] = tt if tt is not None else TranspositionTable()
     meter.armed = False
     cutoffs = tt_hits = 0
@@ -62,7 +62,6 @@ def iterative_deepening(
     assert best is not None  # depth 1 ran unarmed, so it completed
     value, pv, done, exact = best
     return report(
-        pv[0] if pv else None,
         value,
         pv,
         nodes=meter.nodes,

@@ -79,7 +79,7 @@ def mcts(
         raise ValueError(f"iterations must be >= 1, not {iterations}")
     rng = rng if rng is not None else random.Random()
     if game.is_terminal(state):
-        return report(None, game.utility(state, me), exact=True)
+        return report(game.utility(state, me), exact=True)
 
     root: _Node[S, A] = _Node(state, None, None, 1 - me, _shuffled(game, state, rng))
     done = 0
@@ -133,7 +133,6 @@ def mcts(
         assert walk.action is not None
         pv.append(walk.action)
     return report(
-        chosen.action,
         chosen.mean(),
         pv,
         nodes=meter.nodes,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import time
 
-from plies.engine.limits import Info, Meter, SearchStoppedError
-from plies.games.line import Line, unroll
-from plies.games.protocol import WIN, A, Game, Ordering, S
-from plies.games.report import POLL_EVERY, report
+from plies.engine.limits import Info, Meter
+from plies.games.line import Line
+from plies.games.protocol import A, Game, Ordering, S
+from plies.games.report import line_report
 
 
 def minimax(
@@ -31,18 +31,12 @@ def minimax(
     start = time.perf_counter()
     root = game.to_move(state)
     count = meter if meter is not None else Meter(None)
-    limited = count.limited
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the minimax value of ``s`` for the root player, and its line."""
         nonlocal horizon
-        if limited:
-            count.tick()
-        else:
-            count.nodes += 1
-            if not count.nodes % POLL_EVERY and count.armed and count.out_of_time():
-                raise SearchStoppedError
+        count.tick()
         if game.is_terminal(s):
             return game.utility(s, root), None
         if d == 0:
@@ -62,13 +56,4 @@ def minimax(
 
     limit = -1 if depth is None else depth
     v, line = value(state, limit)
-    pv = unroll(line)
-    return report(
-        pv[0] if pv else None,
-        v,
-        pv,
-        nodes=count.nodes,
-        seconds=time.perf_counter() - start,
-        depth=len(pv) if depth is None else depth,
-        exact=not horizon or abs(v) >= WIN,
-    )
+    return line_report(v, line, depth, count.nodes, time.perf_counter() - start, horizon)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import time
 
-from plies.engine.limits import Info, Meter, SearchStoppedError
-from plies.games.line import Line, unroll
-from plies.games.protocol import WIN, A, Game, S
-from plies.games.report import POLL_EVERY, report
+from plies.engine.limits import Info, Meter
+from plies.games.line import Line
+from plies.games.protocol import A, Game, S
+from plies.games.report import line_report
 
 
 def negamax(
@@ -23,18 +23,12 @@ def negamax(
     """
     start = time.perf_counter()
     count = meter if meter is not None else Meter(None)
-    limited = count.limited
     horizon = False
 
     def value(s: S, d: int) -> tuple[float, Line[A]]:
         """Return the value of ``s`` for the player to move there, and its line."""
         nonlocal horizon
-        if limited:
-            count.tick()
-        else:
-            count.nodes += 1
-            if not count.nodes % POLL_EVERY and count.armed and count.out_of_time():
-                raise SearchStoppedError
+        count.tick()
         me = game.to_move(s)
         if game.is_terminal(s):
             return game.utility(s, me), None
@@ -53,13 +47,4 @@ def negamax(
         return best, best_line
 
     v, line = value(state, -1 if depth is None else depth)
-    pv = unroll(line)
-    return report(
-        pv[0] if pv else None,
-        v,
-        pv,
-        nodes=count.nodes,
-        seconds=time.perf_counter() - start,
-        depth=len(pv) if depth is None else depth,
-        exact=not horizon or abs(v) >= WIN,
-    )
+    return line_report(v, line, depth, count.nodes, time.perf_counter() - start, horizon)

@@ -7,14 +7,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from plies.engine.limits import Info
-
-#: Nodes between two looks at the meter's stop request when no limit needs each node
-#: ticked (the look costs more than a quick game's node).
-POLL_EVERY = 1024
+from plies.games.line import Line, unroll
+from plies.games.protocol import WIN
 
 
 def report(
-    action: Any,
     value: float,
     pv: Sequence[Any] = (),
     nodes: int = 0,
@@ -25,10 +22,11 @@ def report(
     tt_hits: int = 0,
     iterations: int = 0,
 ) -> Info:
-    """The search's :class:`Info`: ``action`` (None at the end of the game) and its value,
-    the line, the counts, and ``seconds`` as milliseconds and nodes per second."""
+    """The search's :class:`Info`: the root's value, the line (its first action the move;
+    none at the end of the game), the counts, and ``seconds`` as milliseconds and nodes per
+    second."""
     return Info(
-        move=action,
+        move=pv[0] if pv else None,
         pv=list(pv),
         value=value + 0.0,  # turns a negated draw's -0.0 into 0.0
         exact=exact,
@@ -39,4 +37,20 @@ def report(
         cutoffs=cutoffs,
         tt_hits=tt_hits,
         iterations=iterations,
+    )
+
+
+def line_report(
+    value: float, line: Line[Any], depth: int | None, nodes: int, seconds: float, horizon: bool
+) -> Info:
+    """Report a full-width search's root ``value`` and ``line``: exact unless an evaluation
+    stood in for the game's end somewhere (``horizon``) and the value is no proven result."""
+    pv = unroll(line)
+    return report(
+        value,
+        pv,
+        nodes=nodes,
+        seconds=seconds,
+        depth=len(pv) if depth is None else depth,
+        exact=not horizon or abs(value) >= WIN,
     )

@@ -198,13 +198,20 @@ def _timeout(settings: GameSettings, clock: Clock | None, side: chess.Color) -> 
 def _ask(player: Player, board: Board, limit: Limit, timeout_s: float) -> Info:
     """``player.play`` under the hard timeout: past it the referee calls ``player.stop()``;
     a player that then fails is reported as hung, whatever its error says."""
-    timer = threading.Timer(timeout_s, player.stop)
+    fired = threading.Event()
+
+    def expire() -> None:
+        """Mark the timeout before stopping: ``play`` may fail while ``stop`` still runs."""
+        fired.set()
+        player.stop()
+
+    timer = threading.Timer(timeout_s, expire)
     timer.daemon = True
     timer.start()
     try:
         return player.play(board, limit)
     except PlayerError as exc:
-        if timer.finished.is_set():  # stopped by the referee: its own words say why
+        if fired.is_set():  # stopped by the referee: its own words say why
             raise PlayerError("hang", f"no move within {timeout_s:g}s") from exc
         raise
     finally:

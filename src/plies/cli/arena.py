@@ -196,15 +196,15 @@ def _specs(args: argparse.Namespace, texts: Sequence[str],
            interrupted: Callable[[], bool]) -> list[PlayerSpec]:
     """Parse and try out every player once, so a typo fails before the first game.
 
-    Stops with KeyboardInterrupt after the player at hand once ``interrupted()`` says so.
+    Stops with KeyboardInterrupt after the players are tried once ``interrupted()`` says so.
     """
     specs = match_options.confined([match_options.parse_spec(text) for text in texts],
                                    match_options.sandbox_policy(args),
                                    (args.league, args.pgn, args.report))
-    for spec in specs:
-        match_options.try_player(spec, args.variant == "chess960", f"player {spec.text!r}")
-        if interrupted():
-            raise KeyboardInterrupt
+    labels = [(f"player {spec.text!r}", "") for spec in specs]
+    match_options.try_players(specs, args.variant == "chess960", labels)
+    if interrupted():
+        raise KeyboardInterrupt
     return specs
 
 

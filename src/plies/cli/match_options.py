@@ -212,6 +212,21 @@ def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = 
         raise CliError(f"{label}: {refused}")
 
 
+def try_players(
+    specs: Sequence[PlayerSpec], chess960: bool, labels: Sequence[tuple[str, str]]
+) -> None:
+    """:func:`try_player` for each spec with its ``(label, start_label)``, all at once (each
+    program's start is mostly waiting); the first failure in ``specs`` order is the one
+    reported."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(1, len(specs))) as pool:
+        tries = [pool.submit(try_player, spec, chess960, label, start)
+                 for spec, (label, start) in zip(specs, labels, strict=True)]  # fmt: skip
+    for done in tries:
+        done.result()
+
+
 def pgn_writer(path: str | None) -> PgnWriter | None:
     """The PGN file the games go to (None without one); one line if it cannot be written."""
     from plies.arena.pgn import PgnWriter

@@ -168,10 +168,8 @@ def _play(
                 warm_up(src)
             except BuildError as exc:
                 raise CliError(str(exc)) from None
-    for build in (new, base):
-        label = f"the {build.name} build"
-        chess960 = args.variant == "chess960"
-        match_options.try_player(build.spec(), chess960, label, f"{label} did not start")
+    labels = [(f"the {b.name} build", f"the {b.name} build did not start") for b in (new, base)]
+    match_options.try_players([new.spec(), base.spec()], args.variant == "chess960", labels)
     writer = match_options.pgn_writer(args.pgn)
     sprt = sprt_test(args)
     lower, upper = sprt.bounds

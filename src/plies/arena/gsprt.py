@@ -21,7 +21,7 @@ https://www.cantate.be/Fishtest/support_MLE_multinomial.pdf) and
 ``LLR_normalized`` (distributions whose t-value matches normalized-Elo bounds,
 section 4.1 of https://www.cantate.be/Fishtest/normalized_elo_practical.pdf).
 fishtest solves the secular equation with scipy's brentq; here it is a plain
-bisection, because the plies command line keeps scipy out.
+bisection, so that plies needs no scipy.
 """
 
 from __future__ import annotations

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -43,20 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _skip_blas_probe() -> None:
-    """Keep numba from importing scipy on its first compiled call.
-
-    numba probes scipy for BLAS (a large share of a warm start) although
-    plies compiles no linear algebra; no plies command uses scipy. Setting
-    PLIES_ALLOW_SCIPY=1 turns this off.
-    """
-    if "scipy" not in sys.modules and not os.environ.get("PLIES_ALLOW_SCIPY"):
-        sys.modules["scipy"] = None  # type: ignore[assignment]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen subcommand; return the exit status."""
-    _skip_blas_probe()
     sigint.install()
     try:
         parser = build_parser()

@@ -10,7 +10,6 @@ Progress goes to stderr, one line a phase (``pip install -v`` shows it).
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import TextIO
@@ -52,8 +51,6 @@ def compile_all(out: TextIO | None = None) -> None:
 
 def main() -> int:
     """Entry point: compile everything; exit status 0 on success."""
-    if "scipy" not in sys.modules and not os.environ.get("PLIES_ALLOW_SCIPY"):
-        sys.modules["scipy"] = None  # type: ignore[assignment]  # as the CLI: no BLAS probe
     compile_all(sys.stderr)
     return 0
 

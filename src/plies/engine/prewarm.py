@@ -261,8 +261,6 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1 or argv[0] not in JOBS:
         print(f"usage: python -m plies.engine.prewarm {{{','.join(JOBS)}}}", file=sys.stderr)
         return 2
-    if "scipy" not in sys.modules and not os.environ.get("PLIES_ALLOW_SCIPY"):
-        sys.modules["scipy"] = None  # type: ignore[assignment]  # as the CLI: no BLAS probe
     JOBS[argv[0]]()
     return 0
 

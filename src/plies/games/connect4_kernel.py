@@ -30,9 +30,11 @@ import numpy as np
 from numba import njit
 from numba.experimental import structref
 
+from plies.blas import answer_blas_probe
 from plies.jitcache import install
 from plies.jitstruct import CoreStruct, register
 
+answer_blas_probe()
 install()  # before the compiled functions below: their cache is keyed on their sources
 
 U64 = np.uint64

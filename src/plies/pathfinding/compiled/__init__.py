@@ -10,8 +10,10 @@ grid model (``plies.pathfinding.grid``), which never imports them.
 
 from __future__ import annotations
 
+from plies.blas import answer_blas_probe
 from plies.jitcache import install
 
+answer_blas_probe()
 install()
 
 from .searcher import (  # noqa: E402 - the cache locator comes before any compiled function

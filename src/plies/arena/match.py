@@ -131,12 +131,14 @@ def seat(spec: PlayerSpec, name: str) -> Player:
 class _PlayerPool:
     """Players per worker thread, created on first use and replaced when broken."""
 
-    def __init__(self, specs: Sequence[PlayerSpec]) -> None:
-        """Remember the specs; nothing is started yet."""
+    def __init__(self, specs: Sequence[PlayerSpec], started: Sequence[Player] = ()) -> None:
+        """Remember the specs and the players already started for them (one per spec, in
+        order, or none): the first thread that needs a spec's player takes it."""
         self.specs = specs
         self._local = threading.local()
         self._lock = threading.Lock()
-        self.everyone: list[Player] = []
+        self._spare = dict(enumerate(started))
+        self.everyone: list[Player] = list(started)
         self._aborted = False
 
     def get(self, index: int) -> Player:
@@ -147,10 +149,16 @@ class _PlayerPool:
             player.close()
             player = None
         if player is None:
-            player = seat(self.specs[index], unique_names(self.specs)[index])
+            with self._lock:
+                player = self._spare.pop(index, None)
+            if player is None or not player.healthy:
+                player = seat(self.specs[index], unique_names(self.specs)[index])
+                with self._lock:
+                    self.everyone.append(player)
+            else:
+                player.name = unique_names(self.specs)[index]
             cache[index] = player
             with self._lock:
-                self.everyone.append(player)
                 aborted = self._aborted
             if aborted:  # started while abort_all ran: it would otherwise play on unstopped
                 player.stop()
@@ -230,8 +238,11 @@ class Match:
         game_settings: GameSettings,
         openings: Sequence[Opening],
         on_game: Callable[[GameRecord, MatchResult], None] | None = None,
+        started: Sequence[Player] = (),
     ) -> None:
-        """Schedule the games; nothing runs until :meth:`run`."""
+        """Schedule the games; nothing runs until :meth:`run`. ``started`` holds a running
+        player for each spec (as a command-line check started them), which the match
+        plays with and closes rather than start them again."""
         self.specs = list(specs)
         self.settings = settings
         self.game_settings = game_settings
@@ -243,8 +254,12 @@ class Match:
         for p in self.pairings:
             self.result.scores[p] = Tally()
         self._stop = threading.Event()
-        self._pool = _PlayerPool(self.specs)
+        self._pool = _PlayerPool(self.specs, started)
         self._lock = threading.Lock()
+
+    def close_players(self) -> None:
+        """Close every player the match holds (a match run elsewhere leaves them unused)."""
+        self._pool.close_all()
 
     def stop(self) -> None:
         """Ask the match to stop; games in flight are abandoned."""
@@ -307,7 +322,7 @@ class Match:
                     self._pool.abort_all()
                 self._stop.set()
                 executor.shutdown(wait=True, cancel_futures=True)
-                self._pool.close_all()
+                self.close_players()
         if self.result.sprt_verdict is None and self.result.played < self.result.scheduled:
             self.result.interrupted = True
         return self.result

@@ -13,6 +13,7 @@ def run_match(match: Match) -> MatchResult:
     """Play ``match`` where its settings say (``MatchSettings.cluster``) and return the result."""
     if match.settings.cluster is None:
         return match.run()
+    match.close_players()  # the cluster's workers start their own
     # Imported only here: the cluster runner loads Ray, which a local match never needs.
     from plies.arena.remote import run_on_cluster
 

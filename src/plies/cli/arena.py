@@ -17,6 +17,7 @@ from plies.cli.common import CliError, Command, cannot_write, check_minimum
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from plies.agents.player import Player
     from plies.agents.spec import PlayerSpec
     from plies.arena.gsprt import Sprt
     from plies.arena.league import League
@@ -193,19 +194,22 @@ def _stored_settings(path: str) -> dict[str, object] | None:
 
 
 def _specs(args: argparse.Namespace, texts: Sequence[str],
-           interrupted: Callable[[], bool]) -> list[PlayerSpec]:
-    """Parse and try out every player once, so a typo fails before the first game.
+           interrupted: Callable[[], bool]) -> tuple[list[PlayerSpec], list[Player]]:
+    """Parse and start every player once, so a typo fails before the first game: the specs
+    and their running players, which the match then plays with.
 
-    Stops with KeyboardInterrupt after the players are tried once ``interrupted()`` says so.
+    Stops with KeyboardInterrupt (the players closed) once ``interrupted()`` says so.
     """
     specs = match_options.confined([match_options.parse_spec(text) for text in texts],
                                    match_options.sandbox_policy(args),
                                    (args.league, args.pgn, args.report))
     labels = [(f"player {spec.text!r}", "") for spec in specs]
-    match_options.try_players(specs, args.variant == "chess960", labels)
+    started = match_options.try_players(specs, args.variant == "chess960", labels)
     if interrupted():
+        for player in started:
+            player.close()
         raise KeyboardInterrupt
-    return specs
+    return specs, started
 
 
 def run(args: argparse.Namespace) -> int:
@@ -234,6 +238,8 @@ def run(args: argparse.Namespace) -> int:
     args.sandbox = match_options.sandbox_mode(
         args.sandbox, _stored_settings(args.league) if args.league else None, args.league)
     league = _open_league(args, settings) if args.league is not None else None
+    started: list[Player] = []
+    match: Match | None = None
     try:
         texts = args.players
         if league is not None:  # the league's players, then the new ones
@@ -250,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
             err.status("starting players...", spinner="dots") if err.is_terminal
             else nullcontext()
         ):
-            specs = _specs(args, texts, lambda: ctrl_c.pressed)
+            specs, started = _specs(args, texts, lambda: ctrl_c.pressed)
         if ctrl_c.pressed:  # pressed after the last player was checked
             raise KeyboardInterrupt
         if league is not None:  # only players that loaded join the league
@@ -288,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
             settings,
             openings,
             on_game=on_game,
+            started=started,
         )
         slot_of.update({t.round: k for t, k in zip(match.tasks, slots(match.tasks),
                                                       strict=True)})
@@ -348,6 +355,11 @@ def run(args: argparse.Namespace) -> int:
             summary += f"; report written to {args.report}"
         out.print(summary)
     finally:
+        if match is not None:
+            match.close_players()
+        else:
+            for player in started:
+                player.close()
         if league is not None:
             league.close()
     if result.interrupted and result.sprt_verdict is None:

@@ -6,7 +6,9 @@ seats a user's mind (arena, play, mind, serve)."""
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError, cannot_write, check_minimum
@@ -19,6 +21,7 @@ from plies.sandbox import (
 )
 
 if TYPE_CHECKING:
+    from plies.agents.player import Player
     from plies.agents.spec import PlayerSpec
     from plies.arena.openings import Opening
     from plies.arena.pgn import PgnWriter
@@ -38,6 +41,8 @@ _ADJUDICATION = ("resign_moves", "resign_score", "draw_after", "draw_moves", "dr
 # Options that are counts: at least 1 when given.
 _COUNTS = ("depth", "nodes", "movetime", "random_openings", "opening_plies", "book_depth",
            "concurrency")  # fmt: skip
+_STARTERS = 8
+"""Players started at once when a command checks its players (the rest wait their turn)."""
 _BOOK_DEPTH = 8
 """Polyglot book plies per opening unless --book-depth says otherwise."""
 # The sandbox's limits: option, Limits field, metavar, what it bounds, default.
@@ -193,10 +198,11 @@ def parse_spec(text: str) -> PlayerSpec:
     return spec
 
 
-def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = "") -> None:
-    """Start the player once and close it, so a bad option or a refused variant is one line
-    (``label: why``; ``start_label: why`` if it does not start) before any game, not lost
-    games."""
+def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = "") -> Player:
+    """Start the player and check that it plays the variant, so a bad option or a refused
+    variant is one line (``label: why``; ``start_label: why`` if it does not start) before any
+    game, not lost games; the running player is returned for the caller to play with or
+    close."""
     from plies.agents.player import PlayerError
     from plies.agents.uci_engine import variant_refusal
 
@@ -207,24 +213,38 @@ def try_player(spec: PlayerSpec, chess960: bool, label: str, start_label: str = 
     except ValueError as exc:
         raise CliError(f"{start_label or label}: {exc}") from None
     refused = variant_refusal(player, chess960)
-    player.close()
     if refused:
+        player.close()
         raise CliError(f"{label}: {refused}")
+    return player
+
+
+@functools.cache
+def _starter_threads() -> ThreadPoolExecutor:
+    """The threads that start players, alive as long as the process: a sandboxed player dies
+    with the thread that started it (bubblewrap's ``--die-with-parent`` follows the thread),
+    and a tried player goes on to play the games."""
+    return ThreadPoolExecutor(max_workers=_STARTERS, thread_name_prefix="player-start")
 
 
 def try_players(
     specs: Sequence[PlayerSpec], chess960: bool, labels: Sequence[tuple[str, str]]
-) -> None:
+) -> list[Player]:
     """:func:`try_player` for each spec with its ``(label, start_label)``, all at once (each
-    program's start is mostly waiting); the first failure in ``specs`` order is the one
-    reported."""
-    from concurrent.futures import ThreadPoolExecutor
+    program's start is mostly waiting): the running players in ``specs`` order, or the first
+    failure in that order raised with every started player closed."""
+    from concurrent.futures import wait
 
-    with ThreadPoolExecutor(max_workers=max(1, len(specs))) as pool:
-        tries = [pool.submit(try_player, spec, chess960, label, start)
-                 for spec, (label, start) in zip(specs, labels, strict=True)]  # fmt: skip
-    for done in tries:
-        done.result()
+    tries = [_starter_threads().submit(try_player, spec, chess960, label, start)
+             for spec, (label, start) in zip(specs, labels, strict=True)]  # fmt: skip
+    wait(tries)
+    started = [done.result() for done in tries if done.exception() is None]
+    failure = next((e for e in (done.exception() for done in tries) if e is not None), None)
+    if failure is not None:
+        for player in started:
+            player.close()
+        raise failure
+    return started
 
 
 def pgn_writer(path: str | None) -> PgnWriter | None:

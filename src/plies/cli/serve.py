@@ -116,11 +116,11 @@ def run(args: argparse.Namespace) -> int:
 def _players(args: argparse.Namespace) -> list[PlayerSpec]:
     """Load every ``--player`` once (started and closed), so a bad one fails before serving;
     minds in the sandbox the options ask for, each hidden from the others."""
-    from plies.cli.match_options import confined, parse_spec, sandbox_policy, try_player
+    from plies.cli.match_options import confined, parse_spec, sandbox_policy, try_players
 
     specs = confined([parse_spec(text) for text in args.player], sandbox_policy(args))
-    for spec in specs:
-        try_player(spec, False, f"player {spec.text!r}")
+    for player in try_players(specs, False, [(f"player {s.text!r}", "") for s in specs]):
+        player.close()
     return specs
 
 

@@ -169,8 +169,14 @@ def _play(
             except BuildError as exc:
                 raise CliError(str(exc)) from None
     labels = [(f"the {b.name} build", f"the {b.name} build did not start") for b in (new, base)]
-    match_options.try_players([new.spec(), base.spec()], args.variant == "chess960", labels)
-    writer = match_options.pgn_writer(args.pgn)
+    started = match_options.try_players([new.spec(), base.spec()], args.variant == "chess960",
+                                        labels)
+    try:
+        writer = match_options.pgn_writer(args.pgn)
+    except CliError:
+        for player in started:
+            player.close()
+        raise
     sprt = sprt_test(args)
     lower, upper = sprt.bounds
     progress = progress_bar(err, "[bold]sprt", "{task.fields[status]}")
@@ -202,6 +208,7 @@ def _play(
         settings,
         openings,
         on_game=on_game,
+        started=started,
     )
     task = progress.add_task("games", total=games, status="")
     failure = ""

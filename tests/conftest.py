@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import signal
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from tests.cli.runs import RunCli
+
     from plies.engine import Engine
 
 # The Polyglot book fixtures serve the board, uci and agents tests alike.
@@ -107,3 +110,21 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     figures = getattr(module, "measured", {}) if module is not None else {}
     for name, value in figures.items():
         terminalreporter.write_line(f"{name}: {value:.1f}")
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> RunCli:
+    """Run ``plies ARGV`` in this process, typed input from a string: (status, out, err)."""
+    from plies.cli.main import main
+
+    def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
+        """Run ``plies ARGV``; return its exit status, stdout and stderr."""
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse's refusal, as the shell would see it
+            status = exc.code if isinstance(exc.code, int) else 1
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import chess
 import pytest
-from tests.cli.runs import one_line_error, plies
+from tests.cli.runs import RunCli, one_line_error
 
 from plies.board import (
     QUEEN,
@@ -291,13 +291,6 @@ def test_move_value_refuses_bad_squares() -> None:
     _all_refused(board, lambda: board.push(Move(E2, E8)), lambda: board.push(Move(E7, E8, QUEEN)))
 
 
-@pytest.fixture(scope="module")
-def warm_cli() -> None:
-    """Run the CLI once, so that a first-run compile notice cannot add stderr lines."""
-    proc = plies("perft", "1")
-    assert proc.returncode == 0, proc.stderr
-
-
 @pytest.mark.parametrize(
     "args",
     [
@@ -311,11 +304,11 @@ def warm_cli() -> None:
     ],
     ids=lambda args: " ".join(args),
 )
-def test_cli_perft_bad_arguments(warm_cli: None, args: list[str]) -> None:
+def test_cli_perft_bad_arguments(cli: RunCli, args: list[str]) -> None:
     """Bad depth or FEN: exit status 2, exactly one line on stderr, no node count."""
-    proc = plies(*args)
-    one_line_error(proc.returncode, proc.stderr, "error")
-    assert "Nodes:" not in proc.stdout
+    status, out, err = cli(args)
+    one_line_error(status, err, "error")
+    assert "Nodes:" not in out
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from tests.cli.runs import ctrl_c_when, one_line_error, plies, start
+from tests.cli.runs import RunCli, ctrl_c_when, one_line_error, plies, start
 from tests.waiting import HANG_S
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
@@ -54,9 +54,9 @@ def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
      "cannot open Chess960 games"),
     (["random", "capture", "--depth", "1", "--variant", "crazyhouse"], "invalid choice"),
 ])  # fmt: skip
-def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str) -> None:
-    proc = arena(*args)
-    one_line_error(proc.returncode, proc.stderr, message)
+def test_bad_input_gets_one_line_and_exit_2(cli: RunCli, args: list[str], message: str) -> None:
+    status, _, err = cli(["arena", *args])
+    one_line_error(status, err, message)
 
 
 def test_match_tables_redirected_keep_whole_names_faults_and_no_infinite_elo() -> None:

@@ -13,6 +13,7 @@ import chess
 import chess.pgn
 import pytest
 from rich.console import Console
+from tests.cli.runs import RunCli, one_line_error
 from tests.waiting import HANG_S
 
 from plies.agents import Player, PlayerError, make_player
@@ -79,16 +80,17 @@ def test_scripted_session_moves_undo_bad_input_resign() -> None:
     assert proc.stderr == ""
 
 
-def test_end_of_input_exits_cleanly_and_black_side() -> None:
-    proc = play("fen\n", "--agent", "random", "--color", "black", "--seed", "3", "--ascii")
-    assert proc.returncode == 0, proc.stderr
-    assert "You play Black against random" in proc.stdout
-    f = fens(proc.stdout)
+def test_end_of_input_exits_cleanly_and_black_side(cli: RunCli) -> None:
+    status, out, err = cli(["play", "--agent", "random", "--color", "black", "--seed", "3",
+                            "--ascii"], "fen\n")
+    assert status == 0, err
+    assert "You play Black against random" in out
+    f = fens(out)
     assert len(f) == 1 and chess.Board(f[0]).turn == chess.BLACK  # random moved first
     # From Black's side rank 1 is at the top: the first board row is rank 1.
-    rows = [ln for ln in proc.stdout.splitlines() if ln.strip()[:1].isdigit()]
+    rows = [ln for ln in out.splitlines() if ln.strip()[:1].isdigit()]
     assert rows[0].strip().startswith("1") and rows[-1].strip().startswith("8")
-    assert proc.stdout.rstrip().endswith("Bye.")
+    assert out.rstrip().endswith("Bye.")
 
 
 # The computer's side to move can take a hanging queen with its rook: as Black (the person
@@ -100,49 +102,48 @@ FREE_QUEEN = {
 
 
 @pytest.mark.parametrize("human", ["white", "black"])
-def test_the_computer_plays_its_own_colour_for_its_own_side(human: str) -> None:
+def test_the_computer_plays_its_own_colour_for_its_own_side(cli: RunCli, human: str) -> None:
     """Whichever colour the person takes, the computer moves the other one, first when it is
     its turn, and judges the position for its own side: it takes the free queen."""
     fen, capture = FREE_QUEEN[human]
-    proc = play("fen\nquit\n", "--agent", "alphabeta:depth=2", "--color", human,
-                "--fen", fen, "--ascii")
-    assert proc.returncode == 0, proc.stderr
-    assert f"You play {human.title()} against alphabeta" in proc.stdout
-    assert f"plies plays {capture}" in proc.stdout
+    status, out, err = cli(["play", "--agent", "alphabeta:depth=2", "--color", human,
+                            "--fen", fen, "--ascii"], "fen\nquit\n")
+    assert status == 0, err
+    assert f"You play {human.title()} against alphabeta" in out
+    assert f"plies plays {capture}" in out
     expected = chess.Board(fen)
     expected.push_san(capture)
-    assert fens(proc.stdout) == [expected.fen()]  # the person's turn again
+    assert fens(out) == [expected.fen()]  # the person's turn again
 
 
-def test_checkmate_ends_the_game_with_its_reason() -> None:
-    proc = play("Rd8#\nfen\nnew\nquit\n", "--agent", "random",
-                "--fen", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")
-    assert proc.returncode == 0, proc.stderr
-    assert "Game over: White wins by checkmate (1-0)." in proc.stdout
-    assert "New game: you play White." in proc.stdout
+def test_checkmate_ends_the_game_with_its_reason(cli: RunCli) -> None:
+    status, out, err = cli(["play", "--agent", "random", "--fen",
+                            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"], "Rd8#\nfen\nnew\nquit\n")
+    assert status == 0, err
+    assert "Game over: White wins by checkmate (1-0)." in out
+    assert "New game: you play White." in out
 
 
-def test_bad_options_get_one_line() -> None:
+def test_bad_options_get_one_line(cli: RunCli) -> None:
     for args, message in ((["--fen", "not a fen"], "bad --fen"),
                           (["--agent", "wizard"], "unknown player"),
                           (["--level", "0"], "--level must be at least 1")):
-        proc = play("", *args)
-        assert proc.returncode == 2
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and message in lines[0], proc.stderr
+        status, _, err = cli(["play", *args])
+        one_line_error(status, err, message)
 
 
-def test_every_score_is_labelled_from_whites_side() -> None:
+def test_every_score_is_labelled_from_whites_side(cli: RunCli) -> None:
     """White, the agent, is a queen up; the human, Black, asks for a hint. The agent's
     line and the hint's are both White's view, so both are clearly positive, and say so."""
-    proc = play("hint\nquit\n", "--agent", "alphabeta:depth=2", "--color", "black",
-                "--time", "3", "--fen", "4k3/pppp1ppp/8/8/8/8/PPPP1PPP/3QK3 w - - 0 1")
-    assert proc.returncode == 0, proc.stderr
-    scores = re.findall(r"score (\S+) (\(White's view\))?", proc.stdout)
-    hint = next(line for line in proc.stdout.splitlines() if line.startswith("Hint:"))
-    assert "score " in hint and len(scores) == 2, proc.stdout
+    status, out, err = cli(["play", "--agent", "alphabeta:depth=2", "--color", "black", "--time",
+                            "0.5", "--fen", "4k3/pppp1ppp/8/8/8/8/PPPP1PPP/3QK3 w - - 0 1"],
+                           "hint\nquit\n")
+    assert status == 0, err
+    scores = re.findall(r"score (\S+) (\(White's view\))?", out)
+    hint = next(line for line in out.splitlines() if line.startswith("Hint:"))
+    assert "score " in hint and len(scores) == 2, out
     for value, label in scores:
-        assert label == "(White's view)" and float(value) > 5, proc.stdout
+        assert label == "(White's view)" and float(value) > 5, out
 
 
 def test_a_mate_score_names_the_side_that_mates() -> None:
@@ -244,17 +245,17 @@ CASTLE_MATE_960 = "2rkr3/2p1p3/8/1B6/8/8/8/RK6 w Q - 0 1"
 """A Chess960 position where castling queenside (king b1 takes rook a1) is mate."""
 
 
-def test_chess960_position_number_and_castling_by_king_takes_rook() -> None:
-    proc = play("fen\nquit\n", "--agent", "random", "--chess960", "123")
-    assert proc.returncode == 0, proc.stderr
-    assert "Chess960 start position #123." in proc.stdout
-    assert fens(proc.stdout) == [chess.Board.from_chess960_pos(123).fen()]
+def test_chess960_position_number_and_castling_by_king_takes_rook(cli: RunCli) -> None:
+    status, out, err = cli(["play", "--agent", "random", "--chess960", "123"], "fen\nquit\n")
+    assert status == 0, err
+    assert "Chess960 start position #123." in out
+    assert fens(out) == [chess.Board.from_chess960_pos(123).fen()]
     for castle in ("b1a1", "O-O-O"):
-        proc = play(f"{castle}\npgn\nquit\n", "--agent", "random", "--chess960",
-                    "--fen", CASTLE_MATE_960)
-        assert proc.returncode == 0, proc.stderr
-        assert "Game over: White wins by checkmate (1-0)." in proc.stdout, proc.stdout
-        game = chess.pgn.read_game(io.StringIO(proc.stdout[proc.stdout.index("[Event"):]))
+        status, out, err = cli(["play", "--agent", "random", "--chess960", "--fen",
+                                CASTLE_MATE_960], f"{castle}\npgn\nquit\n")
+        assert status == 0, err
+        assert "Game over: White wins by checkmate (1-0)." in out, out
+        game = chess.pgn.read_game(io.StringIO(out[out.index("[Event"):]))
         assert game is not None and game.headers["Variant"] == "Chess960"
         assert game.headers["FEN"] == CASTLE_MATE_960
         assert [m.uci() for m in game.mainline_moves()] == ["b1a1"]
@@ -279,15 +280,13 @@ def test_chess960_new_games_start_from_seeded_positions_and_the_engine_castles()
     assert session.board.is_checkmate()
 
 
-def test_chess960_bad_options_get_one_line() -> None:
+def test_chess960_bad_options_get_one_line(cli: RunCli) -> None:
     for args, message in ((["--chess960", "960"], "start position 0-959"),
                           (["--chess960", "x"], "start position 0-959"),
                           (["--chess960", "5", "--fen", CASTLE_MATE_960], "give one of them"),
                           (["--chess960", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], "bad --fen")):
-        proc = play("", *args)
-        assert proc.returncode == 2, (args, proc.stdout)
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and message in lines[0], proc.stderr
+        status, _, err = cli(["play", *args])
+        one_line_error(status, err, message)
 
 
 class _Failing(Player):

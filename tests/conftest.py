@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import signal
 import sys
 from pathlib import Path
@@ -113,18 +112,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 
 @pytest.fixture
-def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> RunCli:
+def cli() -> RunCli:
     """Run ``plies ARGV`` in this process, typed input from a string: (status, out, err)."""
-    from plies.cli.main import main
+    from tests.cli.runs import in_process
 
     def run(argv: list[str], stdin: str = "") -> tuple[int, str, str]:
         """Run ``plies ARGV``; return its exit status, stdout and stderr."""
-        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-        try:
-            status = main(argv)
-        except SystemExit as exc:  # argparse's refusal, as the shell would see it
-            status = exc.code if isinstance(exc.code, int) else 1
-        out, err = capsys.readouterr()
-        return status, out, err
+        done = in_process(*argv, stdin=stdin)
+        return done.returncode, done.stdout, done.stderr
 
     return run

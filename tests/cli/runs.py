@@ -3,12 +3,14 @@ that an error is one line with exit status 2, and Ctrl-C pressed at a chosen mom
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import signal
 import subprocess
 import sys
 from collections.abc import Callable
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Protocol
 
@@ -32,6 +34,24 @@ def plies(*args: str, cwd: Path | None = None, stdin: str = "",
     """Run ``python -m plies ARGS`` as a user does; ``timeout`` only turns a hang into a failure."""
     return subprocess.run([sys.executable, "-m", "plies", *args], capture_output=True, text=True,
                           timeout=timeout, env=ENV, cwd=cwd, input=stdin)  # fmt: skip
+
+
+def in_process(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``plies ARGS`` in this process, ``stdin`` as typed input, and return what
+    :func:`plies` would: the same status and output, without a new interpreter's start."""
+    from plies.cli.main import main
+
+    out, err = io.StringIO(), io.StringIO()
+    typed, sys.stdin = sys.stdin, io.StringIO(stdin)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                status = main(list(args))
+            except SystemExit as exc:  # argparse's refusal, as the shell would see it
+                status = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        sys.stdin = typed
+    return subprocess.CompletedProcess(["plies", *args], status, out.getvalue(), err.getvalue())
 
 
 def one_line_error(status: int, err: str, *fragments: str) -> str:

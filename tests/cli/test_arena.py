@@ -10,22 +10,23 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from tests.cli.runs import RunCli, ctrl_c_when, one_line_error, plies, start
+from tests.cli.runs import RunCli, ctrl_c_when, in_process, one_line_error, plies, start
 from tests.waiting import HANG_S
 
 TOY = Path(__file__).resolve().parents[1] / "arena" / "toy_uci.py"
 
 
 def arena(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``plies arena`` with ``args``."""
-    return plies("arena", *args)
+    """Run ``plies arena`` with ``args`` in this process (the tests of a real process, its
+    output redirected or its Ctrl-C, start one)."""
+    return in_process("arena", *args)
 
 
 def test_match_prints_tables_and_writes_pgn(tmp_path: Path) -> None:
     out = tmp_path / "games.pgn"
-    proc = arena("random", "capture", f"uci:{sys.executable} {TOY}:name=toy", "--games", "2",
-                 "--depth", "1", "--max-moves", "25", "--seed", "1", "--pgn", str(out),
-                 "--concurrency", "2")
+    proc = plies("arena", "random", "capture", f"uci:{sys.executable} {TOY}:name=toy",
+                 "--games", "2", "--depth", "1", "--max-moves", "25", "--seed", "1", "--pgn",
+                 str(out), "--concurrency", "2")
     assert proc.returncode == 0, proc.stderr
     for text in ("Results per pairing", "Standings", "Game endings", "6 of 6 games played",
                  "LOS", "±95%"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from tests.cli.runs import one_line_error, plies
+from tests.cli.runs import in_process, one_line_error, plies
 
 TOY_MIND = Path(__file__).resolve().parents[1] / "arena" / "toy_mind.py"
 FAIRYMAX = shutil.which("fairymax") or shutil.which("fairymax", path="/usr/games")
@@ -43,26 +43,30 @@ def test_arena_takes_every_spec_form(tmp_path: Path) -> None:
     assert players == {"first", "toy_mind.py", "fairymax"}
 
 
-def test_bad_specs_are_one_line_and_exit_2_in_every_command(tmp_path: Path) -> None:
+def test_bad_specs_are_one_line_and_exit_2_in_every_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Every reason is checked in-process (tests/arena/test_player_specs.py); here each
     # command meets both kinds of failure: a spec refused when read, and code that fails
     # only when loaded.
     (tmp_path / "loops.py").write_text("import nosuchthing\ndef choose(board):\n    pass\n")
     read, loaded = ("missing.py", "no such file"), (
         "loops.py", "ModuleNotFoundError: No module named 'nosuchthing'")
+    monkeypatch.chdir(tmp_path)
     for spec, reason in (read, loaded):
         for command in (("arena", spec, "random", "--depth", "1"), ("play", "--opponent", spec),
                         ("mind", "--agent", spec)):
-            proc = plies(*command, cwd=tmp_path)
+            proc = in_process(*command)
             one_line_error(proc.returncode, proc.stderr, f"player {spec!r}: ", reason)
             assert proc.stdout == ""
 
 
-def test_mind_answers_with_any_spec(tmp_path: Path) -> None:
+def test_mind_answers_with_any_spec(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "first.py").write_text("def choose(board):\n    return 'Nf3'\n")
     fens = f"{START}\nnot a fen\n"
+    monkeypatch.chdir(tmp_path)
     for spec in ("first.py", f"mind:{sys.executable} {TOY_MIND}", "random"):
-        proc = plies("mind", "--agent", spec, "--seed", "1", cwd=tmp_path, stdin=fens)
+        proc = in_process("mind", "--agent", spec, "--seed", "1", stdin=fens)
         assert proc.returncode == 0, proc.stderr
         first, second = proc.stdout.splitlines()
         assert second == "0,0"

@@ -119,6 +119,8 @@ class GameRules(PositionQueries):
             return True
         ply = self._state()[5]
         seen = self._live()[2][max(0, ply - self.halfmove_clock) : ply + 1].copy()
+        if len(set(seen.tolist())) == len(seen):
+            return False  # no earlier position occurred twice, so no move can make a third
         for move in list(self._legal_list()):
             self.push(move)
             try:

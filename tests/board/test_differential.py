@@ -59,7 +59,7 @@ EXTRA_FENS = [
 ]
 
 MAX_PLIES = {"tactical": 200, "shuffle": 120, "quiet": 170, "sparse": 24, "chess960": 160}
-GAMES = {"tactical": 60, "shuffle": 12, "quiet": 10, "sparse": 120, "chess960": 40}
+GAMES = {"tactical": 36, "shuffle": 12, "quiet": 10, "sparse": 72, "chess960": 24}
 # Every position gets the position-level comparison; every n-th also has each of
 # its legal moves checked (SAN, predicates, make/unmake), to keep the run short.
 EVERY_MOVE_STRIDE = {"tactical": 3, "shuffle": 2, "quiet": 10, "sparse": 1, "chess960": 3}

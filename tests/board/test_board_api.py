@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import chess
@@ -353,3 +354,41 @@ def test_python_chess_conversion_keeps_history() -> None:
     assert [m.uci() for m in imported.move_stack] == ["e2e4", "e7e5", "g1f3", "b8c6"]
     assert imported.pop().uci() == "b8c6"
     assert len(exported.move_stack) == 4
+
+
+def _found(board: chess.Board | Board, squares: tuple[int, int, int | None]) -> object:
+    """``find_move``'s move, or the refusal's class and message."""
+    try:
+        return board.find_move(*squares)
+    except ValueError as exc:
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize("start", [
+    chess.STARTING_FEN,
+    "r3k2r/pPpppppp/8/8/8/8/PpPPPPPP/R3K2R w KQkq - 0 1",  # castling, promotions both ways
+    "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+    "chess960:518",
+    "chess960:17",
+])  # fmt: skip
+def test_find_move_answers_as_python_chess(start: str) -> None:
+    """Every square pair with and without a promotion piece, along a seeded random game:
+    the same move (castling read from a king taking its corner), or the same refusal."""
+    rng = random.Random(start)
+    if start.startswith("chess960:"):
+        ref = chess.Board.from_chess960_pos(int(start.split(":")[1]))
+    else:
+        ref = chess.Board(start)
+    ours = Board(ref.fen(), chess960=ref.chess960)
+    corners = {(chess.E1, chess.H1), (chess.E1, chess.A1), (chess.E8, chess.H8),
+               (chess.E8, chess.A8)}  # fmt: skip
+    while not ref.is_game_over() and ref.ply() < 40:
+        pairs = {(m.from_square, m.to_square) for m in ref.legal_moves} | corners
+        pairs |= {(rng.randrange(64), rng.randrange(64)) for _ in range(20)}
+        for from_square, to_square in sorted(pairs):
+            for promotion in (None, chess.QUEEN, chess.KNIGHT):
+                squares = (from_square, to_square, promotion)
+                assert _found(ours, squares) == _found(ref, squares), (ref.fen(), squares)
+        move = rng.choice(list(ref.legal_moves))
+        ref.push(move)
+        ours.push(move)

@@ -18,7 +18,7 @@ from chess import Move
 from plies.board.rules import GameRules
 
 READS = (
-    "board_fen_with_promoted", "chess960_pos", "clean_castling_rights", "epd", "find_move",
+    "board_fen_with_promoted", "chess960_pos", "clean_castling_rights", "epd",
     "generate_castling_moves", "generate_legal_captures", "generate_legal_ep",
     "generate_pseudo_legal_captures", "generate_pseudo_legal_ep", "generate_pseudo_legal_moves",
     "has_chess960_castling_rights", "has_legal_en_passant", "has_pseudo_legal_en_passant",
@@ -34,6 +34,13 @@ EDITS = (
 )  # fmt: skip
 """python-chess editors: run on python-chess's board, the result taken back (history cleared,
 as python-chess's own editors clear it)."""
+
+
+_CASTLING_KING_MOVES = {
+    (chess.E1, chess.H1): chess.G1, (chess.E1, chess.A1): chess.C1,
+    (chess.E8, chess.H8): chess.G8, (chess.E8, chess.A8): chess.C8,
+}  # fmt: skip
+"""A king on its home square "taking" a corner, as python-chess's ``find_move`` reads it."""
 
 
 def _read(name: str) -> Callable[..., Any]:
@@ -71,8 +78,6 @@ class PythonChessSurface(GameRules):
         def set_epd(self, epd: str) -> dict[str, Any]: ...
         def epd(self, **operations: Any) -> str: ...
         def parse_xboard(self, xboard: str) -> Move: ...
-        def find_move(self, from_square: int, to_square: int,
-                      promotion: int | None = None) -> Move: ...  # fmt: skip
         def is_pseudo_legal(self, move: Move) -> bool: ...
         def status(self) -> chess.Status: ...
         def lan(self, move: Move) -> str: ...
@@ -134,6 +139,24 @@ class PythonChessSurface(GameRules):
         board = self.copy(stack=False)
         board.apply_transform(f)
         return board
+
+    def find_move(self, from_square: int, to_square: int,
+                  promotion: int | None = None) -> Move:  # fmt: skip
+        """As python-chess's ``Board.find_move``: the legal move between the squares, a pawn
+        reaching the last rank promoting to a queen unless told, and (outside Chess960) a king
+        on e1 or e8 taking its own rook's corner read as castling."""
+        kind = self.piece_type_at(from_square)
+        if promotion is None and kind == chess.PAWN and chess.square_rank(to_square) in (0, 7):
+            promotion = chess.QUEEN
+        target = to_square
+        if not self.chess960 and promotion is None and kind == chess.KING:
+            target = _CASTLING_KING_MOVES.get((from_square, to_square), to_square)
+        move = Move(from_square, target, promotion)
+        if not self.is_legal(move):
+            raise chess.IllegalMoveError(
+                f"no matching legal move for {move.uci()} ({chess.SQUARE_NAMES[from_square]} -> "
+                f"{chess.SQUARE_NAMES[to_square]}) in {self.fen()}")
+        return move
 
     def san_and_push(self, move: Move) -> str:
         """SAN of ``move``, then play it."""

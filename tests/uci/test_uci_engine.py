@@ -35,14 +35,14 @@ def test_options_can_be_set(uci_engine: chess.engine.SimpleEngine) -> None:
 
 
 def test_self_play_game_ends_legally(uci_engine: chess.engine.SimpleEngine) -> None:
-    """A whole game against itself at 2+0.05: every move legal, ending by the rules.
+    """A whole game against itself at 1+0.02: every move legal, ending by the rules.
 
     The clocks are real (each side is charged what its move took), but how well the engine
     keeps to them is not asserted: that depends on the machine's load; the budgets it
     derives from a clock are tested exactly in engine/test_timeman.py."""
     board = chess.Board()
-    clocks = {chess.WHITE: 2.0, chess.BLACK: 2.0}
-    increment = 0.05
+    clocks = {chess.WHITE: 1.0, chess.BLACK: 1.0}
+    increment = 0.02
     game = object()
     while not board.is_game_over(claim_draw=True) and board.ply() < 400:
         limit = chess.engine.Limit(

@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import numpy as np
 import pytest
-from tests.cli.runs import one_line_error, plies
+from tests.cli.runs import in_process, one_line_error, plies
 from tests.core.test_nnue import random_arrays, write_net
 
 import plies.core as core
@@ -337,5 +337,5 @@ def test_cli_perft_chess960() -> None:
                     and not line.startswith("Nodes"))  # fmt: skip
     assert {k: int(v) for k, v in per_move.items()} == divide(Board(fen, chess960=True), 2)
     assert f"Nodes: {counts[2]} " in proc.stdout
-    refused = plies("perft", "1", "--fen", fen)
+    refused = in_process("perft", "1", "--fen", fen)
     one_line_error(refused.returncode, refused.stderr, "invalid fen castling rights")

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import chess
+from tests.cli.runs import RunCli, one_line_error
 
 from plies.options import ELO
 
@@ -33,11 +34,9 @@ def test_elo_opponent_replies_legally() -> None:
     assert board.turn == chess.WHITE and board.fullmove_number == 2
 
 
-def test_bad_elo_gets_one_line() -> None:
+def test_bad_elo_gets_one_line(cli: RunCli) -> None:
     """A rating outside the UCI_Elo scale, or with --level, is refused with one line."""
     for args, message in ((["--elo", "900"], f"--elo must be between {MIN_ELO} and {MAX_ELO}"),
                           (["--elo", "1500", "--level", "3"], "not allowed with")):
-        proc = play("", *args)
-        assert proc.returncode == 2
-        lines = proc.stderr.strip().splitlines()
-        assert len(lines) == 1 and message in lines[0], proc.stderr
+        status, _, err = cli(["play", *args])
+        one_line_error(status, err, message)

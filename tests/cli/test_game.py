@@ -211,6 +211,6 @@ def test_bad_specs_and_options_are_one_line_status_2(cli: RunCli) -> None:
 
 def test_gametree_is_kept() -> None:
     """``plies gametree`` still prints its named positions (a real process)."""
-    proc = plies("gametree", "--playouts", "20")
+    proc = plies("gametree", "--depth", "3", "--playouts", "20")
     assert proc.returncode == 0, proc.stderr
     assert "after a1 b2 c3" in proc.stdout

@@ -27,12 +27,13 @@ def test_players_lists_every_name() -> None:
 
 
 @pytest.mark.skipif(FAIRYMAX is None, reason="fairymax is not installed")
-def test_arena_takes_every_spec_form(tmp_path: Path) -> None:
+def test_arena_takes_every_spec_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "first.py").write_text("def choose(board):\n    return board.legal_moves[0]\n")
     pgn = tmp_path / "games.pgn"
-    proc = plies("arena", "first.py", f"mind:{sys.executable} {TOY_MIND}", f"xboard:{FAIRYMAX}",
-                 "--games", "2", "--depth", "1", "--max-moves", "15", "--seed", "1",
-                 "--pgn", str(pgn), cwd=tmp_path)
+    monkeypatch.chdir(tmp_path)
+    proc = in_process("arena", "first.py", f"mind:{sys.executable} {TOY_MIND}",
+                      f"xboard:{FAIRYMAX}", "--games", "2", "--depth", "1", "--max-moves", "15",
+                      "--seed", "1", "--pgn", str(pgn))
     assert proc.returncode == 0, proc.stderr
     assert "6 of 6 games played" in proc.stdout
     with pgn.open() as fh:

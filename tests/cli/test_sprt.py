@@ -76,27 +76,6 @@ def test_log_header_has_every_column() -> None:
     assert table[0].count("|") == table[1].count("|") == len(COLUMNS) + 1
 
 
-def test_option_sets_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Two option sets of this build: a few fixed-node games, the pair report and a log row."""
-    log = tmp_path / "log.md"
-    pgn = tmp_path / "games.pgn"
-    argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=4", "--nodes", "300",
-            "--games", "4", "--max-moves", "30", "--pgn", str(pgn), "-q",
-            "--log", str(log), "--change", "Hash 4 vs 1 (pipeline test)"]
-    assert main(argv) == 0
-    out = capsys.readouterr().out
-    assert "4 games, 2 complete pairs" in out
-    assert sum(sprt_wdl(out, pairs=2)) == 4
-    assert "LLR" in out and "[-2.94, 2.94]" in out
-    rows = [line for line in log.read_text().splitlines() if line.startswith("| 20")]
-    assert len(rows) == 1 and "Hash 4 vs 1 (pipeline test)" in rows[0]
-    assert "working tree Hash=4" in rows[0] and "300 nodes" in rows[0]
-    with pgn.open() as fh:
-        games = iter(lambda: chess.pgn.read_game(fh), None)
-        results = [game.headers["Result"] for game in games]
-    assert len(results) == 4 and all(r in ("1-0", "0-1", "1/2-1/2") for r in results)
-
-
 def test_chess960_pairs_share_a_start_position(tmp_path: Path) -> None:
     """``--variant chess960``: each pair plays one Chess960 start with both colours."""
     pgn = tmp_path / "games.pgn"
@@ -119,16 +98,32 @@ def test_chess960_pairs_share_a_start_position(tmp_path: Path) -> None:
     assert all(len(set(whites)) == 2 for whites in starts.values())
 
 
-def test_sprt_stops_at_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    """Bounds far below any plausible result: H1 is accepted long before the game cap."""
+def test_option_sets_stop_at_a_verdict_with_report_log_and_pgn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two option sets of this build, bounds far below any plausible result: H1 is accepted
+    long before the game cap, the report counts the pairs, the log has its row and the PGN
+    every game."""
+    log = tmp_path / "log.md"
+    pgn = tmp_path / "games.pgn"
     argv = ["sprt", "--base-options", "Hash=1", "--new-options", "Hash=2", "--nodes", "200",
             "--games", "40", "--max-moves", "20", "--model", "logistic",
-            "--elo0", "-800", "--elo1", "-700", "-q"]
+            "--elo0", "-800", "--elo1", "-700", "--pgn", str(pgn), "-q",
+            "--log", str(log), "--change", "Hash 2 vs 1 (pipeline test)"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "H1 accepted" in out
+    assert "H1 accepted" in out and "LLR" in out and "[-2.94, 2.94]" in out
     played = re.search(r"base: (\d+) games", out)
     assert played is not None and int(played.group(1)) < 40
+    games = int(played.group(1))
+    assert f"{games} games, {games // 2} complete pairs" in out
+    assert sum(sprt_wdl(out, pairs=games // 2)) == games
+    rows = [line for line in log.read_text().splitlines() if line.startswith("| 20")]
+    assert len(rows) == 1 and "Hash 2 vs 1 (pipeline test)" in rows[0]
+    assert "working tree Hash=2" in rows[0] and "200 nodes" in rows[0]
+    with pgn.open() as fh:
+        results = [game.headers["Result"] for game in iter(lambda: chess.pgn.read_game(fh), None)]
+    assert len(results) == games and all(r in ("1-0", "0-1", "1/2-1/2") for r in results)
 
 
 def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,7 +32,9 @@ from dataclasses import dataclass, field
 
 import numba.core.event as event
 
-sys.modules["scipy"] = None  # type: ignore[assignment]  # as the CLI: no BLAS probe
+from plies.blas import answer_blas_probe
+
+answer_blas_probe()  # as every plies process: numba's BLAS probe imports no SciPy
 
 
 def cpu_seconds() -> float:

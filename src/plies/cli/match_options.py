@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import functools
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
 from plies.cli.common import CliError, cannot_write, check_minimum
@@ -233,8 +233,6 @@ def try_players(
     """:func:`try_player` for each spec with its ``(label, start_label)``, all at once (each
     program's start is mostly waiting): the running players in ``specs`` order, or the first
     failure in that order raised with every started player closed."""
-    from concurrent.futures import wait
-
     tries = [_starter_threads().submit(try_player, spec, chess960, label, start)
              for spec, (label, start) in zip(specs, labels, strict=True)]  # fmt: skip
     wait(tries)
